@@ -1,0 +1,70 @@
+"""tilelayout: named-axis tensor layouts.
+
+Write a layout in the text form, evaluate it exactly, and see where every element
+lives: memory addresses, GPU lanes and warps, tensor memory, Trainium partitions,
+devices of a mesh.
+
+>>> import tilelayout as tl
+>>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+>>> L.apply((0, 8), shape=(8, 16))
+({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
+"""
+
+from .analysis.banks import bank_map, bank_of
+from .analysis.explain import Explanation, explain
+from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
+from .core.compose import ComposeLayout, Layout
+from .core.coord import Coord
+from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
+from .core.errors import (
+    AlgebraError,
+    DtypeError,
+    IndexOutOfRangeError,
+    LayoutError,
+    LayoutOverflowError,
+    LayoutParseError,
+    ShapeError,
+    SwizzleError,
+    UnknownAxisError,
+)
+from .core.iter import Iter
+from .core.swizzle import SWIZZLE_MODES, Swizzle
+from .core.tile import TileLayout
+from .syntax import format_layout, parse, parse_tile
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DTYPES",
+    "SMEM_BANKS",
+    "SMEM_BANK_BYTES",
+    "SWIZZLE_MODES",
+    "AlgebraError",
+    "Axis",
+    "ComposeLayout",
+    "Coord",
+    "DtypeError",
+    "Explanation",
+    "IndexOutOfRangeError",
+    "Iter",
+    "Layout",
+    "LayoutError",
+    "LayoutOverflowError",
+    "LayoutParseError",
+    "ShapeError",
+    "Swizzle",
+    "SwizzleError",
+    "TileLayout",
+    "UnknownAxisError",
+    "axes",
+    "axis",
+    "bank_map",
+    "bank_of",
+    "declare_axis",
+    "dtype_bits",
+    "dtype_bytes",
+    "explain",
+    "format_layout",
+    "parse",
+    "parse_tile",
+]

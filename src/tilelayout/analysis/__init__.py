@@ -1,0 +1,1 @@
+"""Analyses over layouts: banks, explain (and, as they land, legality and conflicts)."""

@@ -1,0 +1,56 @@
+"""Shared-memory banks: which 4-byte bank word, bank and line each element lands in.
+
+Shared memory has 32 banks of 4 bytes. For a (swizzled) element address ``a`` of an
+element of ``b`` bytes: ``bankword = a*b // 4``, ``bank = bankword % 32``,
+``line = bankword // 32``.
+
+>>> import tilelayout as tl
+>>> L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(8,64):(64,1)]"))
+>>> bank_map(L, "float16")["bank"][:, 0, 0].tolist()
+[0, 4, 8, 12, 16, 20, 24, 28]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
+from ..core.compose import ComposeLayout
+from ..core.dtypes import dtype_bytes
+from ..core.errors import LayoutError
+from ..core.tile import TileLayout
+
+
+def bank_of(address: int, dtype: str) -> tuple[int, int, int]:
+    """``(bankword, bank, line)`` of element address ``address`` (already swizzled).
+
+    >>> bank_of(72, "float16")
+    (36, 4, 1)
+    """
+    word = address * dtype_bytes(dtype) // SMEM_BANK_BYTES
+    return word, word % SMEM_BANKS, word // SMEM_BANKS
+
+
+def bank_map(
+    layout: TileLayout | ComposeLayout, dtype: str, shape: Sequence[int] | None = None
+) -> dict[str, np.ndarray]:
+    """For every element: ``address`` (swizzled, elements), ``byte``, ``bankword``,
+    ``bank`` and ``line``, each an int64 array of shape ``(*shape, R)`` like ``map_all``.
+
+    Elements smaller than 4 bytes share a bank word (``4 // dtype_bytes`` per word).
+    """
+    if "m" not in layout.axes:
+        raise LayoutError(f"bank analysis needs a shared-memory address on axis 'm'; {layout} has none")
+    nbytes = dtype_bytes(dtype)
+    address = layout.map_all(shape)["m"]
+    byte = address * nbytes
+    word = byte // SMEM_BANK_BYTES
+    return {
+        "address": address,
+        "byte": byte,
+        "bankword": word,
+        "bank": word % SMEM_BANKS,
+        "line": word // SMEM_BANKS,
+    }

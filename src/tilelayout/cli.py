@@ -1,0 +1,52 @@
+"""The ``tilelayout`` command: parses arguments and calls the library.
+
+Each subcommand lives in ``tilelayout.commands.<name>`` with ``register(subparsers)``.
+Bad input prints one line ``tilelayout: error: ...`` and exits 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .core.errors import LayoutError
+
+#: subcommand modules under tilelayout.commands, in help order
+COMMANDS = ("map", "explain")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"tilelayout: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tilelayout",
+        description="Named-axis tensor layouts: evaluate, explain, explore.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        importlib.import_module(f".commands.{name}", __package__).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except LayoutError as exc:
+        print(f"tilelayout: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `tilelayout map ... | head`
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the ``tilelayout`` CLI, one module each (``register(subparsers)``)."""

@@ -1,0 +1,28 @@
+"""``tilelayout explain LAYOUT --shape 8,16 --at 7,15``: the four steps for one element."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..analysis.explain import explain
+from .common import add_layout_args, int_tuple, layout_from_args, shape_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("explain", help="the four steps for one element",
+                       description="Flatten, split, accumulate + offset, replicate: for one element.")
+    add_layout_args(p)
+    p.add_argument("--at", required=True, help="the element, e.g. 7,15 (or a flat index)")
+    p.add_argument("--json", action="store_true", help="print the steps as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    layout = layout_from_args(args)
+    shape = shape_from_args(args, layout)
+    at = int_tuple(args.at, "--at")
+    index = at[0] if len(at) == 1 and len(shape) != 1 else at
+    result = explain(layout, index, shape, dtype=args.dtype)
+    print(json.dumps(result.to_dict()) if args.json else result)
+    return 0

@@ -1,0 +1,63 @@
+"""``tilelayout map LAYOUT [--shape 8,16] [--json]``: every element -> its coordinates."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from ..core.shape import format_shape
+from ..eval.forward import map_all
+from .common import add_layout_args, layout_from_args, shape_from_args
+
+_CHUNK = 1 << 16
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("map", help="every element -> its coordinates",
+                       description="Print every logical element and the set of its coordinates.")
+    add_layout_args(p)
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=run)
+
+
+def _rows(layout, shape):
+    """Yield (index tuple, sorted list of coordinate tuples), streaming in chunks."""
+    arrays = map_all(layout, shape)
+    axes = list(arrays)
+    n = int(np.prod(shape, dtype=np.int64))
+    r = next(iter(arrays.values())).shape[-1] if arrays else 1
+    flat = {a: v.reshape(n, r) for a, v in arrays.items()}
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        block = np.stack([flat[a][start:stop] for a in axes], axis=-1) if axes else None
+        idx = np.stack(np.unravel_index(np.arange(start, stop), shape), axis=-1) if shape else None
+        for i in range(stop - start):
+            index = tuple(int(x) for x in idx[i]) if idx is not None else ()
+            coords = sorted(set(map(tuple, block[i].tolist()))) if block is not None else [()]
+            yield index, coords
+    return axes
+
+
+def run(args: argparse.Namespace) -> int:
+    layout = layout_from_args(args)
+    shape = shape_from_args(args, layout)
+    axes = list(layout.axes)
+    out = sys.stdout
+    if args.json:
+        out.write(json.dumps({"layout": str(layout), "shape": list(shape), "axes": axes})[:-1])
+        out.write(', "elements": [')
+        for k, (index, coords) in enumerate(_rows(layout, shape)):
+            item = {"index": list(index), "coords": [dict(zip(axes, c, strict=True)) for c in coords]}
+            out.write(("," if k else "") + json.dumps(item))
+        out.write("]}\n")
+        return 0
+    out.write(f"layout {layout}\nshape  {format_shape(shape)}\n")
+    width = max(len(format_shape(shape)) + 2, 7)
+    out.write(f"{'index':<{width}} " + "  ".join(axes) + "\n")
+    for index, coords in _rows(layout, shape):
+        text = " | ".join(" ".join(f"{a}={v}" for a, v in zip(axes, c, strict=True)) for c in coords)
+        out.write(f"{format_shape(index):<{width}} {text}\n")
+    return 0

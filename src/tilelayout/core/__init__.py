@@ -1,0 +1,1 @@
+"""The model: axes, iters, tile layouts, swizzles, compose layouts, errors."""

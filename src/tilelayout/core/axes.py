@@ -1,0 +1,156 @@
+"""The axis registry: named physical resources, their kind, scope and fixed extent.
+
+An axis is where a layout puts a logical element: a memory address (``m``), a
+tensor-memory lane (``TLane``), a GPU lane (``laneid``), a device (``pid``). The
+registry knows the hardware extents that are fixed (32 lanes per warp, 128 TMEM
+lanes, ...), so analyses can say "lane 40 does not exist"; evaluation never checks
+them.
+
+>>> import tilelayout as tl
+>>> tl.axis("laneid").extent
+32
+>>> tl.declare_axis("data", kind="device").kind
+'device'
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import LayoutError, UnknownAxisError
+
+AxisKind = Literal["memory", "thread", "device"]
+KINDS: tuple[str, ...] = ("memory", "thread", "device")
+
+#: Shared memory has 32 banks of 4 bytes (CUDA programming guide, CC 5.x+).
+SMEM_BANKS = 32
+SMEM_BANK_BYTES = 4
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One named physical resource.
+
+    ``scope`` is ``(subscope, scope)`` for thread axes, e.g. ``("thread", "warp")``
+    for ``laneid``: the axis counts threads inside one warp. ``extent`` is the
+    hardware-fixed number of values, or ``None`` when the hardware does not fix it.
+    """
+
+    name: str
+    kind: AxisKind
+    scope: tuple[str, str] | None = None
+    extent: int | None = None
+    doc: str = ""
+
+
+_BUILTIN: tuple[Axis, ...] = (
+    Axis("m", "memory", doc="linear memory address or register slot, in elements"),
+    Axis("TLane", "memory", extent=128, doc="Blackwell tensor-memory lane (row)"),
+    Axis("TCol", "memory", extent=512, doc="Blackwell tensor-memory column (32-bit cells)"),
+    Axis("P", "memory", extent=128, doc="Trainium SBUF/PSUM partition"),
+    Axis("F", "memory", doc="Trainium free (within-partition) offset"),
+    Axis("Bank", "memory", extent=8, doc="Trainium PSUM bank (8 per partition)"),
+    Axis("laneid", "thread", ("thread", "warp"), 32, "lane within a warp"),
+    Axis("warpid", "thread", ("warp", "cta"), None, "warp within a CTA"),
+    Axis("tx", "thread", ("thread", "cta"), None, "thread within a CTA (threadIdx.x)"),
+    Axis("tid_in_wg", "thread", ("thread", "warpgroup"), 128, "thread within a warpgroup"),
+    Axis("wid_in_wg", "thread", ("warp", "warpgroup"), 4, "warp within a warpgroup"),
+    Axis("wgid", "thread", ("warpgroup", "cta"), None, "warpgroup within a CTA"),
+    Axis("bx", "thread", ("cta", "kernel"), None, "CTA index x (blockIdx.x)"),
+    Axis("by", "thread", ("cta", "kernel"), None, "CTA index y (blockIdx.y)"),
+    Axis("bz", "thread", ("cta", "kernel"), None, "CTA index z (blockIdx.z)"),
+    Axis("cbx", "thread", ("cta", "cluster"), None, "CTA index x within a cluster"),
+    Axis("cby", "thread", ("cta", "cluster"), None, "CTA index y within a cluster"),
+    Axis("cbz", "thread", ("cta", "cluster"), None, "CTA index z within a cluster"),
+    Axis("pid", "device", doc="device (process) index"),
+)
+
+_lock = threading.Lock()
+_registry: dict[str, Axis] = {a.name: a for a in _BUILTIN}
+
+
+def _is_identifier(name: str) -> bool:
+    return name.isidentifier()
+
+
+def axis(name: str) -> Axis:
+    """The registered axis called ``name``; unknown names suggest the nearest one.
+
+    >>> axis("TLane").extent
+    128
+    """
+    try:
+        return _registry[name]
+    except KeyError:
+        raise UnknownAxisError(_unknown_message(name)) from None
+
+
+def _unknown_message(name: str) -> str:
+    close = difflib.get_close_matches(name, list(_registry), n=1, cutoff=0.5)
+    if not close:
+        lowered = {k.lower(): k for k in _registry}
+        if name.lower() in lowered:
+            close = [lowered[name.lower()]]
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return (
+        f"unknown axis '{name}'{hint} (declare your own with "
+        f"tilelayout.declare_axis('{name}', kind='device'))"
+    )
+
+
+def is_axis(name: str) -> bool:
+    """Whether ``name`` is a registered axis."""
+    return name in _registry
+
+
+def axes() -> tuple[Axis, ...]:
+    """Every registered axis, built-in first, in registration order."""
+    return tuple(_registry.values())
+
+
+def declare_axis(
+    name: str,
+    kind: AxisKind = "device",
+    *,
+    extent: int | None = None,
+    scope: tuple[str, str] | None = None,
+    doc: str = "",
+) -> Axis:
+    """Register a user axis (e.g. a mesh axis) and return it.
+
+    Declaring the same axis again with the same properties is a no-op; declaring
+    an existing name with different properties is an error.
+
+    >>> declare_axis("model", kind="device", extent=4).extent
+    4
+    """
+    if not isinstance(name, str) or not _is_identifier(name):
+        raise LayoutError(f"axis name must be an identifier, got {name!r}")
+    if kind not in KINDS:
+        raise LayoutError(f"axis kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if extent is not None and (not isinstance(extent, int) or extent < 1):
+        raise LayoutError(f"axis extent must be a positive integer or None, got {extent!r}")
+    new = Axis(name, kind, scope, extent, doc)
+    with _lock:
+        old = _registry.get(name)
+        if old is not None:
+            if (old.kind, old.scope, old.extent) != (kind, scope, extent):
+                raise LayoutError(
+                    f"axis '{name}' is already declared as {old.kind}"
+                    f"{'' if old.extent is None else f' with extent {old.extent}'}"
+                )
+            return old
+        _registry[name] = new
+    return new
+
+
+def check_axis(name: str) -> str:
+    """Return ``name`` if it is registered, else raise :class:`UnknownAxisError`."""
+    if not isinstance(name, str):
+        raise LayoutError(f"axis name must be a string, got {name!r}")
+    if name not in _registry:
+        raise UnknownAxisError(_unknown_message(name))
+    return name

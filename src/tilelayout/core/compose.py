@@ -1,0 +1,116 @@
+"""``ComposeLayout(swizzle, tile)``: a tile layout whose ``m`` address is then swizzled.
+
+The tile layout produces the linear element address ``m``; the swizzle permutes it.
+Other axes (threads, devices) pass through unchanged.
+
+>>> import tilelayout as tl
+>>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+>>> L.base((1, 0))
+{m: 72}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .coord import Coord
+from .errors import SwizzleError
+from .shape import Index, Shape
+from .swizzle import Swizzle
+from .tile import TileLayout
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class ComposeLayout:
+    """A swizzle applied to the ``m`` axis of a tile layout. Immutable, hashable."""
+
+    __slots__ = ("_swizzle", "_tile")
+
+    def __init__(self, swizzle: Swizzle, tile: TileLayout) -> None:
+        if not isinstance(swizzle, Swizzle):
+            raise SwizzleError(f"ComposeLayout needs a Swizzle first, got {swizzle!r}")
+        if not isinstance(tile, TileLayout):
+            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {tile!r}")
+        if "m" not in tile.axes:
+            raise SwizzleError(
+                f"a swizzle permutes the memory address 'm', but {tile} has no 'm' axis"
+            )
+        self._swizzle = swizzle
+        self._tile = tile
+
+    @property
+    def swizzle(self) -> Swizzle:
+        """The swizzle applied to ``m``."""
+        return self._swizzle
+
+    @property
+    def tile(self) -> TileLayout:
+        """The tile layout that produces the linear address."""
+        return self._tile
+
+    # the structural properties are the tile's
+    shard = property(lambda self: self._tile.shard, doc="The tile's shard iters.")
+    replica = property(lambda self: self._tile.replica, doc="The tile's replica iters.")
+    offset = property(lambda self: self._tile.offset, doc="The tile's offset.")
+    axes = property(lambda self: self._tile.axes, doc="The tile's axes.")
+    default_shape = property(lambda self: self._tile.default_shape, doc="The tile's default shape.")
+    replica_count = property(lambda self: self._tile.replica_count, doc="Replica combinations.")
+
+    def size(self, axis: str | None = None) -> int:
+        """Number of logical elements (as the tile)."""
+        return self._tile.size(axis)
+
+    def admits(self, shape: int | Sequence[int]) -> bool:
+        """Whether the tile admits ``shape``."""
+        return self._tile.admits(shape)
+
+    def check_shape(self, shape: int | Sequence[int] | None) -> Shape:
+        """``shape`` validated against the tile."""
+        return self._tile.check_shape(shape)
+
+    def apply(self, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+        """``L(x)`` of the tile with each ``m`` swizzled."""
+        from ..eval.forward import apply
+
+        return apply(self, index, shape)
+
+    def base(self, index: Index, shape: Sequence[int] | None = None) -> Coord:
+        """The replica-free coordinate with ``m`` swizzled."""
+        from ..eval.forward import base
+
+        return base(self, index, shape)
+
+    def map_all(self, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+        """Like :meth:`TileLayout.map_all`, with the ``m`` array swizzled."""
+        from ..eval.forward import map_all
+
+        return map_all(self, shape)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ComposeLayout):
+            return NotImplemented
+        return self._swizzle == other._swizzle and self._tile == other._tile
+
+    def __hash__(self) -> int:
+        return hash((self._swizzle, self._tile))
+
+    def __str__(self) -> str:
+        from ..syntax.printer import format_layout
+
+        return format_layout(self)
+
+    def __repr__(self) -> str:
+        return f"parse({str(self)!r})"
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            from ..render.svg import layout_svg
+        except ImportError:
+            return None
+        return layout_svg(self)
+
+
+Layout = TileLayout | ComposeLayout

@@ -1,0 +1,50 @@
+"""A physical coordinate: an immutable, hashable mapping axis name -> integer.
+
+>>> c = Coord({"laneid": 0, "warpid": 6, "m": 0})
+>>> c["warpid"], c == {"laneid": 0, "warpid": 6, "m": 0}
+(6, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+
+class Coord(Mapping[str, int]):
+    """One point in the physical space: axis name -> integer, in the layout's axis order."""
+
+    __slots__ = ("_items", "_hash")
+
+    def __init__(self, items: Mapping[str, int] | tuple[tuple[str, int], ...] = ()) -> None:
+        pairs = tuple(items.items()) if isinstance(items, Mapping) else tuple(items)
+        self._items = tuple((str(a), int(v)) for a, v in pairs)
+        self._hash = hash(frozenset(self._items))
+
+    def __getitem__(self, axis: str) -> int:
+        for a, v in self._items:
+            if a == axis:
+                return v
+        raise KeyError(axis)
+
+    def __iter__(self) -> Iterator[str]:
+        return (a for a, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Coord):
+            return self._hash == other._hash and dict(self._items) == dict(other._items)
+        if isinstance(other, Mapping):
+            return dict(self._items) == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{a}: {v}" for a, v in self._items) + "}"
+
+    def sort_key(self) -> tuple[int, ...]:
+        """Values in axis order, for sorting coordinates of one layout."""
+        return tuple(v for _, v in self._items)

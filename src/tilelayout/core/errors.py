@@ -1,0 +1,61 @@
+"""Errors raised for bad input.
+
+Every error the library raises because of what a user wrote or asked is a
+:class:`LayoutError` (a ``ValueError``), so callers can catch one class and print
+its message, which always says what was expected and what was given.
+"""
+
+from __future__ import annotations
+
+
+class LayoutError(ValueError):
+    """Base class of every error raised for bad input."""
+
+
+class LayoutParseError(LayoutError):
+    """Malformed layout text. ``column`` is 1-based; ``text`` is the input."""
+
+    def __init__(self, message: str, text: str = "", column: int = 0) -> None:
+        self.reason = message
+        self.text = text
+        self.column = column
+        where = f"column {column}: " if column else ""
+        super().__init__(f"{where}{message}")
+
+    def caret(self) -> str:
+        """The input with a caret under the failing column (two lines)."""
+        if not self.column:
+            return self.text
+        return f"{self.text}\n{' ' * (self.column - 1)}^"
+
+
+class UnknownAxisError(LayoutError):
+    """An axis name that is not in the registry."""
+
+
+class ShapeError(LayoutError):
+    """A logical shape that the layout does not admit, or a malformed shape."""
+
+
+class IndexOutOfRangeError(LayoutError, IndexError):
+    """A logical index outside the shape (never wrapped silently)."""
+
+
+class SwizzleError(LayoutError):
+    """Bad swizzle parameters, or a swizzle applied where it has no meaning."""
+
+
+class DtypeError(LayoutError):
+    """An unknown element type or swizzle mode."""
+
+
+class LayoutOverflowError(LayoutError, OverflowError):
+    """A vectorized evaluation whose values would not fit in int64."""
+
+
+class AlgebraError(LayoutError):
+    """An algebra operation whose preconditions do not hold (e.g. shapes do not divide)."""
+
+
+class UnknownAxisParseError(LayoutParseError, UnknownAxisError):
+    """An unknown axis name inside layout text (carries the column)."""

@@ -1,0 +1,52 @@
+"""An iter: ``(extent, stride, axis)``, one strided run on one named axis.
+
+>>> Iter(8, 4, "laneid")
+Iter(extent=8, stride=4, axis='laneid')
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from .axes import check_axis
+from .errors import LayoutError
+
+
+def as_int(value: object, what: str) -> int:
+    """``value`` as a Python int (numpy integers accepted, bools and floats refused)."""
+    if isinstance(value, bool):
+        raise LayoutError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise LayoutError(f"{what} must be an integer, got {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Iter:
+    """A linear, strided run: component ``c`` in ``[0, extent)`` adds ``c * stride`` to ``axis``.
+
+    ``extent >= 1``; ``stride`` is any integer (0 broadcasts, negative runs backwards).
+    """
+
+    extent: int
+    stride: int
+    axis: str = "m"
+
+    def __post_init__(self) -> None:
+        extent = as_int(self.extent, "iter extent")
+        if extent < 1:
+            raise LayoutError(f"iter extent must be >= 1, got {extent}")
+        object.__setattr__(self, "extent", extent)
+        object.__setattr__(self, "stride", as_int(self.stride, "iter stride"))
+        object.__setattr__(self, "axis", check_axis(self.axis))
+
+    @classmethod
+    def of(cls, spec: Iter | tuple[int, int] | tuple[int, int, str]) -> Iter:
+        """Coerce an ``Iter`` or a tuple ``(extent, stride[, axis])``."""
+        if isinstance(spec, Iter):
+            return spec
+        if isinstance(spec, tuple) and len(spec) in (2, 3):
+            return cls(*spec)
+        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {spec!r}")

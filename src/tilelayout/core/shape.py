@@ -1,0 +1,90 @@
+"""Logical shapes and indices: validation and row-major flattening."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .errors import IndexOutOfRangeError, ShapeError
+from .iter import as_int
+
+Shape = tuple[int, ...]
+Index = int | Sequence[int]
+
+
+def as_shape(shape: int | Sequence[int]) -> Shape:
+    """A shape as a tuple of positive ints (a bare int is a 1-D shape)."""
+    if isinstance(shape, str):
+        raise ShapeError(f"shape must be a tuple of integers, got the string {shape!r}")
+    if not isinstance(shape, Sequence):
+        try:
+            return (_positive(as_int(shape, "shape"), shape),)
+        except Exception:
+            raise ShapeError(f"shape must be a tuple of integers, got {shape!r}") from None
+    out = []
+    for s in shape:
+        try:
+            v = as_int(s, "shape entry")
+        except Exception:
+            raise ShapeError(f"shape entries must be integers, got {tuple(shape)!r}") from None
+        out.append(_positive(v, shape))
+    return tuple(out)
+
+
+def _positive(v: int, shape: object) -> int:
+    if v < 1:
+        raise ShapeError(f"shape entries must be >= 1, got {shape!r}")
+    return v
+
+
+def admit(shape: int | Sequence[int] | None, size: int, default: Shape) -> Shape:
+    """Validate that ``shape`` has ``size`` elements; ``None`` means ``default``."""
+    if shape is None:
+        return default
+    s = as_shape(shape)
+    n = math.prod(s)
+    if n != size:
+        raise ShapeError(
+            f"shape {format_shape(s)} has {n} elements but the layout has {size} "
+            f"(the product of its shard extents); a shape is admitted only if the counts match"
+        )
+    return s
+
+
+def flat_index(index: Index, shape: Shape) -> int:
+    """Row-major flat index of ``index`` in ``shape``; a bare int is already flat."""
+    size = math.prod(shape)
+    if not isinstance(index, Sequence):
+        i = as_int(index, "index")
+        if not 0 <= i < size:
+            raise IndexOutOfRangeError(f"flat index {i} is outside [0, {size})")
+        return i
+    idx = tuple(as_int(x, "index entry") for x in index)
+    if len(idx) != len(shape):
+        raise IndexOutOfRangeError(
+            f"index {format_shape(idx)} has {len(idx)} entries but shape "
+            f"{format_shape(shape)} has {len(shape)}"
+        )
+    flat = 0
+    for d, (x, s) in enumerate(zip(idx, shape, strict=True)):
+        if not 0 <= x < s:
+            raise IndexOutOfRangeError(
+                f"index {format_shape(idx)} is outside shape {format_shape(shape)} "
+                f"(entry {d} must be in [0, {s}))"
+            )
+        flat = flat * s + x
+    return flat
+
+
+def unflatten(flat: int, shape: Shape) -> Shape:
+    """The multi-dimensional index of ``flat`` in ``shape`` (row-major)."""
+    out = []
+    for s in reversed(shape):
+        flat, r = divmod(flat, s)
+        out.append(r)
+    return tuple(reversed(out))
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    """``(8, 16)``-style text for a shape or index."""
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"

@@ -1,0 +1,100 @@
+"""XOR swizzles of linear memory addresses (the shared-memory bank-conflict cure).
+
+``Swizzle(M, B, S)`` keeps the low ``M`` bits of an element address, and in the rest
+XORs the ``B`` bits at positions ``[S, S+B)`` into the bits ``[0, B)``:
+
+    addr(m) = f(m >> M) * 2**M + (m mod 2**M),   f(x) = x ^ ((x & ((2**B - 1) << S)) >> S)
+
+>>> sw = Swizzle.for_dtype("float16", "128B")
+>>> sw, sw.apply(64 * 1 + 0)           # row 1, column 0 of an (8, 64) float16 tile
+(Swizzle(3, 3, 3), 72)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .dtypes import dtype_bits
+from .errors import DtypeError, SwizzleError
+from .iter import as_int
+
+#: swizzle mode name -> B (swizzle_len); S is 3 for every mode
+SWIZZLE_MODES: dict[str, int] = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Swizzle:
+    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B."""
+
+    per_element: int
+    swizzle_len: int
+    atom_len: int
+
+    def __post_init__(self) -> None:
+        m = as_int(self.per_element, "swizzle per_element (M)")
+        b = as_int(self.swizzle_len, "swizzle swizzle_len (B)")
+        s = as_int(self.atom_len, "swizzle atom_len (S)")
+        if m < 0 or b < 0:
+            raise SwizzleError(f"Swizzle({m}, {b}, {s}): M and B must be >= 0")
+        if s < b:
+            raise SwizzleError(
+                f"Swizzle({m}, {b}, {s}): atom_len S must be >= swizzle_len B "
+                f"(otherwise the XOR-ed bit groups overlap and it is not a permutation)"
+            )
+        object.__setattr__(self, "per_element", m)
+        object.__setattr__(self, "swizzle_len", b)
+        object.__setattr__(self, "atom_len", s)
+
+    @classmethod
+    def for_dtype(cls, dtype: str, mode: str) -> Swizzle:
+        """The shared-memory swizzle for an element type and a mode (none/32B/64B/128B).
+
+        ``M = bitlen(128 / bits) - 1`` keeps one 16-byte vector unswizzled;
+        ``B = 0/1/2/3`` for none/32B/64B/128B; ``S = 3``.
+
+        >>> Swizzle.for_dtype("float32", "64B")
+        Swizzle(2, 2, 3)
+        """
+        bits = dtype_bits(dtype)
+        if bits > 128:
+            raise DtypeError(f"dtype {dtype!r} is wider than a 16-byte swizzle unit")
+        b = mode_length(mode)
+        return cls((128 // bits).bit_length() - 1, b, 3)
+
+    @property
+    def atom_size(self) -> int:
+        """Number of element addresses after which the pattern repeats: 2**(M+S+B)."""
+        return 1 << (self.per_element + self.atom_len + self.swizzle_len)
+
+    @property
+    def is_identity(self) -> bool:
+        """True when ``B == 0`` (no bit is changed)."""
+        return self.swizzle_len == 0
+
+    def apply(self, m: T) -> T:
+        """Swizzled address of ``m``; works on Python ints and on numpy integer arrays."""
+        mask = ((1 << self.swizzle_len) - 1) << self.atom_len
+        x = m >> self.per_element  # type: ignore[operator]
+        x = x ^ ((x & mask) >> self.atom_len)
+        low = m & ((1 << self.per_element) - 1)  # type: ignore[operator]
+        return (x << self.per_element) | low  # type: ignore[return-value]
+
+    __call__ = apply
+
+    def __str__(self) -> str:
+        return f"Swizzle({self.per_element},{self.swizzle_len},{self.atom_len})"
+
+    def __repr__(self) -> str:
+        return f"Swizzle({self.per_element}, {self.swizzle_len}, {self.atom_len})"
+
+
+def mode_length(mode: str) -> int:
+    """B for a swizzle mode name (case-insensitive; "128" and "128b" are accepted)."""
+    key = str(mode).strip()
+    for name, b in SWIZZLE_MODES.items():
+        if key.lower() in (name.lower(), name.lower().rstrip("b")):
+            return b
+    raise DtypeError(f"unknown swizzle mode {mode!r}; expected one of {', '.join(SWIZZLE_MODES)}")

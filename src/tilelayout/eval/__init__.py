@@ -1,0 +1,1 @@
+"""Evaluation: forward mapping (scalar and vectorized) and inverse queries."""

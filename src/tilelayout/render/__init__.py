@@ -1,0 +1,1 @@
+"""Pictures and text tables of layouts (shared colours with the explorer)."""

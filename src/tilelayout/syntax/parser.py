@@ -1,0 +1,255 @@
+"""Text -> layouts (SPEC §2), with errors that name the column and what was expected.
+
+>>> import tilelayout as tl
+>>> tl.parse("S[(8,2):(4@laneid,1)] + R[2:4@warpid] + -3@warpid").offset["warpid"]
+-3
+>>> tl.parse("S[(8,2):(4@lane,1)]")
+Traceback (most recent call last):
+...
+tilelayout.core.errors.UnknownAxisParseError: column 11: unknown axis 'lane'; did you mean ...
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..core.axes import is_axis
+from ..core.axes import _unknown_message as unknown_axis_message
+from ..core.compose import ComposeLayout
+from ..core.errors import LayoutError, LayoutParseError, UnknownAxisParseError
+from ..core.iter import Iter
+from ..core.swizzle import Swizzle
+from ..core.tile import TileLayout
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<int>-?\d+)
+  | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
+  | (?P<punct>[\[\]():,@+\-])
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "int", "name", "punct", "end"
+    text: str
+    column: int  # 1-based
+
+    def describe(self) -> str:
+        return "end of input" if self.kind == "end" else f"'{self.text}'"
+
+
+def tokenize(text: str) -> list[Token]:
+    tokens: list[Token] = []
+    pos = 0
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            raise LayoutParseError(f"unexpected character '{text[pos]}'", text, pos + 1)
+        kind = match.lastgroup or ""
+        if kind != "ws":
+            tokens.append(Token(kind, match.group(), pos + 1))
+        pos = match.end()
+    tokens.append(Token("end", "", len(text) + 1))
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = tokenize(text)
+        self.pos = 0
+
+    # -- token helpers ------------------------------------------------------------
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.pos]
+
+    def error(self, expected: str, tok: Token | None = None) -> LayoutParseError:
+        tok = tok or self.tok
+        return LayoutParseError(f"expected {expected}, found {tok.describe()}", self.text, tok.column)
+
+    def take(self, text: str, expected: str | None = None) -> Token:
+        if self.tok.text != text or self.tok.kind == "end":
+            raise self.error(expected or f"'{text}'")
+        tok = self.tok
+        self.pos += 1
+        return tok
+
+    def at(self, text: str) -> bool:
+        return self.tok.kind != "end" and self.tok.text == text
+
+    def int_(self, what: str) -> int:
+        if self.tok.kind != "int":
+            raise self.error(what)
+        value = int(self.tok.text)
+        self.pos += 1
+        return value
+
+    # -- grammar ------------------------------------------------------------------
+    def layout(self) -> TileLayout | ComposeLayout:
+        if self.tok.kind == "name" and self.tok.text == "ComposeLayout":
+            result: TileLayout | ComposeLayout = self.compose()
+        else:
+            result = self.tile()
+        if self.tok.kind != "end":
+            raise self.error("'+' and another term, or end of input")
+        return result
+
+    def compose(self) -> ComposeLayout:
+        self.pos += 1
+        self.take("(", "'(' after ComposeLayout")
+        sw_tok = self.tok
+        swizzle = self.swizzle()
+        self.take(",", "',' between the swizzle and the tile layout")
+        tile_tok = self.tok
+        tile = self.tile()
+        self.take(")", "')' closing ComposeLayout(")
+        try:
+            return ComposeLayout(swizzle, tile)
+        except LayoutError as exc:
+            raise LayoutParseError(str(exc), self.text, tile_tok.column or sw_tok.column) from None
+
+    def swizzle(self) -> Swizzle:
+        start = self.tok
+        if not (self.tok.kind == "name" and self.tok.text == "Swizzle"):
+            raise self.error("'Swizzle(M, B, S)'")
+        self.pos += 1
+        self.take("(", "'(' after Swizzle")
+        params = [self.int_("an integer M (per_element)")]
+        self.take(",", "',' after M")
+        params.append(self.int_("an integer B (swizzle_len)"))
+        self.take(",", "',' after B")
+        params.append(self.int_("an integer S (atom_len)"))
+        self.take(")", "')' closing Swizzle(")
+        try:
+            return Swizzle(*params)
+        except LayoutError as exc:
+            raise LayoutParseError(str(exc), self.text, start.column) from None
+
+    def tile(self) -> TileLayout:
+        if not (self.tok.kind == "name" and self.tok.text == "S"):
+            raise self.error("'S[' starting the shard")
+        self.pos += 1
+        self.take("[", "'[' after S")
+        shard = self.iters()
+        self.take("]", "']' closing S[")
+        replica: list[Iter] | None = None
+        offset: dict[str, int] = {}
+        while True:
+            if self.at("+"):
+                self.pos += 1
+                sign = 1
+            elif self.at("-"):
+                self.pos += 1
+                sign = -1
+            elif self.tok.kind == "int" and self.tok.text.startswith("-"):
+                sign = 1  # "S[4] -3" lexes as the integer -3: a negative offset
+            else:
+                break
+            if self.tok.kind == "name" and self.tok.text == "R":
+                if sign < 0:
+                    raise self.error("'+' before R[ (a replica cannot be subtracted)")
+                r_tok = self.tok
+                if replica is not None:
+                    raise LayoutParseError("a layout has at most one R[...]", self.text, r_tok.column)
+                self.pos += 1
+                self.take("[", "'[' after R")
+                replica = self.iters()
+                self.take("]", "']' closing R[")
+            elif self.tok.kind == "name" and self.tok.text == "S":
+                raise LayoutParseError("a layout has at most one S[...]", self.text, self.tok.column)
+            elif self.tok.kind == "int":
+                value = sign * self.int_("an offset")
+                axis = self.axis_suffix()
+                offset[axis] = offset.get(axis, 0) + value
+            else:
+                raise self.error("'R[', or an offset such as 5 or 5@warpid")
+        return TileLayout(shard, replica or (), offset)
+
+    def axis_suffix(self) -> str:
+        if not self.at("@"):
+            return "m"
+        self.pos += 1
+        tok = self.tok
+        if tok.kind != "name":
+            raise self.error("an axis name after '@'")
+        if not is_axis(tok.text):
+            raise UnknownAxisParseError(unknown_axis_message(tok.text), self.text, tok.column)
+        self.pos += 1
+        return tok.text
+
+    def int_list(self, what: str) -> tuple[list[int], list[str] | None, Token]:
+        """A single INT[@AXIS] or a parenthesized list; returns values, axes, start token."""
+        start = self.tok
+        values: list[int] = []
+        axes: list[str] = []
+        if self.at("("):
+            self.pos += 1
+            if self.at(")"):
+                self.pos += 1
+                return values, axes, start
+            while True:
+                values.append(self.int_(what))
+                axes.append(self.axis_suffix())
+                if self.at(","):
+                    self.pos += 1
+                    continue
+                self.take(")", f"',' or ')' in the list of {what}s")
+                return values, axes, start
+        values.append(self.int_(f"{what}, or '(' starting a list"))
+        axes.append(self.axis_suffix())
+        return values, axes, start
+
+    def iters(self) -> list[Iter]:
+        extents, ext_axes, ext_tok = self.int_list("an extent")
+        if any(a != "m" for a in ext_axes or []):
+            raise LayoutParseError(
+                "extents carry no axis (write the axis on the stride: 8:4@laneid)",
+                self.text,
+                ext_tok.column,
+            )
+        for e in extents:
+            if e < 1:
+                raise LayoutParseError(f"extent must be >= 1, got {e}", self.text, ext_tok.column)
+        if self.at(":"):
+            self.pos += 1
+            strides, axes, st_tok = self.int_list("a stride")
+            if len(strides) != len(extents):
+                raise LayoutParseError(
+                    f"{len(extents)} extent{'s' if len(extents) != 1 else ''} but "
+                    f"{len(strides)} stride{'s' if len(strides) != 1 else ''}",
+                    self.text,
+                    st_tok.column,
+                )
+        else:  # no strides: row-major compact on m
+            strides = [math.prod(extents[k + 1 :]) for k in range(len(extents))]
+            axes = ["m"] * len(extents)
+        return [Iter(e, s, a) for e, s, a in zip(extents, strides, axes or [], strict=True)]
+
+
+def parse(text: str) -> TileLayout | ComposeLayout:
+    """Parse the text form (SPEC §2) into a :class:`TileLayout` or :class:`ComposeLayout`.
+
+    >>> import tilelayout as tl
+    >>> str(tl.parse("S[ (2,128,112) : (112@TCol, 1@TLane, 1@TCol) ]"))
+    'S[(2,128,112):(112@TCol,1@TLane,1@TCol)]'
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"layout text must be a string, got {type(text).__name__}")
+    if not text.strip():
+        raise LayoutParseError("empty layout; expected 'S[...]' or 'ComposeLayout(...)'", text, 1)
+    return _Parser(text).layout()
+
+
+def parse_tile(text: str) -> TileLayout:
+    """Parse text that must be a plain :class:`TileLayout` (no swizzle)."""
+    layout = parse(text)
+    if not isinstance(layout, TileLayout):
+        raise LayoutError(f"expected a TileLayout, got a ComposeLayout: {text}")
+    return layout
