@@ -184,6 +184,12 @@ class TileLayout:
     def __repr__(self) -> str:
         return f"parse({str(self)!r})"
 
+    def table(self, shape: Sequence[int] | None = None) -> str:
+        """A text grid of owners, one cell per logical element (like CuTe's print_layout)."""
+        from ..render.table import layout_table
+
+        return layout_table(self, shape)
+
     def _repr_svg_(self) -> str | None:  # notebooks; the renderer may not exist yet
         try:
             from ..render.svg import layout_svg
