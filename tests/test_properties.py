@@ -7,9 +7,9 @@ import math
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.strategies import layout_shape_index, layouts, shapes_for, swizzles
 
 import tilelayout as tl
-from tests.strategies import layout_shape_index, layouts, shapes_for, swizzles
 
 
 @given(layouts())

@@ -31,10 +31,13 @@ from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .syntax import format_layout, parse, parse_tile
+from .syntax.builder import R, S, axis_ref
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "R",
+    "S",
     "DTYPES",
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
@@ -58,6 +61,7 @@ __all__ = [
     "UnknownAxisError",
     "axes",
     "axis",
+    "axis_ref",
     "bank_map",
     "bank_of",
     "declare_axis",
@@ -68,3 +72,12 @@ __all__ = [
     "parse",
     "parse_tile",
 ]
+
+
+def __getattr__(name: str):
+    """``tl.laneid``, ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
+    from .core.axes import is_axis
+
+    if is_axis(name):
+        return axis_ref(name)
+    raise AttributeError(f"module 'tilelayout' has no attribute {name!r}")

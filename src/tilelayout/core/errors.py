@@ -59,3 +59,7 @@ class AlgebraError(LayoutError):
 
 class UnknownAxisParseError(LayoutParseError, UnknownAxisError):
     """An unknown axis name inside layout text (carries the column)."""
+
+
+class SwizzleParseError(LayoutParseError, SwizzleError):
+    """A bad swizzle inside layout text (carries the column)."""

@@ -15,10 +15,15 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..core.axes import is_axis
 from ..core.axes import _unknown_message as unknown_axis_message
+from ..core.axes import is_axis
 from ..core.compose import ComposeLayout
-from ..core.errors import LayoutError, LayoutParseError, UnknownAxisParseError
+from ..core.errors import (
+    LayoutError,
+    LayoutParseError,
+    SwizzleParseError,
+    UnknownAxisParseError,
+)
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
@@ -104,7 +109,6 @@ class _Parser:
     def compose(self) -> ComposeLayout:
         self.pos += 1
         self.take("(", "'(' after ComposeLayout")
-        sw_tok = self.tok
         swizzle = self.swizzle()
         self.take(",", "',' between the swizzle and the tile layout")
         tile_tok = self.tok
@@ -113,7 +117,7 @@ class _Parser:
         try:
             return ComposeLayout(swizzle, tile)
         except LayoutError as exc:
-            raise LayoutParseError(str(exc), self.text, tile_tok.column or sw_tok.column) from None
+            raise SwizzleParseError(str(exc), self.text, tile_tok.column) from None
 
     def swizzle(self) -> Swizzle:
         start = self.tok
@@ -130,7 +134,7 @@ class _Parser:
         try:
             return Swizzle(*params)
         except LayoutError as exc:
-            raise LayoutParseError(str(exc), self.text, start.column) from None
+            raise SwizzleParseError(str(exc), self.text, start.column) from None
 
     def tile(self) -> TileLayout:
         if not (self.tok.kind == "name" and self.tok.text == "S"):

@@ -1,0 +1,108 @@
+"""A Python builder that mirrors the text form.
+
+>>> import tilelayout as tl
+>>> L = tl.S[(8, 2, 4, 2):(4 @ tl.laneid, 1 @ tl.warpid, 1 @ tl.laneid, 1)] \\
+...     + tl.R[2:4 @ tl.warpid] + 5 @ tl.warpid
+>>> L == tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+True
+
+``n @ tl.<axis>`` is a stride or offset on that axis (every registered axis is an
+attribute of the package, user-declared ones too); a bare integer stride is on ``m``.
+An offset on ``m`` is written ``5 @ tl.m`` (Python cannot add a bare int to a layout).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..core.axes import check_axis
+from ..core.errors import LayoutError
+from ..core.iter import Iter, as_int
+from ..core.tile import TileLayout
+
+
+@dataclass(frozen=True)
+class AxisRef:
+    """A registered axis, used as ``4 @ ref`` to make a stride or offset term."""
+
+    name: str
+
+    def __rmatmul__(self, value: int) -> Term:
+        return Term(as_int(value, "stride"), self.name)
+
+
+@dataclass(frozen=True)
+class Term:
+    """``value @ axis``: a stride inside ``S[...]``/``R[...]``, or an offset added to a layout."""
+
+    value: int
+    axis: str
+
+    def __radd__(self, layout: object) -> TileLayout:
+        if not isinstance(layout, TileLayout):
+            return NotImplemented
+        offset = dict(layout.offset)
+        offset[self.axis] = offset.get(self.axis, 0) + self.value
+        return layout.replace(offset=offset)
+
+
+@dataclass(frozen=True)
+class Replica:
+    """The iters of ``R[...]``, added to a layout with ``+``."""
+
+    iters: tuple[Iter, ...]
+
+    def __radd__(self, layout: object) -> TileLayout:
+        if not isinstance(layout, TileLayout):
+            return NotImplemented
+        if layout.replica:
+            raise LayoutError("a layout has at most one R[...]")
+        return layout.replace(replica=self.iters)
+
+
+def _iters(key: object) -> tuple[Iter, ...]:
+    if isinstance(key, slice):
+        if key.step is not None:
+            raise LayoutError("write S[extents:strides] with one colon")
+        extents, strides = key.start, key.stop
+    else:
+        extents, strides = key, None
+    ext = tuple(extents) if isinstance(extents, tuple) else (extents,)
+    ext = tuple(as_int(e, "extent") for e in ext)
+    if strides is None:
+        st: tuple[object, ...] = tuple(math.prod(ext[k + 1 :]) for k in range(len(ext)))
+    else:
+        st = tuple(strides) if isinstance(strides, tuple) else (strides,)
+    if len(st) != len(ext):
+        raise LayoutError(f"{len(ext)} extents but {len(st)} strides")
+    out = []
+    for e, s in zip(ext, st, strict=True):
+        term = s if isinstance(s, Term) else Term(as_int(s, "stride"), "m")
+        out.append(Iter(e, term.value, term.axis))
+    return tuple(out)
+
+
+class _ShardBuilder:
+    def __getitem__(self, key: object) -> TileLayout:
+        return TileLayout(_iters(key))
+
+    def __repr__(self) -> str:
+        return "S"
+
+
+class _ReplicaBuilder:
+    def __getitem__(self, key: object) -> Replica:
+        return Replica(_iters(key))
+
+    def __repr__(self) -> str:
+        return "R"
+
+
+S = _ShardBuilder()
+R = _ReplicaBuilder()
+
+
+def axis_ref(name: str) -> AxisRef:
+    """An :class:`AxisRef` for a registered axis (``tl.laneid`` is ``axis_ref("laneid")``)."""
+    return AxisRef(check_axis(name))
