@@ -1,0 +1,81 @@
+"""The command line as a user runs it: tables, JSON, one-line errors, exit codes."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tilelayout.cli import main
+
+TC = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tilelayout.cli", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_map_json_contract():
+    p = run("map", TC, "--shape", "8,16", "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["layout"] == TC and doc["shape"] == [8, 16]
+    assert doc["axes"] == ["laneid", "warpid", "m"]
+    assert len(doc["elements"]) == 128
+    e = doc["elements"][8]
+    assert e["index"] == [0, 8]
+    assert e["coords"] == [{"laneid": 0, "warpid": 6, "m": 0}, {"laneid": 0, "warpid": 10, "m": 0}]
+    last = doc["elements"][-1]
+    assert last["index"] == [7, 15] and [c["warpid"] for c in last["coords"]] == [6, 10]
+
+
+def test_map_table(capsys):
+    assert main(["map", "S[(2,2):(1@laneid,1)] + R[2:1@pid]"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "layout S[(2,2):(1@laneid,1)] + R[2:1@pid]"
+    assert out[3].split() == ["(0,", "0)", "laneid=0", "m=0", "pid=0", "|", "laneid=0", "m=0", "pid=1"]
+    assert len(out) == 3 + 4
+
+
+def test_map_with_swizzle_and_dtype(capsys):
+    assert main(["map", "S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "128B", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["layout"] == "ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])"
+    assert [e["coords"][0]["m"] for e in doc["elements"] if e["index"][1] == 0] == [72 * i for i in range(8)]
+
+
+def test_explain_command():
+    p = run("explain", TC, "--shape", "8,16", "--at", "7,15")
+    assert p.returncode == 0, p.stderr
+    assert "2. split     by (8, 2, 4, 2): c = (7, 1, 3, 1)" in p.stdout
+    p = run("explain", TC, "--shape", "8,16", "--at", "127", "--json")
+    assert json.loads(p.stdout)["index"] == [7, 15]
+
+
+@pytest.mark.parametrize("args,words", [
+    (["map", "S[8:1@lane]"], "column 7: unknown axis 'lane'; did you mean 'laneid'?"),
+    (["map", "S[8:1]", "--shape", "3"], "shape (3,) has 3 elements but the layout has 8"),
+    (["map", "S[8:1]", "--shape", "a,b"], "--shape must be comma-separated integers"),
+    (["explain", "S[8:1]", "--at", "9"], "index (9,) is outside shape (8,)"),
+    (["explain", "S[(2,4)]", "--at", "8"], "flat index 8 is outside [0, 8)"),
+    (["explain", "S[(2,4)]", "--at", "2,0"], "index (2, 0) is outside shape (2, 4)"),
+    (["map", "S[8:1]", "--swizzle", "128B"], "--swizzle needs --dtype"),
+    (["map", "S[8:1]", "--dtype", "float12", "--swizzle", "128B"], "unknown dtype 'float12'"),
+    (["map", "S[(8,2):(1)]"], "2 extents but 1 stride"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_is_one_line_error(args, words):
+    p = run(*args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert "Traceback" not in p.stderr
+    assert p.stderr.startswith("tilelayout: error: ")
+    assert words in p.stderr
+
+
+def test_parse_error_shows_caret():
+    p = run("map", "S[(8,2):(4@lane,1)]")
+    lines = p.stderr.splitlines()
+    assert lines[1].strip() == "S[(8,2):(4@lane,1)]"
+    assert lines[2].index("^") - lines[1].index("S") == 11
