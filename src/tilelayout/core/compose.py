@@ -11,7 +11,7 @@ Other axes (threads, devices) pass through unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .coord import Coord
@@ -88,6 +88,24 @@ class ComposeLayout:
         from ..eval.forward import map_all
 
         return map_all(self, shape)
+
+    def elements_at(
+        self,
+        query: Mapping[str, int],
+        shape: Sequence[int] | None = None,
+        *,
+        limit: int | None = 1 << 22,
+    ) -> tuple[tuple[int, ...], ...]:
+        """Like :meth:`TileLayout.elements_at`; a queried ``m`` is a swizzled address.
+
+        >>> import tilelayout as tl
+        >>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+        >>> L.elements_at({"m": 72})
+        ((1, 0),)
+        """
+        from ..eval.inverse import elements_at
+
+        return elements_at(self, query, shape, limit=limit)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ComposeLayout):

@@ -163,6 +163,25 @@ class TileLayout:
 
         return map_all(self, shape)
 
+    # -- inverse queries (implemented in tilelayout.eval.inverse) ---------------------
+    def elements_at(
+        self,
+        query: Mapping[str, int],
+        shape: Sequence[int] | None = None,
+        *,
+        limit: int | None = 1 << 22,
+    ) -> tuple[tuple[int, ...], ...]:
+        """Logical indices (sorted tuples) whose coordinate set contains a coordinate
+        with the queried axis values (other axes free). See ``docs/algebra.md``.
+
+        >>> import tilelayout as tl
+        >>> tl.parse("S[(8,4):(4@laneid,1@laneid)]").elements_at({"laneid": 5})
+        ((1, 1),)
+        """
+        from ..eval.inverse import elements_at
+
+        return elements_at(self, query, shape, limit=limit)
+
     # -- value semantics -------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TileLayout):

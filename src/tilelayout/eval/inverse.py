@@ -1,0 +1,274 @@
+"""Inverse queries: which logical elements sit at a (partial) physical coordinate.
+
+``elements_at(L, {"laneid": 5}, shape)`` answers "which elements does lane 5 hold":
+every logical index ``x`` whose coordinate set ``L(x)`` contains a coordinate with
+the given axis values (axes not named are free).
+
+How it is solved (cost grows with the number of iters, not of elements): each iter
+adds to exactly one axis, so the query splits into one small equation per queried
+axis, ``sum_k c_k * s_k + sum_t r_t * s_t = value - O[axis]`` over that axis's shard
+components ``c_k`` and replica components ``r_t`` (existential). Each equation is
+solved iter by iter, largest stride first, pruning with the range and the gcd of the
+strides still to come; for mixed-radix layouts that is one candidate per iter. Only
+when an axis's iters overlap so much that the search would blow up does it fall back
+to a vectorized scan of *that axis's* iters (never of all elements). Shard iters on
+axes not queried are free. The answer is a product of per-axis solution sets, so its
+size is known before anything is listed.
+
+>>> import tilelayout as tl
+>>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+>>> elements_at(L, {"laneid": 5}, (8, 16))
+((1, 2), (1, 3), (1, 10), (1, 11))
+>>> count_at(L, {"warpid": 10})
+64
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.axes import check_axis
+from ..core.compose import ComposeLayout
+from ..core.errors import AlgebraError, LayoutError
+from ..core.iter import as_int
+from ..core.shape import Shape
+from ..core.tile import TileLayout
+
+Layout = TileLayout | ComposeLayout
+
+#: default cap on how many indices ``elements_at`` lists (use ``count_at`` beyond it)
+DEFAULT_LIMIT = 1 << 22
+_SEARCH_BUDGET = 1 << 16  # search nodes per equation before the vectorized fallback
+_SCAN_LIMIT = 1 << 24  # largest per-axis grid the fallback may scan
+
+
+@dataclass(frozen=True)
+class AxisSolution:
+    """The solutions of one queried axis: which shard iters it constrains and their values.
+
+    ``iters`` are shard positions; ``values`` is an int64 array ``(n, len(iters))`` of the
+    distinct component tuples that reach the queried value.
+    """
+
+    axis: str
+    iters: tuple[int, ...]
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class InverseSolution:
+    """The answer to an inverse query, kept as a product (never enumerated until asked).
+
+    The matching flat indices are ``sum_k c_k * w_k`` (``w_k`` = product of the shard
+    extents after ``k``) over every combination of one row of each axis solution and
+    any value of each free iter.
+    """
+
+    extents: tuple[int, ...]
+    axes: tuple[AxisSolution, ...]
+    free: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        """Number of matching logical elements (exact, without listing them)."""
+        n = math.prod(self.extents[k] for k in self.free)
+        for sol in self.axes:
+            n *= len(sol.values)
+        return n
+
+    def flat_indices(self) -> np.ndarray:
+        """The matching flat indices, sorted, as an int64 array."""
+        weights = _weights(self.extents)
+        if sum(weights[k] * (self.extents[k] - 1) for k in range(len(self.extents))) >= 1 << 62:
+            raise LayoutError("the layout has more than 2**62 elements; list indices with count_at")
+        flat = np.zeros(1, dtype=np.int64)
+        parts = [np.arange(self.extents[k], dtype=np.int64) * weights[k] for k in self.free]
+        for sol in self.axes:
+            w = np.asarray([weights[k] for k in sol.iters], dtype=np.int64)
+            parts.append(sol.values @ w if len(sol.iters) else np.zeros(len(sol.values), np.int64))
+        for p in parts:
+            flat = (flat[:, None] + p[None, :]).reshape(-1)
+        return np.sort(flat)
+
+
+def _weights(extents: Sequence[int]) -> list[int]:
+    out, w = [], 1
+    for e in reversed(extents):
+        out.append(w)
+        w *= e
+    return out[::-1]
+
+
+def _tile_and_query(layout: Layout, query: Mapping[str, int]) -> tuple[TileLayout, dict[str, int]]:
+    if not isinstance(query, Mapping):
+        raise LayoutError(f"an inverse query is a mapping axis -> value, got {query!r}")
+    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    q: dict[str, int] = {}
+    for a, v in query.items():
+        check_axis(a)
+        if a not in tile.axes:
+            raise LayoutError(
+                f"the layout {layout} has no axis '{a}'; its axes are {', '.join(tile.axes)}"
+            )
+        q[a] = as_int(v, f"query value for '{a}'")
+    if isinstance(layout, ComposeLayout) and "m" in q:
+        # the swizzle is an involution on addresses: undo it to get the linear address
+        q["m"] = layout.swizzle.apply(q["m"])
+    return tile, q
+
+
+def _replica_sums(iters: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Distinct values the replica iters of one axis can add (a small set)."""
+    sums = np.zeros(1, dtype=np.int64)
+    for e, s in iters:
+        sums = np.unique((sums[:, None] + np.arange(e, dtype=np.int64)[None, :] * s).reshape(-1))
+    return sums
+
+
+class _BudgetExceeded(Exception):
+    pass
+
+
+def _search(iters: Sequence[tuple[int, int]], target: int, budget: list[int]) -> list[tuple]:
+    """Component tuples (in ``iters`` order) with ``sum c_i * s_i == target``.
+
+    Depth-first over iters sorted by decreasing ``|stride|``; at each level only the
+    ``c`` whose remainder stays inside the range (and on the gcd lattice) of the iters
+    still to come are tried.
+    """
+    order = sorted(range(len(iters)), key=lambda i: -abs(iters[i][1]))
+    n = len(order)
+    lo = [0] * (n + 1)
+    hi = [0] * (n + 1)
+    g = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        e, s = iters[order[j]]
+        lo[j] = lo[j + 1] + min(0, (e - 1) * s)
+        hi[j] = hi[j + 1] + max(0, (e - 1) * s)
+        g[j] = math.gcd(g[j + 1], s)
+    out: list[tuple] = []
+    chosen = [0] * len(iters)
+
+    def rec(j: int, rest: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _BudgetExceeded
+        if j == n:
+            if rest == 0:
+                out.append(tuple(chosen))
+            return
+        if not lo[j] <= rest <= hi[j] or (g[j] and rest % g[j]) or (not g[j] and rest):
+            return
+        e, s = iters[order[j]]
+        if s == 0:
+            candidates: range | list[int] = range(e)
+        else:
+            # c*s must leave rest - c*s in [lo[j+1], hi[j+1]]
+            a, b = rest - hi[j + 1], rest - lo[j + 1]
+            if s < 0:
+                a, b, s_abs = -b, -a, -s
+            else:
+                s_abs = s
+            first = max(0, -(-a // s_abs))
+            last = min(e - 1, b // s_abs)
+            candidates = range(first, last + 1)
+        for c in candidates:
+            chosen[order[j]] = c
+            rec(j + 1, rest - c * s)
+        chosen[order[j]] = 0
+
+    rec(0, target)
+    return out
+
+
+def _scan(iters: Sequence[tuple[int, int]], targets: np.ndarray) -> np.ndarray:
+    """Vectorized fallback: every component tuple of these iters whose sum is a target."""
+    extents = [e for e, _ in iters]
+    if not iters:
+        return np.zeros((1 if np.isin(0, targets) else 0, 0), dtype=np.int64)
+    grids = np.indices(extents, dtype=np.int64).reshape(len(iters), -1)
+    total = sum(grids[i] * s for i, (_, s) in enumerate(iters))
+    hit = np.isin(total, targets)
+    return grids[:, hit].T
+
+
+def _solve_axis(tile: TileLayout, axis: str, value: int) -> AxisSolution:
+    shard_pos = tuple(k for k, it in enumerate(tile.shard) if it.axis == axis and it.stride != 0)
+    shard = [(tile.shard[k].extent, tile.shard[k].stride) for k in shard_pos]
+    reps = [(it.extent, it.stride) for it in tile.replica if it.axis == axis and it.stride != 0]
+    targets = value - tile.offset.get(axis, 0) - _replica_sums(reps)
+    try:
+        budget = [_SEARCH_BUDGET]
+        found: set[tuple] = set()
+        for t in targets.tolist():
+            found.update(_search(shard, t, budget))
+        values = np.asarray(sorted(found), dtype=np.int64).reshape(len(found), len(shard))
+    except _BudgetExceeded:
+        if math.prod(e for e, _ in shard) > _SCAN_LIMIT:
+            raise AlgebraError(
+                f"the iters on axis '{axis}' overlap too much to solve this query by search, "
+                f"and their {math.prod(e for e, _ in shard)} combinations are too many to scan"
+            ) from None
+        values = _scan(shard, targets)
+    return AxisSolution(axis, shard_pos, values)
+
+
+def solve(layout: Layout, query: Mapping[str, int]) -> InverseSolution:
+    """The structured answer to an inverse query (see :class:`InverseSolution`).
+
+    >>> import tilelayout as tl
+    >>> solve(tl.parse("S[(4,8):(8@laneid,1)]"), {"laneid": 16}).count
+    8
+    """
+    tile, q = _tile_and_query(layout, query)
+    sols = tuple(_solve_axis(tile, a, v) for a, v in q.items())
+    constrained = {k for s in sols for k in s.iters}
+    free = tuple(k for k in range(len(tile.shard)) if k not in constrained)
+    return InverseSolution(tile.default_shape, sols, free)
+
+
+def count_at(layout: Layout, query: Mapping[str, int], shape: Sequence[int] | None = None) -> int:
+    """How many logical elements ``elements_at`` would return, without listing them.
+
+    >>> import tilelayout as tl
+    >>> count_at(tl.parse("S[(1024,1024,1024,1024):(1@pid,1,1024,1048576)]"), {"pid": 3})
+    1073741824
+    """
+    layout.check_shape(shape)
+    return solve(layout, query).count
+
+
+def elements_at(
+    layout: Layout,
+    query: Mapping[str, int],
+    shape: Sequence[int] | None = None,
+    *,
+    limit: int | None = DEFAULT_LIMIT,
+) -> tuple[tuple[int, ...], ...]:
+    """Logical indices (sorted tuples in ``shape``) whose coordinate set contains a
+    coordinate with the queried axis values; axes not named are free.
+
+    Raises :class:`~tilelayout.AlgebraError` when more than ``limit`` elements match
+    (``count_at`` gives the number; ``limit=None`` lists them all).
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    >>> elements_at(L, {"warpid": 6, "m": 1, "laneid": 31}, (8, 16))
+    ((7, 15),)
+    """
+    s: Shape = layout.check_shape(shape)
+    sol = solve(layout, query)
+    if limit is not None and sol.count > limit:
+        raise AlgebraError(
+            f"{sol.count} elements match {dict(query)}, more than limit={limit}; "
+            f"narrow the query, use count_at(), or pass limit=None"
+        )
+    flat = sol.flat_indices()
+    if not len(s):
+        return tuple(() for _ in flat.tolist())
+    idx = np.unravel_index(flat, s)
+    return tuple(zip(*(a.tolist() for a in idx), strict=True))
