@@ -1,0 +1,51 @@
+"""Build a layout by splitting each logical dimension into mixed-radix digits.
+
+Hardware fragments are easiest to read per logical dimension: "row = g + 8*h" says
+the row's low 3 bits go to lane bits 2..4 (stride 4 on ``laneid``) and its top bit
+goes to register bit 1 (stride 2 on ``m``). :func:`digits_layout` takes, for each
+logical dimension, its digits outermost first as ``(extent, stride, axis)`` and
+concatenates them into the shard of a :class:`~tilelayout.TileLayout`. Because the
+model splits the row-major flat index innermost last, the result evaluates element
+``(x_0, .., x_{r-1})`` exactly as the per-dimension digits say.
+
+>>> L = digits_layout([(2, 2, "m"), (8, 4, "laneid")], [(4, 1, "laneid"), (2, 1, "m")])
+>>> str(L)
+'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from ..core.iter import Iter
+from ..core.tile import TileLayout
+
+Digit = tuple[int, int, str]
+
+
+def digits_layout(
+    *dims: Sequence[Digit],
+    replica: Sequence[Digit] = (),
+    offset: Mapping[str, int] | None = None,
+) -> TileLayout:
+    """Concatenate per-dimension digits (outermost first) into one shard; extent-1
+    digits are dropped (they contribute nothing).
+
+    >>> str(digits_layout([(4, 1, "m")], replica=[(2, 1, "pid")]))
+    'S[4:1] + R[2:1@pid]'
+    """
+    shard = [Iter(e, s, a) for dim in dims for (e, s, a) in dim if e != 1]
+    reps = [Iter(e, s, a) for (e, s, a) in replica if e != 1]
+    if not shard:  # a single element: keep one iter so the layout has a shard
+        shard = [Iter(1, 0, "m")]
+    return TileLayout(shard, reps, offset)
+
+
+def dim_size(digits: Sequence[Digit]) -> int:
+    """Number of values of one dimension: the product of its digit extents.
+
+    >>> dim_size([(2, 2, "m"), (8, 4, "laneid")])
+    16
+    """
+    return math.prod(e for e, _, _ in digits)
