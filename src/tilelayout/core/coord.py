@@ -20,6 +20,14 @@ class Coord(Mapping[str, int]):
         self._items = tuple((str(a), int(v)) for a, v in pairs)
         self._hash = hash(frozenset(self._items))
 
+    @classmethod
+    def from_values(cls, axes: tuple[str, ...], values: list[int]) -> Coord:
+        """Fast constructor from parallel axis names and Python ints (no conversion)."""
+        self = cls.__new__(cls)
+        self._items = tuple(zip(axes, values, strict=True))
+        self._hash = hash(frozenset(self._items))
+        return self
+
     def __getitem__(self, axis: str) -> int:
         for a, v in self._items:
             if a == axis:

@@ -13,9 +13,11 @@ so it never loops over elements in Python.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from ..core.compose import ComposeLayout
 from ..core.coord import Coord
 from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
+from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 
 Layout = TileLayout | ComposeLayout
@@ -53,45 +56,81 @@ def replica_combinations(layout: Layout) -> list[tuple[int, ...]]:
     return list(itertools.product(*(range(it.extent) for it in _tile(layout).replica)))
 
 
-def _base_values(tile: TileLayout, flat: int) -> dict[str, int]:
-    values = dict.fromkeys(tile.axes, 0)
-    for it, c in zip(tile.shard, components(tile, flat), strict=True):
-        values[it.axis] += c * it.stride
-    for a, v in tile.offset.items():
-        values[a] += v
-    return values
+@dataclass(frozen=True)
+class _Plan:
+    """A layout compiled for fast scalar evaluation (cached per layout)."""
+
+    axes: tuple[str, ...]
+    steps: tuple[tuple[int, int, int], ...]  # innermost first: (extent, stride, axis position)
+    offset: tuple[int, ...]  # per axis
+    deltas: tuple[tuple[int, ...], ...]  # per replica combination: what it adds, per axis
+    swizzle: Swizzle | None
+    m_pos: int
 
 
-def _swizzled(layout: Layout, values: dict[str, int]) -> Coord:
-    if isinstance(layout, ComposeLayout):
-        values = dict(values)
-        values["m"] = layout.swizzle.apply(values["m"])
-    return Coord(values)
+@functools.lru_cache(maxsize=1024)
+def _plan(layout: Layout) -> _Plan:
+    tile = _tile(layout)
+    axes = tile.axes
+    pos = {a: k for k, a in enumerate(axes)}
+    steps = tuple((it.extent, it.stride, pos[it.axis]) for it in reversed(tile.shard))
+    offset = tuple(tile.offset.get(a, 0) for a in axes)
+    deltas = []
+    for combo in replica_combinations(tile):
+        d = [0] * len(axes)
+        for it, r in zip(tile.replica, combo, strict=True):
+            d[pos[it.axis]] += r * it.stride
+        deltas.append(tuple(d))
+    swizzle = layout.swizzle if isinstance(layout, ComposeLayout) else None
+    return _Plan(axes, steps, offset, tuple(deltas), swizzle, pos.get("m", -1))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_shape(layout: Layout, shape: tuple[int, ...] | None) -> Shape:
+    return layout.check_shape(shape)
+
+
+def _shape(layout: Layout, shape: Sequence[int] | None) -> Shape:
+    if shape is None or type(shape) is tuple and all(type(x) is int for x in shape):
+        return _cached_shape(layout, shape)
+    return layout.check_shape(shape)
 
 
 def resolve(layout: Layout, index: Index, shape: Sequence[int] | None) -> tuple[Shape, int]:
     """Validated shape and the flat index of ``index`` in it."""
-    s = layout.check_shape(shape)
+    s = _shape(layout, shape)
     return s, flat_index(index, s)
+
+
+def _base_list(plan: _Plan, flat: int) -> list[int]:
+    values = list(plan.offset)
+    for extent, stride, k in plan.steps:
+        flat, c = divmod(flat, extent)
+        values[k] += c * stride
+    return values
 
 
 def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Coord:
     """The replica-free coordinate ``D(x) + O`` (swizzled on ``m`` for a ComposeLayout)."""
     _, flat = resolve(layout, index, shape)
-    return _swizzled(layout, _base_values(_tile(layout), flat))
+    plan = _plan(layout)
+    values = _base_list(plan, flat)
+    if plan.swizzle is not None:
+        values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
+    return Coord.from_values(plan.axes, values)
 
 
 def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
     """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates."""
     _, flat = resolve(layout, index, shape)
-    tile = _tile(layout)
-    start = _base_values(tile, flat)
+    plan = _plan(layout)
+    start = _base_list(plan, flat)
     out: dict[Coord, None] = {}
-    for combo in replica_combinations(tile):
-        values = dict(start)
-        for it, r in zip(tile.replica, combo, strict=True):
-            values[it.axis] += r * it.stride
-        out.setdefault(_swizzled(layout, values), None)
+    for delta in plan.deltas:
+        values = [v + d for v, d in zip(start, delta, strict=True)]
+        if plan.swizzle is not None:
+            values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
+        out.setdefault(Coord.from_values(plan.axes, values), None)
     return tuple(out)
 
 
@@ -182,13 +221,23 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
     """
     s = layout.check_shape(shape)
     tile = _tile(layout)
-    based = map_base(tile, s)
+    _check_int64(tile)
+    dims = tile.default_shape
+    reps = replica_offsets(tile)
+    count = tile.replica_count
     out: dict[str, np.ndarray] = {}
-    if tile.replica:
-        for axis, offsets in replica_offsets(tile).items():
-            out[axis] = based[axis][..., None] + offsets
-    else:
-        out = {axis: arr[..., None] for axis, arr in based.items()}
+    for axis in tile.axes:
+        grid = _axis_grid(tile, axis)  # a fresh array, broadcastable to dims
+        rep = reps[axis]
+        if count == 1 and grid.shape == dims:
+            arr = grid  # already full size and ours: no copy
+            if rep[0]:
+                arr += rep[0]
+        else:
+            # one pass: base values broadcast against the replica offsets
+            arr = np.empty(dims + (count,), dtype=np.int64)
+            np.add(grid[..., None], rep, out=arr)
+        out[axis] = arr.reshape(s + (count,))
     if isinstance(layout, ComposeLayout):
         out["m"] = layout.swizzle.apply(out["m"])
     return out
