@@ -34,8 +34,11 @@ def test_map_table(capsys):
     assert main(["map", "S[(2,2):(1@laneid,1)] + R[2:1@pid]"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "layout S[(2,2):(1@laneid,1)] + R[2:1@pid]"
-    assert out[3].split() == ["(0,", "0)", "laneid=0", "m=0", "pid=0", "|", "laneid=0", "m=0", "pid=1"]
-    assert len(out) == 3 + 4
+    assert out[2].split() == ["index", "laneid", "m", "pid"]
+    assert out[3].split() == ["(0,", "0)", "0", "0", "0"]
+    assert out[4].split() == ["0", "0", "1"]  # the replica continues without an index
+    assert out[-1].split() == ["1", "1", "1"]
+    assert len(out) == 3 + 4 * 2
 
 
 def test_map_with_swizzle_and_dtype(capsys):

@@ -55,9 +55,14 @@ def run(args: argparse.Namespace) -> int:
         out.write("]}\n")
         return 0
     out.write(f"layout {layout}\nshape  {format_shape(shape)}\n")
-    width = max(len(format_shape(shape)) + 2, 7)
-    out.write(f"{'index':<{width}} " + "  ".join(axes) + "\n")
+    # one line per coordinate; replicas of an element continue on lines without an index
+    index_width = max(len("index"), len(format_shape(shape)) + 1)
+    widths = [max(len(a), 6) for a in axes]
+    header = "  ".join(f"{a:>{w}}" for a, w in zip(axes, widths, strict=True))
+    out.write(f"{'index':<{index_width}}  {header}\n")
     for index, coords in _rows(layout, shape):
-        text = " | ".join(" ".join(f"{a}={v}" for a, v in zip(axes, c, strict=True)) for c in coords)
-        out.write(f"{format_shape(index):<{width}} {text}\n")
+        for k, c in enumerate(coords):
+            label = format_shape(index) if k == 0 else ""
+            cells = "  ".join(f"{v:>{w}}" for v, w in zip(c, widths, strict=True))
+            out.write(f"{label:<{index_width}}  {cells}\n")
     return 0
