@@ -29,7 +29,8 @@ True
 
 from __future__ import annotations
 
-from . import mma  # noqa: F401  (registers presets on import, in this order)
+import importlib
+
 from .registry import (
     PARAM_KINDS,
     Param,
@@ -43,6 +44,12 @@ from .registry import (
     names,
     parse_params,
 )
+
+#: modules that register presets on import; this order is the listing order of names()
+MODULES = ("mma", "ldmatrix", "wgmma", "tcgen05", "tmem", "smem", "trainium", "mesh",
+           "casestudies")
+for _module in MODULES:
+    importlib.import_module(f"{__name__}.{_module}")
 
 __all__ = [
     "PARAM_KINDS",

@@ -29,16 +29,25 @@ def digits_layout(
     replica: Sequence[Digit] = (),
     offset: Mapping[str, int] | None = None,
 ) -> TileLayout:
-    """Concatenate per-dimension digits (outermost first) into one shard; extent-1
-    digits are dropped (they contribute nothing).
+    """Concatenate per-dimension digits (outermost first) into one shard.
+
+    Extent-1 digits contribute nothing and are dropped, except that the first one on
+    an axis no other digit uses is kept, so the axis (e.g. register ``m`` = 0 of a
+    one-register fragment) still appears in every coordinate.
 
     >>> str(digits_layout([(4, 1, "m")], replica=[(2, 1, "pid")]))
     'S[4:1] + R[2:1@pid]'
+    >>> str(digits_layout([(32, 1, "laneid")], [(1, 1, "m")]))
+    'S[(32,1):(1@laneid,1)]'
     """
-    shard = [Iter(e, s, a) for dim in dims for (e, s, a) in dim if e != 1]
+    flat = [d for dim in dims for d in dim]
+    used = {a for (e, _, a) in flat if e != 1}
+    shard = []
+    for e, s, a in flat:
+        if e != 1 or a not in used:
+            shard.append(Iter(e, s, a))
+            used.add(a)
     reps = [Iter(e, s, a) for (e, s, a) in replica if e != 1]
-    if not shard:  # a single element: keep one iter so the layout has a shard
-        shard = [Iter(1, 0, "m")]
     return TileLayout(shard, reps, offset)
 
 

@@ -12,9 +12,10 @@ register themselves with :func:`register`; users call :func:`tilelayout.presets.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -53,17 +54,20 @@ class Param:
     choices: tuple[Any, ...] | None = None
     required: bool = False
     doc: str = ""
+    #: values that are recognized but refused, with the reason (e.g. not sourced)
+    refused: Mapping[Any, str] = field(default_factory=dict)
 
     def check(self, preset: str, value: Any) -> Any:
         """``value`` validated (and normalized) for this parameter of ``preset``."""
         where = f"{preset}: parameter {self.name}"
+        if self.refused and isinstance(value, Hashable) and value in self.refused:
+            raise PresetError(f"{where}={value!r} is not available: {self.refused[value]}")
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise PresetError(f"{where} must be True or False, got {value!r}")
             return value
-        if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise PresetError(f"{where} must be an integer, got {value!r}")
+        if self.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise PresetError(f"{where} must be an integer, got {value!r}")
         if self.kind == "shape":
             value = _as_shape(where, value)
         if self.kind == "mesh":
@@ -243,7 +247,7 @@ class Preset:
 
     >>> p = get("ldmatrix.x1")
     >>> p.name, p.shape, str(p.layout)
-    ('ldmatrix.x1', (1, 8, 8), 'S[(1,8,4,2):(2,4@laneid,1@laneid,1)]')
+    ('ldmatrix.x1', (1, 8, 8), 'S[(8,4,2):(4@laneid,1@laneid,1)]')
     """
 
     name: str
@@ -291,7 +295,7 @@ class PresetInfo:
     @property
     def defaults(self) -> dict[str, Any]:
         """A complete, valid parameter set (the explorer's starting point)."""
-        return {p.name: p.default for p in self.params}
+        return {p.name: copy.deepcopy(p.default) for p in self.params}
 
     def param(self, name: str) -> Param:
         """The parameter called ``name`` (unknown names suggest the nearest one)."""
@@ -448,7 +452,7 @@ def get(name: str, **params: Any) -> Preset:
     """Build preset ``name`` with keyword parameters (validated; see :func:`info`).
 
     >>> get("mma.m16n8k16.A", dtype="float16").layout.base((0, 9), shape=(16, 16))
-    {m: 5, laneid: 4}
+    {m: 5, laneid: 0}
     """
     entry = info(name)
     known = {p.name: p for p in entry.params}

@@ -1,0 +1,82 @@
+"""``tcgen05.ld`` / ``tcgen05.st`` shapes (sm_100a): which lane and register hold which cell.
+
+Logical shape ``(lanes, columns)``: the tensor-memory region one warp accesses, in
+TMEM lanes (relative to the warp's 32-lane quarter) and 32-bit columns (relative to
+the column in ``taddr``), row-major. Physical: ``laneid`` and ``m`` (the 32-bit
+destination register index r).
+
+>>> from tilelayout import presets
+>>> str(presets.get("tcgen05.ld.16x64b", num=2).layout)
+'S[(2,8,2,2):(1@laneid,4@laneid,1,2@laneid)]'
+"""
+
+from __future__ import annotations
+
+from .digits import Digit, digits_layout
+from .registry import Built, Param, register
+
+NUM_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128)
+
+_SOURCE = ("PTX ISA 9.7.16.2.3 (#tcgen05-memory-layout, figures only); closed forms from "
+           "CuTe Copy_Traits<SM100_TMEM_LOAD_*> (include/cute/atom/copy_traits_sm100.hpp)")
+
+
+def _digits(shape: str, num: int) -> tuple[list[Digit], list[Digit], tuple[int, int]]:
+    if shape == "32x32b":  # dp = t, col = r
+        return [(32, 1, "laneid")], [(num, 1, "m")], (32, num)
+    if shape == "16x64b":  # dp = t/4 + 8(t%2), col = 2r + (t/2)%2
+        return ([(2, 1, "laneid"), (8, 4, "laneid")],
+                [(num, 1, "m"), (2, 2, "laneid")], (16, 2 * num))
+    if shape == "16x128b":  # dp = t/4 + 8(r%2), col = t%4 + 4(r/2)
+        return ([(2, 1, "m"), (8, 4, "laneid")],
+                [(num, 2, "m"), (4, 1, "laneid")], (16, 4 * num))
+    # 16x256b: dp = t/4 + 8((r/2)%2), col = 2(t%4) + r%2 + 8(r/4)
+    return ([(2, 2, "m"), (8, 4, "laneid")],
+            [(num, 4, "m"), (4, 1, "laneid"), (2, 1, "m")], (16, 8 * num))
+
+
+_FORMULA = {
+    "32x32b": ("dp = t, col = r", 1, "32dp32b"),
+    "16x64b": ("dp = t/4 + 8 (t%2), col = 2r + (t/2)%2", 1, "16dp64b"),
+    "16x128b": ("dp = t/4 + 8 (r%2), col = t%4 + 4 (r/2)", 2, "16dp128b"),
+    "16x256b": ("dp = t/4 + 8 ((r/2)%2), col = 2 (t%4) + r%2 + 8 (r/4)", 4, "16dp256b"),
+}
+
+_DOC = """\
+``tcgen05.ld.sync.aligned.{shape}.x{{num}}.b32`` (and ``tcgen05.st``): the per-thread fragment.
+
+Hardware object: one warp's registers after loading a {lanes}-lane x (32-bit) column
+region of Blackwell tensor memory. Logical shape ({lanes}, {cols} * num) = (lane offset
+dp from the warp's lane quarter, 32-bit column offset from taddr), row-major. ``laneid``
+is the thread, ``m`` the 32-bit destination register r ({regs} per repetition, num
+repetitions along the columns). A warp w of a warpgroup may only access lanes
+32 (w % 4) .. 32 (w % 4) + 31 (PTX 9.7.16.8.1).
+
+Formula (t = laneid, r = register): {formula}
+
+Source: PTX ISA 9.7.16.2.3 (#tcgen05-memory-layout) shows this only as figures
+(183-187); the closed form is CuTe's Copy_Traits<SM100_TMEM_LOAD_{cute}1x> DstLayout
+(include/cute/atom/copy_traits_sm100.hpp), as recorded in hardware-facts.md §5."""
+
+
+def _make(shape: str) -> None:
+    formula, regs, cute = _FORMULA[shape]
+    _, _, (lanes, cols) = _digits(shape, 1)
+
+    def build(num: int = 1) -> Built:
+        rows, columns, logical = _digits(shape, num)
+        return Built(digits_layout(rows, columns), logical, dtype="float32")
+
+    register(
+        f"tcgen05.ld.{shape}",
+        summary=f"tcgen05.ld .{shape}: ({lanes}, {cols}*num) TMEM lanes x 32-bit columns "
+        "-> laneid, m",
+        source=_SOURCE,
+        params=[Param("num", "choice", 1, NUM_CHOICES, doc=".num repetitions (x1..x128)")],
+        doc=_DOC.format(shape=shape, lanes=lanes, cols=cols, regs=regs, formula=formula,
+                        cute=cute),
+    )(build)
+
+
+for _shape in _FORMULA:
+    _make(_shape)
