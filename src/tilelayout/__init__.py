@@ -10,8 +10,17 @@ devices of a mesh.
 ({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
 """
 
+from .algebra.canonical import canonicalize
+from .algebra.equivalence import equivalent
+from .algebra.group import group
+from .algebra.packing import pack, storage, unpack
+from .algebra.slicing import permute_dims, slice_layout
+from .algebra.span import span, value_range
+from .algebra.tiling import direct_sum, inner_of, outer_of, tile_to
 from .analysis.banks import bank_map, bank_of
+from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
+from .analysis.legality import Finding, LegalityReport, legality
 from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
@@ -30,30 +39,34 @@ from .core.errors import (
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
+from .eval.inverse import count_at, elements_at
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DTYPES",
     "R",
     "S",
-    "DTYPES",
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
     "AlgebraError",
     "Axis",
     "ComposeLayout",
+    "ConflictReport",
     "Coord",
     "DtypeError",
     "Explanation",
+    "Finding",
     "IndexOutOfRangeError",
     "Iter",
     "Layout",
     "LayoutError",
     "LayoutOverflowError",
     "LayoutParseError",
+    "LegalityReport",
     "ShapeError",
     "Swizzle",
     "SwizzleError",
@@ -62,15 +75,35 @@ __all__ = [
     "axes",
     "axis",
     "axis_ref",
+    "bank_conflicts",
     "bank_map",
     "bank_of",
+    "canonicalize",
+    "count_at",
     "declare_axis",
+    "direct_sum",
     "dtype_bits",
     "dtype_bytes",
+    "elements_at",
+    "equivalent",
     "explain",
     "format_layout",
+    "group",
+    "inner_of",
+    "legality",
+    "outer_of",
+    "pack",
     "parse",
     "parse_tile",
+    "permute_dims",
+    "slice_layout",
+    "smem_wavefronts",
+    "span",
+    "storage",
+    "tile_conflicts",
+    "tile_to",
+    "unpack",
+    "value_range",
 ]
 
 

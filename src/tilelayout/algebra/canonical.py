@@ -1,0 +1,138 @@
+"""Canonical form: the same mapping, written one deterministic way.
+
+``canonicalize(L)`` rewrites without changing any coordinate set (absent axes count
+as 0, as everywhere in the model):
+
+1. shard: drop extent-1 iters; fuse adjacent iters ``k, k+1`` on the same axis when
+   ``e[k+1] * s[k+1] == s[k]`` into ``(e[k] * e[k+1], s[k+1])``.
+2. replica (a set of offsets, so order is free): drop extent-1 and stride-0 iters;
+   a negative stride ``(e, -s)`` becomes ``(e, s)`` with ``-(e-1)*s`` moved into the
+   offset (same set of offsets); sort by (axis, stride descending, extent) and fuse
+   as in 1 until nothing changes.
+3. offset: drop zero entries; axes in first-appearance order of shard, then replica.
+
+With ``fuse_threads=True`` thread axes are also fused into the wider one when the
+narrower stays inside its hardware range (so the rewrite is a bijection on values):
+``laneid + 32*warpid -> tx``, ``laneid + 32*wid_in_wg -> tid_in_wg``,
+``tid_in_wg + 128*wgid -> tx``, ``wid_in_wg + 4*wgid -> warpid``. That renames
+axes, so the result is a *corresponding* layout, not an equal mapping.
+
+Cost: O(iters log iters). Two layouts that differ only by such rewrites (split or
+fused iters, extent-1 iters, zero offsets, replica order or direction) canonicalize
+to the same value.
+
+>>> import tilelayout as tl
+>>> str(canonicalize(tl.parse("S[(2,1,2,2,2):(8,3@laneid,4,2,1)] + R[(2,2):(-1@pid,2@pid)] + 0@warpid")))
+'S[16:1] + R[4:1@pid] + -1@pid'
+>>> str(canonicalize(tl.parse("S[(2,32):(1@warpid,1@laneid)]"), fuse_threads=True))
+'S[64:1@tx]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..core.compose import ComposeLayout
+from ..core.iter import Iter
+from ..core.tile import TileLayout
+from .common import Layout
+from .span import value_range
+
+#: (narrow axis, wide axis, factor, fused axis): fused = narrow + factor * wide
+THREAD_FUSIONS: tuple[tuple[str, str, int, str], ...] = (
+    ("laneid", "warpid", 32, "tx"),
+    ("laneid", "wid_in_wg", 32, "tid_in_wg"),
+    ("tid_in_wg", "wgid", 128, "tx"),
+    ("wid_in_wg", "wgid", 4, "warpid"),
+)
+
+
+def fuse_adjacent(iters: Iterable[Iter]) -> list[Iter]:
+    """Drop extent-1 iters and fuse neighbours on one axis with ``e[k+1]*s[k+1] == s[k]``.
+
+    >>> fuse_adjacent([Iter(2, 4), Iter(1, 9), Iter(4, 1)])
+    [Iter(extent=8, stride=1, axis='m')]
+    """
+    out: list[Iter] = []
+    for it in iters:
+        if it.extent == 1:
+            continue
+        if out and out[-1].axis == it.axis and it.extent * it.stride == out[-1].stride:
+            prev = out.pop()
+            it = Iter(prev.extent * it.extent, it.stride, it.axis)
+        out.append(it)
+    return out
+
+
+def _canonical_replica(replica: Iterable[Iter], offset: dict[str, int]) -> list[Iter]:
+    reps = []
+    for it in replica:
+        if it.extent == 1 or it.stride == 0:
+            continue
+        if it.stride < 0:
+            offset[it.axis] = offset.get(it.axis, 0) + (it.extent - 1) * it.stride
+            it = Iter(it.extent, -it.stride, it.axis)
+        reps.append(it)
+    while True:
+        reps.sort(key=lambda i: (i.axis, -i.stride, i.extent))
+        fused = fuse_adjacent(reps)
+        if fused == reps:
+            return reps
+        reps = fused
+
+
+def _canonical_tile(tile: TileLayout) -> TileLayout:
+    offset = dict(tile.offset)
+    shard = fuse_adjacent(tile.shard)
+    replica = _canonical_replica(tile.replica, offset)
+    order = list(dict.fromkeys([i.axis for i in shard] + [i.axis for i in replica]))
+    order += [a for a in offset if a not in order]
+    return TileLayout(shard, replica, {a: offset[a] for a in order if offset.get(a, 0)})
+
+
+def _fuse_threads(tile: TileLayout) -> TileLayout:
+    changed = True
+    while changed:
+        changed = False
+        for narrow, wide, factor, fused in THREAD_FUSIONS:
+            axes = set(tile.axes)
+            if narrow not in axes or wide not in axes or fused in axes:
+                continue
+            lo, hi = value_range(tile, narrow)
+            if lo < 0 or hi >= factor:
+                continue  # not a bijection: keep the axes apart (the legality report says why)
+
+            def move(it: Iter, narrow=narrow, wide=wide, factor=factor, fused=fused) -> Iter:
+                if it.axis == narrow:
+                    return Iter(it.extent, it.stride, fused)
+                if it.axis == wide:
+                    return Iter(it.extent, it.stride * factor, fused)
+                return it
+
+            offset = {a: v for a, v in tile.offset.items() if a not in (narrow, wide)}
+            offset[fused] = tile.offset.get(narrow, 0) + factor * tile.offset.get(wide, 0)
+            tile = TileLayout([move(i) for i in tile.shard], [move(i) for i in tile.replica], offset)
+            changed = True
+    return tile
+
+
+def canonicalize(layout: Layout, *, fuse_threads: bool = False) -> Layout:
+    """The canonical form of ``layout`` (see the module docstring for the rules).
+
+    A ComposeLayout keeps its swizzle; an identity swizzle (``B == 0``) or a layout
+    whose ``m`` is constant 0 canonicalizes to its tile (the swizzle changes nothing).
+
+    >>> import tilelayout as tl
+    >>> canonicalize(tl.parse("S[(4,2):(2,1)] + R[1:5@pid] + 0"))
+    parse('S[8:1]')
+    """
+    if isinstance(layout, ComposeLayout):
+        tile = canonicalize(layout.tile, fuse_threads=fuse_threads)
+        assert isinstance(tile, TileLayout)
+        if layout.swizzle.is_identity or "m" not in tile.axes:
+            return tile
+        return ComposeLayout(layout.swizzle, tile)
+    tile = _canonical_tile(layout)
+    if fuse_threads:
+        tile = _canonical_tile(_fuse_threads(tile))
+    return tile

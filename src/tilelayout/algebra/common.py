@@ -1,0 +1,22 @@
+"""Small helpers shared by the algebra modules (the tile of a layout, re-wrapping)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..core.compose import ComposeLayout
+from ..core.tile import TileLayout
+
+Layout = TileLayout | ComposeLayout
+
+
+def tile_of(layout: Layout) -> TileLayout:
+    """The tile layout inside ``layout`` (itself for a TileLayout)."""
+    return layout.tile if isinstance(layout, ComposeLayout) else layout
+
+
+def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
+    """Apply a tile -> tile operation that keeps ``m`` exactly (swizzle passes through)."""
+    if isinstance(layout, ComposeLayout):
+        return ComposeLayout(layout.swizzle, f(layout.tile))
+    return f(layout)

@@ -1,0 +1,51 @@
+"""Semantic equality: ``equivalent(a, b, shape)`` iff every element has the same set of
+coordinates under both (axes absent from a layout count as 0; replica order and
+duplicates do not matter).
+
+Fast path: equal canonical forms are equivalent, decided in O(iters). Otherwise the
+answer needs the elements: both are evaluated with the vectorized ``map_all`` and the
+per-element coordinate sets compared with one sort (O(N R log(N R))), never in a
+Python loop. Structural ``==`` is stricter (same iters, same order).
+
+>>> import tilelayout as tl
+>>> equivalent(tl.parse("S[(4,4):(4,1)]"), tl.parse("S[16:1]"))
+True
+>>> equivalent(tl.parse("S[4:1] + R[2:2]"), tl.parse("S[4:1] + R[(2,2):(2,2)]"))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .canonical import canonicalize
+from .common import Layout
+
+
+def _coordinate_rows(layout: Layout, shape, axes: Sequence[str]) -> np.ndarray:
+    coords = layout.map_all(shape)
+    n = layout.size()
+    r = next(iter(coords.values())).shape[-1] if coords else 1
+    cols = [np.repeat(np.arange(n, dtype=np.int64), r)]
+    for a in axes:
+        cols.append(coords[a].reshape(-1) if a in coords else np.zeros(n * r, dtype=np.int64))
+    return np.unique(np.stack(cols, axis=1), axis=0)
+
+
+def equivalent(a: Layout, b: Layout, shape: Sequence[int] | None = None) -> bool:
+    """Whether ``a`` and ``b`` give every element of ``shape`` the same coordinate set.
+
+    >>> import tilelayout as tl
+    >>> equivalent(tl.parse("S[8:1@laneid] + 0@warpid"), tl.parse("S[(2,4):(4@laneid,1@laneid)]"))
+    True
+    """
+    if a.size() != b.size():
+        return False
+    s = a.check_shape(shape)
+    if canonicalize(a) == canonicalize(b):
+        return True
+    axes = tuple(dict.fromkeys(tuple(a.axes) + tuple(b.axes)))
+    ra, rb = _coordinate_rows(a, s, axes), _coordinate_rows(b, s, axes)
+    return ra.shape == rb.shape and bool(np.array_equal(ra, rb))

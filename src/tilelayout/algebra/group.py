@@ -1,0 +1,89 @@
+"""Group shard iters by a logical shape: ``group(L, shape) -> (layout, seps)``.
+
+Splits iters (never changing the mapping) so that the shard iters
+``shard[seps[i]:seps[i+1]]`` multiply exactly to ``shape[i]``: group ``i`` is then the
+part of the layout that logical dimension ``i`` drives. An iter ``(e, s)`` that a
+group boundary cuts at ``e = a * b`` becomes ``(a, s*b), (b, s)`` (the outer ``a``
+goes to the outer dimension). Impossible when a boundary falls inside an iter at a
+non-divisor, e.g. ``S[6:1]`` by ``(4, ...)``; that is an :class:`AlgebraError`.
+
+Cost: O(iters + len(shape)).
+
+>>> import tilelayout as tl
+>>> g, seps = group(tl.parse("S[(8,4,2):(4@laneid,1@laneid,1)]"), (4, 16))
+>>> str(g), seps
+('S[(4,2,4,2):(8@laneid,4@laneid,1@laneid,1)]', (0, 1, 4))
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+
+from ..core.compose import ComposeLayout
+from ..core.errors import AlgebraError, ShapeError
+from ..core.iter import Iter
+from ..core.shape import as_shape, format_shape
+from ..core.tile import TileLayout
+from .common import Layout, tile_of
+
+
+def group_iters(shard: Sequence[Iter], shape: Sequence[int]) -> list[list[Iter]]:
+    """The shard iters split into one list per entry of ``shape`` (outermost first).
+
+    >>> [[(i.extent, i.stride) for i in g] for g in group_iters([Iter(6, 1)], (2, 3))]
+    [[(2, 3)], [(3, 1)]]
+    """
+    queue = deque(shard)
+    groups: list[list[Iter]] = []
+    for d, n in enumerate(shape):
+        g: list[Iter] = []
+        rest = n
+        while queue and (rest > 1 or queue[0].extent == 1):
+            it = queue[0]
+            if it.extent == 1 or rest % it.extent == 0:
+                g.append(queue.popleft())
+                rest //= it.extent
+            elif it.extent % rest == 0:
+                inner = it.extent // rest
+                g.append(Iter(rest, it.stride * inner, it.axis))
+                queue[0] = Iter(inner, it.stride, it.axis)
+                rest = 1
+            else:
+                done = math.prod(i.extent for i in g)
+                raise AlgebraError(
+                    f"cannot group by {format_shape(shape)}: dimension {d} (size {n}) needs "
+                    f"{rest} more after {done}, but the next iter has extent {it.extent}, "
+                    f"and neither divides the other; choose a shape whose boundaries fall "
+                    f"on divisors of the iter extents"
+                )
+        groups.append(g)
+    groups[-1].extend(queue)  # only extent-1 iters can remain
+    return groups
+
+
+def group(layout: Layout, shape: int | Sequence[int]) -> tuple[Layout, tuple[int, ...]]:
+    """Split iters so that consecutive runs multiply to each entry of ``shape``.
+
+    Returns the split layout (same mapping) and ``seps`` with ``seps[0] == 0`` and
+    ``seps[-1] == len(shard)``: dimension ``i`` drives ``shard[seps[i]:seps[i+1]]``.
+
+    >>> import tilelayout as tl
+    >>> group(tl.parse("S[6:1]"), (3, 2))
+    (parse('S[(3,2):(2,1)]'), (0, 1, 2))
+    """
+    tile = tile_of(layout)
+    s = as_shape(shape)
+    if not s:
+        raise ShapeError("group needs a shape with at least one entry")
+    tile.check_shape(s)
+    groups = group_iters(tile.shard, s)
+    seps = [0]
+    for g in groups:
+        seps.append(seps[-1] + len(g))
+    out = tile.replace(shard=[i for g in groups for i in g])
+    if isinstance(layout, ComposeLayout):
+        return ComposeLayout(layout.swizzle, out), tuple(seps)
+    assert isinstance(out, TileLayout)
+    return out, tuple(seps)

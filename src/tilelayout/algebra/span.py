@@ -1,0 +1,48 @@
+"""Covered extent of an axis: ``span(axis) = max - min + 1`` over every value.
+
+The values of an axis are ``sum_k c_k s_k + sum_t r_t s_t + O`` over all shard and
+replica components; each component ranges independently, so the minimum takes
+``c = e - 1`` on the negative strides and the maximum on the positive ones:
+
+    min = O + sum min(0, (e-1)*s),   max = O + sum max(0, (e-1)*s),   span = max - min + 1
+
+The reference implementation's ``1 + sum((e-1)*s) + O`` differs: it counts the offset
+(it is "one past the largest address" when every stride is >= 0) and goes wrong for
+negative strides (``S[4:-1]`` would give -2). The span here is offset-free and never
+below 1; values inside ``[min, max]`` need not all be used (see the legality report).
+
+>>> import tilelayout as tl
+>>> span(tl.parse("S[4:-1] + 10"), "m"), value_range(tl.parse("S[4:-1] + 10"), "m")
+(4, (7, 10))
+"""
+
+from __future__ import annotations
+
+from .common import Layout, tile_of
+
+
+def value_range(layout: Layout, axis: str) -> tuple[int, int]:
+    """``(min, max)`` of the (unswizzled) values on ``axis``; ``(0, 0)`` for an absent axis.
+
+    >>> import tilelayout as tl
+    >>> value_range(tl.parse("S[(8,4):(4@laneid,1@laneid)] + R[2:32@laneid]"), "laneid")
+    (0, 63)
+    """
+    tile = tile_of(layout)
+    lo = hi = tile.offset.get(axis, 0)
+    for it in tile.shard + tile.replica:
+        if it.axis == axis:
+            lo += min(0, (it.extent - 1) * it.stride)
+            hi += max(0, (it.extent - 1) * it.stride)
+    return lo, hi
+
+
+def span(layout: Layout, axis: str | None = "m") -> int:
+    """Covered extent ``max - min + 1`` of ``axis`` (1 for an absent axis).
+
+    >>> import tilelayout as tl
+    >>> span(tl.parse("S[(2,2):(4,1)]"), "m")
+    6
+    """
+    lo, hi = value_range(layout, "m" if axis is None else axis)
+    return hi - lo + 1

@@ -1,0 +1,269 @@
+"""Tiling and direct sums: build a big layout from an outer layout and an inner tile.
+
+For shapes ``outer_shape = (o_0..)`` and ``inner_shape = (i_0..)`` of equal rank, the
+result has shape ``(o_0*i_0, o_1*i_1, ..)`` and logical index ``I`` splits into the
+outer index ``I // inner_shape`` and the inner index ``I % inner_shape`` (per dim):
+
+* ``direct_sum(outer, inner, ..)(I) = {o + i | o in outer(I // in), i in inner(I % in)}``
+  (coordinates add axis by axis; replicas of both stay replicas).
+* ``inner.tile(outer, ..)`` is the direct sum with the outer first scaled, axis by
+  axis, by the inner's :func:`~tilelayout.algebra.span.span` (its covered extent
+  ``max - min + 1``): outer strides, replica strides and offset are in units of whole
+  inner tiles, so tiles never overlap. Axes the inner does not use have span 1.
+* ``tile_to(inner, to_shape, current_shape)`` tiles with a row-major compact outer on
+  ``m`` of shape ``to_shape / current_shape`` and refuses shapes that do not divide.
+
+Built from :func:`~tilelayout.algebra.group.group`: each dimension's outer iters go
+right before that dimension's inner iters. Cost: O(iters).
+
+Recognition: ``outer_of(L, inner, ..)`` / ``inner_of(L, outer, ..)`` recover the other
+operand when ``L`` is such a direct sum (``tiled=True``: such a tile), checked by
+rebuilding ``L`` and comparing canonical forms (structural, so it can miss a
+decomposition whose replicas only add up as sets).
+
+>>> import tilelayout as tl
+>>> str(direct_sum(tl.parse("S[(2,2):(8,2)]"), tl.parse("S[(2,2):(4,1)]"), (2, 2), (2, 2)).canonicalize())
+'S[16:1]'
+>>> str(tile(tl.parse("S[(2,2):(4,1)]"), tl.parse("S[(2,2):(2,1)]"), (2, 2), (2, 2)))
+'S[(2,2,2,2):(12,4,6,1)]'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from ..core.compose import ComposeLayout
+from ..core.errors import AlgebraError, ShapeError
+from ..core.iter import Iter
+from ..core.shape import as_shape, format_shape
+from ..core.tile import TileLayout
+from .canonical import canonicalize
+from .common import Layout
+from .group import group_iters
+from .span import span
+
+
+def _shapes(outer: Layout, inner: Layout, outer_shape, inner_shape) -> tuple[tuple, tuple]:
+    os, ins = as_shape(outer_shape), as_shape(inner_shape)
+    if len(os) != len(ins):
+        raise ShapeError(
+            f"outer shape {format_shape(os)} and inner shape {format_shape(ins)} must have "
+            f"the same rank"
+        )
+    outer.check_shape(os)
+    inner.check_shape(ins)
+    return os, ins
+
+
+def scale(layout: TileLayout, factors: Mapping[str, int]) -> TileLayout:
+    """Multiply every stride and offset on axis ``a`` by ``factors[a]`` (others unchanged).
+
+    >>> import tilelayout as tl
+    >>> scale(tl.parse("S[4:1] + R[2:1@pid] + 1"), {"m": 8})
+    parse('S[4:8] + R[2:1@pid] + 8')
+    """
+
+    def f(it: Iter) -> Iter:
+        return Iter(it.extent, it.stride * factors.get(it.axis, 1), it.axis)
+
+    return TileLayout(
+        [f(i) for i in layout.shard],
+        [f(i) for i in layout.replica],
+        {a: v * factors.get(a, 1) for a, v in layout.offset.items()},
+    )
+
+
+def _interleave(outer: TileLayout, inner: TileLayout, os, ins) -> TileLayout:
+    og, ig = group_iters(outer.shard, os), group_iters(inner.shard, ins)
+    shard = [it for o, i in zip(og, ig, strict=True) for it in (*o, *i)]
+    offset = dict(outer.offset)
+    for a, v in inner.offset.items():
+        offset[a] = offset.get(a, 0) + v
+    return TileLayout(shard, outer.replica + inner.replica, offset)
+
+
+def _check_atom_aligned(outer: TileLayout, inner: ComposeLayout, what: str) -> None:
+    atom = inner.swizzle.atom_size
+    bad = [it for it in outer.shard + outer.replica if it.axis == "m" and it.stride % atom]
+    if bad or outer.offset.get("m", 0) % atom:
+        raise AlgebraError(
+            f"{what}: the outer moves 'm' by amounts that are not multiples of the swizzle "
+            f"atom ({atom} elements for {inner.swizzle}), so the swizzled inner tile would "
+            f"not repeat unchanged; align the outer strides and offset on 'm' to {atom}"
+        )
+
+
+def direct_sum(outer: Layout, inner: Layout, outer_shape, inner_shape) -> Layout:
+    """``(I) -> outer(I // inner_shape) + inner(I % inner_shape)``, no stride scaling.
+
+    With a swizzled inner (ComposeLayout) the outer's ``m`` steps must be multiples of
+    the swizzle atom; the result is then the same swizzle over the summed tile (each
+    inner copy is swizzled exactly like the inner).
+
+    >>> import tilelayout as tl
+    >>> direct_sum(tl.parse("S[2:1@warpid]"), tl.parse("S[32:1@laneid]"), (2,), (32,))
+    parse('S[(2,32):(1@warpid,1@laneid)]')
+    """
+    os, ins = _shapes(outer, inner, outer_shape, inner_shape)
+    if isinstance(outer, ComposeLayout):
+        raise AlgebraError("the outer of a direct sum or tile must be a TileLayout (unswizzled)")
+    if isinstance(inner, ComposeLayout):
+        _check_atom_aligned(outer, inner, "direct_sum")
+        return ComposeLayout(inner.swizzle, _interleave(outer, inner.tile, os, ins))
+    return _interleave(outer, inner, os, ins)
+
+
+def _spans(inner: Layout) -> dict[str, int]:
+    return {a: span(inner, a) for a in inner.axes}
+
+
+def tile(inner: Layout, outer: Layout, outer_shape, inner_shape) -> Layout:
+    """``inner`` repeated by ``outer``, whose strides count whole inner tiles per axis.
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("S[(8,4):(4@laneid,1@laneid)]")
+    >>> str(tile(L, tl.parse("S[(2,2):(2@warpid,1@warpid)]"), (2, 2), (8, 4)))
+    'S[(2,8,2,4):(2@warpid,4@laneid,1@warpid,1@laneid)]'
+    """
+    if isinstance(outer, ComposeLayout):
+        raise AlgebraError("the outer of a tile must be a TileLayout (unswizzled)")
+    _shapes(outer, inner, outer_shape, inner_shape)
+    return direct_sum(scale(outer, _spans(inner)), inner, outer_shape, inner_shape)
+
+
+def tile_to(inner: Layout, to_shape, current_shape) -> Layout:
+    """Tile ``inner`` (of ``current_shape``) with a row-major compact outer on ``m`` so
+    that it covers ``to_shape``; every entry must divide exactly.
+
+    >>> import tilelayout as tl
+    >>> str(tile_to(tl.parse("S[(2,2):(2,1)]"), (4, 6), (2, 2)))
+    'S[(2,2,3,2):(12,2,4,1)]'
+    """
+    to, cur = as_shape(to_shape), as_shape(current_shape)
+    if len(to) != len(cur):
+        raise ShapeError(f"tile_to: {format_shape(to)} and {format_shape(cur)} differ in rank")
+    bad = [d for d in range(len(to)) if to[d] % cur[d]]
+    if bad:
+        d = bad[0]
+        raise AlgebraError(
+            f"tile_to: dimension {d} of {format_shape(to)} ({to[d]}) is not a multiple of "
+            f"{cur[d]} (the current shape {format_shape(cur)}); pad the shape instead of "
+            f"relying on a floor"
+        )
+    reps = tuple(t // c for t, c in zip(to, cur, strict=True))
+    strides = [math.prod(reps[d + 1:]) for d in range(len(reps))]
+    outer = TileLayout([(r, s, "m") for r, s in zip(reps, strides, strict=True)])
+    return tile(inner, outer, reps, cur)
+
+
+# -- recognition -------------------------------------------------------------------------
+def _interleaved_groups(layout: TileLayout, os, ins) -> tuple[list[Iter], list[Iter]]:
+    shape = [x for pair in zip(os, ins, strict=True) for x in pair]
+    groups = group_iters(layout.shard, shape)
+    return ([i for g in groups[0::2] for i in g], [i for g in groups[1::2] for i in g])
+
+
+def _replica_difference(total: Sequence[Iter], part: Sequence[Iter]) -> list[Iter] | None:
+    rest = list(canonicalize(TileLayout((), total)).replica)  # type: ignore[union-attr]
+    for it in canonicalize(TileLayout((), part)).replica:  # type: ignore[union-attr]
+        if it not in rest:
+            return None
+        rest.remove(it)
+    return rest
+
+
+def _offset_difference(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) - v
+    return out
+
+
+def _plain(layout: Layout, what: str) -> TileLayout:
+    if isinstance(layout, ComposeLayout):
+        raise AlgebraError(f"{what}: recognition works on TileLayouts; pass the .tile")
+    return layout
+
+
+def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
+             tiled: bool = False) -> TileLayout:
+    """The outer ``O`` with ``direct_sum(O, inner) == layout`` (``tiled``: ``inner.tile(O)``),
+    equal up to canonical form; :class:`AlgebraError` when there is none.
+
+    >>> import tilelayout as tl
+    >>> outer_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(4,1)]"), (2, 2), (2, 2))
+    parse('S[(2,2):(8,2)]')
+    """
+    L, inn = _plain(layout, "outer_of"), _plain(inner, "outer_of")
+    os, ins = as_shape(outer_shape), as_shape(inner_shape)
+    L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
+    oshard, _ = _interleaved_groups(L, os, ins)
+    reps = _replica_difference(L.replica, inn.replica)
+    if reps is None:
+        raise AlgebraError(f"{layout} does not contain the replicas of {inner}")
+    cand = TileLayout(oshard, reps, _offset_difference(L.offset, inn.offset))
+    if tiled:
+        spans = _spans(inn)
+        cand = _unscale(cand, spans)
+        rebuilt = tile(inn, cand, os, ins)
+    else:
+        rebuilt = direct_sum(cand, inn, os, ins)
+    if canonicalize(rebuilt) != canonicalize(L):
+        kind = "tile" if tiled else "direct sum"
+        raise AlgebraError(f"{layout} is not a {kind} with inner {inner} over these shapes")
+    out = canonicalize(cand)
+    assert isinstance(out, TileLayout)
+    return out
+
+
+def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
+    for it in layout.shard + layout.replica:
+        if it.stride % spans.get(it.axis, 1):
+            raise AlgebraError(
+                f"stride {it.stride} on '{it.axis}' is not a multiple of the inner's span "
+                f"{spans[it.axis]}, so this is not a tile of that inner"
+            )
+    for a, v in layout.offset.items():
+        if v % spans.get(a, 1):
+            raise AlgebraError(f"offset {v} on '{a}' is not a multiple of the inner's span")
+    return TileLayout(
+        [Iter(i.extent, i.stride // spans.get(i.axis, 1), i.axis) for i in layout.shard],
+        [Iter(i.extent, i.stride // spans.get(i.axis, 1), i.axis) for i in layout.replica],
+        {a: v // spans.get(a, 1) for a, v in layout.offset.items()},
+    )
+
+
+def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
+             tiled: bool = False) -> TileLayout:
+    """The inner ``I`` with ``direct_sum(outer, I) == layout`` (``tiled``: ``I.tile(outer)``),
+    equal up to canonical form; :class:`AlgebraError` when there is none.
+
+    >>> import tilelayout as tl
+    >>> inner_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(8,2)]"), (2, 2), (2, 2))
+    parse('S[(2,2):(4,1)]')
+    """
+    L, out = _plain(layout, "inner_of"), _plain(outer, "inner_of")
+    os, ins = as_shape(outer_shape), as_shape(inner_shape)
+    L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
+    _, ishard = _interleaved_groups(L, os, ins)
+    cand = None
+    spans: dict[str, int] = {}
+    for _ in range(3):  # the inner's span depends on its replicas: iterate to a fixed point
+        scaled = scale(out, spans) if tiled else out
+        reps = _replica_difference(L.replica, scaled.replica)
+        if reps is None:
+            raise AlgebraError(f"{layout} does not contain the replicas of {outer}")
+        cand = TileLayout(ishard, reps, _offset_difference(L.offset, scaled.offset))
+        new = _spans(cand) if tiled else {}
+        if new == spans:
+            break
+        spans = new
+    assert cand is not None
+    rebuilt = tile(cand, out, os, ins) if tiled else direct_sum(out, cand, os, ins)
+    if canonicalize(rebuilt) != canonicalize(L):
+        kind = "tile" if tiled else "direct sum"
+        raise AlgebraError(f"{layout} is not a {kind} with outer {outer} over these shapes")
+    res = canonicalize(cand)
+    assert isinstance(res, TileLayout)
+    return res

@@ -1,0 +1,218 @@
+"""Shared-memory bank conflicts of warp-wide accesses (a *model*, see below).
+
+The model (hardware-facts §7; NVIDIA documents the 32-bank / 4-byte-word / broadcast
+rules, not the phase split, which is the conventional model): a warp-wide request in
+which every lane accesses ``access_bytes`` (4, 8 or 16) is served in phases of 32, 16 or
+8 lanes (one 128-byte wavefront each at best). A phase costs the largest number of
+*distinct* 4-byte words any one bank is asked for (lanes reading the same word share
+it: broadcast); the request costs the sum over phases.
+
+>>> smem_wavefronts([4 * lane for lane in range(32)], 4)          # one word per bank
+1
+>>> smem_wavefronts([128 * lane for lane in range(32)], 4)        # all in bank 0
+32
+>>> smem_wavefronts([16 * (lane % 8) for lane in range(32)], 16)  # 4 phases, broadcast
+4
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
+from ..core.compose import ComposeLayout
+from ..core.dtypes import dtype_bytes
+from ..core.errors import LayoutError
+from ..core.shape import flat_index
+from ..core.tile import TileLayout
+
+Layout = TileLayout | ComposeLayout
+WARP = 32
+ACCESS_BYTES = (4, 8, 16)
+
+
+def _lanes_per_phase(access_bytes: int) -> int:
+    if access_bytes not in ACCESS_BYTES:
+        raise LayoutError(f"access_bytes must be 4, 8 or 16 (one LDS/STS), got {access_bytes}")
+    return WARP * SMEM_BANK_BYTES // access_bytes
+
+
+def wavefronts_batch(byte_addresses: np.ndarray, access_bytes: int) -> np.ndarray:
+    """Vectorized :func:`smem_wavefronts` over many requests: ``(n, 32)`` -> ``(n,)``.
+
+    Negative addresses mark inactive lanes.
+
+    >>> wavefronts_batch(np.array([[0] * 32, [128 * l for l in range(32)]]), 4).tolist()
+    [1, 32]
+    """
+    addr = np.asarray(byte_addresses, dtype=np.int64)
+    if addr.ndim != 2 or addr.shape[1] != WARP:
+        raise LayoutError(f"expected {WARP} byte addresses per request, got shape {addr.shape}")
+    per_phase = _lanes_per_phase(access_bytes)
+    active = addr >= 0
+    if np.any(addr[active] % access_bytes):
+        raise LayoutError(f"every active byte address must be aligned to {access_bytes} bytes")
+    k = access_bytes // SMEM_BANK_BYTES
+    n = addr.shape[0]
+    words = (addr // SMEM_BANK_BYTES)[:, :, None] + np.arange(k)  # (n, 32, k)
+    req = np.broadcast_to(np.arange(n)[:, None, None], words.shape)
+    phase = np.broadcast_to((np.arange(WARP) // per_phase)[None, :, None], words.shape)
+    keep = np.broadcast_to(active[:, :, None], words.shape)
+    nphase = WARP // per_phase
+    rows = np.stack([req[keep], phase[keep], words[keep]], axis=1)
+    rows = np.unique(rows, axis=0)  # distinct words per (request, phase)
+    slot = (rows[:, 0] * nphase + rows[:, 1]) * SMEM_BANKS + rows[:, 2] % SMEM_BANKS
+    per_bank = np.bincount(slot, minlength=n * nphase * SMEM_BANKS)
+    return per_bank.reshape(n, nphase, SMEM_BANKS).max(axis=2).sum(axis=1)
+
+
+def smem_wavefronts(byte_addresses: Sequence[int | None], access_bytes: int) -> int:
+    """Wavefronts of one warp-wide request: 32 per-lane start byte addresses (``None``
+    for an inactive lane), each lane accessing ``access_bytes`` = 4, 8 or 16 bytes.
+
+    >>> smem_wavefronts([16 * lane for lane in range(32)], 16)       # 512 contiguous bytes
+    4
+    """
+    if len(byte_addresses) != WARP:
+        raise LayoutError(f"expected {WARP} lane addresses, got {len(byte_addresses)}")
+    row = [-1 if a is None else int(a) for a in byte_addresses]
+    if any(a < -1 for a in row):
+        raise LayoutError("byte addresses must be >= 0 (None marks an inactive lane)")
+    return int(wavefronts_batch(np.asarray([row]), access_bytes)[0])
+
+
+@dataclass(frozen=True)
+class ConflictReport:
+    """Bank conflicts of one warp-wide access (model; see the module docstring)."""
+
+    wavefronts: int
+    ideal: int
+    access_bytes: int
+    byte_addresses: tuple[int | None, ...]
+    conflicting_banks: dict[int, int] = field(default_factory=dict)  # bank -> distinct words
+
+    @property
+    def conflict_free(self) -> bool:
+        """True when the access needs no more wavefronts than the ideal."""
+        return self.wavefronts == self.ideal
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {"wavefronts": self.wavefronts, "ideal": self.ideal,
+                "access_bytes": self.access_bytes,
+                "byte_addresses": list(self.byte_addresses),
+                "conflicting_banks": {str(b): n for b, n in self.conflicting_banks.items()},
+                "model": "phases of 32/16/8 lanes; cost = max distinct words per bank"}
+
+    def __str__(self) -> str:
+        banks = ", ".join(f"bank {b}: {n} words" for b, n in self.conflicting_banks.items())
+        return (f"{self.wavefronts} wavefront(s), ideal {self.ideal}"
+                + (f"; conflicts on {banks}" if banks else "; conflict-free"))
+
+
+def _report(addresses: list[int | None], access_bytes: int) -> ConflictReport:
+    per_phase = _lanes_per_phase(access_bytes)
+    k = access_bytes // SMEM_BANK_BYTES
+    ideal = 0
+    worst: dict[int, int] = {}
+    for p in range(0, WARP, per_phase):
+        words = {a // SMEM_BANK_BYTES + j for a in addresses[p:p + per_phase] if a is not None
+                 for j in range(k)}
+        ideal += math.ceil(len(words) / SMEM_BANKS) if words else 0
+        count: dict[int, int] = {}
+        for w in words:
+            count[w % SMEM_BANKS] = count.get(w % SMEM_BANKS, 0) + 1
+        for b, c in count.items():
+            if c > 1:
+                worst[b] = max(worst.get(b, 0), c)
+    return ConflictReport(smem_wavefronts(addresses, access_bytes), ideal, access_bytes,
+                          tuple(addresses), dict(sorted(worst.items())))
+
+
+def bank_conflicts(
+    layout: Layout,
+    dtype: str,
+    lanes: Sequence[Sequence],
+    shape: Sequence[int] | None = None,
+) -> ConflictReport:
+    """Bank conflicts when lane ``l`` accesses the logical elements ``lanes[l]`` (a
+    vector: consecutive swizzled addresses, 4/8/16 bytes; narrower vectors count as one
+    4-byte access). Fewer than 32 entries leave the other lanes inactive.
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("S[(8,64):(64,1)]")
+    >>> column = [[(r, j) for j in range(8)] for r in range(8)]   # 8 x 16-byte column
+    >>> bank_conflicts(L, "float16", column).wavefronts
+    8
+    >>> sw = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), L)
+    >>> bank_conflicts(sw, "float16", column).conflict_free
+    True
+    """
+    if layout.replica_count != 1:
+        raise LayoutError("bank analysis needs one address per element; the layout has replicas")
+    if "m" not in layout.axes:
+        raise LayoutError(f"bank analysis needs a shared-memory address on axis 'm'; {layout} has none")
+    if len(lanes) > WARP:
+        raise LayoutError(f"a warp has {WARP} lanes, got {len(lanes)} lane accesses")
+    s = layout.check_shape(shape)
+    nbytes = dtype_bytes(dtype)
+    addrs: list[int | None] = []
+    width = None
+    for lane, elems in enumerate(lanes):
+        if not len(elems):
+            addrs.append(None)
+            continue
+        a = [layout.base(flat_index(e, s), s)["m"] for e in elems]
+        if a != list(range(a[0], a[0] + len(a))):
+            raise LayoutError(f"lane {lane}'s elements are not one contiguous vector (addresses {a})")
+        w = max(len(a) * nbytes, SMEM_BANK_BYTES)
+        if width not in (None, w):
+            raise LayoutError("every lane must access the same number of bytes")
+        width = w
+        addrs.append(a[0] * nbytes - (a[0] * nbytes) % w)
+    addrs += [None] * (WARP - len(addrs))
+    return _report(addrs, width or SMEM_BANK_BYTES)
+
+
+def tile_conflicts(
+    layout: Layout, dtype: str, shape: Sequence[int], access_bytes: int = 16,
+    order: str = "column",
+) -> dict[str, Any]:
+    """Every warp-wide access that reads a 2-D tile in ``access_bytes`` vectors.
+
+    The last dim is cut into vectors; ``order="column"`` gives lane ``l`` of access
+    ``(c, b)`` the vector of row ``32*b + l`` in vector column ``c`` (reading down a
+    column); ``"row"`` takes 32 consecutive vectors in row-major order. Vectorized over
+    the whole tile. Returns totals, the ideal and the per-access wavefronts.
+
+    >>> import tilelayout as tl
+    >>> L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(64,64):(64,1)]"))
+    >>> r = tile_conflicts(L, "float16", (64, 64))
+    >>> r["wavefronts"], r["ideal"]
+    (64, 64)
+    """
+    from .banks import bank_map
+
+    rows, cols = shape
+    nbytes = dtype_bytes(dtype)
+    per = access_bytes // nbytes
+    if access_bytes not in ACCESS_BYTES or cols % per or access_bytes % nbytes:
+        raise LayoutError(f"the last dim ({cols}) must split into {access_bytes}-byte vectors")
+    if order not in ("column", "row"):
+        raise LayoutError(f"order must be 'column' or 'row', got {order!r}")
+    byte = bank_map(layout, dtype, (rows, cols))["byte"][..., 0].reshape(rows, cols // per, per)
+    if not np.all(np.diff(byte, axis=2) == nbytes):
+        raise LayoutError("the tile's vectors are not contiguous in shared memory")
+    start = byte[:, :, 0]
+    vectors = start.T.reshape(-1) if order == "column" else start.reshape(-1)
+    pad = (-len(vectors)) % WARP
+    vectors = np.concatenate([vectors, np.full(pad, -1, dtype=np.int64)]).reshape(-1, WARP)
+    waves = wavefronts_batch(vectors, access_bytes)
+    ideal = WARP * access_bytes // 128 * len(waves)
+    return {"wavefronts": int(waves.sum()), "ideal": int(ideal), "accesses": len(waves),
+            "per_access": waves.tolist(), "conflict_free": bool(waves.sum() == ideal)}

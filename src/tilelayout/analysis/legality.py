@@ -1,0 +1,177 @@
+"""Legality report: is a layout realisable on the hardware the axis registry describes?
+
+Findings (each with a message, a count and example elements):
+
+* ``out_of_range`` — values outside a hardware-fixed extent (lane 40, TMEM lane 130);
+  the range comes from the iters in O(iters), the elements from a vectorized scan.
+* ``scope_gap`` / ``scope_overlap`` — thread axes must chain their scopes
+  (thread -> warp -> warpgroup -> cta -> cluster/kernel): ``laneid`` with ``wgid`` and
+  nothing between leaves warp -> warpgroup unnamed; ``tx`` with ``laneid`` names the
+  thread -> warp step twice.
+* ``duplicate`` — two logical elements share a whole coordinate (not injective).
+* ``unused`` — coordinates inside the covered box (per axis ``[min, max]``; ``[0,
+  extent)`` for hardware-fixed thread axes) that no element uses.
+
+Evaluation never rejects such layouts; this report is where they are named.
+
+>>> import tilelayout as tl
+>>> r = legality(tl.parse("S[(2,32):(1@wgid,2@laneid)]"))
+>>> [f.kind for f in r.findings]
+['out_of_range', 'scope_gap', 'unused']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.axes import axis as axis_info
+from ..core.compose import ComposeLayout
+from ..core.shape import unflatten
+from ..core.tile import TileLayout
+
+Layout = TileLayout | ComposeLayout
+
+#: scope levels, innermost first (cluster and kernel both sit above cta)
+SCOPE_LEVEL = {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5}
+#: how many elements a report lists per finding
+EXAMPLES = 8
+#: largest N*R the element-level checks scan (beyond, findings give counts from ranges)
+SCAN_LIMIT = 1 << 24
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: what, how many elements, and a few of them (logical indices)."""
+
+    kind: str
+    message: str
+    count: int | None = None
+    examples: tuple[tuple[int, ...], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {"kind": self.kind, "message": self.message, "count": self.count,
+                "examples": [list(e) for e in self.examples]}
+
+
+@dataclass(frozen=True)
+class LegalityReport:
+    """Every finding for one layout and shape; ``ok`` when there are none."""
+
+    layout: str
+    shape: tuple[int, ...]
+    findings: tuple[Finding, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was found."""
+        return not self.findings
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {"layout": self.layout, "shape": list(self.shape), "ok": self.ok,
+                "findings": [f.to_dict() for f in self.findings]}
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"{self.layout}: legal"
+        lines = [f"{self.layout}: {len(self.findings)} finding(s)"]
+        for f in self.findings:
+            ex = ", ".join(str(e) for e in f.examples)
+            lines.append(f"  [{f.kind}] {f.message}" + (f" e.g. {ex}" if ex else ""))
+        return "\n".join(lines)
+
+
+def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
+    from ..algebra.span import value_range
+
+    return {a: value_range(tile, a) for a in tile.axes}
+
+
+def _examples(flat: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(unflatten(int(f), shape) for f in np.unique(flat)[:EXAMPLES])
+
+
+def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
+    scoped = sorted(
+        ((SCOPE_LEVEL[s[0]], SCOPE_LEVEL[s[1]], a) for a in axes
+         if (s := axis_info(a).scope) is not None),
+    )
+    out = []
+    for (_lo1, hi1, a1), (lo2, _hi2, a2) in zip(scoped, scoped[1:], strict=False):
+        if lo2 < hi1:
+            out.append(Finding("scope_overlap",
+                               f"'{a1}' and '{a2}' both count the same scope step; one thread "
+                               f"would be named twice (use one of them)"))
+        elif lo2 > hi1:
+            names = [k for k, v in SCOPE_LEVEL.items() if v in (hi1, lo2)]
+            out.append(Finding("scope_gap",
+                               f"'{a1}' ends at {names[0]} but '{a2}' starts at {names[-1]}: "
+                               f"nothing names the step between (add an axis such as "
+                               f"{'wid_in_wg' if names == ['warp', 'warpgroup'] else 'one for it'})"))
+    return out
+
+
+def legality(layout: Layout, shape: tuple[int, ...] | None = None) -> LegalityReport:
+    """Check ``layout`` against the axis registry (see the module docstring).
+
+    >>> import tilelayout as tl
+    >>> legality(tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid]")).ok
+    False
+    """
+    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    s = layout.check_shape(shape)
+    ranges = _ranges(tile)
+    findings: list[Finding] = []
+    small = layout.size() * layout.replica_count <= SCAN_LIMIT
+    coords = layout.map_all(s) if small else None
+    n = layout.size()
+    for a, (lo, hi) in ranges.items():
+        ext = axis_info(a).extent
+        if ext is None or (lo >= 0 and hi < ext):
+            continue
+        count, ex = None, ()
+        if coords is not None:
+            bad = (coords[a] < 0) | (coords[a] >= ext)
+            flat = np.nonzero(bad.reshape(n, -1).any(axis=1))[0]
+            count, ex = len(flat), _examples(flat, s)
+        findings.append(Finding("out_of_range",
+                                f"'{a}' takes values in [{lo}, {hi}] but the hardware has "
+                                f"{ext} ({a} {hi if hi >= ext else lo} does not exist)", count, ex))
+    findings += _scope_findings(tile.axes)
+    if coords is not None and tile.axes:
+        axes = tile.axes
+        r = next(iter(coords.values())).shape[-1]
+        elem = np.repeat(np.arange(n, dtype=np.int64), r)
+        rows = np.stack([coords[a].reshape(-1) for a in axes], axis=1)
+        uniq, inv = np.unique(np.column_stack([rows, elem]), axis=0, return_inverse=True)
+        # distinct (coordinate, element) pairs; a coordinate with two elements is a duplicate
+        cu, cinv, ccount = np.unique(uniq[:, :-1], axis=0, return_inverse=True,
+                                     return_counts=True)
+        dup = ccount[cinv.reshape(-1)] > 1
+        if dup.any():
+            flat = uniq[dup, -1]
+            findings.append(Finding("duplicate",
+                                    f"{int((ccount > 1).sum())} coordinate(s) hold more than one "
+                                    f"logical element (the layout is not injective)",
+                                    len(np.unique(flat)), _examples(flat, s)))
+        box = 1
+        for a in axes:
+            lo, hi = ranges[a]
+            info = axis_info(a)
+            if info.kind == "thread" and info.extent is not None and lo >= 0 and hi < info.extent:
+                lo, hi = 0, info.extent - 1
+            box *= hi - lo + 1
+        unused = box - len(cu)
+        if unused > 0:
+            findings.append(Finding("unused",
+                                    f"{unused} of the {box} coordinates in the covered box of "
+                                    f"({', '.join(axes)}) hold no element (idle threads or holes)",
+                                    unused))
+    return LegalityReport(str(layout), s, tuple(findings))
+
+
+__all__ = ["Finding", "LegalityReport", "legality"]
