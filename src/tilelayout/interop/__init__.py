@@ -1,0 +1,46 @@
+"""Conversions between tilelayout layouts and other tools' layout notations.
+
+Each submodule is optional and imports its third-party tool only inside the functions
+that need it, so ``import tilelayout.interop.cute`` works without CUTLASS installed:
+
+* :mod:`tilelayout.interop.cute`   CuTe ``shape:stride`` text and thread-value layouts
+* :mod:`tilelayout.interop.jax`    JAX ``PartitionSpec`` / ``NamedSharding``
+* :mod:`tilelayout.interop.triton` Triton linear layouts (basis vectors)
+* :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
+
+A conversion is exact or refused: when the other notation cannot express a layout,
+the function raises :class:`InteropError` saying why.
+
+>>> from tilelayout.interop.cute import from_cute
+>>> str(from_cute("(4,8):(8,1)"))
+'S[(4,8):(8,1)]'
+"""
+
+from __future__ import annotations
+
+from ..core.errors import LayoutError
+
+
+class InteropError(LayoutError):
+    """A layout that the other tool's notation cannot express (or bad foreign input)."""
+
+
+def require(module: str, extra: str):
+    """Import optional third-party ``module``, or raise an :class:`InteropError` that names
+    the extra to install.
+
+    >>> require("math", "none").sqrt(4.0)
+    2.0
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise InteropError(
+            f"this conversion needs the optional package that provides '{module}' "
+            f"(pip install 'tilelayout[{extra}]'): {exc}"
+        ) from None
+
+
+__all__ = ["InteropError", "require"]

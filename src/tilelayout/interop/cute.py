@@ -1,0 +1,374 @@
+"""CuTe layouts: ``shape:stride`` text (nested), swizzles and thread-value layouts.
+
+A CuTe ``Layout`` maps a logical coordinate to an integer offset. Its shape and stride
+are nested tuples; a coordinate inside one (possibly nested) mode is split
+*colexicographically* (leftmost sub-mode fastest). Ours splits row-major, outermost
+first. So a top-level mode ``(4,8):(32,1)`` (row = a + 4 b) becomes our iters
+``(8,4):(1,32)``: reversed inside the mode, top-level modes in order. The result gives
+the same value at every logical coordinate of the CuTe shape's top-level modes
+(:func:`cute_logical_shape`).
+
+The parser is our own (no CUTLASS needed); ``pycute`` (in the ``nvidia-cutlass`` wheel)
+is used only by :func:`to_pycute` and by the cross-checking tests.
+
+>>> str(from_cute("((4,8),(2,2)):((32,1),(16,8))"))
+'S[(8,4,2,2):(1,32,8,16)]'
+>>> to_cute(from_cute("(4,8):(8,1)"))
+'(4,8):(8,1)'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.compose import ComposeLayout
+from ..core.errors import LayoutParseError
+from ..core.iter import Iter
+from ..core.swizzle import Swizzle
+from ..core.tile import TileLayout
+from . import InteropError, require
+from .factor import split_by_shape
+
+Layout = TileLayout | ComposeLayout
+IntTuple = int | tuple["IntTuple", ...]
+
+_TOKEN = re.compile(r"\s*(?:(Swizzle\s*<)|(-?_?\d+)|(.))")
+
+
+# -- text ------------------------------------------------------------------------------
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks: list[tuple[str, str, int]] = []
+        for m in _TOKEN.finditer(text):
+            if m.group(1):
+                self.toks.append(("swz", m.group(1), m.start(1)))
+            elif m.group(2):
+                self.toks.append(("int", m.group(2).replace("_", ""), m.start(2)))
+            elif m.group(3):
+                self.toks.append(("sym", m.group(3), m.start(3)))
+        self.k = 0
+
+    def peek(self) -> str:
+        return self.toks[self.k][1] if self.k < len(self.toks) else ""
+
+    def fail(self, expected: str) -> LayoutParseError:
+        col = self.toks[self.k][2] + 1 if self.k < len(self.toks) else len(self.text) + 1
+        got = repr(self.peek()) if self.peek() else "the end"
+        return LayoutParseError(f"CuTe layout: expected {expected}, got {got}", self.text, col)
+
+    def take(self, sym: str) -> None:
+        if self.peek() != sym:
+            raise self.fail(repr(sym))
+        self.k += 1
+
+    def integer(self) -> int:
+        if self.k < len(self.toks) and self.toks[self.k][0] == "int":
+            self.k += 1
+            return int(self.toks[self.k - 1][1])
+        raise self.fail("an integer")
+
+    def tree(self) -> IntTuple:
+        if self.peek() != "(":
+            return self.integer()
+        self.take("(")
+        items = [self.tree()]
+        while self.peek() == ",":
+            self.take(",")
+            items.append(self.tree())
+        self.take(")")
+        return tuple(items)
+
+
+def parse_cute(text: str) -> tuple[Swizzle | None, IntTuple, IntTuple]:
+    """``(swizzle or None, shape, stride)`` from CuTe's printed form.
+
+    Accepts ``shape:stride`` with nested tuples, CuTe's static-integer spelling ``_4``,
+    a shape alone (CuTe's default column-major compact strides) and a leading
+    ``Swizzle<B,M,S> o``.
+
+    >>> parse_cute("Swizzle<3,3,3> o (8,64):(64,1)")
+    (Swizzle(3, 3, 3), (8, 64), (64, 1))
+    >>> parse_cute("(4,(2,2))")
+    (None, (4, (2, 2)), (1, (4, 8)))
+    """
+    r = _Reader(text)
+    swizzle = None
+    if r.peek().startswith("Swizzle"):
+        r.k += 1
+        b = r.integer()
+        r.take(",")
+        m = r.integer()
+        r.take(",")
+        s = r.integer()
+        r.take(">")
+        if r.peek() not in ("o", "∘", "*"):
+            raise r.fail("'o' (composition) after the swizzle")
+        r.k += 1
+        swizzle = Swizzle(m, b, s)  # CuTe Swizzle<B,M,S> is our Swizzle(M,B,S)
+    shape = r.tree()
+    if r.peek() == ":":
+        r.take(":")
+        stride = r.tree()
+    else:
+        stride = _compact_left(shape)
+    if r.k != len(r.toks):
+        raise r.fail("the end of the layout")
+    _check_congruent(shape, stride, text)
+    return swizzle, shape, stride
+
+
+def _compact_left(shape: IntTuple, start: int = 1) -> IntTuple:
+    """CuTe's default (LayoutLeft) strides: column-major compact."""
+    out = []
+    for leaf in _leaves(shape):
+        out.append(start)
+        start *= leaf
+    it = iter(out)
+    return _rebuild(shape, it)
+
+
+def _rebuild(like: IntTuple, values) -> IntTuple:
+    if isinstance(like, tuple):
+        return tuple(_rebuild(x, values) for x in like)
+    return next(values)
+
+
+def _leaves(t: IntTuple) -> list[int]:
+    if isinstance(t, tuple):
+        return [x for sub in t for x in _leaves(sub)]
+    return [t]
+
+
+def _check_congruent(shape: IntTuple, stride: IntTuple, text: str) -> None:
+    if isinstance(shape, tuple) != isinstance(stride, tuple) or (
+        isinstance(shape, tuple) and len(shape) != len(stride)  # type: ignore[arg-type]
+    ):
+        raise InteropError(f"CuTe layout {text!r}: shape {shape} and stride {stride} are not congruent")
+    if isinstance(shape, tuple):
+        for a, b in zip(shape, stride, strict=True):  # type: ignore[arg-type]
+            _check_congruent(a, b, text)
+    elif shape < 1:
+        raise InteropError(f"CuTe layout {text!r}: extents must be >= 1, got {shape}")
+
+
+def _as_cute(src: Any) -> tuple[Swizzle | None, IntTuple, IntTuple]:
+    if isinstance(src, str):
+        return parse_cute(src)
+    if isinstance(src, tuple) and len(src) == 2:
+        shape, stride = src
+        _check_congruent(shape, stride, repr(src))
+        return None, shape, stride
+    if hasattr(src, "shape") and hasattr(src, "stride"):  # a pycute.Layout
+        return _as_cute((src.shape, src.stride))
+    raise InteropError(f"expected CuTe text, a (shape, stride) pair or a pycute Layout, got {src!r}")
+
+
+def cute_logical_shape(src: str | tuple | Any) -> tuple[int, ...]:
+    """The logical shape a CuTe layout is evaluated on: the sizes of its top-level modes.
+
+    >>> cute_logical_shape("((4,8),(2,2,2)):((32,1),(16,8,128))")
+    (32, 8)
+    """
+    _, shape, _ = _as_cute(src)
+    modes = shape if isinstance(shape, tuple) else (shape,)
+    return tuple(math.prod(_leaves(m)) for m in modes)
+
+
+def from_cute(src: str | tuple | Any, axis: str = "m") -> Layout:
+    """Our layout for a CuTe layout: same value (on ``axis``) at every logical coordinate.
+
+    ``src`` is CuTe text (``"(4,8):(8,1)"``, nested modes, ``Swizzle<B,M,S> o ...``), a
+    ``(shape, stride)`` pair of nested tuples, or a ``pycute.Layout``. Evaluate the result
+    on :func:`cute_logical_shape` (for flat modes that is its default shape).
+
+    >>> L = from_cute("((4,8),(2,2,2)):((32,1),(16,8,128))")
+    >>> L.base((5, 7), shape=cute_logical_shape("((4,8),(2,2,2))"))["m"]
+    185
+    """
+    swizzle, shape, stride = _as_cute(src)
+    modes = (shape, stride) if not isinstance(shape, tuple) else None
+    pairs = [modes] if modes else list(zip(shape, stride, strict=True))  # type: ignore[arg-type]
+    iters: list[Iter] = []
+    for sh, st in pairs:
+        leaves = list(zip(_leaves(sh), _leaves(st), strict=True))
+        iters.extend(Iter(e, s, axis) for e, s in reversed(leaves))
+    tile = TileLayout(iters)
+    if swizzle is None:
+        return tile
+    if axis != "m":
+        raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis 'm', not {axis!r}")
+    return ComposeLayout(swizzle, tile)
+
+
+def cute_shape_stride(layout: Layout, shape: Sequence[int] | None = None) -> tuple[IntTuple, IntTuple]:
+    """CuTe ``(shape, stride)`` nested tuples for a single-axis layout over ``shape``.
+
+    Each logical dimension becomes one top-level mode (nested when several of our iters
+    make it up). Refused with :class:`InteropError`: replicas (a CuTe layout is a
+    function), a nonzero offset (CuTe keeps offsets in the pointer), several axes.
+
+    >>> cute_shape_stride(from_cute("((4,8),(2,2)):((32,1),(16,8))"), (32, 4))
+    (((4, 8), (2, 2)), ((32, 1), (16, 8)))
+    """
+    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    if tile.replica:
+        raise InteropError(
+            f"{layout} has replicas; a CuTe layout is a function (one offset per coordinate)"
+        )
+    if any(v for v in tile.offset.values()):
+        raise InteropError(
+            f"{layout} has an offset; a CuTe layout starts at 0 (put the offset in the pointer)"
+        )
+    axes = {it.axis for it in tile.shard}
+    if len(axes) > 1:
+        raise InteropError(
+            f"{layout} uses axes {sorted(axes)}; a CuTe Layout has one integer codomain "
+            f"(use to_cute on a single-axis layout, e.g. a memory layout on 'm')"
+        )
+    dims = tile.check_shape(shape)
+    modes_shape: list[IntTuple] = []
+    modes_stride: list[IntTuple] = []
+    for group in split_by_shape(tile.shard, dims):
+        inner_first = list(reversed(group))
+        if not inner_first:
+            modes_shape.append(1)
+            modes_stride.append(0)
+        elif len(inner_first) == 1:
+            modes_shape.append(inner_first[0].extent)
+            modes_stride.append(inner_first[0].stride)
+        else:
+            modes_shape.append(tuple(it.extent for it in inner_first))
+            modes_stride.append(tuple(it.stride for it in inner_first))
+    if len(dims) == 1:
+        return modes_shape[0], modes_stride[0]
+    return tuple(modes_shape), tuple(modes_stride)
+
+
+def _fmt(t: IntTuple) -> str:
+    return f"({','.join(_fmt(x) for x in t)})" if isinstance(t, tuple) else str(t)
+
+
+def to_cute(layout: Layout, shape: Sequence[int] | None = None) -> str:
+    """CuTe's printed form of a single-axis layout over ``shape`` (default: its shard extents).
+
+    A swizzled layout prints as ``Swizzle<B,M,S> o shape:stride`` (our ``Swizzle(M,B,S)``
+    is CuTe's ``Swizzle<B,M,S>``, both in element units).
+
+    >>> import tilelayout as tl
+    >>> to_cute(tl.parse("S[(8,4,2):(1,32,16)]"), shape=(32, 2))
+    '((4,8),2):((32,1),16)'
+    """
+    sh, st = cute_shape_stride(layout, shape)
+    text = f"{_fmt(sh)}:{_fmt(st)}"
+    if isinstance(layout, ComposeLayout):
+        sw = layout.swizzle
+        text = f"Swizzle<{sw.swizzle_len},{sw.per_element},{sw.atom_len}> o {text}"
+    return text
+
+
+def to_pycute(layout: Layout, shape: Sequence[int] | None = None) -> Any:
+    """A ``pycute.Layout`` for a single-axis (unswizzled) layout. Needs the ``cute`` extra.
+
+    >>> import tilelayout as tl
+    >>> to_pycute(tl.parse("S[(4,8):(8,1)]"))(1, 2)  # doctest: +SKIP
+    10
+    """
+    if isinstance(layout, ComposeLayout):
+        raise InteropError("to_pycute takes an unswizzled layout; use to_cute for the text form")
+    pycute = require("pycute", "cute")
+    sh, st = cute_shape_stride(layout, shape)
+    return pycute.Layout(sh, st)
+
+
+# -- thread-value layouts -----------------------------------------------------------------
+def from_cute_tv(
+    src: str | tuple | Any,
+    shape: Sequence[int],
+    thread_axis: str = "laneid",
+    value_axis: str = "m",
+    permute: Sequence[int] | None = None,
+) -> TileLayout:
+    """Our logical -> (thread, value) layout for a CuTe thread-value layout.
+
+    CuTe's TV layout maps ``(thread, value)`` to the *column-major* index of an element
+    in the logical tile of ``shape`` (e.g. ``m + n*M`` for an MxN tile). We invert it:
+    element ``(m, n)`` -> ``{thread_axis: thread, value_axis: value}``. Modes of stride 0
+    (several threads or values holding the same element) become replica iters. A TV
+    layout that does not cover the tile exactly once (apart from those) is refused.
+
+    ``permute`` reorders the logical dimensions of the result: CuTe writes the mma B
+    operand as N x K, PTX as K x N, so ``permute=(1, 0)`` gives the K x N fragment.
+
+    >>> L = from_cute_tv("((4,8),(2,2)):((32,1),(16,8))", (16, 8))   # SM80 16x8 C
+    >>> str(L)
+    'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]'
+    """
+    swizzle, sh, st = _as_cute(src)
+    if swizzle is not None:
+        raise InteropError("a thread-value layout has no swizzle")
+    if not isinstance(sh, tuple) or len(sh) != 2:
+        raise InteropError(f"a CuTe TV layout has two top-level modes (thread, value); got shape {_fmt(sh)}")
+    dims = tuple(int(s) for s in shape)
+    size = math.prod(dims)
+    # leaves: (extent, index stride, our axis, our stride on that axis)
+    leaves: list[tuple[int, int, str, int]] = []
+    for mode_sh, mode_st, ax in ((sh[0], st[0], thread_axis), (sh[1], st[1], value_axis)):  # type: ignore[index]
+        dom = 1
+        for e, s in zip(_leaves(mode_sh), _leaves(mode_st), strict=True):
+            if e > 1:
+                leaves.append((e, s, ax, dom))
+            dom *= e
+    replica = [Iter(e, d, a) for e, s, a, d in leaves if s == 0]
+    covering = sorted((lf for lf in leaves if lf[1] != 0), key=lambda lf: lf[1])
+    expect = 1
+    for e, s, a, _ in covering:
+        if s != expect:
+            raise InteropError(
+                f"TV layout {_fmt(sh)}:{_fmt(st)} does not cover the {dims} tile exactly once: "
+                f"a mode of extent {e} on {a} has index stride {s} where {expect} was expected "
+                f"(strides must tile 0..{size - 1} without gaps or overlaps)"
+            )
+        expect *= e
+    if expect != size:
+        raise InteropError(
+            f"TV layout {_fmt(sh)}:{_fmt(st)} covers {expect} elements but shape {dims} has {size}"
+        )
+    # colex split of the tile index: dimension 0 takes the smallest strides.
+    pending = list(reversed(covering))  # pop() gives the smallest stride
+    per_dim: list[list[Iter]] = []
+    for d in dims:
+        need, group = d, []
+        while need > 1:
+            e, s, a, dom = pending.pop()
+            if need % e == 0:
+                group.append(Iter(e, dom, a))
+                need //= e
+            elif e % need == 0:
+                group.append(Iter(need, dom, a))
+                pending.append((e // need, s * need, a, dom * need))
+                need = 1
+            else:
+                raise InteropError(
+                    f"TV layout mode of extent {e} straddles dimension boundary of shape {dims}"
+                )
+        per_dim.append(list(reversed(group)))  # outermost (largest stride) first
+    if permute is not None:
+        if sorted(permute) != list(range(len(dims))):
+            raise InteropError(f"permute must be a permutation of 0..{len(dims) - 1}, got {permute}")
+        per_dim = [per_dim[p] for p in permute]
+    return TileLayout([it for g in per_dim for it in g], replica)
+
+
+__all__ = [
+    "cute_logical_shape",
+    "cute_shape_stride",
+    "from_cute",
+    "from_cute_tv",
+    "parse_cute",
+    "to_cute",
+    "to_pycute",
+]

@@ -1,0 +1,77 @@
+"""Grouping shard iters by a logical shape, and merging iters: shared by the converters.
+
+Other notations nest their modes per logical dimension (CuTe) or name a dimension per
+entry (JAX). :func:`split_by_shape` assigns our flat, outermost-first shard iters to the
+dimensions of a row-major shape, splitting an iter where a dimension boundary falls
+inside it.
+
+>>> from tilelayout.core.iter import Iter
+>>> split_by_shape([Iter(32, 1)], (4, 8))
+[[Iter(extent=4, stride=8, axis='m')], [Iter(extent=8, stride=1, axis='m')]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core.iter import Iter
+from ..core.shape import format_shape
+from . import InteropError
+
+
+def split_by_shape(iters: Sequence[Iter], shape: Sequence[int]) -> list[list[Iter]]:
+    """The shard iters of each dimension of row-major ``shape`` (outermost first).
+
+    An iter whose extent straddles a dimension boundary is split into an outer and an
+    inner iter (``(e, s) -> (e/r, s*r), (r, s)``); when neither divides the other the
+    layout has no per-dimension form and :class:`InteropError` is raised.
+
+    >>> split_by_shape([Iter(8, 4, "laneid"), Iter(4, 1, "laneid")], (2, 16))[0]
+    [Iter(extent=2, stride=16, axis='laneid')]
+    """
+    pending = list(iters)
+    groups: list[list[Iter]] = []
+    for size in reversed(tuple(shape)):
+        group: list[Iter] = []
+        need = size
+        while need > 1:
+            if not pending:
+                raise InteropError(f"shape {format_shape(shape)} has more elements than the layout")
+            it = pending.pop()
+            if it.extent == 1:
+                continue
+            if need % it.extent == 0:
+                group.append(it)
+                need //= it.extent
+            elif it.extent % need == 0:
+                group.append(Iter(need, it.stride, it.axis))
+                pending.append(Iter(it.extent // need, it.stride * need, it.axis))
+                need = 1
+            else:
+                raise InteropError(
+                    f"iter {it.extent}:{it.stride}@{it.axis} straddles a boundary of shape "
+                    f"{format_shape(shape)} ({need} elements left in that dimension and "
+                    f"neither divides the other), so the layout has no per-dimension form"
+                )
+        groups.append(list(reversed(group)))
+    if any(it.extent != 1 for it in pending):
+        raise InteropError(f"shape {format_shape(shape)} has fewer elements than the layout")
+    return list(reversed(groups))
+
+
+def merge_iters(iters: Sequence[Iter]) -> list[Iter]:
+    """Fuse neighbours ``(a, s*b)(b, s)`` on one axis into ``(a*b, s)``; drop extent-1 iters.
+
+    The mapping is unchanged (the split of a flat index into the pair is the split by
+    ``a*b``).
+
+    >>> merge_iters([Iter(2, 8), Iter(2, 4), Iter(4, 1)])
+    [Iter(extent=16, stride=1, axis='m')]
+    """
+    out: list[Iter] = []
+    for it in reversed([i for i in iters if i.extent != 1]):
+        if out and out[-1].axis == it.axis and it.stride == out[-1].stride * out[-1].extent:
+            inner = out.pop()
+            it = Iter(it.extent * inner.extent, inner.stride, it.axis)
+        out.append(it)
+    return list(reversed(out))

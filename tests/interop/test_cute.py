@@ -1,0 +1,180 @@
+"""CuTe interop: our own parser against pycute (from the nvidia-cutlass wheel), round
+trips, thread-value layouts and the CUTLASS SM80 mma atoms against our mma presets."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+
+import tilelayout as tl
+from tilelayout import presets
+from tilelayout.interop import InteropError
+from tilelayout.interop.cute import (
+    cute_logical_shape,
+    from_cute,
+    from_cute_tv,
+    parse_cute,
+    to_cute,
+)
+
+pycute = pytest.importorskip("pycute", reason="pycute ships in the optional 'cute' extra (nvidia-cutlass)")
+
+
+def _random_mode(rng: random.Random, depth: int):
+    if depth == 0 or rng.random() < 0.5:
+        return rng.choice([1, 2, 3, 4, 5, 8]), rng.choice([0, 1, 2, 3, 7, 16, -1, -5])
+    parts = [_random_mode(rng, depth - 1) for _ in range(rng.randint(1, 3))]
+    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+
+
+def _random_layout(rng: random.Random):
+    modes = [_random_mode(rng, 2) for _ in range(rng.randint(1, 3))]
+    if len(modes) == 1 and rng.random() < 0.5:
+        return modes[0]
+    return tuple(m[0] for m in modes), tuple(m[1] for m in modes)
+
+
+def _fmt(t):
+    return f"({','.join(_fmt(x) for x in t)})" if isinstance(t, tuple) else str(t)
+
+
+def test_every_coordinate_matches_pycute_on_random_nested_layouts():
+    rng = random.Random(6)
+    checked = 0
+    while checked < 20000:
+        shape, stride = _random_layout(rng)
+        if math.prod(cute_logical_shape((shape, stride))) > 2048:
+            continue
+        text = f"{_fmt(shape)}:{_fmt(stride)}"
+        ref = pycute.Layout(shape, stride)
+        ours = from_cute(text)
+        dims = cute_logical_shape(text)
+        m = ours.map_all(dims)["m"][..., 0] if ours.axes else np.zeros(dims, dtype=np.int64)
+        for coord in itertools.product(*(range(d) for d in dims)):
+            want = ref(*coord) if len(dims) > 1 else ref(coord[0])
+            assert m[coord] == want, (text, coord)
+            checked += 1
+        # and back: the CuTe text we print is the same function in pycute
+        back = to_cute(ours, dims)
+        _, sh, st = parse_cute(back)
+        again = pycute.Layout(sh, st)
+        for k in range(math.prod(dims)):
+            assert again(k) == ref(k), (text, back, k)
+
+
+def test_text_forms():
+    assert parse_cute("(_4,_8):(_8,_1)") == (None, (4, 8), (8, 1))
+    assert parse_cute("8") == (None, 8, 1)
+    sw, sh, st = parse_cute("Swizzle<3,3,3> o ((8,8),64):((64,512),1)")
+    assert sw == tl.Swizzle(3, 3, 3) and sh == ((8, 8), 64)
+    with pytest.raises(tl.LayoutParseError, match="column 10"):
+        parse_cute("(4,8):(8,)")
+    with pytest.raises(InteropError, match="not congruent"):
+        parse_cute("(4,8):8")
+
+
+def test_swizzle_matches_pycute():
+    text = "Swizzle<3,3,3> o (8,64):(64,1)"
+    ours = from_cute(text)
+    assert isinstance(ours, tl.ComposeLayout) and ours.swizzle == tl.Swizzle.for_dtype("float16", "128B")
+    sw = pycute.Swizzle(3, 3, 3)
+    base = pycute.Layout((8, 64), (64, 1))
+    m = ours.map_all((8, 64))["m"][..., 0]
+    for i in range(8):
+        for j in range(64):
+            assert m[i, j] == sw(base(i, j))
+    assert to_cute(ours) == text
+
+
+def test_to_cute_groups_by_shape_and_refuses_what_cute_cannot_say():
+    L = tl.parse("S[(8,4,2):(1,32,16)]")
+    assert to_cute(L, (32, 2)) == "((4,8),2):((32,1),16)"
+    assert to_cute(tl.parse("S[64:1]"), (8, 8)) == "(8,8):(8,1)"  # an iter split at the boundary
+    with pytest.raises(InteropError, match="replicas"):
+        to_cute(tl.parse("S[4:1] + R[2:4]"))
+    with pytest.raises(InteropError, match="offset"):
+        to_cute(tl.parse("S[4:1] + 3"))
+    with pytest.raises(InteropError, match="one integer codomain"):
+        to_cute(tl.parse("S[(4,8):(1@laneid,1)]"))
+    with pytest.raises(InteropError, match="straddles"):
+        to_cute(tl.parse("S[(6,4):(4,1)]"), (4, 6))
+
+
+def _pycute_tv(text):
+    _, sh, st = parse_cute(text)
+    return pycute.Layout(sh, st)
+
+
+def test_tv_layout_inverts_pycute_exactly():
+    # every (thread, value) CuTe names lands on the element our layout gives it, and back
+    text, shape = "((4,8,4),(2,2,4)):((128,1,16),(64,8,512))", (64, 32)  # wgmma 64x32 D
+    ours = from_cute_tv(text, shape, thread_axis="tid_in_wg")
+    ref = _pycute_tv(text)
+    arrays = ours.map_all(shape)
+    for t in range(128):
+        for v in range(16):
+            idx = ref(t, v)
+            row, col = idx % shape[0], idx // shape[0]
+            assert arrays["tid_in_wg"][row, col, 0] == t and arrays["m"][row, col, 0] == v
+
+
+def test_tv_stride_zero_modes_become_replicas():
+    # 2 lanes hold every element (a broadcast mode of extent 2 with stride 0)
+    text = "((2,4),2):((0,1),4)"
+    ours = from_cute_tv(text, (4, 2))
+    assert ours.replica == (tl.Iter(2, 1, "laneid"),)
+    ref = _pycute_tv(text)
+    for t in range(8):
+        for v in range(2):
+            idx = ref(t, v)
+            coords = ours.apply((idx % 4, idx // 4), shape=(4, 2))
+            assert {"laneid": t, "m": v} in [dict(c) for c in coords]
+
+
+def test_tv_refuses_layouts_that_do_not_tile():
+    with pytest.raises(InteropError, match="exactly once"):
+        from_cute_tv("(4,2):(1,8)", (4, 2))
+    with pytest.raises(InteropError, match="two top-level modes"):
+        from_cute_tv("8:1", (8,))
+
+
+# CUTLASS include/cute/atom/mma_traits_sm80.hpp and mma_traits_sm89.hpp (hardware-facts §2).
+# (preset, dtype, CuTe layout, CuTe tile shape, permute to our orientation)
+SM80_ATOMS = [
+    ("mma.m16n8k16.A", "float16", "((4,8),(2,2,2)):((32,1),(16,8,128))", (16, 16), None),
+    ("mma.m16n8k16.B", "float16", "((4,8),(2,2)):((16,1),(8,64))", (8, 16), (1, 0)),
+    ("mma.m16n8k16.C", None, "((4,8),(2,2)):((32,1),(16,8))", (16, 8), None),
+    ("mma.m16n8k16.A", "bfloat16", "((4,8),(2,2,2)):((32,1),(16,8,128))", (16, 16), None),
+    ("mma.m16n8k8.A", "float16", "((4,8),(2,2)):((32,1),(16,8))", (16, 8), None),
+    ("mma.m16n8k8.B", "float16", "((4,8),2):((16,1),8)", (8, 8), (1, 0)),
+    ("mma.m16n8k8.C", None, "((4,8),(2,2)):((32,1),(16,8))", (16, 8), None),
+    ("mma.m16n8k8.A", "tfloat32", "((4,8),(2,2)):((16,1),(8,64))", (16, 8), None),
+    ("mma.m16n8k8.B", "tfloat32", "((4,8),2):((8,1),32)", (8, 8), (1, 0)),
+    ("mma.m16n8k32.A", "int8", "((4,8),(4,2,2)):((64,1),(16,8,256))", (16, 32), None),
+    ("mma.m16n8k32.B", "int8", "((4,8),(4,2)):((32,1),(8,128))", (8, 32), (1, 0)),
+    ("mma.m16n8k32.A", "e4m3", "((4,8),(4,2,2)):((64,1),(16,8,256))", (16, 32), None),
+    ("mma.m16n8k32.C", None, "((4,8),(2,2)):((32,1),(16,8))", (16, 8), None),
+    ("mma.m16n8k16.A", "int8", "((4,8),(4,2)):((64,1),(16,8))", (16, 16), None),
+    ("mma.m16n8k16.B", "int8", "((4,8),4):((32,1),8)", (8, 16), (1, 0)),
+]
+
+
+@pytest.mark.parametrize(("name", "dtype", "text", "shape", "permute"), SM80_ATOMS,
+                         ids=[f"{a[0]}-{a[1]}" for a in SM80_ATOMS])
+def test_cutlass_sm80_mma_atoms_are_exactly_our_presets(name, dtype, text, shape, permute):
+    preset = presets.get(name, **({"dtype": dtype} if dtype else {}))
+    ours = from_cute_tv(text, shape, permute=permute)
+    assert ours == preset.layout, f"{name}: {ours} != {preset.layout}"
+    # and the preset agrees with pycute's own evaluation of the CUTLASS atom
+    ref = _pycute_tv(text)
+    arrays = preset.layout.map_all(preset.shape)
+    for t in range(32):
+        for v in range(math.prod(shape) // 32):
+            idx = ref(t, v)
+            a, b = idx % shape[0], idx // shape[0]
+            at = (b, a) if permute else (a, b)
+            assert (arrays["laneid"][at][0], arrays["m"][at][0]) == (t, v)
