@@ -1,0 +1,565 @@
+"""The explorer's JSON API: plain functions from request dicts to response dicts.
+
+The HTTP server (:mod:`tilelayout.explorer.server`) only routes requests here; these
+functions validate their input, call the library and return JSON-ready data. Bad
+input raises :class:`ApiError` (status 4xx, a message, and for layout text the
+column), never anything else.
+
+>>> r = layout_view({"layout": "S[(8,4):(4@laneid,1@laneid)]", "shape": "8,4"})
+>>> r["layout"], r["size"], r["coords"]["laneid"][:5]
+('S[(8,4):(4@laneid,1@laneid)]', 32, [0, 1, 2, 3, 4])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..analysis.banks import bank_map
+from ..analysis.explain import explain
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
+from ..core.compose import ComposeLayout
+from ..core.dtypes import DTYPES, dtype_bytes
+from ..core.errors import LayoutError, LayoutParseError
+from ..core.swizzle import SWIZZLE_MODES, Swizzle
+from ..core.tile import TileLayout
+from ..render.palette import PALETTE
+from ..syntax.parser import parse
+from . import examples
+
+#: the largest request body the server reads (bytes)
+MAX_BODY = 64 * 1024
+#: the longest layout text accepted
+MAX_TEXT = 4000
+#: the most logical elements the page draws; above it the page explains why it does not
+MAX_ELEMENTS = 1 << 17
+#: the most (element, replica) pairs sent to the page
+MAX_PAIRS = 1 << 18
+#: the most cells a physical grid may have before its axes are compressed to used values
+MAX_CELLS = 1 << 20
+#: the most coordinates one elements_at request may ask about
+MAX_QUERY = 4096
+
+Layout = TileLayout | ComposeLayout
+
+
+class ApiError(Exception):
+    """A request the API refuses: ``status`` (4xx), a message, optionally the field and column."""
+
+    def __init__(self, message: str, status: int = 400, *, field: str | None = None,
+                 column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.field = field
+        self.column = column
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON body sent to the client."""
+        out: dict[str, Any] = {"error": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        if self.column is not None:
+            out["column"] = self.column
+        return out
+
+
+# -- request parsing ---------------------------------------------------------------------
+def _text(req: Mapping[str, Any], key: str, *, required: bool = False) -> str | None:
+    value = req.get(key)
+    if value is None or value == "":
+        if required:
+            raise ApiError(f"'{key}' is required", field=key)
+        return None
+    if not isinstance(value, str):
+        raise ApiError(f"'{key}' must be a string, got {type(value).__name__}", field=key)
+    if len(value) > MAX_TEXT:
+        raise ApiError(f"'{key}' is longer than {MAX_TEXT} characters", 413, field=key)
+    return value
+
+
+def _int_list(value: Any, key: str, *, max_len: int = 8) -> tuple[int, ...] | None:
+    """A list of ints from JSON (``[8, 16]``) or text (``"8,16"``, ``"8x16"``, ``"(8, 16)"``)."""
+    if value is None or value == "" or value == []:
+        return None
+    if isinstance(value, str):
+        cleaned = value.strip().strip("()[]").replace("x", ",").replace("×", ",")
+        parts = [p.strip() for p in cleaned.split(",") if p.strip()]
+        try:
+            items = [int(p) for p in parts]
+        except ValueError:
+            raise ApiError(f"'{key}' must be integers separated by commas, like 8,16; "
+                           f"got {value!r}", field=key) from None
+    elif isinstance(value, int) and not isinstance(value, bool):
+        items = [value]
+    elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                         for v in value):
+        items = list(value)
+    else:
+        raise ApiError(f"'{key}' must be a list of integers, got {value!r}"[:200], field=key)
+    if len(items) > max_len:
+        raise ApiError(f"'{key}' has {len(items)} entries; at most {max_len}", field=key)
+    if any(abs(v) >= 1 << 40 for v in items):
+        raise ApiError(f"'{key}' has an entry too large to be useful here", field=key)
+    return tuple(items)
+
+
+def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
+    """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
+
+    >>> L, shape, dtype, mode = resolve({"layout": "S[(8,64):(64,1)]", "dtype": "float16",
+    ...                                   "swizzle": "128B"})
+    >>> str(L), shape
+    ('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])', (8, 64))
+    """
+    if not isinstance(req, Mapping):
+        raise ApiError("the request body must be a JSON object")
+    text = _text(req, "layout", required=True)
+    assert text is not None
+    try:
+        layout = parse(text)
+    except LayoutParseError as exc:
+        raise ApiError(exc.reason if exc.column else str(exc), field="layout",
+                       column=exc.column or None) from None
+    except LayoutError as exc:
+        raise ApiError(str(exc), field="layout") from None
+    dtype = _text(req, "dtype")
+    if dtype is not None:
+        try:
+            dtype_bytes(dtype)
+        except LayoutError as exc:
+            raise ApiError(str(exc), field="dtype") from None
+    mode = _text(req, "swizzle") or "none"
+    if mode not in SWIZZLE_MODES:
+        raise ApiError(f"unknown swizzle mode {mode!r}; expected one of "
+                       f"{', '.join(SWIZZLE_MODES)}", field="swizzle")
+    if mode != "none":
+        if dtype is None:
+            raise ApiError("a swizzle mode needs a dtype (the swizzle depends on the element "
+                           "size); pick one", field="swizzle")
+        if isinstance(layout, ComposeLayout):
+            raise ApiError("the layout text already has a swizzle (ComposeLayout); "
+                           "set the swizzle control to none", field="swizzle")
+        if "m" not in layout.axes:
+            raise ApiError(f"a swizzle permutes the memory address m, but {layout} has no "
+                           f"m axis; set the swizzle control to none", field="swizzle")
+        layout = ComposeLayout(Swizzle.for_dtype(dtype, mode), layout)
+    try:
+        shape = layout.check_shape(_int_list(req.get("shape"), "shape"))
+    except LayoutError as exc:
+        raise ApiError(str(exc), field="shape") from None
+    if len(shape) > 8:
+        raise ApiError(f"shape has {len(shape)} dimensions; the explorer draws at most 8",
+                       field="shape")
+    return layout, shape, dtype, mode
+
+
+def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
+    index = _int_list(req.get("index"), "index")
+    if index is None:
+        raise ApiError("'index' is required, e.g. [7, 15]", field="index")
+    if len(index) != len(shape):
+        raise ApiError(f"index {list(index)} has {len(index)} entries but the shape "
+                       f"{list(shape)} has {len(shape)}", field="index")
+    for d, (x, s) in enumerate(zip(index, shape, strict=True)):
+        if not 0 <= x < s:
+            raise ApiError(f"index {list(index)} is outside the shape {list(shape)} "
+                           f"(entry {d} must be in [0, {s}))", field="index")
+    return index
+
+
+# -- endpoints ---------------------------------------------------------------------------
+def palette() -> dict[str, Any]:
+    """``GET /api/palette``: the colours shared with the SVG renderer."""
+    return {"palette": list(PALETTE)}
+
+
+def options() -> dict[str, Any]:
+    """``GET /api/options``: dtypes, swizzle modes and size caps for the page's controls."""
+    return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES), "palette": list(PALETTE),
+            "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
+
+
+def _example_entry(e: examples.Example) -> dict[str, Any]:
+    return {"name": e.name, "group": "teaching examples", "layout": e.layout,
+            "shape": list(e.shape), "dtype": e.dtype, "swizzle": e.swizzle, "doc": e.doc,
+            "color": e.color}
+
+
+def _registry():
+    try:
+        from .. import presets as registry  # importing it also declares its mesh axes
+    except ImportError:
+        return None
+    return registry
+
+
+_registry()
+
+
+def _has_banks(layout: Layout, dtype: str | None) -> bool:
+    """Banks apply to shared memory: a dtype, an address ``m``, and no thread axis
+    (with a thread axis ``m`` is a register slot, which has no bank)."""
+    if dtype is None or "m" not in layout.axes:
+        return False
+    return not any(is_axis(a) and axis(a).kind == "thread" for a in layout.axes)
+
+
+def _registry_entries() -> list[dict[str, Any]]:
+    registry = _registry()
+    if registry is None:
+        return []
+    out = []
+    for name in registry.names():
+        try:
+            p = registry.default(name)
+            layout = p.layout
+            shape = layout.check_shape(getattr(p, "shape", None))
+            dtype = getattr(p, "dtype", None)
+            entry = {"name": name, "group": "preset registry", "layout": str(layout),
+                     "shape": list(shape), "dtype": dtype if _has_banks(layout, dtype) else None,
+                     "swizzle": "none", "doc": getattr(p, "doc", "") or "",
+                     "summary": getattr(p, "summary", "") or "", "color": None}
+        except Exception as exc:  # a broken preset must not take the page down
+            entry = {"name": name, "group": "preset registry", "error": str(exc)}
+        out.append(entry)
+    return out
+
+
+def presets() -> dict[str, Any]:
+    """``GET /api/presets``: the teaching examples, then every entry of the preset registry."""
+    return {"presets": [_example_entry(e) for e in examples.EXAMPLES] + _registry_entries()}
+
+
+def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
+    ax = axis(name) if is_axis(name) else None
+    return {"name": name, "kind": ax.kind if ax else "memory", "extent": ax.extent if ax else None,
+            "scope": list(ax.scope) if ax and ax.scope else None, "doc": ax.doc if ax else "",
+            "min": int(values.min()) if values.size else 0,
+            "max": int(values.max()) if values.size else 0}
+
+
+def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/layout``: everything the page draws for one layout.
+
+    Response: ``layout`` (canonical text, swizzle included), ``shape``, ``size``,
+    ``replicas`` (R), ``axes`` (name, kind, extent, min, max), ``coords`` (axis ->
+    flat list of length size*R; entry ``e*R + r`` is replica ``r`` of element ``e``,
+    row-major, straight from ``map_all``), ``banks`` (when a dtype is set and the layout
+    has ``m``), and ``physical`` (the grid the physical view draws; see
+    :func:`physical_view`). Above the size caps the arrays are left out and
+    ``too_large`` says why.
+    """
+    layout, shape, dtype, mode = resolve(req)
+    n = math.prod(shape)
+    r = layout.replica_count
+    out: dict[str, Any] = {
+        "layout": str(layout),
+        "text": str(layout.tile if mode != "none" and isinstance(layout, ComposeLayout)
+                    else layout),
+        "swizzle": str(layout.swizzle) if isinstance(layout, ComposeLayout) else None,
+        "swizzle_mode": mode, "dtype": dtype, "shape": list(shape), "size": n, "replicas": r,
+        "axis_names": list(layout.axes),
+    }
+    if n > MAX_ELEMENTS or n * r > MAX_PAIRS:
+        out["too_large"] = (
+            f"this layout has {n:,} elements x {r} replica(s); the explorer draws at most "
+            f"{MAX_ELEMENTS:,} elements ({MAX_PAIRS:,} element-replica pairs) so the page stays "
+            f"responsive. Pick a smaller shape, or use `tilelayout map` / `tilelayout explain`."
+        )
+        out["axes"] = [_axis_info(a, np.zeros(0, dtype=np.int64)) for a in layout.axes]
+        return out
+    try:
+        arrays = layout.map_all(shape)
+    except LayoutError as exc:
+        raise ApiError(str(exc), field="layout") from None
+    flat = {a: v.reshape(n * r) for a, v in arrays.items()}
+    out["axes"] = [_axis_info(a, flat[a]) for a in flat]
+    out["coords"] = {a: v.tolist() for a, v in flat.items()}
+    banks = None
+    if _has_banks(layout, dtype):
+        bm = bank_map(layout, dtype, shape)
+        nbytes = dtype_bytes(dtype)
+        banks = {k: bm[k].reshape(n * r) for k in ("bankword", "bank", "line")}
+        out["banks"] = {
+            "dtype": dtype, "bytes": nbytes, "per_word": max(1, SMEM_BANK_BYTES // nbytes),
+            "words_per_element": max(1, nbytes // SMEM_BANK_BYTES), "banks": SMEM_BANKS,
+            "bank": banks["bank"].tolist(), "line": banks["line"].tolist(),
+            "bankword": banks["bankword"].tolist(),
+        }
+    out["physical"] = physical_view(flat, n, r, banks, dtype, shape)
+    return out
+
+
+def explain_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/explain``: the four steps for one element (``explain(...).to_dict()``).
+
+    >>> d = explain_view({"layout": "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]",
+    ...                   "shape": [8, 16], "index": [7, 15]})
+    >>> d["flat"], d["components"]
+    (127, [7, 1, 3, 1])
+    """
+    layout, shape, dtype, _ = resolve(req)
+    index = _index(req, shape)
+    try:
+        return explain(layout, index, shape,
+                       dtype=dtype if _has_banks(layout, dtype) else None).to_dict()
+    except LayoutError as exc:
+        raise ApiError(str(exc)) from None
+
+
+def _query_coords(req: Mapping[str, Any], layout: Layout) -> list[dict[str, int]]:
+    raw = req.get("coords")
+    if isinstance(raw, Mapping):
+        raw = [raw]
+    if not isinstance(raw, list) or not raw:
+        raise ApiError("'coords' must be a coordinate like {\"laneid\": 5} or a list of them",
+                       field="coords")
+    if len(raw) > MAX_QUERY:
+        raise ApiError(f"at most {MAX_QUERY} coordinates per request", 413, field="coords")
+    out = []
+    for c in raw:
+        if not isinstance(c, Mapping) or not c:
+            raise ApiError("each coordinate must be a non-empty object axis -> integer",
+                           field="coords")
+        coord = {}
+        for a, v in c.items():
+            if a not in layout.axes:
+                raise ApiError(f"axis {a!r} does not occur in {layout}", field="coords")
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ApiError(f"coordinate value for {a!r} must be an integer, got {v!r}",
+                               field="coords")
+            coord[a] = v
+        out.append(coord)
+    return out
+
+
+def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
+                 ) -> list[tuple[int, ...]]:
+    """The library's inverse query (``tilelayout.eval.inverse.elements_at``)."""
+    from ..eval.inverse import count_at, elements_at
+
+    if count_at(layout, coord, shape) > MAX_ELEMENTS:
+        raise ApiError(f"more than {MAX_ELEMENTS:,} elements sit at {coord}; narrow the query",
+                       413, field="coords")
+    return [tuple(int(x) for x in e) for e in elements_at(layout, coord, shape, limit=None)]
+
+
+def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/elements_at``: the logical elements held at (partial) coordinates.
+
+    ``coords`` is one coordinate ``{"laneid": 5}`` or a list of them (the answer is the
+    union). Returns ``elements`` (sorted index lists) and ``flat`` (their row-major indices).
+
+    >>> elements_at_view({"layout": "S[(8,4):(4@laneid,1@laneid)]", "coords": {"laneid": 5}})
+    {'elements': [[1, 1]], 'flat': [5]}
+    """
+    layout, shape, _, _ = resolve(req)
+    if math.prod(shape) > MAX_ELEMENTS * 8:
+        raise ApiError("the layout is too large to search from the explorer", 413)
+    found: set[tuple[int, ...]] = set()
+    try:
+        for coord in _query_coords(req, layout):
+            found.update(_elements_at(layout, coord, shape))
+    except LayoutError as exc:
+        raise ApiError(str(exc), field="coords") from None
+    elements = sorted(found)
+    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+    flat = [sum(i * s for i, s in zip(e, strides, strict=True)) for e in elements]
+    return {"elements": [list(e) for e in elements], "flat": flat}
+
+
+def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/access``: the shared-memory banks touched when ``elements`` (flat
+    indices) are read by one request: words, banks, and the worst number of distinct
+    words asked of one bank (1 = conflict-free, k = a k-way conflict).
+
+    >>> a = access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16",
+    ...                  "elements": [0, 64, 128, 192]})
+    >>> a["banks"], a["ways"]
+    ([0], 4)
+    """
+    layout, shape, dtype, _ = resolve(req)
+    if not _has_banks(layout, dtype):
+        raise ApiError("bank analysis needs a dtype and a shared-memory layout (axis m, "
+                       "no thread axis)", field="dtype")
+    raw = req.get("elements")
+    n = math.prod(shape)
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_QUERY:
+        raise ApiError(f"'elements' must be a list of 1..{MAX_QUERY} flat indices",
+                       field="elements")
+    if not all(isinstance(e, int) and not isinstance(e, bool) and 0 <= e < n for e in raw):
+        raise ApiError(f"'elements' must be flat indices in [0, {n})", field="elements")
+    if n > MAX_ELEMENTS:
+        raise ApiError("the layout is too large for the explorer", 413)
+    bm = bank_map(layout, dtype or "float32", shape)
+    idx = np.asarray(raw, dtype=np.int64)
+    words = bm["bankword"].reshape(n, -1)[idx].reshape(-1)
+    banks = words % SMEM_BANKS
+    per_bank = {int(b): sorted({int(w) for w in words[banks == b]}) for b in np.unique(banks)}
+    return {"words": sorted({int(w) for w in words}), "banks": sorted(per_bank),
+            "ways": max(len(v) for v in per_bank.values()),
+            "per_bank": {str(b): v for b, v in per_bank.items()}}
+
+
+# -- the physical view -------------------------------------------------------------------
+_ROW_MEMORY = ("TLane", "P")
+_OUTER_MEMORY = ("Bank",)
+
+
+def _role(name: str) -> str:
+    """Where an axis goes in the physical view: tiles ('outer'), rows or columns."""
+    if not is_axis(name):
+        return "cols"
+    ax = axis(name)
+    if ax.kind == "device":
+        return "outer"
+    if ax.kind == "thread":
+        return "rows" if ax.scope and ax.scope[0] == "thread" else "outer"
+    if name in _ROW_MEMORY:
+        return "rows"
+    if name in _OUTER_MEMORY:
+        return "outer"
+    return "cols"
+
+
+def _values(name: str, v: np.ndarray, budget: int) -> tuple[np.ndarray, bool]:
+    """The values one grid axis shows: the full range (extended to a small hardware extent
+    so idle lanes are visible) or, when that is too sparse or too big, only the used ones."""
+    used = np.unique(v)
+    lo, hi = int(used[0]), int(used[-1])
+    ext = axis(name).extent if is_axis(name) else None
+    if ext is not None and ext <= 128 and lo >= 0 and hi < ext:
+        lo, hi = 0, ext - 1
+    elif lo > 0 and hi < 4 * used.size:
+        lo = 0
+    span = hi - lo + 1
+    if span <= budget and span <= max(4 * used.size, used.size + 64):
+        return np.arange(lo, hi + 1, dtype=np.int64), False
+    return used, True
+
+
+def _mixed(names: list[str], flat: dict[str, np.ndarray], budget: int
+           ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
+    """Grid position along one direction from several axes (first axis outermost)."""
+    pos = np.zeros(next(iter(flat.values())).shape, dtype=np.int64)
+    parts = []
+    size = 1
+    for name in names:
+        values, compressed = _values(name, flat[name], budget)
+        pos = pos * values.size + np.searchsorted(values, flat[name])
+        size *= values.size
+        parts.append({"axis": name, "values": values.tolist(), "compressed": compressed})
+    return pos, parts, size
+
+
+def _fold_width(count: int, shape: tuple[int, ...], tiled: bool) -> int:
+    if not tiled and shape and 4 <= shape[-1] <= 128:
+        return shape[-1]
+    w = 1
+    while w * w < count:
+        w *= 2
+    return max(4, min(w, 128))
+
+
+def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, np.ndarray] | None,
+                  dtype: str | None, shape: tuple[int, ...]) -> dict[str, Any]:
+    """The grid the physical view draws, from the coordinate arrays of ``map_all``.
+
+    Axes are placed by kind: device axes and warp/warpgroup/CTA-level thread axes
+    enumerate *tiles* (only the used combinations); thread-level axes (``laneid``,
+    ``tid_in_wg``, ``tx``), ``TLane`` and ``P`` are rows; ``m``, ``TCol``, ``F`` are
+    columns. Memory-only layouts fold the address ``m`` into rows of ``width``, or,
+    with a dtype, into the shared-memory line x bank grid (``sub`` elements per
+    4-byte bank word). Every (element, replica) pair ``p = e*R + r`` has a cell
+    ``(tile[p], row[p], col[p], sub[p])``.
+    """
+    names = list(flat)
+    pairs = n * r
+    roles = {a: _role(a) for a in names}
+    outer = [a for a in names if roles[a] == "outer"]
+    rows = [a for a in names if roles[a] == "rows"]
+    cols = [a for a in names if roles[a] == "cols"]
+    budget = MAX_CELLS
+    # tiles: the used combinations of the outer axes
+    if outer:
+        stacked = np.stack([flat[a] for a in outer], axis=-1)
+        combos, tile = np.unique(stacked, axis=0, return_inverse=True)
+        tile = tile.reshape(pairs)
+        tiles = [dict(zip(outer, map(int, c), strict=True)) for c in combos]
+    else:
+        tile = np.zeros(pairs, dtype=np.int64)
+        tiles = [{}]
+    view: dict[str, Any] = {"tile_axes": outer, "tiles": tiles, "sub": 1, "span": 1,
+                            "fold": None}
+    sub = np.zeros(pairs, dtype=np.int64)
+    mesh = None
+    if len(outer) == 2 and all(axis(a).kind == "device" for a in outer if is_axis(a)):
+        ys = sorted({t[outer[0]] for t in tiles})
+        xs = sorted({t[outer[1]] for t in tiles})
+        if len(ys) * len(xs) <= 4096:
+            mesh = {"rows": ys, "cols": xs}
+    view["mesh"] = mesh
+    if not rows and cols == ["m"] and banks is not None:
+        # shared memory: line x bank, 4/dtype_bytes elements side by side in one bank word
+        nbytes = dtype_bytes(dtype or "float32")
+        per_word = max(1, SMEM_BANK_BYTES // nbytes)
+        line_values, compressed = _values("line", banks["line"], budget // SMEM_BANKS)
+        row = np.searchsorted(line_values, banks["line"])
+        col = banks["bank"]
+        sub = flat["m"] % per_word if per_word > 1 else sub
+        view.update(kind="smem", sub=per_word, span=max(1, nbytes // SMEM_BANK_BYTES),
+                    rows=[{"axis": "line", "values": line_values.tolist(),
+                           "compressed": compressed}],
+                    cols=[{"axis": "bank", "values": list(range(SMEM_BANKS)),
+                           "compressed": False}],
+                    title=f"shared memory: line x bank ({SMEM_BANKS} banks of "
+                          f"{SMEM_BANK_BYTES} bytes; {per_word} {dtype} per bank word)")
+        nrows, ncols = line_values.size, SMEM_BANKS
+    elif not rows and cols == ["m"]:
+        m_values, compressed = _values("m", flat["m"], budget)
+        width = _fold_width(m_values.size, shape, bool(outer))
+        pos = np.searchsorted(m_values, flat["m"])
+        row, col = pos // width, pos % width
+        title = (f"memory addresses m, {width} per row"
+                 + (" (only used addresses)" if compressed else ""))
+        devices = [a for a in outer if is_axis(a) and axis(a).kind == "device"]
+        if devices:
+            title = f"devices ({' x '.join(devices)}); local {title}"
+        view.update(kind="devices" if devices else "memory", rows=[], cols=[], title=title,
+                    fold={"width": width, "values": m_values.tolist(), "compressed": compressed})
+        nrows, ncols = -(-m_values.size // width), width
+    else:
+        row, row_parts, nrows = (_mixed(rows, flat, budget) if rows
+                                 else (np.zeros(pairs, dtype=np.int64), [], 1))
+        col, col_parts, ncols = (_mixed(cols, flat, budget) if cols
+                                 else (np.zeros(pairs, dtype=np.int64), [], 1))
+        if nrows * ncols * len(tiles) > budget:
+            # too sparse to draw as a grid: compress every axis to the used values
+            row, row_parts, nrows = _mixed(rows, flat, 0) if rows else (row, row_parts, nrows)
+            col, col_parts, ncols = _mixed(cols, flat, 0) if cols else (col, col_parts, ncols)
+        kinds = {axis(a).kind if is_axis(a) else "memory" for a in names}
+        if any(a in ("TLane", "TCol") for a in names) and "thread" not in kinds:
+            kind, title = "tmem", "tensor memory: TLane x TCol"
+        elif any(a in ("P", "F") for a in names) and "thread" not in kinds:
+            kind, title = "trainium", "Trainium scratchpad: partition P x free F"
+        elif "thread" in kinds:
+            kind = "threads"
+            title = (" x ".join(outer) + " tiles; " if outer else "") + (
+                " x ".join(rows) or "one row") + " rows" + (
+                "; register slots " + " x ".join(cols) if cols else "")
+        elif "device" in kinds:
+            kind = "devices"
+            title = "devices (" + " x ".join(outer) + ")" + (
+                "; local " + " x ".join(cols) if cols else "")
+        else:
+            kind, title = "memory", " x ".join(rows + cols)
+        view.update(kind=kind, rows=row_parts, cols=col_parts, title=title)
+    view.update(nrows=int(nrows), ncols=int(ncols), tile=tile.tolist(), row=row.tolist(),
+                col=col.tolist())
+    if view["sub"] > 1:
+        view["subpos"] = sub.tolist()
+    return view

@@ -1,0 +1,759 @@
+// The explorer page: controls, URL state, API calls, and the two views.
+// Every coordinate drawn comes from the JSON API (the Python library); the page only
+// folds the returned arrays into pictures.
+import { Grid } from "./grid.js";
+import { renderDetails, renderSetDetails, renderSlotDetails, escapeHtml } from "./details.js";
+import { exportSvg, exportPng, pythonSnippet } from "./export.js";
+
+const $ = (id) => document.getElementById(id);
+const DIM_NAMES = ["i", "j", "k", "l", "p", "q", "u", "v"];
+
+const state = {
+  presets: [], palette: [], options: null,
+  data: null,            // last good /api/layout answer
+  model: null,           // derived arrays for drawing
+  sel: null,             // current selection
+  color: null,
+  seq: 0,
+  renders: 0,
+  timings: {},
+};
+window.__tl = { state, ready: false, renders: 0 };
+
+async function getJSON(url) {
+  const r = await fetch(url);
+  return r.json();
+}
+
+async function postJSON(url, body) {
+  const r = await fetch(url, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) { const e = new Error(data.error || `HTTP ${r.status}`); e.data = data; throw e; }
+  return data;
+}
+
+function request() {
+  return {
+    layout: $("layout").value, shape: $("shape").value,
+    dtype: $("dtype").value || null, swizzle: $("swizzle").value || "none",
+  };
+}
+
+// -- URL state ---------------------------------------------------------------------------
+function writeURL() {
+  const q = new URLSearchParams();
+  const p = $("preset").value;
+  if (p) q.set("preset", p);
+  q.set("layout", $("layout").value);
+  if ($("shape").value) q.set("shape", $("shape").value);
+  if ($("dtype").value) q.set("dtype", $("dtype").value);
+  if ($("swizzle").value && $("swizzle").value !== "none") q.set("swizzle", $("swizzle").value);
+  if (state.color) q.set("color", state.color);
+  if (state.sel && state.sel.type === "element" && state.data) {
+    q.set("select", unravel(state.sel.flat, state.data.shape).join(","));
+  }
+  if (document.body.classList.contains("embed")) q.set("embed", "1");
+  history.replaceState(null, "", `${location.pathname}?${q.toString()}`);
+}
+
+function unravel(flat, shape) {
+  const out = new Array(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) { out[d] = flat % shape[d]; flat = Math.floor(flat / shape[d]); }
+  return out;
+}
+
+function ravel(idx, shape) {
+  let f = 0;
+  for (let d = 0; d < shape.length; d++) f = f * shape[d] + idx[d];
+  return f;
+}
+
+// -- errors ----------------------------------------------------------------------------
+function showError(err) {
+  const box = $("error");
+  for (const id of ["layout", "shape"]) $(id).classList.remove("bad");
+  if (!err) { box.hidden = true; box.innerHTML = ""; return; }
+  const data = err.data || { error: String(err.message || err) };
+  const field = data.field || "";
+  if (field === "layout" || field === "shape") $(field).classList.add("bad");
+  let html = `<b>${escapeHtml(field || "error")}:</b> ${escapeHtml(data.error)}`;
+  if (data.column && field === "layout") {
+    const text = $("layout").value;
+    html = `<b>layout, column ${data.column}:</b> ${escapeHtml(data.error)}` +
+      `<pre>${escapeHtml(text)}\n<span class="caret">${" ".repeat(data.column - 1)}^</span></pre>`;
+  }
+  if (state.data) html += `<div class="muted">(showing the last valid layout)</div>`;
+  box.innerHTML = html;
+  box.hidden = false;
+}
+
+// -- loading a layout -----------------------------------------------------------------------
+let debounce = null;
+function scheduleUpdate(delay = 120) {
+  clearTimeout(debounce);
+  debounce = setTimeout(() => update(), delay);
+}
+
+async function update(opts = {}) {
+  const seq = ++state.seq;
+  const t0 = performance.now();
+  let data;
+  try {
+    data = await postJSON("/api/layout", request());
+  } catch (err) {
+    if (seq !== state.seq) return;
+    showError(err);
+    window.__tl.lastError = err.data || { error: String(err) };
+    window.__tl.ready = true;
+    return;
+  }
+  if (seq !== state.seq) return;
+  const t1 = performance.now();
+  showError(null);
+  window.__tl.lastError = null;
+  const keepSel = opts.select || null;
+  const sameLayout = state.data && state.data.layout === data.layout &&
+    JSON.stringify(state.data.shape) === JSON.stringify(data.shape);
+  const prevSel = sameLayout ? state.sel : null;
+  state.data = data;
+  state.sel = null;
+  setupColorChoices(data, opts.color);
+  build();
+  const t2 = performance.now();
+  state.timings = { fetch: t1 - t0, draw: t2 - t1, total: t2 - t0 };
+  $("timing").textContent = `layout ${Math.round(t1 - t0)} ms · draw ${Math.round(t2 - t1)} ms`;
+  if (keepSel) selectElement(ravel(keepSel, data.shape));
+  else if (prevSel) restoreSelection(prevSel);
+  writeURL();
+  window.__tl.renders = ++state.renders;
+  window.__tl.ready = true;
+}
+
+function restoreSelection(sel) {
+  if (sel.type === "element") selectElement(sel.flat);
+}
+
+// -- colour choices --------------------------------------------------------------------
+function setupColorChoices(data, wanted) {
+  const sel = $("color");
+  const choices = [];
+  for (const a of data.axes) choices.push([a.name, `axis ${a.name}`]);
+  data.shape.forEach((_, d) => choices.push([`dim:${d}`, `logical ${DIM_NAMES[d] || "d" + d}`]));
+  if (data.banks) choices.push(["bank", "shared-memory bank"]);
+  const values = choices.map((c) => c[0]);
+  let pick = wanted || state.color;
+  if (!values.includes(pick)) {
+    const thread = data.axes.find((a) => a.kind === "thread" && a.scope && a.scope[0] === "thread");
+    const device = data.axes.find((a) => a.kind === "device");
+    pick = thread ? thread.name : device ? device.name : data.banks ? "bank"
+      : data.shape.length > 1 ? "dim:0" : values[0];
+  }
+  sel.innerHTML = choices.map(([v, t]) => `<option value="${escapeHtml(v)}">${escapeHtml(t)}</option>`).join("");
+  sel.value = pick;
+  state.color = pick;
+}
+
+function colorValue(e) {
+  const d = state.data, R = d.replicas, c = state.color;
+  if (c === "bank") return d.banks.bank[e * R];
+  if (c.startsWith("dim:")) {
+    const k = +c.slice(4);
+    return unravel(e, d.shape)[k];
+  }
+  return d.coords[c][e * R];
+}
+
+function paletteOf(v) {
+  const P = state.palette;
+  return P[((v % P.length) + P.length) % P.length];
+}
+
+// -- building the views -----------------------------------------------------------------
+function logicalFold(shape, n) {
+  // N-D folded into 2-D: the last dim and every second one before it go across,
+  // the others go down; a long 1-D shape wraps into rows of 32 or 64.
+  let dims = shape.slice();
+  let virtual = false;
+  if (dims.length === 1 && n > 64) {
+    const w = n % 64 === 0 ? 64 : n % 32 === 0 ? 32 : 0;
+    if (w) { dims = [n / w, w]; virtual = true; }
+  }
+  const k = dims.length;
+  const colDims = [], rowDims = [];
+  for (let d = 0; d < k; d++) ((k - 1 - d) % 2 === 0 ? colDims : rowDims).push(d);
+  return { dims, virtual, colDims, rowDims };
+}
+
+function build() {
+  const d = state.data;
+  const info = $("info");
+  const n = d.size, R = d.replicas;
+  const swz = d.swizzle ? ` · swizzle <code>${escapeHtml(d.swizzle)}</code>` : "";
+  info.innerHTML = `<code>${escapeHtml(d.layout)}</code> · shape (${d.shape.join(", ")}) · ` +
+    `${n.toLocaleString()} elements · ${R} replica${R === 1 ? "" : "s"}${swz}` +
+    ` · axes ${d.axes.map((a) => `<code>${escapeHtml(a.name)}</code> ${a.min}..${a.max}`).join(", ")}`;
+  const preset = state.presets.find((x) => x.name === $("preset").value);
+  if (preset) {
+    const doc = (preset.summary || preset.doc || "").split("\n")[0];
+    info.innerHTML += `<div class="doc" data-testid="preset-doc"><b>${escapeHtml(preset.name)}</b>: ${escapeHtml(doc)}</div>`;
+  }
+  if (d.too_large) {
+    info.innerHTML += `<span class="warn" data-testid="too-large">${escapeHtml(d.too_large)}</span>`;
+    state.model = null;
+    for (const id of ["logical-canvas", "logical-overlay", "physical-canvas", "physical-overlay"]) {
+      const c = $(id); c.width = 0; c.height = 0; c.style.width = "0px"; c.style.height = "0px";
+    }
+    $("legend").innerHTML = ""; $("physical-note").innerHTML = "";
+    $("connectors").innerHTML = "";
+    return;
+  }
+  const m = { n, R };
+  // logical geometry
+  const fold = logicalFold(d.shape, n);
+  const rowRadix = fold.rowDims.map((x) => fold.dims[x]);
+  const colRadix = fold.colDims.map((x) => fold.dims[x]);
+  const nrowsL = rowRadix.reduce((a, b) => a * b, 1), ncolsL = colRadix.reduce((a, b) => a * b, 1);
+  const strides = fold.dims.map((_, k) => fold.dims.slice(k + 1).reduce((a, b) => a * b, 1));
+  const lkey = new Int32Array(n), lflat = new Int32Array(nrowsL * ncolsL).fill(-1);
+  for (let e = 0; e < n; e++) {
+    let r = 0, c = 0;
+    for (const x of fold.rowDims) r = r * fold.dims[x] + Math.floor(e / strides[x]) % fold.dims[x];
+    for (const x of fold.colDims) c = c * fold.dims[x] + Math.floor(e / strides[x]) % fold.dims[x];
+    lkey[e] = r * ncolsL + c;
+    lflat[r * ncolsL + c] = e;
+  }
+  m.fold = fold; m.lkey = lkey; m.lflat = lflat; m.nrowsL = nrowsL; m.ncolsL = ncolsL;
+  const viewsW = $("views").clientWidth;
+  const half = viewsW >= 900 ? (viewsW - 16) / 2 - 24 : viewsW - 24;
+  const maxH = Math.max(420, window.innerHeight - 220);
+  const lastDimRows = (r) => {
+    const x = fold.rowDims[fold.rowDims.length - 1];
+    return x === undefined ? null : String(r % fold.dims[x]);
+  };
+  const lastDimCols = (c) => String(c % fold.dims[fold.colDims[fold.colDims.length - 1]]);
+  m.lgrid = new Grid($("logical-canvas"), $("logical-overlay"), {
+    ntiles: 1, nrows: nrowsL, ncols: ncolsL, sub: 1, rowRadix, colRadix, gaps: true,
+    tileLabel: () => "", rowLabel: fold.virtual ? (r) => String(r * fold.dims[1]) : lastDimRows,
+    colLabel: lastDimCols, mesh: null, availWidth: half, maxHeight: maxH, maxCell: 30,
+  });
+  $("logical-title").textContent = `shape (${d.shape.join(", ")})` +
+    (fold.virtual ? `, wrapped ${fold.dims[1]} per row` : "") +
+    (d.shape.length > 2 ? ` — dims ${fold.rowDims.map((x) => DIM_NAMES[x]).join("·")} down, ` +
+      `${fold.colDims.map((x) => DIM_NAMES[x]).join("·")} across` : "");
+  // physical geometry
+  const P = d.physical;
+  const sub = P.sub || 1;
+  const pairs = n * R;
+  const span = P.span || 1;
+  const nt = P.tiles.length;
+  const ncells = nt * P.nrows * P.ncols * sub;
+  const first = new Int32Array(ncells).fill(-1);  // first pair in each cell
+  const collide = new Uint8Array(ncells);
+  const pkeys = new Int32Array(pairs * span);
+  for (let p = 0; p < pairs; p++) {
+    for (let k = 0; k < span; k++) {
+      const key = ((P.tile[p] * P.nrows + P.row[p]) * P.ncols + P.col[p] + k) * sub + (P.subpos ? P.subpos[p] : 0);
+      pkeys[p * span + k] = key;
+      const f = first[key];
+      if (f < 0) first[key] = p;
+      else if (Math.floor(f / R) !== Math.floor(p / R)) collide[key] = 1;
+    }
+  }
+  // the list of pairs in each cell (CSR), for slot clicks and tooltips
+  const count = new Int32Array(ncells + 1);
+  for (let q = 0; q < pairs * span; q++) count[pkeys[q] + 1]++;
+  for (let i = 0; i < ncells; i++) count[i + 1] += count[i];
+  const fillPos = count.slice(0, ncells);
+  const members = new Int32Array(pairs * span);
+  for (let q = 0; q < pairs * span; q++) members[fillPos[pkeys[q]]++] = Math.floor(q / span);
+  m.first = first; m.collide = collide; m.pkeys = pkeys; m.span = span; m.cellStart = count; m.members = members;
+  const partLabel = (parts, idx) => {
+    // mixed-radix decode of a grid index into the axis values of its parts
+    const out = {};
+    for (let k = parts.length - 1; k >= 0; k--) {
+      const vs = parts[k].values;
+      out[parts[k].axis] = vs[idx % vs.length];
+      idx = Math.floor(idx / vs.length);
+    }
+    return out;
+  };
+  m.rowCoord = (r) => partLabel(P.rows, r);
+  m.colCoord = (c) => partLabel(P.cols, c);
+  const tileText = (t) => Object.entries(P.tiles[t]).map(([a, v]) => `${a} ${v}`).join(" · ");
+  let mesh = null;
+  if (P.mesh) {
+    const [ra, ca] = P.tile_axes;
+    mesh = {
+      rows: P.mesh.rows, cols: P.mesh.cols,
+      place: (t) => [P.mesh.rows.indexOf(P.tiles[t][ra]), P.mesh.cols.indexOf(P.tiles[t][ca])],
+    };
+  }
+  const short = { laneid: "", m: "", TLane: "", TCol: "", P: "", F: "", line: "", bank: "" };
+  const rowLabel = P.rows.length ? (r) => Object.values(m.rowCoord(r)).join("·")
+    : P.fold ? (r) => String(P.fold.values[r * P.fold.width] ?? "") : null;
+  const colLabel = P.cols.length ? (c) => Object.values(m.colCoord(c)).join("·")
+    : P.fold ? (c) => `+${c}` : null;
+  void short;
+  m.pgrid = new Grid($("physical-canvas"), $("physical-overlay"), {
+    ntiles: nt, nrows: P.nrows, ncols: P.ncols, sub,
+    rowRadix: P.rows.length ? P.rows.map((p) => p.values.length) : [P.nrows],
+    colRadix: P.cols.length ? P.cols.map((p) => p.values.length) : [P.ncols],
+    gaps: P.rows.length > 1 || P.cols.length > 1,
+    tileLabel: (t) => (P.tile_axes.length ? tileText(t) : ""), rowLabel, colLabel, mesh,
+    availWidth: half, maxHeight: maxH, maxCell: sub > 1 ? 14 : 26,
+  });
+  $("physical-title").textContent = P.title;
+  const axesRows = P.rows.map((p) => p.axis).join(" x ") || (P.fold ? "address" : "");
+  const axesCols = P.cols.map((p) => p.axis).join(" x ") || (P.fold ? "address offset" : "");
+  $("physical-note").innerHTML = (axesRows ? `rows: ${escapeHtml(axesRows)} · ` : "") +
+    (axesCols ? `columns: ${escapeHtml(axesCols)}` : "") +
+    (P.tile_axes.length ? ` · tiles: ${escapeHtml(P.tile_axes.join(" x "))} (used values only)` : "") +
+    ([...P.rows, ...P.cols].some((p) => p.compressed) || (P.fold && P.fold.compressed)
+      ? " · <b>sparse axis: only used values shown</b>" : "") +
+    (collide.some((x) => x) ? ` · <span style="color:#b91c1c">&#9698; several elements share a slot</span>` : "") +
+    (span > 1 ? ` · each ${escapeHtml(d.dtype)} spans ${span} bank words` : "");
+  state.model = m;
+  recolor();
+}
+
+function recolor() {
+  const d = state.data, m = state.model;
+  if (!m) return;
+  const n = d.size, R = d.replicas;
+  const cidx = new Int32Array(n);
+  const seen = new Map();
+  for (let e = 0; e < n; e++) {
+    const v = colorValue(e);
+    cidx[e] = v;
+    if (seen.size <= 64) seen.set(v, (seen.get(v) || 0) + 1);
+  }
+  m.cval = cidx;
+  const fillL = (key) => { const e = m.lflat[key]; return e < 0 ? null : paletteOf(cidx[e]); };
+  const axesNames = d.axes.map((a) => a.name);
+  const textL = (key) => {
+    const e = m.lflat[key];
+    if (e < 0) return null;
+    return String(cidx[e]);
+  };
+  m.fillL = fillL;
+  const tL = performance.now();
+  m.lgrid.draw(fillL, textL, null);
+  const fillP = (key) => { const p = m.first[key]; return p < 0 ? null : paletteOf(cidx[Math.floor(p / R)]); };
+  const textP = (key) => {
+    const p = m.first[key];
+    if (p < 0) return null;
+    const e = Math.floor(p / R);
+    return d.shape.length === 1 ? String(e) : unravel(e, d.shape).join(",");
+  };
+  m.fillP = fillP;
+  m.pgrid.draw(fillP, textP, (key) => m.collide[key] === 1);
+  state.timings.paint = performance.now() - tL;
+  void axesNames;
+  // legend
+  const c = state.color;
+  const what = c === "bank" ? "bank" : c.startsWith("dim:") ? `logical ${DIM_NAMES[+c.slice(4)]}` : c;
+  const vals = [...seen.keys()].sort((a, b) => a - b);
+  const many = seen.size > 32;
+  const items = vals.slice(0, 16).map((v) =>
+    `<span><span class="sw" style="background:${paletteOf(v)}"></span>${v}</span>`).join("");
+  $("legend").innerHTML = `<span>colour = <b>${escapeHtml(what)}</b>:</span>${items}` +
+    (many || vals.length > 16 ? `<span>… ${many ? "many" : vals.length} values; the ${state.palette.length} colours repeat</span>` : "");
+  applySelection();
+}
+
+// -- selection ---------------------------------------------------------------------------
+function pairsOfElement(e) {
+  const out = [];
+  const R = state.data.replicas;
+  for (let r = 0; r < R; r++) out.push(e * R + r);
+  return out;
+}
+
+function physKeysOfElements(elems) {
+  const m = state.model, R = state.data.replicas, span = m.span;
+  const keys = new Set();
+  for (const e of elems) for (let r = 0; r < R; r++) for (let k = 0; k < span; k++) keys.add(m.pkeys[(e * R + r) * span + k]);
+  return [...keys];
+}
+
+function applySelection() {
+  const m = state.model, sel = state.sel;
+  const svg = $("connectors");
+  svg.innerHTML = "";
+  if (!m) return;
+  if (!sel) {
+    m.lgrid.highlight([], null);
+    m.pgrid.highlight([], null);
+    window.__tl.highlight = { logical: [], physical: [] };
+    return;
+  }
+  const logicalKeys = sel.elements.map((e) => m.lkey[e]);
+  const physKeys = sel.physKeys;
+  const primary = sel.type === "element" ? m.lkey[sel.flat] : -1;
+  m.lgrid.highlight(logicalKeys, m.fillL, primary);
+  m.pgrid.highlight(physKeys, m.fillP, sel.type === "slot" ? physKeys[0] : -1, sel.wholeCells);
+  window.__tl.highlight = {
+    logical: [...sel.elements].sort((a, b) => a - b),
+    physical: physKeys.map((k) => m.pgrid.unkey(k)),
+  };
+  if (sel.type === "element") drawConnectors(m.lkey[sel.flat], physKeys);
+}
+
+function drawConnectors(lk, physKeys) {
+  const m = state.model;
+  const svg = $("connectors");
+  const base = $("views").getBoundingClientRect();
+  const lr = $("logical-canvas").getBoundingClientRect();
+  const pr = $("physical-canvas").getBoundingClientRect();
+  const [lx, ly] = m.lgrid.centre(lk);
+  const x1 = lr.left - base.left + lx, y1 = lr.top - base.top + ly;
+  const shown = physKeys.slice(0, 64);
+  let html = "";
+  for (const k of shown) {
+    const [px, py] = m.pgrid.centre(k);
+    const x2 = pr.left - base.left + px, y2 = pr.top - base.top + py;
+    const mx = (x1 + x2) / 2;
+    html += `<path d="M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}" fill="none" ` +
+      `stroke="#2563eb" stroke-width="1.5" stroke-opacity="0.75"/>` +
+      `<circle cx="${x2}" cy="${y2}" r="3" fill="#2563eb"/>`;
+  }
+  html += `<circle cx="${x1}" cy="${y1}" r="3.5" fill="#2563eb"/>`;
+  svg.innerHTML = html;
+}
+
+async function selectElement(flat) {
+  const d = state.data, m = state.model;
+  if (!m || flat < 0 || flat >= d.size) return;
+  const physKeys = physKeysOfElements([flat]);
+  state.sel = { type: "element", flat, elements: [flat], physKeys };
+  applySelection();
+  writeURL();
+  const index = unravel(flat, d.shape);
+  const token = (state.selToken = (state.selToken || 0) + 1);
+  try {
+    const ex = await postJSON("/api/explain", { ...request(), index });
+    if (token !== state.selToken) return;
+    $("details").innerHTML = renderDetails(ex, d, DIM_NAMES);
+  } catch (err) {
+    if (token !== state.selToken) return;
+    $("details").textContent = `explain failed: ${err.message}`;
+  }
+  window.__tl.detailsFor = flat;
+}
+
+async function selectByCoords(coords, label, physKeys, wholeCells) {
+  const d = state.data;
+  const token = (state.selToken = (state.selToken || 0) + 1);
+  let res;
+  try {
+    res = await postJSON("/api/elements_at", { ...request(), coords });
+  } catch (err) {
+    $("details").textContent = `elements_at failed: ${err.message}`;
+    return;
+  }
+  if (token !== state.selToken) return;
+  const elems = res.flat;
+  state.sel = { type: "slot", elements: elems, physKeys: physKeys ?? physKeysOfElements(elems), wholeCells };
+  applySelection();
+  writeURL();
+  $("details").innerHTML = renderSlotDetails(label, coords, res, d, DIM_NAMES);
+  window.__tl.detailsFor = label;
+}
+
+async function selectSet(elems, label) {
+  const d = state.data;
+  state.sel = { type: "set", elements: elems, physKeys: physKeysOfElements(elems) };
+  applySelection();
+  writeURL();
+  const token = (state.selToken = (state.selToken || 0) + 1);
+  $("details").innerHTML = renderSetDetails(label, elems, d, null, DIM_NAMES);
+  if (d.banks && elems.length && elems.length <= 4096) {
+    try {
+      const access = await postJSON("/api/access", { ...request(), elements: elems });
+      if (token === state.selToken) $("details").innerHTML = renderSetDetails(label, elems, d, access, DIM_NAMES);
+    } catch (err) { /* the selection stays; the bank summary is optional */ }
+  }
+}
+
+function clearSelection() {
+  state.sel = null;
+  state.selToken = (state.selToken || 0) + 1;
+  applySelection();
+  writeURL();
+  $("details").innerHTML = `<p class="hint">Click a logical element to see its owners and the four steps; click a physical slot, lane, warp or device to see what it holds.</p>`;
+}
+
+function coordOfPair(p) {
+  const d = state.data, out = {};
+  for (const a of d.axes) out[a.name] = d.coords[a.name][p];
+  return out;
+}
+
+function onLogicalClick(ev) {
+  const m = state.model;
+  if (!m) return;
+  const rect = ev.target.getBoundingClientRect();
+  const h = m.lgrid.hit(ev.clientX - rect.left, ev.clientY - rect.top);
+  if (!h) return;
+  const d = state.data, fold = m.fold;
+  if (h.kind === "cell") {
+    const e = m.lflat[h.r * m.ncolsL + h.c];
+    if (e >= 0) selectElement(e);
+  } else if (h.kind === "row" || h.kind === "col") {
+    const elems = [];
+    const line = h.kind === "row" ? h.r : h.c;
+    for (let k = 0; k < (h.kind === "row" ? m.ncolsL : m.nrowsL); k++) {
+      const e = m.lflat[h.kind === "row" ? line * m.ncolsL + k : k * m.ncolsL + line];
+      if (e >= 0) elems.push(e);
+    }
+    const dims = h.kind === "row" ? fold.rowDims : fold.colDims;
+    const name = dims.length === 1 && !fold.virtual ? DIM_NAMES[dims[0]] : h.kind;
+    const first = unravel(elems[0], d.shape);
+    const val = dims.length === 1 && !fold.virtual ? first[dims[0]] : line;
+    selectSet(elems, `${h.kind === "row" ? "row" : "column"} ${name}=${val}`);
+  }
+}
+
+function onPhysicalClick(ev) {
+  const m = state.model, d = state.data;
+  if (!m) return;
+  const rect = ev.target.getBoundingClientRect();
+  const h = m.pgrid.hit(ev.clientX - rect.left, ev.clientY - rect.top);
+  if (!h) return;
+  const P = d.physical;
+  if (h.kind === "cell") {
+    // the cell's coordinates, read from the library's arrays; what it holds comes from
+    // elements_at (the library's inverse query)
+    const isWord = P.kind === "smem";
+    const keys = [];
+    for (let s = 0; s < m.pgrid.sub; s++) {
+      if (!isWord && s !== h.s) continue;
+      keys.push(m.pgrid.key(h.t, h.r, h.c, s));
+    }
+    const coords = [], seen = new Set();
+    for (const key of keys) {
+      for (let q = m.cellStart[key]; q < m.cellStart[key + 1]; q++) {
+        const c = coordOfPair(m.members[q]);
+        const s = JSON.stringify(c);
+        if (!seen.has(s)) { seen.add(s); coords.push(c); }
+      }
+    }
+    const label = describeCell(h);
+    if (!coords.length) {
+      state.sel = { type: "slot", elements: [], physKeys: [keys[0]], wholeCells: isWord };
+      applySelection();
+      $("details").innerHTML = `<h3>${escapeHtml(label)}</h3><p>empty: no logical element is placed here.</p>`;
+      return;
+    }
+    selectByCoords(coords, label, [m.pgrid.key(h.t, h.r, h.c, isWord ? 0 : h.s)], isWord);
+  } else if (h.kind === "tile") {
+    selectByCoords(P.tiles[h.t], Object.entries(P.tiles[h.t]).map(([a, v]) => `${a}=${v}`).join(", "));
+  } else if (h.kind === "row" && P.rows.length && P.kind !== "smem") {
+    const c = m.rowCoord(h.r);
+    selectByCoords(c, Object.entries(c).map(([a, v]) => `${a}=${v}`).join(", "));
+  } else if (h.kind === "col" && P.cols.length && P.kind !== "smem") {
+    const c = m.colCoord(h.c);
+    selectByCoords(c, Object.entries(c).map(([a, v]) => `${a}=${v}`).join(", "));
+  } else if (P.kind === "smem" && (h.kind === "row" || h.kind === "col")) {
+    // a whole bank or line: read from the library's bank arrays
+    const arr = h.kind === "col" ? d.banks.bank : d.banks.line;
+    const want = h.kind === "col" ? h.c : P.rows[0].values[h.r];
+    const elems = [], R = d.replicas;
+    for (let e = 0; e < d.size; e++) {
+      for (let r = 0; r < R; r++) if (arr[e * R + r] === want) { elems.push(e); break; }
+    }
+    selectSet(elems, `${h.kind === "col" ? "bank" : "line"} ${want}`);
+  }
+}
+
+function describeCell(h) {
+  const m = state.model, P = state.data.physical;
+  const parts = [];
+  if (P.tile_axes.length) for (const [a, v] of Object.entries(P.tiles[h.t])) parts.push(`${a}=${v}`);
+  if (P.kind === "smem") parts.push(`line=${P.rows[0].values[h.r]}`, `bank=${h.c}`);
+  else if (P.fold) {
+    const i = h.r * P.fold.width + h.c;
+    parts.push(`m=${P.fold.values[i] ?? "-"}`);
+  } else {
+    for (const [a, v] of Object.entries(m.rowCoord(h.r))) parts.push(`${a}=${v}`);
+    for (const [a, v] of Object.entries(m.colCoord(h.c))) parts.push(`${a}=${v}`);
+  }
+  return parts.join(", ");
+}
+
+// -- hover tooltips ---------------------------------------------------------------------
+function tooltip(ev, text) {
+  const tip = $("tooltip");
+  if (!text) { tip.hidden = true; return; }
+  tip.textContent = text;
+  tip.hidden = false;
+  const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 6);
+  tip.style.left = `${x}px`;
+  tip.style.top = `${ev.clientY + 16}px`;
+}
+
+function coordText(p) {
+  return Object.entries(coordOfPair(p)).map(([a, v]) => `${a}=${v}`).join(" ");
+}
+
+function onLogicalHover(ev) {
+  const m = state.model, d = state.data;
+  if (!m) return;
+  const rect = ev.target.getBoundingClientRect();
+  const h = m.lgrid.hit(ev.clientX - rect.left, ev.clientY - rect.top);
+  if (!h || h.kind !== "cell") { tooltip(ev, h ? `click: select this ${h.kind}` : null); return; }
+  const e = m.lflat[h.r * m.ncolsL + h.c];
+  if (e < 0) return tooltip(ev, null);
+  const idx = unravel(e, d.shape);
+  const lines = [`(${idx.map((x, k) => `${DIM_NAMES[k]}=${x}`).join(", ")})  flat ${e}`];
+  const seen = new Set();
+  for (const p of pairsOfElement(e)) { const t = coordText(p); if (!seen.has(t)) { seen.add(t); lines.push("-> " + t); } }
+  if (d.banks) lines.push(`bank ${d.banks.bank[e * d.replicas]}, line ${d.banks.line[e * d.replicas]}`);
+  tooltip(ev, lines.slice(0, 12).join("\n") + (lines.length > 12 ? `\n… ${lines.length - 12} more` : ""));
+}
+
+function onPhysicalHover(ev) {
+  const m = state.model, d = state.data;
+  if (!m) return;
+  const rect = ev.target.getBoundingClientRect();
+  const h = m.pgrid.hit(ev.clientX - rect.left, ev.clientY - rect.top);
+  if (!h) return tooltip(ev, null);
+  if (h.kind !== "cell") return tooltip(ev, `click: everything at this ${h.kind === "tile" ? "tile" : h.kind}`);
+  const key = m.pgrid.key(h.t, h.r, h.c, h.s);
+  const lines = [describeCell(h)];
+  const elems = new Set();
+  for (let q = m.cellStart[key]; q < m.cellStart[key + 1]; q++) elems.add(Math.floor(m.members[q] / d.replicas));
+  if (!elems.size) lines.push("(empty)");
+  for (const e of [...elems].slice(0, 8)) lines.push(`holds (${unravel(e, d.shape).join(", ")})`);
+  if (elems.size > 8) lines.push(`… ${elems.size - 8} more`);
+  tooltip(ev, lines.join("\n"));
+}
+
+// -- keyboard ------------------------------------------------------------------------------
+function onKey(ev) {
+  if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+  const m = state.model;
+  if (ev.key === "Escape") { clearSelection(); return; }
+  if (!m || !state.sel || state.sel.type !== "element") return;
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const mv = moves[ev.key];
+  if (!mv) return;
+  ev.preventDefault();
+  const key = m.lkey[state.sel.flat];
+  const r = Math.floor(key / m.ncolsL) + mv[0], c = (key % m.ncolsL) + mv[1];
+  if (r < 0 || c < 0 || r >= m.nrowsL || c >= m.ncolsL) return;
+  const e = m.lflat[r * m.ncolsL + c];
+  if (e >= 0) selectElement(e);
+}
+
+// -- presets and controls -----------------------------------------------------------------
+function loadPreset(name, opts = {}) {
+  const p = state.presets.find((x) => x.name === name);
+  if (!p || p.error) return false;
+  $("preset").value = name;
+  $("layout").value = p.layout;
+  $("shape").value = p.shape.join(",");
+  $("dtype").value = p.dtype || "";
+  $("swizzle").value = p.swizzle || "none";
+  $("info").title = p.doc || "";
+  state.presetDoc = p.doc || "";
+  update({ color: opts.color || p.color || null, select: opts.select });
+  return true;
+}
+
+function fillControls(opts) {
+  const groups = {};
+  for (const p of state.presets) (groups[p.group] ||= []).push(p);
+  let html = `<option value="">(custom)</option>`;
+  for (const [g, items] of Object.entries(groups)) {
+    html += `<optgroup label="${escapeHtml(g)}">` + items.map((p) =>
+      `<option value="${escapeHtml(p.name)}"${p.error ? " disabled" : ""}>${escapeHtml(p.name)}${p.error ? " (unavailable)" : ""}</option>`).join("") + "</optgroup>";
+  }
+  $("preset").innerHTML = html;
+  $("dtype").innerHTML = `<option value="">(none)</option>` + opts.dtypes.map((t) => `<option>${t}</option>`).join("");
+  $("swizzle").innerHTML = opts.swizzles.map((t) => `<option>${t}</option>`).join("");
+}
+
+async function copyText(text) {
+  try { await navigator.clipboard.writeText(text); return true; } catch (_) {
+    const ta = $("clipboard"); ta.value = text; ta.select();
+    try { return document.execCommand("copy"); } catch (__) { return false; }
+  }
+}
+
+function flash(button, text) {
+  const old = button.textContent;
+  button.textContent = text;
+  setTimeout(() => { button.textContent = old; }, 1200);
+}
+
+async function main() {
+  const q = new URLSearchParams(location.search);
+  if (q.get("embed") === "1") document.body.classList.add("embed");
+  const [presets, opts] = await Promise.all([getJSON("/api/presets"), getJSON("/api/options")]);
+  state.presets = presets.presets;
+  state.palette = opts.palette;
+  state.options = opts;
+  fillControls(opts);
+  const select = q.get("select") ? q.get("select").split(",").map((x) => parseInt(x, 10)) : null;
+  const color = q.get("color");
+  if (q.get("layout")) {
+    $("preset").value = q.get("preset") || "";
+    $("layout").value = q.get("layout");
+    $("shape").value = q.get("shape") || "";
+    $("dtype").value = q.get("dtype") || "";
+    $("swizzle").value = q.get("swizzle") || "none";
+    await update({ select: select && select.every(Number.isFinite) ? select : null, color });
+  } else if (!(q.get("preset") && loadPreset(q.get("preset"), { select, color }))) {
+    loadPreset("tensor-core tile", { select, color });
+  }
+  $("layout").addEventListener("input", () => { $("preset").value = ""; scheduleUpdate(); });
+  $("shape").addEventListener("input", () => { $("preset").value = ""; scheduleUpdate(); });
+  $("dtype").addEventListener("change", () => update());
+  $("swizzle").addEventListener("change", () => update());
+  $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });
+  $("color").addEventListener("change", () => { state.color = $("color").value; recolor(); writeURL(); });
+  $("logical-canvas").addEventListener("click", onLogicalClick);
+  $("physical-canvas").addEventListener("click", onPhysicalClick);
+  $("logical-canvas").addEventListener("mousemove", onLogicalHover);
+  $("physical-canvas").addEventListener("mousemove", onPhysicalHover);
+  for (const id of ["logical-canvas", "physical-canvas"]) $(id).addEventListener("mouseleave", () => { $("tooltip").hidden = true; });
+  document.addEventListener("keydown", onKey);
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (state.data && !state.data.too_large) { const s = state.sel; build(); state.sel = s; applySelection(); } }, 150);
+  });
+  $("export-svg").addEventListener("click", () => exportSvg(state, DIM_NAMES));
+  $("export-png").addEventListener("click", () => exportPng(state));
+  $("copy-python").addEventListener("click", async (ev) => {
+    const ok = await copyText(pythonSnippet(state, unravel));
+    flash(ev.target, ok ? "copied" : "failed");
+  });
+  $("copy-link").addEventListener("click", async (ev) => {
+    const ok = await copyText(location.href);
+    flash(ev.target, ok ? "copied" : "failed");
+  });
+}
+
+Object.assign(window.__tl, {
+  // test hooks: where things are drawn, in page (client) coordinates
+  logicalCenter(flat) {
+    const m = state.model, r = $("logical-canvas").getBoundingClientRect();
+    const [x, y] = m.lgrid.centre(m.lkey[flat]);
+    return { x: r.left + x, y: r.top + y };
+  },
+  physicalCenter(t, row, col, s = 0) {
+    const m = state.model, r = $("physical-canvas").getBoundingClientRect();
+    const [x, y] = m.pgrid.centre(m.pgrid.key(t, row, col, s));
+    return { x: r.left + x, y: r.top + y };
+  },
+  pairCell(p) { return state.model.pgrid.unkey(state.model.pkeys[p * state.model.span]); },
+  palette: () => state.palette,
+  colorOf: (flat) => paletteOf(state.model.cval[flat]),
+  selectElement, clearSelection,
+});
+
+main().catch((err) => { showError(err); console.error(err); });

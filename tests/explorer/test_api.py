@@ -1,0 +1,226 @@
+"""The explorer's JSON API: answers equal the library's, bad input is a 4xx JSON error."""
+
+from __future__ import annotations
+
+import json
+import math
+import urllib.error
+import urllib.request
+
+import numpy as np
+import pytest
+
+import tilelayout as tl
+from tilelayout import presets
+from tilelayout.eval.inverse import elements_at
+from tilelayout.explorer import api, examples
+from tilelayout.explorer.server import serve_in_thread
+
+REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv, url = serve_in_thread()
+    yield url
+    srv.shutdown()
+    srv.server_close()
+
+
+def call(url, path, body=None, *, raw=None, method=None, headers=None):
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    req = urllib.request.Request(url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers.get("Content-Type"), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), e.read()
+
+
+def test_layout_view_equals_map_all():
+    r = api.layout_view({"layout": REF, "shape": "8,16"})
+    L = tl.parse(REF)
+    arrays = L.map_all((8, 16))
+    assert r["layout"] == str(L) and r["replicas"] == 2 and r["size"] == 128
+    for a, v in arrays.items():
+        assert r["coords"][a] == v.reshape(-1).tolist()
+    # every (element, replica) pair has a physical cell inside the grid
+    p = r["physical"]
+    assert p["kind"] == "threads"
+    assert [t["warpid"] for t in p["tiles"]] == [5, 6, 9, 10]
+    assert max(p["row"]) < p["nrows"] and max(p["col"]) < p["ncols"]
+    assert len(p["tile"]) == 256
+
+
+@pytest.mark.parametrize("e", examples.EXAMPLES, ids=lambda e: e.name)
+def test_every_example_loads(e):
+    r = api.layout_view({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
+                         "swizzle": e.swizzle})
+    assert r["size"] == math.prod(e.shape)
+    assert "too_large" not in r
+    p = r["physical"]
+    cells = {(t, a, b, s) for t, a, b, s in zip(p["tile"], p["row"], p["col"],
+                                                 p.get("subpos", [0] * len(p["tile"])),
+                                                 strict=True)}
+    assert len(cells) >= 1 and p["nrows"] * p["ncols"] * p["sub"] * len(p["tiles"]) >= len(cells)
+
+
+def test_physical_kinds():
+    kind = lambda e: api.layout_view({"layout": e.layout, "shape": list(e.shape),  # noqa: E731
+                                      "dtype": e.dtype, "swizzle": e.swizzle})["physical"]["kind"]
+    assert kind(examples.get("TMEM accumulator (2x128x112)")) == "tmem"
+    assert kind(examples.get("Trainium SBUF (P x F)")) == "trainium"
+    assert kind(examples.get("2x2 device mesh")) == "devices"
+    assert kind(examples.get("smem 8x64 float16, 128B swizzle")) == "smem"
+    assert kind(examples.get("extents only")) == "memory"
+
+
+def test_smem_bank_grid_matches_bank_map():
+    r = api.layout_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B"})
+    L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(8,64):(64,1)]"))
+    bm = tl.bank_map(L, "float16")
+    p = r["physical"]
+    assert p["sub"] == 2 and p["ncols"] == 32
+    assert p["col"] == bm["bank"].reshape(-1).tolist()
+    assert r["banks"]["bank"] == bm["bank"].reshape(-1).tolist()
+    # column j = 0 reads banks 0, 4, ..., 28 (the reference worked example)
+    assert [p["col"][64 * i] for i in range(8)] == [0, 4, 8, 12, 16, 20, 24, 28]
+
+
+def test_explain_and_elements_at_match_library():
+    ex = api.explain_view({"layout": REF, "shape": [8, 16], "index": [7, 15]})
+    assert ex == tl.explain(tl.parse(REF), (7, 15), (8, 16)).to_dict()
+    got = api.elements_at_view({"layout": REF, "shape": [8, 16], "coords": {"laneid": 5}})
+    want = elements_at(tl.parse(REF), {"laneid": 5}, (8, 16))
+    assert [tuple(e) for e in got["elements"]] == list(want)
+    union = api.elements_at_view({"layout": REF, "shape": [8, 16],
+                                  "coords": [{"warpid": 5}, {"warpid": 10}]})
+    assert len(union["flat"]) == 128
+
+
+def test_access_reports_column_conflict():
+    col0 = [64 * i for i in range(8)]
+    plain = api.access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "elements": col0})
+    swz = api.access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B",
+                           "elements": col0})
+    assert plain["ways"] == 8 and plain["banks"] == [0]
+    assert swz["ways"] == 1 and swz["banks"] == [0, 4, 8, 12, 16, 20, 24, 28]
+
+
+def test_registry_presets_are_all_offered():
+    listed = api.presets()["presets"]
+    registry = [p for p in listed if p["group"] == "preset registry"]
+    assert [p["name"] for p in registry] == list(presets.names())
+    assert not [p for p in registry if "error" in p]
+    for p in registry:
+        r = api.layout_view(p)
+        assert r["layout"] == p["layout"]
+
+
+def test_too_large_is_explained_not_drawn():
+    r = api.layout_view({"layout": "S[(1024,1024):(1024,1)]"})
+    assert "coords" not in r and "at most" in r["too_large"]
+
+
+@pytest.mark.parametrize("body, field, column", [
+    ({"layout": "S[(8,4):(4@lane,1)]"}, "layout", 12),
+    ({"layout": "S[(8,4):(4,1)"}, "layout", 14),
+    ({"layout": ""}, "layout", None),
+    ({"layout": "S[(8,4):(4,1)]", "shape": "7,4"}, "shape", None),
+    ({"layout": "S[(8,4):(4,1)]", "shape": "a,b"}, "shape", None),
+    ({"layout": "S[(8,4):(4,1)]", "swizzle": "128B"}, "swizzle", None),
+    ({"layout": "S[(8,4):(4,1)]", "dtype": "float7"}, "dtype", None),
+    ({"layout": "S[(8,4):(4,1)]", "swizzle": "96B", "dtype": "float16"}, "swizzle", None),
+    ({"layout": 5}, "layout", None),
+])
+def test_bad_input_names_the_field(body, field, column):
+    with pytest.raises(api.ApiError) as info:
+        api.layout_view(body)
+    assert info.value.status == 400 and info.value.field == field
+    assert info.value.column == column
+
+
+def test_http_routes_and_errors(server):
+    status, ctype, body = call(server, "/")
+    assert status == 200 and "text/html" in ctype and b'data-testid="layout-input"' in body
+    status, _, body = call(server, "/api/palette")
+    assert json.loads(body)["palette"] == list(tl.render.palette.PALETTE)
+    status, _, body = call(server, "/api/layout", {"layout": REF, "shape": [8, 16]})
+    assert status == 200 and json.loads(body)["replicas"] == 2
+    cases = [
+        (("/api/layout", {"layout": "S[(8,4):(4@lane,1)]"}), 400),
+        (("/api/layout", None), 400),
+        (("/api/nope", {"layout": REF}), 404),
+        (("/static/../api.py", None), 404),
+        (("/api/explain", {"layout": REF, "index": [8, 0]}), 400),
+        (("/api/elements_at", {"layout": REF, "coords": {"bank": 1}}), 400),
+    ]
+    for (path, body), want in cases:
+        status, ctype, raw = call(server, path, body, method="POST" if path.startswith("/api/")
+                                  and path != "/api/nope" or body else "GET")
+        data = json.loads(raw)
+        assert status == want and "error" in data and "Traceback" not in raw.decode(), path
+    status, _, raw = call(server, "/api/layout", raw=b"{not json")
+    assert status == 400 and "JSON" in json.loads(raw)["error"]
+    status, _, raw = call(server, "/api/layout", raw=b"[1, 2]")
+    assert status == 400
+    big = json.dumps({"layout": "S[4]", "pad": "x" * (api.MAX_BODY + 10)}).encode()
+    status, _, raw = call(server, "/api/layout", raw=big)
+    assert status == 413 and "at most" in json.loads(raw)["error"]
+    status, _, raw = call(server, "/api/layout", {"layout": "S[4]" + " " * api.MAX_TEXT})
+    assert status == 413
+    status, _, raw = call(server, "/api/layout", method="DELETE")
+    assert status == 405
+    # and it keeps serving
+    status, _, body = call(server, "/api/presets")
+    assert status == 200 and len(json.loads(body)["presets"]) > len(examples.EXAMPLES)
+
+
+def test_internal_error_is_not_a_traceback(server, monkeypatch, capsys):
+    def boom(_req):
+        raise RuntimeError("secret internals")
+    monkeypatch.setitem(__import__("tilelayout.explorer.server", fromlist=["_POST"])._POST,
+                        "/api/layout", boom)
+    status, _, raw = call(server, "/api/layout", {"layout": REF})
+    assert status == 500 and b"secret" not in raw and b"Traceback" not in raw
+    assert json.loads(raw)["error"].startswith("internal error")
+
+
+def test_binds_loopback_by_default():
+    from tilelayout.explorer.server import make_server
+    srv = make_server(port=0)
+    try:
+        assert srv.server_address[0] == "127.0.0.1"
+    finally:
+        srv.server_close()
+
+
+def test_serve_command_starts_and_stops():
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "tilelayout.cli", "serve", "--port", "0",
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "http://127.0.0.1:" in line
+        url = line.split()[3].rstrip("/")
+        deadline = time.time() + 10
+        while True:
+            try:
+                status, _, _ = call(url, "/api/options")
+                break
+            except OSError:
+                assert time.time() < deadline
+                time.sleep(0.1)
+        assert status == 200
+    finally:
+        proc.send_signal(__import__("signal").SIGINT)
+        assert proc.wait(timeout=10) == 0
+
+
+def test_map_all_coords_are_integers_in_json():
+    r = api.layout_view({"layout": "S[(4,4):(-1@laneid,4@laneid)] + 3@laneid"})
+    arr = np.array(r["coords"]["laneid"])
+    assert arr.dtype.kind == "i" and r["axes"][0]["min"] == int(arr.min())
