@@ -1,0 +1,292 @@
+"""JAX shardings: ``PartitionSpec`` + mesh shape <-> a layout over mesh (device) axes.
+
+A ``PartitionSpec`` entry per array dimension is ``None`` (not split), a mesh-axis name,
+or a tuple of names (split over their product, first name outermost). JAX splits a
+dimension of size ``n`` over mesh axes of total size ``k`` into ``k`` equal contiguous
+blocks, and replicates the array over every mesh axis the spec does not name. Each
+device stores its block as a dense row-major array.
+
+Our layout for it: each mesh axis becomes a *device* axis of the same name; dimension
+``d`` is the iters ``(size(a), 1@a)`` for each named mesh axis ``a`` followed by
+``(n/k, stride@m)``, where ``m`` is the element's row-major position inside its
+device's block; every unnamed mesh axis is a replica iter ``R[size(a):1@a]``.
+
+JAX itself is imported only by :func:`to_partition_spec`, :func:`to_named_sharding`
+(which build JAX objects) and never at module import.
+
+>>> L = from_partition_spec(("x", None), {"x": 2, "y": 4}, (8, 6))
+>>> str(L)
+'S[(2,4,6):(1@x,6,1)] + R[4:1@y]'
+>>> partition_spec_entries(L, {"x": 2, "y": 4}, (8, 6))
+('x', None)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core.axes import axis as lookup_axis
+from ..core.axes import declare_axis, is_axis
+from ..core.compose import ComposeLayout
+from ..core.iter import Iter
+from ..core.shape import format_shape
+from ..core.tile import TileLayout
+from . import InteropError, require
+from .factor import merge_iters, split_by_shape
+
+Entry = None | str | tuple[str, ...]
+MeshShape = Mapping[str, int] | Sequence[tuple[str, int]] | Any
+
+
+def mesh_axes(mesh_shape: MeshShape) -> dict[str, int]:
+    """The mesh as an ordered ``{axis name: size}``, from a mapping, pairs or a JAX ``Mesh``.
+
+    Each name is declared as a device axis (an existing non-device axis of the same name
+    is refused).
+
+    >>> mesh_axes([("data", 2), ("model", 4)])
+    {'data': 2, 'model': 4}
+    """
+    if hasattr(mesh_shape, "axis_names") and hasattr(mesh_shape, "shape"):  # jax Mesh
+        mesh_shape = mesh_shape.shape
+    items = list(mesh_shape.items()) if isinstance(mesh_shape, Mapping) else list(mesh_shape)
+    out: dict[str, int] = {}
+    for item in items:
+        try:
+            name, size = item
+            size = int(size)
+        except (TypeError, ValueError):
+            raise InteropError(f"mesh shape entries are (axis name, size); got {item!r}") from None
+        if size < 1:
+            raise InteropError(f"mesh axis {name!r} has size {size}; sizes must be >= 1")
+        if name in out:
+            raise InteropError(f"mesh axis {name!r} appears twice in the mesh shape")
+        if is_axis(name):
+            if lookup_axis(name).kind != "device":
+                raise InteropError(
+                    f"mesh axis {name!r} clashes with the {lookup_axis(name).kind} axis of that "
+                    f"name; rename the mesh axis"
+                )
+        else:
+            declare_axis(name, kind="device", doc="mesh axis")
+        out[name] = size
+    return out
+
+
+def _entries(spec: Sequence[Entry], rank: int, mesh: dict[str, int]) -> list[tuple[str, ...]]:
+    entries = list(spec)
+    if len(entries) > rank:
+        raise InteropError(f"partition spec {tuple(spec)} has {len(entries)} entries for a rank-{rank} array")
+    out: list[tuple[str, ...]] = []
+    used: set[str] = set()
+    for e in entries + [None] * (rank - len(entries)):
+        names: tuple[str, ...]
+        if e is None:
+            names = ()
+        elif isinstance(e, str):
+            names = (e,)
+        elif isinstance(e, tuple | list) and all(isinstance(n, str) for n in e):
+            names = tuple(e)
+        else:
+            raise InteropError(
+                f"partition spec entries are None, a mesh-axis name or a tuple of names; got {e!r}"
+            )
+        for n in names:
+            if n not in mesh:
+                raise InteropError(f"partition spec names mesh axis {n!r}; the mesh has {list(mesh)}")
+            if n in used:
+                raise InteropError(f"mesh axis {n!r} is used twice in partition spec {tuple(spec)}")
+            used.add(n)
+        out.append(names)
+    return out
+
+
+def from_partition_spec(
+    spec: Sequence[Entry], mesh_shape: MeshShape, array_shape: Sequence[int]
+) -> TileLayout:
+    """The layout of an array of ``array_shape`` sharded by ``spec`` over ``mesh_shape``.
+
+    ``spec`` is a ``jax.sharding.PartitionSpec`` or any sequence of entries; missing
+    trailing entries mean ``None``. A dimension that the mesh axes do not divide evenly
+    is refused (JAX's ``device_put`` refuses it too).
+
+    >>> str(from_partition_spec((("x", "y"),), {"x": 2, "y": 2}, (8,)))
+    'S[(2,2,2):(1@x,1@y,1)]'
+    """
+    mesh = mesh_axes(mesh_shape)
+    dims = tuple(int(n) for n in array_shape)
+    names = _entries(spec, len(dims), mesh)
+    local = []
+    for d, (n, axes_d) in enumerate(zip(dims, names, strict=True)):
+        k = math.prod(mesh[a] for a in axes_d)
+        if n % k:
+            raise InteropError(
+                f"dimension {d} of size {n} does not split evenly over mesh axes {axes_d} "
+                f"({k} devices); JAX shards need equal blocks"
+            )
+        local.append(n // k)
+    strides = [math.prod(local[d + 1 :]) for d in range(len(dims))]
+    shard: list[Iter] = []
+    for axes_d, b, s in zip(names, local, strides, strict=True):
+        shard.extend(Iter(mesh[a], 1, a) for a in axes_d)
+        shard.append(Iter(b, s, "m"))
+    used = {a for axes_d in names for a in axes_d}
+    replica = [Iter(size, 1, a) for a, size in mesh.items() if a not in used and size > 1]
+    return TileLayout(shard, replica)
+
+
+def first_difference(a: TileLayout, b: TileLayout, shape: tuple[int, ...]) -> int | None:
+    """Flat index of the first element whose coordinate sets differ under ``a`` and ``b``
+    (``None`` when they agree everywhere), comparing every axis of either layout.
+
+    >>> import tilelayout as tl
+    >>> first_difference(tl.parse("S[4:1]"), tl.parse("S[(2,2):(1,2)]"), (4,))
+    1
+    """
+    axes = list(dict.fromkeys([*a.axes, *b.axes]))
+    n = math.prod(shape)
+    arrays = [x.map_all(shape) for x in (a, b)]
+    zero = np.zeros((n, 1), dtype=np.int64)
+    columns = [[arr[ax].reshape(n, -1) if ax in arr else zero for arr in arrays] for ax in axes]
+    codes = [np.zeros((n, x.replica_count), dtype=np.int64) for x in (a, b)]
+    for pair in columns:
+        radix = 2 * max(int(np.abs(v).max(initial=0)) for v in pair) + 1
+        codes = [c * radix + v for c, v in zip(codes, pair, strict=True)]
+    left, right = (np.sort(c, axis=1) for c in codes)
+    same = left.shape == right.shape
+    candidates = np.flatnonzero((left != right).any(axis=1)) if same else np.arange(n)
+    for i in candidates.tolist():  # rows whose multisets differ: compare as sets
+        if not np.array_equal(np.unique(left[i]), np.unique(right[i])):
+            return i
+    return None
+
+
+def partition_spec_entries(
+    layout: TileLayout, mesh_shape: MeshShape, shape: Sequence[int] | None = None
+) -> tuple[Entry, ...]:
+    """The ``PartitionSpec`` entries (plain tuple, no JAX needed) of a sharding layout.
+
+    ``shape`` is the array shape (default: the layout's shard extents). Refused, with
+    the reason: offsets, swizzles, axes other than the mesh's and ``m``, a mesh axis
+    interleaved inside a dimension (cyclic distribution), strides that skip devices, a
+    mesh axis only partly used, replicas inside a device, and shards not stored row-major.
+
+    >>> import tilelayout as tl
+    >>> partition_spec_entries(tl.parse("S[(2,4):(1@pid,1)]"), {"pid": 2}, (8,))
+    ('pid',)
+    """
+    if isinstance(layout, ComposeLayout):
+        raise InteropError(
+            f"{layout} swizzles addresses inside a device; a JAX sharding only says which "
+            f"device holds which block"
+        )
+    mesh = mesh_axes(mesh_shape)
+    offset = {a: v for a, v in layout.offset.items() if v}
+    if offset:
+        raise InteropError(
+            f"{layout} has offset {offset}; JAX shardings start at coordinate 0 of every "
+            f"mesh axis and at position 0 inside each block"
+        )
+    foreign = [a for a in layout.axes if a not in mesh and a != "m"]
+    if foreign:
+        raise InteropError(
+            f"{layout} uses axes {foreign} that are neither mesh axes {list(mesh)} nor 'm'"
+        )
+    dims = layout.check_shape(shape)
+    entries: list[Entry] = []
+    used: set[str] = set()
+    for d, group in enumerate(split_by_shape(layout.shard, dims)):
+        names: list[str] = []
+        seen_memory = False
+        for it in merge_iters(group):
+            if it.axis == "m":
+                seen_memory = True
+                continue
+            size = mesh[it.axis]
+            if seen_memory:
+                raise InteropError(
+                    f"dimension {d}: mesh axis {it.axis!r} is interleaved below a block of local "
+                    f"elements (a cyclic distribution); JAX splits a dimension into contiguous blocks"
+                )
+            if it.stride != 1 or it.extent != size or it.axis in used:
+                what = (
+                    f"stride {it.stride} skips devices" if it.stride != 1
+                    else f"extent {it.extent} uses {it.extent} of the {size} devices"
+                    if it.extent != size else "the axis appears twice"
+                )
+                raise InteropError(
+                    f"dimension {d}: mesh axis {it.axis!r} ({what}); JAX splits a dimension over "
+                    f"all devices of a mesh axis, one block each"
+                )
+            names.append(it.axis)
+            used.add(it.axis)
+        entries.append(None if not names else names[0] if len(names) == 1 else tuple(names))
+    for it in merge_iters(layout.replica):
+        if it.axis == "m":
+            raise InteropError(f"{layout} replicates inside a device (a replica on 'm')")
+        if it.axis in used or it.stride != 1 or it.extent != mesh[it.axis]:
+            raise InteropError(
+                f"replica {it.extent}:{it.stride}@{it.axis} does not copy the array to every "
+                f"device of mesh axis {it.axis!r} (size {mesh[it.axis]}), as JAX replication does"
+            )
+        used.add(it.axis)
+    missing = [a for a, size in mesh.items() if size > 1 and a not in used]
+    if missing:
+        raise InteropError(
+            f"mesh axes {missing} are neither split nor replicated by {layout}: the data would "
+            f"live only at coordinate 0 of them, but JAX replicates over every unnamed mesh axis"
+        )
+    expected = from_partition_spec(entries, mesh, dims)
+    bad = first_difference(layout, expected, dims)
+    if bad is not None:
+        idx = format_shape(np.unravel_index(bad, dims))
+        raise InteropError(
+            f"element {idx} is stored at a different position inside its block than JAX's dense "
+            f"row-major shard (layout {layout}, JAX's {expected})"
+        )
+    return tuple(entries)
+
+
+def to_partition_spec(layout: TileLayout, mesh_shape: MeshShape, shape: Sequence[int] | None = None):
+    """A ``jax.sharding.PartitionSpec`` for ``layout`` (see :func:`partition_spec_entries`).
+
+    >>> import tilelayout as tl
+    >>> to_partition_spec(tl.parse("S[(2,4):(1@pid,1)]"), {"pid": 2})  # doctest: +SKIP
+    PartitionSpec('pid',)
+    """
+    sharding = require("jax.sharding", "jax")
+    return sharding.PartitionSpec(*partition_spec_entries(layout, mesh_shape, shape))
+
+
+def to_named_sharding(layout: TileLayout, mesh: Any, shape: Sequence[int] | None = None):
+    """A ``jax.sharding.NamedSharding`` on ``mesh`` (a ``jax.sharding.Mesh``) for ``layout``.
+
+    >>> # NamedSharding(mesh, PartitionSpec('x', None)) for an (8, 6) array on a 2x4 mesh
+    >>> to_named_sharding(from_partition_spec(("x",), mesh, (8, 6)), mesh)  # doctest: +SKIP
+    """
+    sharding = require("jax.sharding", "jax")
+    return sharding.NamedSharding(mesh, to_partition_spec(layout, mesh, shape))
+
+
+def from_named_sharding(sharding: Any, array_shape: Sequence[int]) -> TileLayout:
+    """The layout of a ``jax.sharding.NamedSharding`` for an array of ``array_shape``.
+
+    >>> from_named_sharding(arr.sharding, arr.shape)  # doctest: +SKIP
+    """
+    if not (hasattr(sharding, "spec") and hasattr(sharding, "mesh")):
+        raise InteropError(f"expected a jax.sharding.NamedSharding, got {type(sharding).__name__}")
+    return from_partition_spec(tuple(sharding.spec), sharding.mesh, array_shape)
+
+
+__all__ = [
+    "from_named_sharding",
+    "from_partition_spec",
+    "mesh_axes",
+    "partition_spec_entries",
+    "to_named_sharding",
+    "to_partition_spec",
+]
