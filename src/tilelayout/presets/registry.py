@@ -424,7 +424,8 @@ def info(name: str) -> PresetInfo:
     try:
         return _REGISTRY[name]
     except KeyError:
-        close = difflib.get_close_matches(str(name), list(_REGISTRY), n=3, cutoff=0.5)
+        folded = [k for k in _REGISTRY if k.lower() == str(name).lower()]
+        close = folded or difflib.get_close_matches(str(name), list(_REGISTRY), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise PresetError(
             f"unknown preset {name!r}{hint} (`tilelayout presets` lists all of them)"

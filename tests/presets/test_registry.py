@@ -1,0 +1,101 @@
+"""The registry API: names, info/catalog, defaults, validation, docs, JSON."""
+
+from __future__ import annotations
+
+import doctest
+import json
+
+import pytest
+
+import tilelayout as tl
+from tilelayout import presets
+
+SPEC_NAMES = [
+    *(f"mma.{s}.{o}" for s in ("m16n8k16", "m16n8k8", "m16n8k32") for o in "ABC"),
+    "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4", "wgmma.m64nNk16.D",
+    "tcgen05.ld.32x32b", "tcgen05.ld.16x64b", "tcgen05.ld.16x128b", "tcgen05.ld.16x256b",
+    "tmem.accumulator", "tmem.scale_factors", "smem.swizzle_atom", "smem.tile",
+    "trainium.sbuf", "trainium.psum", "mesh.shard",
+]
+SPEC_PARAMS = {
+    "mma.m16n8k16.A": {"dtype"}, "ldmatrix.x2": {"trans"}, "wgmma.m64nNk16.D": {"n"},
+    "tcgen05.ld.16x64b": {"num"}, "tmem.accumulator": {"datapath", "n", "align"},
+    "tmem.scale_factors": {"rows", "sf_per_row", "sf_dtype", "reuse", "pipe_depth"},
+    "smem.swizzle_atom": {"dtype", "mode"}, "smem.tile": {"dtype", "mode", "shape"},
+    "trainium.psum": {"shape"}, "mesh.shard": {"mesh", "spec", "shape"},
+}
+
+
+def test_every_spec_name_is_registered_with_spec_params():
+    assert set(SPEC_NAMES) <= set(presets.names())
+    for name, params in SPEC_PARAMS.items():
+        assert {p.name for p in presets.info(name).params} == params
+    case = [n for n in presets.names() if n.startswith("case.")]
+    assert len(case) >= 3
+
+
+@pytest.mark.parametrize("name", presets.names())
+def test_default_builds_and_is_consistent(name):
+    entry = presets.info(name)
+    p = presets.get(name, **entry.defaults)
+    assert isinstance(p.layout, tl.TileLayout | tl.ComposeLayout)
+    assert p.name == name and p.layout.admits(p.shape)
+    assert tl.parse(str(p.layout)) == p.layout
+    for param in entry.params:
+        assert param.kind in presets.PARAM_KINDS
+        if param.choices is not None:
+            assert param.default in param.choices
+    json.dumps(p.to_dict())
+    json.dumps(entry.to_dict())
+
+
+@pytest.mark.parametrize("name", presets.names())
+def test_doc_names_object_source_and_a_running_example(name):
+    p = presets.default(name)
+    assert "Source" in p.doc and "Example::" in p.doc and p.summary and p.source
+    test = doctest.DocTestParser().get_doctest(p.doc, {"presets": presets}, name, None, 0)
+    assert len(test.examples) == 2
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("name", presets.names())
+def test_every_choice_builds(name):
+    for param in presets.info(name).params:
+        for choice in param.choices or ():
+            params = presets.info(name).defaults | {param.name: choice}
+            if name == "tmem.accumulator" and param.name == "align":
+                params["datapath"] = "F"
+            p = presets.get(name, **params)
+            assert p.layout.admits(p.shape)
+
+
+def test_errors_are_layout_errors_with_suggestions():
+    with pytest.raises(tl.LayoutError, match="did you mean mma.m16n8k16.A"):
+        presets.get("mma.m16n8k16.a")
+    with pytest.raises(presets.PresetError, match="did you mean 'dtype'"):
+        presets.get("mma.m16n8k16.C", dtyp="float32")
+    with pytest.raises(presets.PresetError, match="takes no parameters"):
+        presets.get("case.tensor_core_tile", n=3)
+    with pytest.raises(presets.PresetError, match="must be an integer"):
+        presets.get("tmem.scale_factors", rows="128")
+    with pytest.raises(presets.PresetError, match="positive integers"):
+        presets.get("smem.tile", shape=(8, 0))
+
+
+@pytest.mark.parametrize(("name", "texts", "expected"), [
+    ("smem.tile", {"shape": "16x64", "mode": "64B"}, {"shape": (16, 64), "mode": "64B"}),
+    ("ldmatrix.x4", {"trans": "true"}, {"trans": True}),
+    ("wgmma.m64nNk16.D", {"n": "96"}, {"n": 96}),
+    ("mesh.shard", {"mesh": "x=2,y=4", "spec": "(x,y),None", "shape": "[16, 3]"},
+     {"mesh": {"x": 2, "y": 4}, "spec": (("x", "y"), None), "shape": (16, 3)}),
+    ("mesh.shard", {"mesh": '{"a": 2}', "spec": '["a"]'}, {"mesh": {"a": 2}, "spec": ("a",)}),
+    ("mesh.shard", {"spec": "None"}, {"spec": (None,)}),
+])
+def test_parse_params(name, texts, expected):
+    assert presets.parse_params(name, texts) == expected
+
+
+def test_catalog_matches_names():
+    assert tuple(i.name for i in presets.catalog()) == presets.names()

@@ -1,0 +1,94 @@
+"""Trainium SBUF/PSUM and device-mesh sharding presets vs their formulas (facts §8, JAX)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import tilelayout as tl
+from tilelayout import presets
+
+from .tables import collect, of_preset, preset_arrays, same_arrays
+
+
+@pytest.mark.parametrize("shape", [(128, 512), (64, 3, 7), (1, 1), (128, 2, 2, 2)])
+def test_sbuf(shape):
+    p = presets.get("trainium.sbuf", shape=shape)
+    grid = np.indices(shape)
+    free = np.ravel_multi_index(tuple(grid[1:]), shape[1:])
+    assert same_arrays(preset_arrays(p), {"P": grid[0], "F": free})
+
+
+@pytest.mark.parametrize("shape", [(128, 512), (128, 100), (32, 1024), (128, 4096)])
+def test_psum(shape):
+    p = presets.get("trainium.psum", shape=shape)
+    q, f = np.indices(shape)
+    assert same_arrays(preset_arrays(p), {"P": q, "Bank": f // 512, "F": f % 512})
+
+
+@pytest.mark.parametrize(("name", "shape", "message"), [
+    ("trainium.sbuf", (256, 4), "only 128 partitions"),
+    ("trainium.sbuf", (8,), "partitions, free"),
+    ("trainium.psum", (128, 5000), "exceeds"),
+    ("trainium.psum", (128, 700), "whole banks"),
+])
+def test_trainium_bad_shapes(name, shape, message):
+    with pytest.raises(presets.PresetError, match=message):
+        presets.get(name, shape=shape)
+
+
+def mesh_table(mesh, spec, shape):
+    """Independent: enumerate devices, slice each one's local block like JAX does."""
+    axes = list(mesh)
+    per_dim = [() if e is None else (e,) if isinstance(e, str) else tuple(e) for e in spec]
+    local = [s // math.prod(mesh[a] for a in names) for s, names in zip(shape, per_dim)]
+    pairs = []
+    for device in itertools.product(*(range(mesh[a]) for a in axes)):
+        where = dict(zip(axes, device))
+        starts = []
+        for d, names in enumerate(per_dim):
+            block = 0
+            for a in names:  # first mesh axis is major
+                block = block * mesh[a] + where[a]
+            starts.append(block * local[d])
+        for loc in np.ndindex(*local):
+            glob = tuple(s + x for s, x in zip(starts, loc))
+            m = int(np.ravel_multi_index(loc, local)) if local else 0
+            coord = {a: where[a] for a in axes if mesh[a] > 1}
+            coord["m"] = m
+            pairs.append((glob, coord))
+    return collect(pairs)
+
+
+MESH_CASES = [
+    ({"data": 2, "model": 2}, ("data", None), (8, 4)),
+    ({"data": 2, "model": 2}, (None, "model"), (4, 6)),
+    ({"x": 2, "y": 4}, (("x", "y"), None), (16, 3)),
+    ({"x": 2, "y": 4}, (("y", "x"), None), (16, 3)),
+    ({"x": 2, "y": 2, "z": 2}, ("z", "x"), (4, 4)),
+    ({"pod": 2, "chip": 4}, (None, None, None), (2, 3, 4)),
+]
+
+
+@pytest.mark.parametrize(("mesh", "spec", "shape"), MESH_CASES)
+def test_mesh_shard_matches_block_slicing(mesh, spec, shape):
+    p = presets.get("mesh.shard", mesh=mesh, spec=spec, shape=shape)
+    assert of_preset(p) == mesh_table(mesh, spec, shape)
+    for a in mesh:
+        assert tl.axis(a).kind == "device"
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"mesh": {"x": 2}, "spec": ("y",), "shape": (4,)}, "mesh has x"),
+    ({"mesh": {"x": 3}, "spec": ("x",), "shape": (4,)}, "does not split evenly"),
+    ({"mesh": {"x": 2}, "spec": ("x", "x"), "shape": (4, 4)}, "appear once"),
+    ({"mesh": {"x": 2}, "spec": ("x",), "shape": (4, 4)}, "one entry"),
+    ({"mesh": {"laneid": 2}, "spec": ("laneid",), "shape": (4,)}, "clashes"),
+    ({"mesh": {"x": 0}, "spec": ("x",), "shape": (4,)}, "positive integer"),
+])
+def test_mesh_bad_params(params, message):
+    with pytest.raises(presets.PresetError, match=message):
+        presets.get("mesh.shard", **params)
