@@ -1,0 +1,63 @@
+"""``tilelayout presets [NAME] [--param KEY=VALUE ...] [--json]``: the hardware layouts.
+
+Without NAME: every preset with a one-line summary. With NAME: its documentation,
+parameters (defaults and allowed values) and the layout text for the given
+parameters (defaults for the rest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .. import presets
+from ..core.shape import format_shape
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("presets", help="list or show the named hardware layouts",
+                       description="List the named, cited hardware layouts, or show one.")
+    p.add_argument("name", nargs="?", help="a preset name, e.g. mma.m16n8k16.A")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of NAME (repeatable; others take their defaults)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if not args.name:
+        if args.param:
+            raise presets.PresetError("--param needs a preset NAME")
+        if args.json:
+            out.write(json.dumps([i.to_dict() for i in presets.catalog()]) + "\n")
+            return 0
+        width = max(len(n) for n in presets.names())
+        for entry in presets.catalog():
+            out.write(f"{entry.name:<{width}}  {entry.summary}\n")
+        return 0
+    from .common import preset_from_args
+
+    args.preset = args.name
+    preset = preset_from_args(args)
+    entry = presets.info(args.name)
+    if args.json:
+        doc = preset.to_dict()
+        doc["parameters"] = [p.to_dict() for p in entry.params]
+        out.write(json.dumps(doc) + "\n")
+        return 0
+    out.write(f"{preset.name}: {preset.summary}\n\n{preset.doc}\n\n")
+    if entry.params:
+        out.write("parameters:\n")
+        for p in entry.params:
+            allowed = "" if p.choices is None else "  one of " + ", ".join(map(str, p.choices))
+            need = " (required by presets.get)" if p.required else ""
+            out.write(f"  {p.name} = {preset.params[p.name]!r}  [{p.kind}, default "
+                      f"{p.default!r}]{need}  {p.doc}{allowed}\n")
+        out.write("\n")
+    out.write(f"shape   {format_shape(preset.shape)}\nlayout  {preset.layout}\n")
+    if preset.dtype:
+        mode = f", swizzle {preset.swizzle_mode}" if preset.swizzle_mode else ""
+        out.write(f"dtype   {preset.dtype}{mode}\n")
+    return 0
