@@ -167,10 +167,28 @@ def _interleaved_groups(layout: TileLayout, os, ins) -> tuple[list[Iter], list[I
 def _replica_difference(total: Sequence[Iter], part: Sequence[Iter]) -> list[Iter] | None:
     rest = list(canonicalize(TileLayout((), total)).replica)  # type: ignore[union-attr]
     for it in canonicalize(TileLayout((), part)).replica:  # type: ignore[union-attr]
-        if it not in rest:
+        if it in rest:
+            rest.remove(it)
+            continue
+        for k, r in enumerate(rest):  # a fused replica: peel ``it`` off its inner or outer end
+            if r.axis != it.axis or r.extent % it.extent:
+                continue
+            left = r.extent // it.extent
+            if r.stride == it.stride:
+                rest[k] = Iter(left, r.stride * it.extent, r.axis)
+                break
+            if it.stride == r.stride * left:
+                rest[k] = Iter(left, r.stride, r.axis)
+                break
+        else:
             return None
-        rest.remove(it)
     return rest
+
+
+def _canon(layout: TileLayout) -> TileLayout:
+    out = canonicalize(layout)
+    assert isinstance(out, TileLayout)
+    return out
 
 
 def _offset_difference(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
@@ -198,11 +216,12 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
     L, inn = _plain(layout, "outer_of"), _plain(inner, "outer_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
-    oshard, _ = _interleaved_groups(L, os, ins)
-    reps = _replica_difference(L.replica, inn.replica)
+    oshard = [i for i in _interleaved_groups(L, os, ins)[0] if i.extent > 1]
+    lc, ic = _canon(L), _canon(inn)  # replicas and offsets compared in canonical form
+    reps = _replica_difference(lc.replica, ic.replica)
     if reps is None:
         raise AlgebraError(f"{layout} does not contain the replicas of {inner}")
-    cand = TileLayout(oshard, reps, _offset_difference(L.offset, inn.offset))
+    cand = TileLayout(oshard, reps, _offset_difference(lc.offset, ic.offset))
     if tiled:
         spans = _spans(inn)
         cand = _unscale(cand, spans)
@@ -212,9 +231,7 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
     if canonicalize(rebuilt) != canonicalize(L):
         kind = "tile" if tiled else "direct sum"
         raise AlgebraError(f"{layout} is not a {kind} with inner {inner} over these shapes")
-    out = canonicalize(cand)
-    assert isinstance(out, TileLayout)
-    return out
+    return cand
 
 
 def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
@@ -246,15 +263,15 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     L, out = _plain(layout, "inner_of"), _plain(outer, "inner_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
-    _, ishard = _interleaved_groups(L, os, ins)
+    ishard = [i for i in _interleaved_groups(L, os, ins)[1] if i.extent > 1]
     cand = None
     spans: dict[str, int] = {}
     for _ in range(3):  # the inner's span depends on its replicas: iterate to a fixed point
-        scaled = scale(out, spans) if tiled else out
-        reps = _replica_difference(L.replica, scaled.replica)
+        lc, oc = _canon(L), _canon(scale(out, spans) if tiled else out)
+        reps = _replica_difference(lc.replica, oc.replica)
         if reps is None:
             raise AlgebraError(f"{layout} does not contain the replicas of {outer}")
-        cand = TileLayout(ishard, reps, _offset_difference(L.offset, scaled.offset))
+        cand = TileLayout(ishard, reps, _offset_difference(lc.offset, oc.offset))
         new = _spans(cand) if tiled else {}
         if new == spans:
             break
@@ -264,6 +281,4 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     if canonicalize(rebuilt) != canonicalize(L):
         kind = "tile" if tiled else "direct sum"
         raise AlgebraError(f"{layout} is not a {kind} with outer {outer} over these shapes")
-    res = canonicalize(cand)
-    assert isinstance(res, TileLayout)
-    return res
+    return cand
