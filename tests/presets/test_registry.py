@@ -99,3 +99,11 @@ def test_parse_params(name, texts, expected):
 
 def test_catalog_matches_names():
     assert tuple(i.name for i in presets.catalog()) == presets.names()
+
+
+def test_docs_table_lists_every_preset():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "presets.md").read_text()
+    for name in presets.names():
+        assert f"| `{name}` |" in text
