@@ -12,10 +12,14 @@ inside it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+
+import numpy as np
 
 from ..core.iter import Iter
 from ..core.shape import format_shape
+from ..core.tile import TileLayout
 from . import InteropError
 
 
@@ -75,3 +79,29 @@ def merge_iters(iters: Sequence[Iter]) -> list[Iter]:
             it = Iter(it.extent * inner.extent, inner.stride, it.axis)
         out.append(it)
     return list(reversed(out))
+
+
+def first_difference(a: TileLayout, b: TileLayout, shape: tuple[int, ...]) -> int | None:
+    """Flat index of the first element whose coordinate sets differ under ``a`` and ``b``
+    (``None`` when they agree everywhere), comparing every axis of either layout.
+
+    >>> import tilelayout as tl
+    >>> first_difference(tl.parse("S[4:1]"), tl.parse("S[(2,2):(1,2)]"), (4,))
+    1
+    """
+    axes = list(dict.fromkeys([*a.axes, *b.axes]))
+    n = math.prod(shape)
+    arrays = [x.map_all(shape) for x in (a, b)]
+    zero = np.zeros((n, 1), dtype=np.int64)
+    columns = [[arr[ax].reshape(n, -1) if ax in arr else zero for arr in arrays] for ax in axes]
+    codes = [np.zeros((n, x.replica_count), dtype=np.int64) for x in (a, b)]
+    for pair in columns:
+        radix = 2 * max(int(np.abs(v).max(initial=0)) for v in pair) + 1
+        codes = [c * radix + v for c, v in zip(codes, pair, strict=True)]
+    left, right = (np.sort(c, axis=1) for c in codes)
+    same = left.shape == right.shape
+    candidates = np.flatnonzero((left != right).any(axis=1)) if same else np.arange(n)
+    for i in candidates.tolist():  # rows whose multisets differ: compare as sets
+        if not np.array_equal(np.unique(left[i]), np.unique(right[i])):
+            return i
+    return None

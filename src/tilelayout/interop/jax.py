@@ -27,16 +27,14 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..core.axes import axis as lookup_axis
 from ..core.axes import declare_axis, is_axis
 from ..core.compose import ComposeLayout
 from ..core.iter import Iter
-from ..core.shape import format_shape
+from ..core.shape import format_shape, unflatten
 from ..core.tile import TileLayout
 from . import InteropError, require
-from .factor import merge_iters, split_by_shape
+from .factor import first_difference, merge_iters, split_by_shape
 
 Entry = None | str | tuple[str, ...]
 MeshShape = Mapping[str, int] | Sequence[tuple[str, int]] | Any
@@ -139,32 +137,6 @@ def from_partition_spec(
     return TileLayout(shard, replica)
 
 
-def first_difference(a: TileLayout, b: TileLayout, shape: tuple[int, ...]) -> int | None:
-    """Flat index of the first element whose coordinate sets differ under ``a`` and ``b``
-    (``None`` when they agree everywhere), comparing every axis of either layout.
-
-    >>> import tilelayout as tl
-    >>> first_difference(tl.parse("S[4:1]"), tl.parse("S[(2,2):(1,2)]"), (4,))
-    1
-    """
-    axes = list(dict.fromkeys([*a.axes, *b.axes]))
-    n = math.prod(shape)
-    arrays = [x.map_all(shape) for x in (a, b)]
-    zero = np.zeros((n, 1), dtype=np.int64)
-    columns = [[arr[ax].reshape(n, -1) if ax in arr else zero for arr in arrays] for ax in axes]
-    codes = [np.zeros((n, x.replica_count), dtype=np.int64) for x in (a, b)]
-    for pair in columns:
-        radix = 2 * max(int(np.abs(v).max(initial=0)) for v in pair) + 1
-        codes = [c * radix + v for c, v in zip(codes, pair, strict=True)]
-    left, right = (np.sort(c, axis=1) for c in codes)
-    same = left.shape == right.shape
-    candidates = np.flatnonzero((left != right).any(axis=1)) if same else np.arange(n)
-    for i in candidates.tolist():  # rows whose multisets differ: compare as sets
-        if not np.array_equal(np.unique(left[i]), np.unique(right[i])):
-            return i
-    return None
-
-
 def partition_spec_entries(
     layout: TileLayout, mesh_shape: MeshShape, shape: Sequence[int] | None = None
 ) -> tuple[Entry, ...]:
@@ -243,7 +215,7 @@ def partition_spec_entries(
     expected = from_partition_spec(entries, mesh, dims)
     bad = first_difference(layout, expected, dims)
     if bad is not None:
-        idx = format_shape(np.unravel_index(bad, dims))
+        idx = format_shape(unflatten(bad, dims))
         raise InteropError(
             f"element {idx} is stored at a different position inside its block than JAX's dense "
             f"row-major shard (layout {layout}, JAX's {expected})"
