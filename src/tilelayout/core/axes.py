@@ -124,7 +124,7 @@ def declare_axis(
     Declaring the same axis again with the same properties is a no-op; declaring
     an existing name with different properties is an error.
 
-    >>> declare_axis("model", kind="device", extent=4).extent
+    >>> declare_axis("stage", kind="device", extent=4).extent
     4
     """
     if not isinstance(name, str) or not _is_identifier(name):
