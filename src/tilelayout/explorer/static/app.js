@@ -127,6 +127,7 @@ async function update(opts = {}) {
   if (keepSel) selectElement(ravel(keepSel, data.shape));
   else if (prevSel) restoreSelection(prevSel);
   writeURL();
+  if (!window.__tl.firstRenderAt) window.__tl.firstRenderAt = performance.now();
   window.__tl.renders = ++state.renders;
   window.__tl.ready = true;
 }
@@ -407,19 +408,22 @@ function drawConnectors(lk, physKeys) {
   const base = $("views").getBoundingClientRect();
   const lr = $("logical-canvas").getBoundingClientRect();
   const pr = $("physical-canvas").getBoundingClientRect();
-  const [lx, ly] = m.lgrid.centre(lk);
-  const x1 = lr.left - base.left + lx, y1 = lr.top - base.top + ly;
+  // lines run from the right edge of the element to the left edge of each owner, so the
+  // cells themselves stay visible
+  const [lx0, ly0, lw, lh] = m.lgrid.keyRect(lk);
+  const x1 = lr.left - base.left + lx0 + lw, y1 = lr.top - base.top + ly0 + lh / 2;
   const shown = physKeys.slice(0, 64);
   let html = "";
   for (const k of shown) {
-    const [px, py] = m.pgrid.centre(k);
-    const x2 = pr.left - base.left + px, y2 = pr.top - base.top + py;
+    const [px0, py0, , ph] = m.pgrid.keyRect(k);
+    const x2 = pr.left - base.left + px0 - 1, y2 = pr.top - base.top + py0 + ph / 2;
     const mx = (x1 + x2) / 2;
     html += `<path d="M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}" fill="none" ` +
       `stroke="#2563eb" stroke-width="1.5" stroke-opacity="0.75"/>` +
-      `<circle cx="${x2}" cy="${y2}" r="3" fill="#2563eb"/>`;
+      `<circle cx="${x2}" cy="${y2}" r="2.5" fill="#2563eb"/>`;
   }
-  html += `<circle cx="${x1}" cy="${y1}" r="3.5" fill="#2563eb"/>`;
+  html += `<circle cx="${x1}" cy="${y1}" r="2.5" fill="#2563eb"/>`;
+  if (physKeys.length > shown.length) html += `<text x="${x1 + 6}" y="${y1 - 6}" font-size="11" fill="#2563eb">+${physKeys.length - shown.length} more owners</text>`;
   svg.innerHTML = html;
 }
 
@@ -460,6 +464,7 @@ async function selectByCoords(coords, label, physKeys, wholeCells) {
   writeURL();
   $("details").innerHTML = renderSlotDetails(label, coords, res, d, DIM_NAMES);
   window.__tl.detailsFor = label;
+  window.__tl.selects = (window.__tl.selects || 0) + 1;
 }
 
 async function selectSet(elems, label) {

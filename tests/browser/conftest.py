@@ -1,0 +1,94 @@
+"""One explorer server and one headless Debian Chromium for the whole browser test session."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def explorer_url():
+    from tilelayout.explorer.server import serve_in_thread
+
+    server, url = serve_in_thread()
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not (os.access(CHROMIUM, os.X_OK) or shutil.which("chromium")):
+        pytest.skip("Debian's chromium is not installed (run scripts/ensure-chromium.sh)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page of the explorer plus the console errors it logged."""
+
+    def __init__(self, page, base):
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []  # script errors and console.error calls
+        self.http_errors: list[str] = []  # 4xx answers the browser logs (expected for bad input)
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _console(self, msg) -> None:
+        if msg.type != "error":
+            return
+        if "status of 4" in msg.text and "Failed to load resource" in msg.text:
+            self.http_errors.append(msg.text)
+        else:
+            self.errors.append(msg.text)
+
+    def open(self, query: str = "") -> None:
+        self.page.goto(f"{self.base}/{query}")
+        self.page.wait_for_function("window.__tl && window.__tl.ready && window.__tl.renders > 0")
+
+    def renders(self) -> int:
+        return self.page.evaluate("window.__tl.renders")
+
+    def wait_render(self, after: int) -> None:
+        self.page.wait_for_function(f"window.__tl.renders > {after}")
+
+    def click_at(self, expr: str) -> None:
+        """Scroll the point ``expr`` (a JS expression giving {x, y}) into view and click it."""
+        pt = self.page.evaluate(expr)
+        h = self.page.viewport_size["height"]
+        if not 40 <= pt["y"] <= h - 10:
+            self.page.evaluate(f"window.scrollBy(0, {pt['y'] - h / 2})")
+            pt = self.page.evaluate(expr)
+        self.page.mouse.click(pt["x"], pt["y"])
+
+    def shot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture(scope="session")
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture()
+def page(context, explorer_url):
+    p = context.new_page()
+    yield Page(p, explorer_url)
+    p.close()
