@@ -1,0 +1,104 @@
+"""TVM TIRx layout objects (``tvm_tirx``, PyPI ``apache-tvm-tirx``) <-> our layouts.
+
+TIRx is where the shard / replica / offset model comes from, so the conversion is one
+to one: ``T.TileLayout.from_iters(shard, replica, offset)`` with ``T.Iter(extent,
+stride, axis)``, and ``T.ComposeLayout(per_element, swizzle_len, atom_len, tile)`` for
+a swizzle. Refused: symbolic (non-constant) extents or strides, a TIRx swizzle with
+``swizzle_inner=False`` (it XORs the lower bit group into the higher one, which our
+:class:`~tilelayout.Swizzle` does not), and TIRx axes that our registry does not know
+(declare them with :func:`tilelayout.declare_axis` first).
+
+``tvm_tirx`` is imported only inside the functions.
+
+>>> import tilelayout as tl
+>>> to_tvm(tl.parse("S[(8,4):(4@laneid,1@laneid)] + 1@warpid"))  # doctest: +SKIP
+T.TileLayout.from_iters(shard=[T.Iter(8, 4, "laneid"), T.Iter(4, 1, "laneid")], ...)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.axes import is_axis
+from ..core.compose import ComposeLayout
+from ..core.iter import Iter
+from ..core.swizzle import Swizzle
+from ..core.tile import TileLayout
+from . import InteropError, require
+
+Layout = TileLayout | ComposeLayout
+
+
+def _layout_module():
+    return require("tvm_tirx.tirx.layout", "tvm")
+
+
+def to_tvm(layout: Layout) -> Any:
+    """The ``tvm_tirx`` ``TileLayout`` / ``ComposeLayout`` for ``layout`` (needs the ``tvm`` extra).
+
+    >>> import tilelayout as tl
+    >>> to_tvm(tl.parse("S[8:2]")).apply(3)["m"]  # doctest: +SKIP
+    6
+    """
+    T = _layout_module()
+    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tvm_tile = T.TileLayout.from_iters(
+        [T.Iter(it.extent, it.stride, it.axis) for it in tile.shard],
+        [T.Iter(it.extent, it.stride, it.axis) for it in tile.replica],
+        dict(tile.offset),
+    )
+    if isinstance(layout, ComposeLayout):
+        sw = layout.swizzle
+        return T.ComposeLayout(sw.per_element, sw.swizzle_len, sw.atom_len, tvm_tile)
+    return tvm_tile
+
+
+def _int(value: Any, what: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InteropError(f"{what} is the symbolic expression {value}; only constants convert") from None
+
+
+def _axis_name(axis: Any) -> str:
+    name = str(getattr(axis, "name", axis))
+    if not is_axis(name):
+        raise InteropError(
+            f"TIRx axis {name!r} is not in tilelayout's registry; declare it first, e.g. "
+            f"tilelayout.declare_axis({name!r}, kind='device')"
+        )
+    return name
+
+
+def _iters(items: Any, what: str) -> list[Iter]:
+    return [
+        Iter(_int(it.extent, f"{what} extent"), _int(it.stride, f"{what} stride"), _axis_name(it.axis))
+        for it in items
+    ]
+
+
+def from_tvm(obj: Any) -> Layout:
+    """Our layout for a ``tvm_tirx`` ``TileLayout`` or ``ComposeLayout``.
+
+    >>> from_tvm(to_tvm(L)) == L  # doctest: +SKIP
+    True
+    """
+    type_name = type(obj).__name__
+    if type_name == "ComposeLayout" or hasattr(obj, "tile_layout"):
+        if not bool(obj.swizzle_inner):
+            raise InteropError(
+                "TIRx ComposeLayout with swizzle_inner=False XORs the lower bit group into the "
+                "higher one; tilelayout's Swizzle XORs the higher group into the lower one only"
+            )
+        tile = from_tvm(obj.tile_layout)
+        assert isinstance(tile, TileLayout)
+        sw = Swizzle(_int(obj.per_element, "per_element"), _int(obj.swizzle_len, "swizzle_len"),
+                     _int(obj.atom_len, "atom_len"))
+        return ComposeLayout(sw, tile)
+    if not (hasattr(obj, "shard") and hasattr(obj, "replica") and hasattr(obj, "offset")):
+        raise InteropError(f"expected a tvm_tirx TileLayout or ComposeLayout, got {type_name}")
+    offset = {_axis_name(a): _int(v, "offset") for a, v in obj.offset.items()}
+    return TileLayout(_iters(obj.shard, "shard iter"), _iters(obj.replica, "replica iter"), offset)
+
+
+__all__ = ["from_tvm", "to_tvm"]
