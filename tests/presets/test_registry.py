@@ -107,3 +107,14 @@ def test_docs_table_lists_every_preset():
     text = (Path(__file__).resolve().parents[2] / "docs" / "presets.md").read_text()
     for name in presets.names():
         assert f"| `{name}` |" in text
+
+
+def test_import_builds_nothing_and_declares_no_axis():
+    import subprocess
+    import sys
+
+    code = ("import tilelayout.presets as p, tilelayout.core.axes as a; "
+            "p.catalog(); print(a.is_axis('dp'), a.is_axis('tp'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "False"]

@@ -64,12 +64,12 @@ def mesh_table(mesh, spec, shape):
 
 
 MESH_CASES = [
-    ({"data": 2, "model": 2}, ("data", None), (8, 4)),
-    ({"data": 2, "model": 2}, (None, "model"), (4, 6)),
-    ({"x": 2, "y": 4}, (("x", "y"), None), (16, 3)),
-    ({"x": 2, "y": 4}, (("y", "x"), None), (16, 3)),
-    ({"x": 2, "y": 2, "z": 2}, ("z", "x"), (4, 4)),
-    ({"pod": 2, "chip": 4}, (None, None, None), (2, 3, 4)),
+    ({"dp": 2, "tp": 2}, ("dp", None), (8, 4)),
+    ({"dp": 2, "tp": 2}, (None, "tp"), (4, 6)),
+    ({"mx": 2, "my": 4}, (("mx", "my"), None), (16, 3)),
+    ({"mx": 2, "my": 4}, (("my", "mx"), None), (16, 3)),
+    ({"mx": 2, "my": 2, "mz": 2}, ("mz", "mx"), (4, 4)),
+    ({"mpod": 2, "mchip": 4}, (None, None, None), (2, 3, 4)),
 ]
 
 
@@ -82,12 +82,12 @@ def test_mesh_shard_matches_block_slicing(mesh, spec, shape):
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"mesh": {"x": 2}, "spec": ("y",), "shape": (4,)}, "mesh has x"),
-    ({"mesh": {"x": 3}, "spec": ("x",), "shape": (4,)}, "does not split evenly"),
-    ({"mesh": {"x": 2}, "spec": ("x", "x"), "shape": (4, 4)}, "appear once"),
-    ({"mesh": {"x": 2}, "spec": ("x",), "shape": (4, 4)}, "one entry"),
+    ({"mesh": {"mx": 2}, "spec": ("my",), "shape": (4,)}, "mesh has mx"),
+    ({"mesh": {"mx": 3}, "spec": ("mx",), "shape": (4,)}, "does not split evenly"),
+    ({"mesh": {"mx": 2}, "spec": ("mx", "mx"), "shape": (4, 4)}, "appear once"),
+    ({"mesh": {"mx": 2}, "spec": ("mx",), "shape": (4, 4)}, "one entry"),
     ({"mesh": {"laneid": 2}, "spec": ("laneid",), "shape": (4,)}, "clashes"),
-    ({"mesh": {"x": 0}, "spec": ("x",), "shape": (4,)}, "positive integer"),
+    ({"mesh": {"mx": 0}, "spec": ("mx",), "shape": (4,)}, "positive integer"),
 ])
 def test_mesh_bad_params(params, message):
     with pytest.raises(presets.PresetError, match=message):

@@ -6,9 +6,9 @@ contiguous blocks, the first listed mesh axis major; mesh axes no dimension uses
 become replicas. ``m`` is the row-major index inside the device's local block.
 
 >>> from tilelayout import presets
->>> p = presets.get("mesh.shard", mesh={"data": 2, "model": 2}, spec=("data", None), shape=(8, 4))
+>>> p = presets.get("mesh.shard", mesh={"dp": 2, "tp": 2}, spec=("dp", None), shape=(8, 4))
 >>> str(p.layout)
-'S[(2,4,4):(1@data,4,1)] + R[2:1@model]'
+'S[(2,4,4):(1@dp,4,1)] + R[2:1@tp]'
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ def _device_axis(name: str) -> None:
     source="JAX sharding: jax.sharding.NamedSharding / PartitionSpec (jax.readthedocs.io, "
     "'Distributed arrays and automatic parallelization')",
     params=[
-        Param("mesh", "mesh", {"data": 2, "model": 2}, doc="mesh axis name -> size"),
-        Param("spec", "spec", ("data", None),
+        Param("mesh", "mesh", {"dp": 2, "tp": 2}, doc="mesh axis name -> size"),
+        Param("spec", "spec", ("dp", None),
               doc="per tensor dim: None, a mesh axis, or a tuple of mesh axes (major first)"),
         Param("shape", "shape", (8, 4), doc="global tensor shape"),
     ],
 )
-def shard(mesh: Mapping[str, int] | None = None, spec: tuple[Any, ...] = ("data", None),
+def shard(mesh: Mapping[str, int] | None = None, spec: tuple[Any, ...] = ("dp", None),
           shape: tuple[int, ...] = (8, 4)) -> Built:
     """A global tensor sharded over a device mesh, like ``NamedSharding(mesh, P(*spec))``.
 
@@ -65,7 +65,7 @@ def shard(mesh: Mapping[str, int] | None = None, spec: tuple[Any, ...] = ("data"
     major; unmentioned mesh axes replicate). Reference: layout.rst "Beyond GPU
     registers" (binding strides to device axes).
     """
-    mesh = dict(mesh or {"data": 2, "model": 2})
+    mesh = dict(mesh or {"dp": 2, "tp": 2})
     if len(spec) != len(shape):
         raise fail(NAME, f"spec has {len(spec)} entries but shape {shape} has {len(shape)} "
                    f"dims; give one entry (None, an axis or a tuple of axes) per dim")

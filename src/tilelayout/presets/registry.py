@@ -288,9 +288,20 @@ class PresetInfo:
     family: str
     summary: str
     source: str
-    doc: str
+    text: str = field(repr=False)
     params: tuple[Param, ...]
     builder: Callable[..., Built] = field(repr=False, compare=False)
+    example_at: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def doc(self) -> str:
+        """The preset's documentation followed by a two-line example (built on first use,
+        so importing the registry builds no layout and declares no axis)."""
+        cached = _DOCS.get(self.name)
+        if cached is None:
+            example = _example(self.name, self.builder, self.params, self.example_at)
+            cached = _DOCS[self.name] = f"{self.text}\n\n{example}"
+        return cached
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -318,6 +329,7 @@ class PresetInfo:
 
 
 _REGISTRY: dict[str, PresetInfo] = {}
+_DOCS: dict[str, str] = {}
 
 
 def register(
@@ -361,15 +373,15 @@ def add(
     if name in _REGISTRY:
         raise PresetError(f"preset {name!r} is registered twice")
     text = _dedent(doc if doc is not None else (builder.__doc__ or ""))
-    text += "\n\n" + _example(name, builder, params, example_at)
     _REGISTRY[name] = PresetInfo(
         name=name,
         family=name.split(".")[0],
         summary=summary,
         source=source,
-        doc=text,
+        text=text,
         params=tuple(params),
         builder=builder,
+        example_at=example_at,
     )
 
 
