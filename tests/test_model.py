@@ -70,6 +70,9 @@ def test_axes_registry():
             "wid_in_wg", "wgid", "bx", "by", "bz", "cbx", "cby", "cbz", "pid"} <= names
     ax = tl.declare_axis("tp_model", kind="device", extent=4)
     assert tl.declare_axis("tp_model", kind="device", extent=4) is ax  # idempotent
+    assert tl.declare_axis("tp_model", kind="device") is ax  # kind alone: the registered axis
+    with pytest.raises(tl.LayoutError, match="already declared as device with extent 4"):
+        tl.declare_axis("tp_model", kind="device", extent=8)
     L = tl.parse("S[(4,2):(1@tp_model,1)]")
     assert L.apply(5) == ({"tp_model": 2, "m": 1},)
 

@@ -49,7 +49,13 @@ class Axis:
 _BUILTIN: tuple[Axis, ...] = (
     Axis("m", "memory", doc="linear memory address or register slot, in elements"),
     Axis("TLane", "memory", extent=128, doc="Blackwell tensor-memory lane (row)"),
-    Axis("TCol", "memory", extent=512, doc="Blackwell tensor-memory column (32-bit cells)"),
+    Axis(
+        "TCol",
+        "memory",
+        extent=512,
+        doc="Blackwell tensor-memory column; layouts count it in elements of the stored type "
+        "(four 8-bit values per 32-bit cell); the hardware has 512 32-bit columns",
+    ),
     Axis("P", "memory", extent=128, doc="Trainium SBUF/PSUM partition"),
     Axis("F", "memory", doc="Trainium free (within-partition) offset"),
     Axis("Bank", "memory", extent=8, doc="Trainium PSUM bank (8 per partition)"),
@@ -121,8 +127,9 @@ def declare_axis(
 ) -> Axis:
     """Register a user axis (e.g. a mesh axis) and return it.
 
-    Declaring the same axis again with the same properties is a no-op; declaring
-    an existing name with different properties is an error.
+    Declaring the same axis again with the same properties, or with only the same
+    kind (no extent, no scope), is a no-op that returns the registered axis; declaring an
+    existing name with a different kind, extent or scope is an error.
 
     >>> declare_axis("stage", kind="device", extent=4).extent
     4
@@ -137,7 +144,8 @@ def declare_axis(
     with _lock:
         old = _registry.get(name)
         if old is not None:
-            if (old.kind, old.scope, old.extent) != (kind, scope, extent):
+            loose = extent is None and scope is None and old.kind == kind
+            if not loose and (old.kind, old.scope, old.extent) != (kind, scope, extent):
                 raise LayoutError(
                     f"axis '{name}' is already declared as {old.kind}"
                     f"{'' if old.extent is None else f' with extent {old.extent}'}"
