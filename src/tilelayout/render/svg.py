@@ -1,0 +1,303 @@
+"""SVG pictures of a layout: the logical grid and the physical view, side by side.
+
+Same conventions as the web explorer (one source of truth: the physical grid comes
+from the explorer API's :func:`~tilelayout.explorer.api.physical_view`):
+
+* logical view: the shape folded to 2-D (:func:`~tilelayout.render.table.fold_shape`),
+  each element coloured by the value of the *colour key* (default: the thread-level
+  thread axis, else a device axis, else the shared-memory bank when a dtype is given,
+  else logical dimension 0) using :mod:`tilelayout.render.palette`;
+* physical view by axis kind: warps (and devices) as tiles of lanes x registers,
+  line x bank for shared memory with a dtype, ``TLane x TCol``, ``P x F``, a device
+  grid; each physical cell takes the colour of the element it holds, so matching
+  colours connect the two views.
+
+Pure Python, no third-party dependency. The markup stays compact for big tiles
+(128 x 256 and more): cells of one colour are drawn as one ``<path>`` with
+horizontal runs merged, grid lines as one path, and labels only when cells are big.
+
+>>> import tilelayout as tl
+>>> svg = layout_svg(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))
+>>> svg.startswith("<svg") and "laneid" in svg
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..core.axes import axis as lookup_axis
+from ..core.axes import is_axis
+from ..core.compose import ComposeLayout
+from ..core.errors import LayoutError
+from ..core.shape import format_shape
+from ..core.tile import TileLayout
+from .palette import PALETTE
+from .table import fold_shape
+
+Layout = TileLayout | ComposeLayout
+
+#: above this many logical elements the picture would not be readable (nor small)
+MAX_ELEMENTS = 1 << 17
+_EMPTY = "#eeeeee"
+_FONT = "font-family:ui-monospace,Menlo,Consolas,monospace"
+
+
+class RenderError(LayoutError):
+    """A picture that cannot be drawn (too large, unknown colour key, no rasterizer)."""
+
+
+def default_color_key(layout: Layout, dtype: str | None, shape: Sequence[int]) -> str:
+    """The colour key the explorer picks by default for this layout.
+
+    >>> import tilelayout as tl
+    >>> default_color_key(tl.parse("S[(4,8):(1@warpid,1@laneid)]"), None, (4, 8))
+    'laneid'
+    """
+    axes = [a for a in layout.axes if is_axis(a)]
+    for a in axes:
+        ax = lookup_axis(a)
+        if ax.kind == "thread" and ax.scope and ax.scope[0] == "thread":
+            return a
+    for a in axes:
+        if lookup_axis(a).kind == "device":
+            return a
+    if dtype and _has_banks(layout):
+        return "bank"
+    if len(shape) > 1:
+        return "dim:0"
+    return layout.axes[0] if layout.axes else "dim:0"
+
+
+def _has_banks(layout: Layout) -> bool:
+    kinds = {lookup_axis(a).kind for a in layout.axes if is_axis(a)}
+    return "m" in layout.axes and "thread" not in kinds
+
+
+def _color_values(key: str, shape: tuple[int, ...], first: dict[str, np.ndarray],
+                  banks: dict[str, np.ndarray] | None) -> np.ndarray:
+    n = math.prod(shape)
+    if key == "bank":
+        if banks is None:
+            raise RenderError("colour key 'bank' needs --dtype and a shared-memory layout on 'm'")
+        return banks["bank"]
+    if key.startswith("dim:"):
+        d = int(key[4:])
+        if not 0 <= d < len(shape):
+            raise RenderError(f"colour key {key!r}: the shape {format_shape(shape)} has {len(shape)} dims")
+        return np.unravel_index(np.arange(n), shape)[d].astype(np.int64)
+    if key not in first:
+        raise RenderError(
+            f"unknown colour key {key!r}; use an axis of the layout ({', '.join(first)}), "
+            f"'dim:K' for logical dimension K, or 'bank'"
+        )
+    return first[key]
+
+
+def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.ndarray,
+                scale: float) -> list[str]:
+    """One ``<path>`` per colour; runs of equal colour along a row merge into one rectangle."""
+    if x.size == 0:
+        return []
+    order = np.lexsort((x, y))
+    x, y, colour = x[order], y[order], colour[order]
+    start = np.ones(x.size, dtype=bool)
+    start[1:] = ~((y[1:] == y[:-1]) & (np.abs(x[1:] - x[:-1] - w) < 1e-9) & (colour[1:] == colour[:-1]))
+    begins = np.flatnonzero(start)
+    ends = np.append(begins[1:], x.size)
+    by_colour: dict[int, list[str]] = {}
+    for b, e in zip(begins.tolist(), ends.tolist(), strict=True):
+        width = (e - b) * w
+        by_colour.setdefault(int(colour[b]), []).append(
+            f"M{_n(x[b] * scale)} {_n(y[b] * scale)}h{_n(width * scale)}v{_n(h * scale)}"
+            f"h-{_n(width * scale)}z"
+        )
+    return [f'<path fill="{PALETTE[c % len(PALETTE)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
+            for c, d in sorted(by_colour.items())]
+
+
+def _n(v: float) -> str:
+    r = round(float(v), 2)
+    return str(int(r)) if r == int(r) else f"{r:g}"
+
+
+def _grid_lines(x0: float, y0: float, nrows: int, ncols: int, cell: float) -> str:
+    d = "".join(f"M{_n(x0)} {_n(y0 + r * cell)}h{_n(ncols * cell)}" for r in range(nrows + 1))
+    d += "".join(f"M{_n(x0 + c * cell)} {_n(y0)}v{_n(nrows * cell)}" for c in range(ncols + 1))
+    return f'<path d="{d}" stroke="#fff" stroke-width="{_n(max(0.5, cell / 14))}" fill="none"/>'
+
+
+def _cell_size(nrows: int, ncols: int, width: float, height: float) -> float:
+    return max(2.0, min(28.0, width / max(ncols, 1), height / max(nrows, 1)))
+
+
+def _text(x: float, y: float, s: str, size: float, anchor: str = "middle", weight: str = "") -> str:
+    w = f' font-weight="{weight}"' if weight else ""
+    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}"{w}>'
+            f"{html.escape(s)}</text>")
+
+
+def layout_svg(
+    layout: Layout,
+    shape: Sequence[int] | None = None,
+    dtype: str | None = None,
+    color: str | None = None,
+    views: str = "both",
+    width: int = 1100,
+) -> str:
+    """The picture of ``layout`` over ``shape`` as SVG text.
+
+    ``dtype`` turns a shared-memory layout's physical view into line x bank; ``color``
+    is the colour key (an axis name, ``"dim:K"`` or ``"bank"``); ``views`` is
+    ``"both"``, ``"logical"`` or ``"physical"``; ``width`` is the picture width in pixels.
+
+    >>> import tilelayout as tl
+    >>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    >>> "line x bank" in layout_svg(L, dtype="float16")
+    True
+    """
+    from ..analysis.banks import bank_map
+    from ..explorer.api import physical_view
+
+    if views not in ("both", "logical", "physical"):
+        raise RenderError(f"views must be both, logical or physical; got {views!r}")
+    dims = layout.check_shape(shape)
+    n = math.prod(dims)
+    if n > MAX_ELEMENTS:
+        raise RenderError(
+            f"{n:,} elements is more than a picture can show ({MAX_ELEMENTS:,} at most); "
+            f"render a smaller shape or use `tilelayout map`"
+        )
+    r = layout.replica_count
+    arrays = layout.map_all(dims)
+    flat = {a: v.reshape(n * r) for a, v in arrays.items()}
+    first = {a: v.reshape(n, r)[:, 0] for a, v in arrays.items()}
+    banks = None
+    if dtype and _has_banks(layout):
+        bm = bank_map(layout, dtype, dims)
+        banks = {k: bm[k].reshape(n * r) for k in ("bankword", "bank", "line")}
+    key = color or default_color_key(layout, dtype, dims)
+    cval = _color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
+    cidx = (cval % len(PALETTE)).astype(np.int64)
+
+    parts: list[str] = []
+    pad, head = 12.0, 52.0
+    show_logical = views in ("both", "logical")
+    show_physical = views in ("both", "physical")
+    panel_w = (width - 3 * pad) / 2 if (show_logical and show_physical) else width - 2 * pad
+    height = head
+    x_panel = pad
+
+    fold = fold_shape(dims)
+    if show_logical:
+        cell = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
+        x0, y0 = x_panel + 24, head + 28
+        parts.append(_text(x_panel, head + 8, f"logical {format_shape(dims)}", 11, "start", "bold"))
+        parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
+        parts.extend(_fill_paths(fold.col.astype(float), fold.row.astype(float), 1.0, 1.0, cidx, cell))
+        parts.append("</g>")
+        if cell >= 5:
+            parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cell))
+        if cell >= 14:
+            fs = cell * 0.36
+            others = [a for a in layout.axes if a != key]
+            label_axes = others[:2] if len(layout.axes) > 1 else list(layout.axes)
+            lab = [first[a] for a in ([key] if key in first else []) + label_axes][:2]
+            for e in range(n):
+                s = "/".join(str(int(v[e])) for v in lab)
+                parts.append(_text(x0 + (fold.col[e] + 0.5) * cell, y0 + (fold.row[e] + 0.62) * cell,
+                                   s, fs))
+        if cell >= 8:
+            step = max(1, int(math.ceil(12 / cell)))
+            for c in range(0, fold.ncols, step):
+                parts.append(_text(x0 + (c + 0.5) * cell, y0 - 3, fold.col_label[c], min(9, cell * 0.6)))
+            for rr in range(0, fold.nrows, step):
+                parts.append(_text(x0 - 3, y0 + (rr + 0.7) * cell, fold.row_label[rr], min(9, cell * 0.6),
+                                   "end"))
+        height = max(height, y0 + fold.nrows * cell + pad)
+        x_panel += panel_w + pad
+
+    if show_physical:
+        view = physical_view(flat, n, r, banks, dtype, dims)
+        tiles = view["tiles"]
+        nrows, ncols = view["nrows"], view["ncols"]
+        sub = max(1, view.get("sub", 1))
+        span = max(1, view.get("span", 1))
+        mesh = view.get("mesh")
+        if mesh:
+            tr, tc = len(mesh["rows"]), len(mesh["cols"])
+            ta = view["tile_axes"]
+            tile_pos = [(mesh["rows"].index(t[ta[0]]), mesh["cols"].index(t[ta[1]])) for t in tiles]
+        else:
+            tc = max(1, min(len(tiles), int((panel_w + 8) // max(1, ncols * 3 + 8))))
+            tc = min(tc, max(1, math.ceil(math.sqrt(len(tiles) * nrows / max(ncols, 1)))), len(tiles))
+            tr = math.ceil(len(tiles) / tc)
+            tile_pos = [(i // tc, i % tc) for i in range(len(tiles))]
+        gap_cells = 1.5 if len(tiles) > 1 else 0.0
+        label_room = 14.0 if len(tiles) > 1 else 0.0
+        cell = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
+                          900 - label_room * tr)
+        x0, y0 = x_panel + 24, head + 28
+        parts.append(_text(x_panel, head + 8, view.get("title", "physical"), 11, "start", "bold"))
+        tw, th = (ncols + gap_cells) * cell, (nrows + gap_cells) * cell + label_room
+        tile = np.asarray(view["tile"], dtype=np.int64)
+        prow = np.asarray(view["row"], dtype=np.int64)
+        pcol = np.asarray(view["col"], dtype=np.int64)
+        psub = np.asarray(view.get("subpos", np.zeros(n * r)), dtype=np.int64)
+        tpos = np.asarray(tile_pos, dtype=np.int64).reshape(-1, 2)
+        gx = tpos[tile, 1] * (tw / cell) + pcol + psub / sub
+        gy = tpos[tile, 0] * (th / cell) + prow + label_room / cell
+        colour = np.repeat(cidx, r)
+        # first (element, replica) pair per physical slot wins, like the explorer
+        slot = np.round(gx * sub).astype(np.int64) * (1 << 32) + np.round(gy * 4).astype(np.int64)
+        _, keep = np.unique(slot, return_index=True)
+        parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
+        for i, (a, b) in enumerate(tile_pos):
+            tx, ty = b * tw, a * th + label_room
+            parts.append(f'<rect x="{_n(tx)}" y="{_n(ty)}" width="{_n(ncols * cell)}" '
+                         f'height="{_n(nrows * cell)}" fill="{_EMPTY}"/>')
+            if label_room:
+                label = ", ".join(f"{k}={v}" for k, v in tiles[i].items())
+                parts.append(_text(tx, ty - 4, label, 10, "start"))
+        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], cell))
+        parts.append("</g>")
+        if cell >= 5:
+            for a, b in tile_pos:
+                parts.append(_grid_lines(x0 + b * tw, y0 + a * th + label_room, nrows, ncols, cell))
+        if cell / sub >= 14 and n * r <= 4096:
+            fs = min(cell / sub * 0.32, cell * 0.36)
+            for p in keep.tolist():
+                e = p // r
+                idx = np.unravel_index(e, dims)
+                parts.append(_text(x0 + (gx[p] + span / sub / 2) * cell, y0 + (gy[p] + 0.62) * cell,
+                                   ",".join(str(int(v)) for v in idx), fs))
+        height = max(height, y0 + tr * th + pad)
+
+    legend_y = height + 4
+    values = np.unique(cval)
+    parts.append(_text(pad, legend_y + 10, f"colour = {key.replace('dim:', 'logical dim ')}", 11,
+                       "start", "bold"))
+    lx = pad + 150
+    for v in values[:16].tolist():
+        parts.append(f'<rect x="{_n(lx)}" y="{_n(legend_y)}" width="12" height="12" '
+                     f'fill="{PALETTE[v % len(PALETTE)]}"/>')
+        parts.append(_text(lx + 15, legend_y + 10, str(v), 10, "start"))
+        lx += 22 + 7 * len(str(v))
+    if values.size > 16:
+        parts.append(_text(lx, legend_y + 10, f"... {values.size} values; the {len(PALETTE)} colours repeat",
+                           10, "start"))
+    height = legend_y + 24
+    title = str(layout)
+    sub_title = (f"shape {format_shape(dims)} · {n:,} elements · {r} replica{'s' if r != 1 else ''}"
+                 + (f" · dtype {dtype}" if dtype else ""))
+    top = [_text(pad, 20, title, 13, "start", "bold"), _text(pad, 38, sub_title, 11, "start")]
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{int(width)}" height="{int(math.ceil(height))}" '
+        f'viewBox="0 0 {int(width)} {int(math.ceil(height))}" style="{_FONT}">'
+        f'<rect width="100%" height="100%" fill="#fff"/><g fill="#222">'
+        + "".join(top) + "</g>" + "".join(parts) + "</svg>"
+    )

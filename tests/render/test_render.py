@@ -1,0 +1,121 @@
+"""Text tables, SVG pictures (structure, colours shared with the explorer, big tiles),
+PNG output and the `tilelayout render` command."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import tilelayout as tl
+from tilelayout.cli import main
+from tilelayout.render.palette import PALETTE, color
+from tilelayout.render.svg import RenderError, layout_svg
+from tilelayout.render.table import layout_table
+
+REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+
+
+def test_table_lists_every_owner_like_print_layout():
+    text = layout_table(tl.parse(REF), (8, 16))
+    lines = text.splitlines()
+    assert lines[0].endswith("cell = laneid,warpid,m")
+    row7 = next(line for line in lines if line.lstrip().startswith("7 |"))
+    cells = [c.strip() for c in row7.rstrip(" |").split(" | ")[1:]]
+    # (7, 15): laneid 31, warps {6, 10}, m 1 -- the reference table's last row
+    assert cells[15] == "31,6,1|31,10,1"
+    assert cells[0] == "28,5,0|28,9,0"
+    assert tl.parse(REF).table((8, 16)) == text
+
+
+def test_table_shows_swizzled_addresses():
+    L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    rows = layout_table(L).splitlines()
+    row1 = [c.strip() for c in rows[5].split("|")[1:-1]]
+    assert row1[0] == "72"  # addr(1, 0) = 64 + 8 * (0 ^ 1)
+
+
+def _fills(svg: str) -> set[str]:
+    return set(re.findall(r'<path fill="(#[0-9a-f]{6})"', svg))
+
+
+def test_svg_is_well_formed_and_uses_the_shared_palette():
+    svg = layout_svg(tl.parse(REF), (8, 16))
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert "warpid" in svg and "laneid" in svg
+    # coloured by laneid: values 0..31 -> every palette colour
+    assert _fills(svg) - {"#eeeeee"} == {color(v) for v in range(32)} == set(PALETTE)
+    assert tl.parse(REF)._repr_svg_() == layout_svg(tl.parse(REF))
+
+
+def test_svg_views_per_axis_kind():
+    smem = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    assert "line x bank" in layout_svg(smem, dtype="float16")
+    assert "TLane x TCol" in layout_svg(tl.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"))
+    assert "partition P" in layout_svg(tl.parse("S[(128,64):(1@P,1@F)]"))
+    tl.declare_axis("x", kind="device")
+    assert "devices" in layout_svg(tl.parse("S[(2,4):(1@x,1)] + R[2:1@pid]"))
+
+
+def test_svg_colour_key_choices_and_errors():
+    L = tl.parse("S[(4,8):(8,1)]")
+    one = layout_svg(L, color="dim:0")
+    assert _fills(one) == {color(v) for v in range(4)}
+    with pytest.raises(RenderError, match="unknown colour key"):
+        layout_svg(L, color="laneid")
+    with pytest.raises(RenderError, match="needs --dtype"):
+        layout_svg(L, color="bank")
+    with pytest.raises(RenderError, match="at most"):
+        layout_svg(tl.parse("S[(1024,1024):(1024,1)]"))
+
+
+def test_big_tiles_stay_compact_and_fast():
+    L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(128,256):(256,1)]"))
+    start = time.perf_counter()
+    svg = layout_svg(L, dtype="float16")
+    assert time.perf_counter() - start < 5
+    assert len(svg) < 1_500_000  # 32768 elements: a few bytes per cell, one path per colour
+    assert svg.count("<path fill=") <= 2 * (len(PALETTE) + 1)
+    ET.fromstring(svg)
+    threads = layout_svg(tl.parse("S[(4,32,256):(1@warpid,1@laneid,1)]"), (128, 256))
+    assert len(threads) < 1_500_000 and "warpid" in threads
+
+
+def test_render_command_writes_svg_and_refuses_clearly(tmp_path, capsys):
+    out = tmp_path / "mma.svg"
+    assert main(["render", "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "--shape", "16,8",
+                 "-o", str(out)]) == 0
+    ET.parse(out)
+    assert main(["render", "S[8]", "-o", str(tmp_path / "x.gif")]) == 2
+    assert "must end in .svg or .png" in capsys.readouterr().err
+    assert main(["render", "S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "128B",
+                 "--text"]) == 0
+    assert "72" in capsys.readouterr().out
+
+
+def test_png_without_a_rasterizer_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TILELAYOUT_CHROMIUM", str(tmp_path / "no-such-browser"))
+    pytest.importorskip("tilelayout.render.raster")
+    try:
+        import cairosvg  # noqa: F401
+        pytest.skip("cairosvg is installed, so a PNG can always be made")
+    except (ImportError, OSError):
+        pass
+    assert main(["render", "S[8]", "-o", str(tmp_path / "x.png")]) == 2
+    assert "cannot write PNG" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None,
+                    reason="PNG output rasterizes with Debian's chromium (scripts/ensure-chromium.sh)")
+def test_png_through_headless_chromium(tmp_path):
+    out = tmp_path / "c.png"
+    assert main(["render", "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "--shape", "16,8",
+                 "-o", str(out)]) == 0
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(data[16:20], "big")
+    assert width == 1100
