@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
-COMMANDS = ("map", "explain", "serve", "presets")
+COMMANDS = ("map", "explain", "serve", "presets", "render")
 
 
 class _Parser(argparse.ArgumentParser):
