@@ -20,10 +20,29 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Print every logical element and the set of its coordinates.")
     add_layout_args(p)
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--progress", action="store_true",
+                   help="report progress on stderr (default: only for big outputs to a terminal)")
     p.set_defaults(run=run)
 
 
-def _rows(layout, shape):
+_PROGRESS_MIN = 1 << 18  # elements; smaller maps finish before a progress line helps
+
+
+def _progress(args: argparse.Namespace, shape) -> object:
+    """A ``(done, total)`` callback printing progress to stderr, or None when not wanted."""
+    n = int(np.prod(shape, dtype=np.int64))
+    if not (args.progress or (sys.stderr.isatty() and n >= _PROGRESS_MIN)):
+        return None
+
+    def report(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        sys.stderr.write(f"\r[map] {done:,} / {total:,} elements ({100 * done // total}%){end}")
+        sys.stderr.flush()
+
+    return report
+
+
+def _rows(layout, shape, progress=None):
     """Yield (index tuple, sorted list of coordinate tuples), streaming in chunks."""
     arrays = map_all(layout, shape)
     axes = list(arrays)
@@ -38,6 +57,8 @@ def _rows(layout, shape):
             index = tuple(int(x) for x in idx[i]) if idx is not None else ()
             coords = sorted(set(map(tuple, block[i].tolist()))) if block is not None else [()]
             yield index, coords
+        if progress:
+            progress(stop, n)
     return axes
 
 
@@ -49,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out.write(json.dumps({"layout": str(layout), "shape": list(shape), "axes": axes})[:-1])
         out.write(', "elements": [')
-        for k, (index, coords) in enumerate(_rows(layout, shape)):
+        for k, (index, coords) in enumerate(_rows(layout, shape, _progress(args, shape))):
             item = {"index": list(index), "coords": [dict(zip(axes, c, strict=True)) for c in coords]}
             out.write(("," if k else "") + json.dumps(item))
         out.write("]}\n")
@@ -60,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     widths = [max(len(a), 6) for a in axes]
     header = "  ".join(f"{a:>{w}}" for a, w in zip(axes, widths, strict=True))
     out.write(f"{'index':<{index_width}}  {header}\n")
-    for index, coords in _rows(layout, shape):
+    for index, coords in _rows(layout, shape, _progress(args, shape)):
         for k, c in enumerate(coords):
             label = format_shape(index) if k == 0 else ""
             cells = "  ".join(f"{v:>{w}}" for v, w in zip(c, widths, strict=True))
