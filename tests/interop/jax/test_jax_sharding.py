@@ -113,3 +113,12 @@ def test_refusals_say_why(devices):
         from_partition_spec(P("laneid"), {"laneid": 2}, (4,))
     with pytest.raises(InteropError, match="used twice"):
         from_partition_spec(P("x", "x"), mesh, (4, 4))
+
+
+def test_mesh_shard_preset_is_the_same_layout():
+    from tilelayout import presets
+
+    for mesh, spec, shape in [({"x": 2, "y": 4}, ("x", None), (8, 6)),
+                              ({"a": 2, "b": 2, "c": 2}, (("c", "a"), None, "b"), (4, 3, 2))]:
+        preset = presets.get("mesh.shard", mesh=mesh, spec=spec, shape=shape)
+        assert from_partition_spec(spec, mesh, shape) == preset.layout
