@@ -131,7 +131,8 @@ def from_partition_spec(
     shard: list[Iter] = []
     for axes_d, b, s in zip(names, local, strides, strict=True):
         shard.extend(Iter(mesh[a], 1, a) for a in axes_d)
-        shard.append(Iter(b, s, "m"))
+        if b > 1:  # a block of one element needs no iter (as in the mesh.shard preset)
+            shard.append(Iter(b, s, "m"))
     used = {a for axes_d in names for a in axes_d}
     replica = [Iter(size, 1, a) for a, size in mesh.items() if a not in used and size > 1]
     return TileLayout(shard, replica)
