@@ -123,3 +123,9 @@ def test_repr_round_trips():
                  "ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])"]:
         L = tl.parse(text)
         assert eval(repr(L)) == L
+
+
+def test_subpackages_reachable_from_the_package():
+    assert "mma.m16n8k16.C" in tl.presets.names()
+    assert tl.presets.get("mma.m16n8k16.C").layout.apply((9, 5), shape=(16, 8)) == (
+        {"m": 3, "laneid": 6},)

@@ -108,8 +108,14 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """``tl.laneid``, ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
+    """``tl.presets`` / ``tl.interop`` (imported on first use), and ``tl.laneid``,
+    ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
     from .core.axes import is_axis
+
+    if name in ("presets", "interop", "render"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
 
     if is_axis(name):
         return axis_ref(name)
