@@ -119,3 +119,11 @@ def test_png_through_headless_chromium(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(data[16:20], "big")
     assert width == 1100
+
+
+def test_every_owner_slot_is_drawn_with_its_element():
+    """Regression: slots of neighbouring tiles were merged by rounding (warp 6 lost its m=1 column)."""
+    L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    labels = re.findall(r">(\d+,\d+)</text>", layout_svg(L, (8, 16)))
+    assert len(labels) == 128 * 2  # every (element, replica) pair has its own slot
+    assert all(labels.count(f"{i},{j}") == 2 for i in range(8) for j in range(16))

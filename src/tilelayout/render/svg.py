@@ -253,7 +253,7 @@ def layout_svg(
         gy = tpos[tile, 0] * (th / cell) + prow + label_room / cell
         colour = np.repeat(cidx, r)
         # first (element, replica) pair per physical slot wins, like the explorer
-        slot = np.round(gx * sub).astype(np.int64) * (1 << 32) + np.round(gy * 4).astype(np.int64)
+        slot = ((tile * nrows + prow) * ncols + pcol) * sub + psub
         _, keep = np.unique(slot, return_index=True)
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
         for i, (a, b) in enumerate(tile_pos):
