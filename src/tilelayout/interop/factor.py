@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..algebra.group import group_iters
+from ..core.errors import AlgebraError
 from ..core.iter import Iter
 from ..core.shape import format_shape
 from ..core.tile import TileLayout
@@ -26,41 +28,23 @@ from . import InteropError
 def split_by_shape(iters: Sequence[Iter], shape: Sequence[int]) -> list[list[Iter]]:
     """The shard iters of each dimension of row-major ``shape`` (outermost first).
 
-    An iter whose extent straddles a dimension boundary is split into an outer and an
-    inner iter (``(e, s) -> (e/r, s*r), (r, s)``); when neither divides the other the
-    layout has no per-dimension form and :class:`InteropError` is raised.
+    The algebra's grouping (:func:`tilelayout.algebra.group.group_iters`) with extent-1
+    iters dropped: an iter that straddles a dimension boundary is split into an outer
+    and an inner iter (``(e, s) -> (e/r, s*r), (r, s)``); when neither divides the other
+    the layout has no per-dimension form and :class:`InteropError` is raised.
 
     >>> split_by_shape([Iter(8, 4, "laneid"), Iter(4, 1, "laneid")], (2, 16))[0]
     [Iter(extent=2, stride=16, axis='laneid')]
     """
-    pending = list(iters)
-    groups: list[list[Iter]] = []
-    for size in reversed(tuple(shape)):
-        group: list[Iter] = []
-        need = size
-        while need > 1:
-            if not pending:
-                raise InteropError(f"shape {format_shape(shape)} has more elements than the layout")
-            it = pending.pop()
-            if it.extent == 1:
-                continue
-            if need % it.extent == 0:
-                group.append(it)
-                need //= it.extent
-            elif it.extent % need == 0:
-                group.append(Iter(need, it.stride, it.axis))
-                pending.append(Iter(it.extent // need, it.stride * need, it.axis))
-                need = 1
-            else:
-                raise InteropError(
-                    f"iter {it.extent}:{it.stride}@{it.axis} straddles a boundary of shape "
-                    f"{format_shape(shape)} ({need} elements left in that dimension and "
-                    f"neither divides the other), so the layout has no per-dimension form"
-                )
-        groups.append(list(reversed(group)))
-    if any(it.extent != 1 for it in pending):
-        raise InteropError(f"shape {format_shape(shape)} has fewer elements than the layout")
-    return list(reversed(groups))
+    kept = [it for it in iters if it.extent != 1]
+    size = math.prod(it.extent for it in kept)
+    if math.prod(shape) != size:
+        raise InteropError(f"shape {format_shape(shape)} does not have the layout's {size} elements")
+    try:
+        groups = group_iters(kept, tuple(shape))
+    except AlgebraError as exc:
+        raise InteropError(f"the layout has no per-dimension form: {exc}") from None
+    return [[it for it in g if it.extent != 1] for g in groups]
 
 
 def merge_iters(iters: Sequence[Iter]) -> list[Iter]:
