@@ -10,4 +10,4 @@ TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute triton}" bash scripts/op
 echo "[test] ruff" >&2
 .venv/bin/ruff check src tests benchmarks
 echo "[test] pytest" >&2
-exec .venv/bin/python -m pytest -q "$@"
+TILELAYOUT_STRICT=1 exec .venv/bin/python -m pytest -q "$@"
