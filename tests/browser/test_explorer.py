@@ -106,10 +106,14 @@ def test_typing_updates_both_views_and_canvas_is_drawn(page):
     assert d == [32, 1]
     path = page.shot("typing.png")
     rows = png_pixels(path.read_bytes())
-    for canvas in ("logical-canvas", "physical-canvas"):
+    scroll = page.page.evaluate("window.scrollY")
+    for canvas, centre in (("logical-canvas", "window.__tl.logicalCenter(13)"),
+                           ("physical-canvas", "window.__tl.physicalCenter(0, 13, 0, 0)")):
         box = page.page.locator(f"[data-testid={canvas}]").bounding_box()
-        x, y = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2)
-        assert box["width"] > 50 and rows[y][x] != (255, 255, 255), canvas
+        pt = page.page.evaluate(centre)
+        x, y = int(pt["x"]), int(pt["y"] + scroll)
+        assert box["width"] > 40 and box["height"] > 100, canvas
+        assert rows[y][x] == hex_rgb(page.page.evaluate("window.__tl.colorOf(13)")), canvas
     assert page.errors == []
 
 

@@ -13,6 +13,7 @@ column), never anything else.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -208,6 +209,61 @@ def _has_banks(layout: Layout, dtype: str | None) -> bool:
     return not any(is_axis(a) and axis(a).kind == "thread" for a in layout.axes)
 
 
+def param_text(kind: str, value: Any) -> str:
+    """The text a parameter widget shows for ``value`` (``presets.parse_params`` reads it back).
+
+    >>> param_text("shape", (8, 64)), param_text("mesh", {"dp": 2, "tp": 4})
+    ('8,64', 'dp=2,tp=4')
+    >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
+    ('(dp,tp),None', 'true')
+    """
+    if kind == "bool":
+        return "true" if value else "false"
+    if kind == "shape":
+        return ",".join(str(v) for v in value)
+    if kind == "mesh":
+        return ",".join(f"{k}={v}" for k, v in value.items())
+    if kind == "spec":
+        def one(e: Any) -> str:
+            if e is None:
+                return "None"
+            if isinstance(e, tuple | list):
+                return "(" + ",".join(e) + ")"
+            return str(e)
+        return ",".join(one(e) for e in value)
+    return str(value)
+
+
+def _preset_entry(name: str, p: Any) -> dict[str, Any]:
+    """What the page needs to load a built registry preset (``presets.get(...)``)."""
+    registry = _registry()
+    layout = p.layout
+    shape = layout.check_shape(getattr(p, "shape", None))
+    dtype = getattr(p, "dtype", None)
+    params = []
+    for prm in registry.info(name).params:
+        d = prm.to_dict()
+        value = p.params[prm.name]
+        d["value"] = _jsonable(value)
+        d["text"] = param_text(prm.kind, value)
+        d["choice_texts"] = (None if prm.choices is None
+                             else [param_text(prm.kind, c) for c in prm.choices])
+        params.append(d)
+    return {"name": name, "group": "preset registry", "layout": str(layout),
+            "shape": list(shape), "dtype": dtype if _has_banks(layout, dtype) else None,
+            "swizzle": "none", "doc": getattr(p, "doc", "") or "",
+            "summary": getattr(p, "summary", "") or "", "color": None,
+            "source": getattr(p, "source", "") or "", "params": params}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
 def _registry_entries() -> list[dict[str, Any]]:
     registry = _registry()
     if registry is None:
@@ -215,18 +271,54 @@ def _registry_entries() -> list[dict[str, Any]]:
     out = []
     for name in registry.names():
         try:
-            p = registry.default(name)
-            layout = p.layout
-            shape = layout.check_shape(getattr(p, "shape", None))
-            dtype = getattr(p, "dtype", None)
-            entry = {"name": name, "group": "preset registry", "layout": str(layout),
-                     "shape": list(shape), "dtype": dtype if _has_banks(layout, dtype) else None,
-                     "swizzle": "none", "doc": getattr(p, "doc", "") or "",
-                     "summary": getattr(p, "summary", "") or "", "color": None}
+            entry = _preset_entry(name, registry.default(name))
         except Exception as exc:  # a broken preset must not take the page down
             entry = {"name": name, "group": "preset registry", "error": str(exc)}
         out.append(entry)
     return out
+
+
+def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/preset``: build registry preset ``name`` with ``params`` (key -> text, as
+    typed into the page's widgets or a URL's ``p.<key>``; JSON values are accepted too).
+    Missing parameters take their defaults. The answer is the preset's entry (layout
+    text, shape, dtype, the parameters with their values).
+
+    >>> e = preset_view({"name": "wgmma.m64nNk16.D", "params": {"n": "16"}})
+    >>> e["layout"], e["shape"], [p["value"] for p in e["params"]]
+    ('S[(4,2,8,2,4,2):(1@wid_in_wg,2,4@laneid,4,1@laneid,1)]', [64, 16], [16])
+    """
+    registry = _registry()
+    if registry is None:
+        raise ApiError("the preset registry is not available", 404)
+    name = _text(req, "name", required=True)
+    assert name is not None
+    try:
+        entry = registry.info(name)
+    except LayoutError as exc:
+        raise ApiError(str(exc), 404, field="name") from None
+    raw = req.get("params") or {}
+    if not isinstance(raw, Mapping):
+        raise ApiError("'params' must be an object {name: value}", field="params")
+    values = dict(entry.defaults)
+    for key, value in raw.items():
+        field = f"param.{key}"
+        try:
+            prm = entry.param(str(key))
+            if isinstance(value, str):
+                if len(value) > MAX_TEXT:
+                    raise ApiError(f"parameter {key} is too long", 413, field=field)
+                value = registry.parse_params(name, {key: value})[key]
+            values[key] = prm.check(name, value)
+        except LayoutError as exc:
+            raise ApiError(str(exc), field=field) from None
+    try:
+        built = registry.get(name, **values)
+    except LayoutError as exc:
+        named = [k for k in values if re.search(rf"\b{re.escape(k)}\b", str(exc))]
+        raise ApiError(str(exc), field=f"param.{named[0]}" if len(named) == 1 else "params"
+                       ) from None
+    return _preset_entry(name, built)
 
 
 def presets() -> dict[str, Any]:
@@ -403,6 +495,131 @@ def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"words": sorted({int(w) for w in words}), "banks": sorted(per_bank),
             "ways": max(len(v) for v in per_bank.values()),
             "per_bank": {str(b): v for b, v in per_bank.items()}}
+
+
+# -- analysis: legality and bank conflicts -----------------------------------------------
+def _finding_elements(kind: str, message: str, layout: Layout, arrays: dict[str, np.ndarray],
+                      n: int) -> list[int] | None:
+    """The flat indices of every element a legality finding is about (the report itself
+    lists a few examples): out-of-range values on the axis the message names, or the
+    elements that share a whole coordinate. Scope findings and unused coordinates are
+    about the layout, not about elements: ``None``."""
+    if kind == "out_of_range":
+        for a, v in arrays.items():
+            ext = axis(a).extent if is_axis(a) else None
+            if ext is not None and f"'{a}'" in message:
+                bad = ((v < 0) | (v >= ext)).reshape(n, -1).any(axis=1)
+                return np.nonzero(bad)[0].tolist()
+        return None
+    if kind == "duplicate":
+        names = list(arrays)
+        r = next(iter(arrays.values())).shape[-1]
+        elem = np.repeat(np.arange(n, dtype=np.int64), r)
+        rows = np.stack([arrays[a].reshape(-1) for a in names], axis=1)
+        pairs = np.unique(np.column_stack([rows, elem]), axis=0)
+        _, inv, count = np.unique(pairs[:, :-1], axis=0, return_inverse=True, return_counts=True)
+        return np.unique(pairs[count[inv.reshape(-1)] > 1, -1]).tolist()
+    return None
+
+
+def _legality(layout: Layout, shape: tuple[int, ...]) -> dict[str, Any]:
+    from ..analysis.legality import legality
+
+    report = legality(layout, shape)
+    n = math.prod(shape)
+    arrays = layout.map_all(shape)
+    findings = []
+    for f in report.findings:
+        d = f.to_dict()
+        d["elements"] = _finding_elements(f.kind, f.message, layout, arrays, n)
+        findings.append(d)
+    return {"ok": report.ok, "findings": findings}
+
+
+def _vector_elements(order: str, rows: int, cols: int, per: int, v: int) -> list[int]:
+    """Flat indices of vector ``v`` in ``tile_conflicts``' lane order."""
+    vcols = cols // per
+    row, vc = (v % rows, v // rows) if order == "column" else (v // vcols, v % vcols)
+    return [row * cols + vc * per + j for j in range(per)]
+
+
+def _conflicts(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
+    """Bank conflicts of reading the tile (folded to 2-D: rows x last dim) in 16-byte
+    vectors, 32 lanes per request, down the columns and along the rows
+    (``analysis.conflicts.tile_conflicts``); the worst request of each order in detail
+    (``bank_conflicts``)."""
+    from ..analysis.conflicts import ACCESS_BYTES, WARP, bank_conflicts, tile_conflicts
+
+    rows, cols = math.prod(shape[:-1]), shape[-1]
+    nbytes = dtype_bytes(dtype)
+    out: dict[str, Any] = {"dtype": dtype, "rows": rows, "cols": cols, "reads": []}
+    if layout.replica_count != 1:
+        out["note"] = "bank analysis needs one address per element; this layout has replicas"
+        return out
+    choices = [b for b in sorted(ACCESS_BYTES, reverse=True)
+               if b >= nbytes and b % nbytes == 0 and cols % (b // nbytes) == 0]
+    if not choices:
+        out["note"] = f"the last dim ({cols}) does not split into 4/8/16-byte vectors of {dtype}"
+        return out
+    access = choices[0]
+    per = access // nbytes
+    out.update(access_bytes=access, per_vector=per)
+    for order in ("column", "row"):
+        if order == "column" and rows == 1:
+            continue
+        try:
+            tc = tile_conflicts(layout, dtype, (rows, cols), access, order)
+        except LayoutError as exc:
+            out["reads"].append({"order": order, "error": str(exc)})
+            continue
+        waves = tc["per_access"]
+        nvec = rows * (cols // per)
+        ideal_each = tc["ideal"] // max(1, tc["accesses"])
+        requests = []
+        for k, w in enumerate(waves):
+            vecs = range(k * WARP, min(nvec, (k + 1) * WARP))
+            requests.append({"wavefronts": w, "lanes": len(vecs), "elements": [
+                e for v in vecs for e in _vector_elements(order, rows, cols, per, v)]})
+        worst = max(range(len(waves)), key=lambda k: (waves[k], -k))
+        lanes = [[divmod(e, cols) for e in _vector_elements(order, rows, cols, per, v)]
+                 for v in range(worst * WARP, min(nvec, (worst + 1) * WARP))]
+        rep = bank_conflicts(layout, dtype, lanes, (rows, cols))
+        ways = max(rep.conflicting_banks.values(), default=1)
+        out["reads"].append({
+            "order": order, "wavefronts": tc["wavefronts"], "ideal": tc["ideal"],
+            "requests": requests, "ideal_per_request": ideal_each,
+            "conflict_free": tc["conflict_free"],
+            "worst": {"request": worst, "wavefronts": rep.wavefronts, "ideal": rep.ideal,
+                      "ways": ways, "banks": {str(b): c for b, c in rep.conflicting_banks.items()}},
+        })
+    return out
+
+
+def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/analysis``: the legality report (``analysis.legality.legality``; each
+    finding also lists the flat indices of all its elements) and, for a shared-memory
+    layout with a dtype, the bank conflicts of reading it by 16-byte columns and rows.
+
+    >>> a = analysis_view({"layout": "S[64:1@laneid]"})
+    >>> [(f["kind"], len(f["elements"])) for f in a["legality"]["findings"]]
+    [('out_of_range', 32)]
+    >>> c = analysis_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16"})["conflicts"]
+    >>> [(r["order"], r["wavefronts"], r["ideal"], r["worst"]["ways"]) for r in c["reads"]]
+    [('column', 64, 8, 8), ('row', 8, 8, 1)]
+    """
+    layout, shape, dtype, _ = resolve(req)
+    n = math.prod(shape)
+    if n > MAX_ELEMENTS or n * layout.replica_count > MAX_PAIRS:
+        raise ApiError("the layout is too large for the explorer's analysis; use the "
+                       "library (tilelayout.analysis) directly", 413)
+    try:
+        out: dict[str, Any] = {"legality": _legality(layout, shape), "conflicts": None}
+        if _has_banks(layout, dtype):
+            assert dtype is not None
+            out["conflicts"] = _conflicts(layout, shape, dtype)
+    except LayoutError as exc:
+        raise ApiError(str(exc)) from None
+    return out
 
 
 # -- the physical view -------------------------------------------------------------------

@@ -11,6 +11,8 @@ Routes::
     POST /api/explain       ... + index -> the four steps for one element
     POST /api/elements_at   ... + coords -> the logical elements held there
     POST /api/access        ... + elements -> shared-memory banks and conflict ways
+    POST /api/preset        name + params -> a registry preset built with those parameters
+    POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
 
 Every error is JSON ``{"error": ..., "field": ..., "column": ...}`` with a 4xx status;
 unexpected failures are logged to stderr and answered with a generic 500, never a
@@ -48,6 +50,8 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/explain": api.explain_view,
     "/api/elements_at": api.elements_at_view,
     "/api/access": api.access_view,
+    "/api/preset": api.preset_view,
+    "/api/analysis": api.analysis_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}

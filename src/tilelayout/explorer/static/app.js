@@ -1,7 +1,8 @@
 // The explorer page: controls, URL state, API calls, and the two views.
 // Every coordinate drawn comes from the JSON API (the Python library); the page only
 // folds the returned arrays into pictures.
-import { Grid } from "./grid.js";
+import { Grid, ZOOM_STEPS, MIN_CELL, MAX_FIT } from "./grid.js";
+import { renderAnalysis, requestLabel } from "./analysis.js";
 import { renderDetails, renderSetDetails, renderSlotDetails, escapeHtml } from "./details.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 
@@ -17,6 +18,9 @@ const state = {
   seq: 0,
   renders: 0,
   timings: {},
+  zoom: { logical: null, physical: null },  // null: fit to the panel; else px per cell
+  preset: null,          // the registry preset entry whose parameters the widgets show
+  analysis: null,        // last /api/analysis answer
 };
 window.__tl = { state, ready: false, renders: 0 };
 
@@ -46,6 +50,9 @@ function writeURL() {
   const q = new URLSearchParams();
   const p = $("preset").value;
   if (p) q.set("preset", p);
+  if (p && state.preset && state.preset.name === p) {
+    for (const prm of state.preset.params) q.set(`p.${prm.name}`, paramText(prm));
+  }
   q.set("layout", $("layout").value);
   if ($("shape").value) q.set("shape", $("shape").value);
   if ($("dtype").value) q.set("dtype", $("dtype").value);
@@ -74,10 +81,16 @@ function ravel(idx, shape) {
 function showError(err) {
   const box = $("error");
   for (const id of ["layout", "shape"]) $(id).classList.remove("bad");
+  for (const el of document.querySelectorAll("#params .bad")) el.classList.remove("bad");
   if (!err) { box.hidden = true; box.innerHTML = ""; return; }
   const data = err.data || { error: String(err.message || err) };
   const field = data.field || "";
   if (field === "layout" || field === "shape") $(field).classList.add("bad");
+  if (field.startsWith("param")) {
+    const w = document.querySelector(`[data-testid="param-${field.slice(6)}"]`);
+    if (w) w.classList.add("bad");
+    else for (const el of document.querySelectorAll("#params input, #params select")) el.classList.add("bad");
+  }
   let html = `<b>${escapeHtml(field || "error")}:</b> ${escapeHtml(data.error)}`;
   if (data.column && field === "layout") {
     const text = $("layout").value;
@@ -117,6 +130,7 @@ async function update(opts = {}) {
   const sameLayout = state.data && state.data.layout === data.layout &&
     JSON.stringify(state.data.shape) === JSON.stringify(data.shape);
   const prevSel = sameLayout ? state.sel : null;
+  if (!sameLayout) state.zoom = { logical: null, physical: null };
   state.data = data;
   state.sel = null;
   setupColorChoices(data, opts.color);
@@ -127,6 +141,7 @@ async function update(opts = {}) {
   if (keepSel) selectElement(ravel(keepSel, data.shape));
   else if (prevSel) restoreSelection(prevSel);
   writeURL();
+  fetchAnalysis(seq);
   if (!window.__tl.firstRenderAt) window.__tl.firstRenderAt = performance.now();
   window.__tl.renders = ++state.renders;
   window.__tl.ready = true;
@@ -206,6 +221,10 @@ function build() {
     for (const id of ["logical-canvas", "logical-overlay", "physical-canvas", "physical-overlay"]) {
       const c = $(id); c.width = 0; c.height = 0; c.style.width = "0px"; c.style.height = "0px";
     }
+    for (const v of ["logical", "physical"]) {
+      for (const part of ["scroll", "sizer", "stick"]) { $(`${v}-${part}`).style.width = "0px"; $(`${v}-${part}`).style.height = "0px"; }
+      $(`${v}-zoom`).textContent = "";
+    }
     $("legend").innerHTML = ""; $("physical-note").innerHTML = "";
     $("connectors").innerHTML = "";
     return;
@@ -226,18 +245,15 @@ function build() {
     lflat[r * ncolsL + c] = e;
   }
   m.fold = fold; m.lkey = lkey; m.lflat = lflat; m.nrowsL = nrowsL; m.ncolsL = ncolsL;
-  const viewsW = $("views").clientWidth;
-  const half = viewsW >= 900 ? (viewsW - 16) / 2 - 24 : viewsW - 24;
-  const maxH = Math.max(420, window.innerHeight - 220);
   const lastDimRows = (r) => {
     const x = fold.rowDims[fold.rowDims.length - 1];
     return x === undefined ? null : String(r % fold.dims[x]);
   };
   const lastDimCols = (c) => String(c % fold.dims[fold.colDims[fold.colDims.length - 1]]);
-  m.lgrid = new Grid($("logical-canvas"), $("logical-overlay"), {
+  m.lgrid = new Grid(gridEls("logical"), {
     ntiles: 1, nrows: nrowsL, ncols: ncolsL, sub: 1, rowRadix, colRadix, gaps: true,
     tileLabel: () => "", rowLabel: fold.virtual ? (r) => String(r * fold.dims[1]) : lastDimRows,
-    colLabel: lastDimCols, mesh: null, availWidth: half, maxHeight: maxH, maxCell: 30,
+    colLabel: lastDimCols, mesh: null,
   });
   $("logical-title").textContent = `shape (${d.shape.join(", ")})` +
     (fold.virtual ? `, wrapped ${fold.dims[1]} per row` : "") +
@@ -291,19 +307,16 @@ function build() {
       place: (t) => [P.mesh.rows.indexOf(P.tiles[t][ra]), P.mesh.cols.indexOf(P.tiles[t][ca])],
     };
   }
-  const short = { laneid: "", m: "", TLane: "", TCol: "", P: "", F: "", line: "", bank: "" };
   const rowLabel = P.rows.length ? (r) => Object.values(m.rowCoord(r)).join("·")
     : P.fold ? (r) => String(P.fold.values[r * P.fold.width] ?? "") : null;
   const colLabel = P.cols.length ? (c) => Object.values(m.colCoord(c)).join("·")
     : P.fold ? (c) => `+${c}` : null;
-  void short;
-  m.pgrid = new Grid($("physical-canvas"), $("physical-overlay"), {
+  m.pgrid = new Grid(gridEls("physical"), {
     ntiles: nt, nrows: P.nrows, ncols: P.ncols, sub,
     rowRadix: P.rows.length ? P.rows.map((p) => p.values.length) : [P.nrows],
     colRadix: P.cols.length ? P.cols.map((p) => p.values.length) : [P.ncols],
     gaps: P.rows.length > 1 || P.cols.length > 1,
     tileLabel: (t) => (P.tile_axes.length ? tileText(t) : ""), rowLabel, colLabel, mesh,
-    availWidth: half, maxHeight: maxH, maxCell: sub > 1 ? 14 : 26,
   });
   $("physical-title").textContent = P.title;
   const axesRows = P.rows.map((p) => p.axis).join(" x ") || (P.fold ? "address" : "");
@@ -339,8 +352,6 @@ function recolor() {
     return String(cidx[e]);
   };
   m.fillL = fillL;
-  const tL = performance.now();
-  m.lgrid.draw(fillL, textL, null);
   const fillP = (key) => { const p = m.first[key]; return p < 0 ? null : paletteOf(cidx[Math.floor(p / R)]); };
   const textP = (key) => {
     const p = m.first[key];
@@ -349,8 +360,6 @@ function recolor() {
     return d.shape.length === 1 ? String(e) : unravel(e, d.shape).join(",");
   };
   m.fillP = fillP;
-  m.pgrid.draw(fillP, textP, (key) => m.collide[key] === 1);
-  state.timings.paint = performance.now() - tL;
   void axesNames;
   // legend
   const c = state.color;
@@ -361,6 +370,11 @@ function recolor() {
     `<span><span class="sw" style="background:${paletteOf(v)}"></span>${v}</span>`).join("");
   $("legend").innerHTML = `<span>colour = <b>${escapeHtml(what)}</b>:</span>${items}` +
     (many || vals.length > 16 ? `<span>… ${many ? "many" : vals.length} values; the ${state.palette.length} colours repeat</span>` : "");
+  if (!m.arranged) arrange();
+  const tL = performance.now();
+  m.lgrid.draw(fillL, textL, null);
+  m.pgrid.draw(fillP, textP, (key) => m.collide[key] === 1);
+  state.timings.paint = performance.now() - tL;
   applySelection();
 }
 
@@ -379,7 +393,8 @@ function physKeysOfElements(elems) {
   return [...keys];
 }
 
-function applySelection() {
+// reveal: scroll each view so that some of the selection is visible (after a new selection)
+function applySelection(reveal = false) {
   const m = state.model, sel = state.sel;
   const svg = $("connectors");
   svg.innerHTML = "";
@@ -393,6 +408,10 @@ function applySelection() {
   const logicalKeys = sel.elements.map((e) => m.lkey[e]);
   const physKeys = sel.physKeys;
   const primary = sel.type === "element" ? m.lkey[sel.flat] : -1;
+  if (reveal) {
+    if (logicalKeys.length && !logicalKeys.some((k) => m.lgrid.visible(k))) m.lgrid.reveal(primary >= 0 ? primary : logicalKeys[0]);
+    if (physKeys.length && !physKeys.some((k) => m.pgrid.visible(k))) m.pgrid.reveal(physKeys[0]);
+  }
   m.lgrid.highlight(logicalKeys, m.fillL, primary);
   m.pgrid.highlight(physKeys, m.fillP, sel.type === "slot" ? physKeys[0] : -1, sel.wholeCells);
   window.__tl.highlight = {
@@ -402,24 +421,32 @@ function applySelection() {
   if (sel.type === "element") drawConnectors(m.lkey[sel.flat], physKeys);
 }
 
+// connectors from the element's right edge to each owner's left edge (view coordinates);
+// an end outside its scrolled view is pinned to the view's edge and drawn dashed
 function drawConnectors(lk, physKeys) {
   const m = state.model;
   const svg = $("connectors");
   const base = $("views").getBoundingClientRect();
   const lr = $("logical-canvas").getBoundingClientRect();
   const pr = $("physical-canvas").getBoundingClientRect();
-  // lines run from the right edge of the element to the left edge of each owner, so the
-  // cells themselves stay visible
-  const [lx0, ly0, lw, lh] = m.lgrid.keyRect(lk);
-  const x1 = lr.left - base.left + lx0 + lw, y1 = lr.top - base.top + ly0 + lh / 2;
+  const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+  const lg = m.lgrid, pg = m.pgrid;
+  const [lx0, ly0, lw, lh] = lg.keyRect(lk);
+  let x1 = lx0 + lw - lg.sx, y1 = ly0 + lh / 2 - lg.sy;
+  const lin = x1 >= lg.marginL && x1 <= lg.vw && y1 >= lg.marginT && y1 <= lg.vh;
+  x1 = lr.left - base.left + clamp(x1, lg.marginL, lg.vw);
+  y1 = lr.top - base.top + clamp(y1, lg.marginT, lg.vh);
   const shown = physKeys.slice(0, 64);
   let html = "";
   for (const k of shown) {
-    const [px0, py0, , ph] = m.pgrid.keyRect(k);
-    const x2 = pr.left - base.left + px0 - 1, y2 = pr.top - base.top + py0 + ph / 2;
+    const [px0, py0, , ph] = pg.keyRect(k);
+    let x2 = px0 - 1 - pg.sx, y2 = py0 + ph / 2 - pg.sy;
+    const pin = x2 >= pg.marginL - 2 && x2 <= pg.vw && y2 >= pg.marginT && y2 <= pg.vh;
+    x2 = pr.left - base.left + clamp(x2, pg.marginL, pg.vw);
+    y2 = pr.top - base.top + clamp(y2, pg.marginT, pg.vh);
     const mx = (x1 + x2) / 2;
     html += `<path d="M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}" fill="none" ` +
-      `stroke="#2563eb" stroke-width="1.5" stroke-opacity="0.75"/>` +
+      `stroke="#2563eb" stroke-width="1.5" stroke-opacity="0.75"${lin && pin ? "" : ' stroke-dasharray="4 3"'}/>` +
       `<circle cx="${x2}" cy="${y2}" r="2.5" fill="#2563eb"/>`;
   }
   html += `<circle cx="${x1}" cy="${y1}" r="2.5" fill="#2563eb"/>`;
@@ -427,12 +454,157 @@ function drawConnectors(lk, physKeys) {
   svg.innerHTML = html;
 }
 
+// -- sizing, zoom and panning ------------------------------------------------------------
+function gridEls(view) {
+  return {
+    scroll: $(`${view}-scroll`), sizer: $(`${view}-sizer`), stick: $(`${view}-stick`),
+    canvas: $(`${view}-canvas`), overlay: $(`${view}-overlay`),
+  };
+}
+
+// choose side by side or stacked views and the box each grid gets, so that cells are as
+// large as the window allows (up to MAX_FIT px); zoomed views keep their cell size
+function arrange() {
+  const m = state.model;
+  if (!m) return;
+  const views = $("views");
+  const cs = getComputedStyle(views);
+  const gap = parseFloat(cs.columnGap) || 12;
+  const W = views.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const top = views.getBoundingClientRect().top + window.scrollY;
+  const H = Math.max(260, window.innerHeight - top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 4);
+  const pad = 22; // view padding + border
+  const chrome = (v) => $(`${v}-view`).offsetHeight - $(`${v}-scroll`).offsetHeight + 2;
+  const cL = chrome("logical"), cP = chrome("physical");
+  const wS = Math.floor((W - gap) / 2) - pad;
+  const fL = m.lgrid.fit(wS, H - cL), fP = m.pgrid.fit(wS, H - cP);
+  const side = Math.min(fL.c, fP.c);
+  const wT = W - pad;
+  let stackedAt = null;
+  for (let c = MAX_FIT; c >= MIN_CELL && c > side; c--) {
+    const [wl, hl] = m.lgrid.size(c, 1);
+    const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT));
+    if (wl <= wT && wp <= wT && hl + hp + cL + cP + gap <= H) { stackedAt = { c, hl }; break; }
+  }
+  const stacked = W - gap < 2 * 300 || (stackedAt !== null && stackedAt.c >= side * 1.25);
+  views.classList.toggle("stacked", stacked);
+  let boxL, boxP;
+  if (stacked && stackedAt) {
+    boxL = [wT, stackedAt.hl];
+    boxP = [wT, H - stackedAt.hl - cL - cP - gap];
+  } else if (stacked) {
+    boxL = [wT, Math.max(200, Math.floor((H - cL - cP - gap) / 2))];
+    boxP = [wT, Math.max(200, H - boxL[1] - cL - cP - gap)];
+  } else {
+    boxL = [wS, H - cL];
+    boxP = [wS, H - cP];
+  }
+  m.boxes = { logical: boxL, physical: boxP };
+  m.lgrid.setBox(...boxL, state.zoom.logical);
+  m.pgrid.setBox(...boxP, state.zoom.physical);
+  m.arranged = true;
+  zoomLabels();
+}
+
+function gridOf(view) { return view === "logical" ? state.model.lgrid : state.model.pgrid; }
+
+function zoomLabels() {
+  const m = state.model;
+  if (!m) return;
+  for (const v of ["logical", "physical"]) {
+    const g = gridOf(v);
+    $(`${v}-zoom`).textContent = `${g.cell} px${g.fitted ? " · fit" : ""}`;
+    $(`${v}-scroll`).classList.toggle("pannable", g.width > g.vw + 1 || g.height > g.vh + 1);
+  }
+}
+
+// dir: +1 zoom in, -1 out, 0 fit; anchor: a point of the visible box that stays put
+function zoom(view, dir, anchor = null) {
+  const m = state.model;
+  if (!m || !m.boxes) return;
+  const g = gridOf(view);
+  const cur = g.cell;
+  let next = null;
+  if (dir > 0) next = ZOOM_STEPS.find((z) => z > cur) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1];
+  else if (dir < 0) next = [...ZOOM_STEPS].reverse().find((z) => z < cur) ?? MIN_CELL;
+  const [ax, ay] = anchor || [g.vw / 2, g.vh / 2];
+  const h = g.hit(Math.max(ax, g.marginL), Math.max(ay, g.marginT));
+  let keep = null;
+  if (h && h.kind === "cell") {
+    const key = g.key(h.t, h.r, h.c, 0);
+    const [x, y, w, hh] = g.cellRect(h.t, h.r, h.c);
+    keep = { key, fx: (ax + g.sx - x) / w, fy: (ay + g.sy - y) / hh };
+  }
+  const fx = (ax + g.sx) / g.width, fy = (ay + g.sy) / g.height;
+  state.zoom[view] = next;
+  g.setBox(...m.boxes[view], next);
+  const sc = g.els.scroll;
+  if (keep) {
+    const [t, r, c] = g.unkey(keep.key);
+    const [x, y, w, hh] = g.cellRect(t, r, c);
+    sc.scrollLeft = x + keep.fx * w - ax;
+    sc.scrollTop = y + keep.fy * hh - ay;
+  } else {
+    sc.scrollLeft = fx * g.width - ax;
+    sc.scrollTop = fy * g.height - ay;
+  }
+  g.paint();
+  applySelection();
+  zoomLabels();
+  window.__tl.zooms = (window.__tl.zooms || 0) + 1;
+}
+
+let pan = null;
+let suppressClick = false;
+function setupViewport(view) {
+  const sc = $(`${view}-scroll`), canvas = $(`${view}-canvas`);
+  let frame = 0;
+  sc.addEventListener("scroll", () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (!state.model) return;
+      gridOf(view).paint();
+      if (state.sel && state.sel.type === "element") applySelection();
+    });
+  });
+  sc.addEventListener("wheel", (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey) || !state.model) return;
+    ev.preventDefault();
+    const r = canvas.getBoundingClientRect();
+    zoom(view, ev.deltaY < 0 ? 1 : -1, [ev.clientX - r.left, ev.clientY - r.top]);
+  }, { passive: false });
+  canvas.addEventListener("mousedown", (ev) => {
+    if (ev.button !== 0 || !state.model) return;
+    const g = gridOf(view);
+    if (g.width <= g.vw + 1 && g.height <= g.vh + 1) return;
+    pan = { view, x: ev.clientX, y: ev.clientY, sl: sc.scrollLeft, st: sc.scrollTop, moved: false };
+  });
+}
+
+window.addEventListener("mousemove", (ev) => {
+  if (!pan) return;
+  const dx = ev.clientX - pan.x, dy = ev.clientY - pan.y;
+  if (!pan.moved && Math.abs(dx) + Math.abs(dy) < 5) return;
+  pan.moved = true;
+  const sc = $(`${pan.view}-scroll`);
+  sc.classList.add("panning");
+  sc.scrollLeft = pan.sl - dx;
+  sc.scrollTop = pan.st - dy;
+});
+window.addEventListener("mouseup", () => {
+  if (!pan) return;
+  if (pan.moved) { suppressClick = true; setTimeout(() => { suppressClick = false; }, 0); }
+  $(`${pan.view}-scroll`).classList.remove("panning");
+  pan = null;
+});
+
 async function selectElement(flat) {
   const d = state.data, m = state.model;
   if (!m || flat < 0 || flat >= d.size) return;
   const physKeys = physKeysOfElements([flat]);
   state.sel = { type: "element", flat, elements: [flat], physKeys };
-  applySelection();
+  applySelection(true);
   writeURL();
   const index = unravel(flat, d.shape);
   const token = (state.selToken = (state.selToken || 0) + 1);
@@ -460,17 +632,18 @@ async function selectByCoords(coords, label, physKeys, wholeCells) {
   if (token !== state.selToken) return;
   const elems = res.flat;
   state.sel = { type: "slot", elements: elems, physKeys: physKeys ?? physKeysOfElements(elems), wholeCells };
-  applySelection();
+  applySelection(true);
   writeURL();
   $("details").innerHTML = renderSlotDetails(label, coords, res, d, DIM_NAMES);
   window.__tl.detailsFor = label;
   window.__tl.selects = (window.__tl.selects || 0) + 1;
 }
 
-async function selectSet(elems, label) {
+async function selectSet(elems, label, source = null) {
   const d = state.data;
-  state.sel = { type: "set", elements: elems, physKeys: physKeysOfElements(elems) };
-  applySelection();
+  state.sel = { type: "set", elements: elems, physKeys: physKeysOfElements(elems), source };
+  applySelection(true);
+  markActiveAnalysis();
   writeURL();
   const token = (state.selToken = (state.selToken || 0) + 1);
   $("details").innerHTML = renderSetDetails(label, elems, d, null, DIM_NAMES);
@@ -484,6 +657,7 @@ async function selectSet(elems, label) {
 
 function clearSelection() {
   state.sel = null;
+  markActiveAnalysis();
   state.selToken = (state.selToken || 0) + 1;
   applySelection();
   writeURL();
@@ -498,7 +672,7 @@ function coordOfPair(p) {
 
 function onLogicalClick(ev) {
   const m = state.model;
-  if (!m) return;
+  if (!m || suppressClick) return;
   const rect = ev.target.getBoundingClientRect();
   const h = m.lgrid.hit(ev.clientX - rect.left, ev.clientY - rect.top);
   if (!h) return;
@@ -523,7 +697,7 @@ function onLogicalClick(ev) {
 
 function onPhysicalClick(ev) {
   const m = state.model, d = state.data;
-  if (!m) return;
+  if (!m || suppressClick) return;
   const rect = ev.target.getBoundingClientRect();
   const h = m.pgrid.hit(ev.clientX - rect.left, ev.clientY - rect.top);
   if (!h) return;
@@ -657,15 +831,156 @@ function onKey(ev) {
 function loadPreset(name, opts = {}) {
   const p = state.presets.find((x) => x.name === name);
   if (!p || p.error) return false;
-  $("preset").value = name;
+  applyPresetEntry(p);
+  update({ color: opts.color || p.color || null, select: opts.select });
+  return true;
+}
+
+function applyPresetEntry(p) {
+  $("preset").value = p.name;
   $("layout").value = p.layout;
   $("shape").value = p.shape.join(",");
   $("dtype").value = p.dtype || "";
   $("swizzle").value = p.swizzle || "none";
   $("info").title = p.doc || "";
   state.presetDoc = p.doc || "";
-  update({ color: opts.color || p.color || null, select: opts.select });
+  state.preset = p.params && p.params.length ? p : null;
+  renderParams();
+}
+
+// -- preset parameters ----------------------------------------------------------------------
+function paramText(prm) { return prm.text; }
+
+function renderParams() {
+  const box = $("params");
+  const p = state.preset;
+  if (!p) { box.hidden = true; box.innerHTML = ""; return; }
+  const widgets = p.params.map((prm) => {
+    const id = `param-${prm.name}`;
+    const attrs = `data-testid="${id}" data-param="${escapeHtml(prm.name)}" title="${escapeHtml(prm.doc || prm.name)}"`;
+    let w;
+    if (prm.kind === "bool") {
+      w = `<input type="checkbox" ${attrs}${prm.value ? " checked" : ""}>`;
+    } else if (prm.choice_texts) {
+      w = `<select ${attrs}>` + prm.choice_texts.map((t) =>
+        `<option${t === prm.text ? " selected" : ""}>${escapeHtml(t)}</option>`).join("") + `</select>`;
+    } else if (prm.kind === "int") {
+      w = `<input type="number" step="1" ${attrs} value="${escapeHtml(prm.text)}">`;
+    } else {
+      const hint = { shape: "8,64", mesh: "dp=2,tp=4", spec: "dp,None or (dp,tp),None" }[prm.kind] || "";
+      w = `<input type="text" class="${prm.kind === "shape" ? "" : "wide"}" spellcheck="false" ${attrs} value="${escapeHtml(prm.text)}" placeholder="${hint}">`;
+    }
+    return `<label class="ctl">${escapeHtml(prm.name)}${prm.required ? "" : ""} ${w}</label>`;
+  }).join("");
+  box.innerHTML = `<span class="ptitle"><b>${escapeHtml(p.name)}</b> parameters</span>${widgets}`;
+  box.hidden = false;
+  let timer = null;
+  for (const el of box.querySelectorAll("[data-param]")) {
+    const now = () => { clearTimeout(timer); rebuildPreset(); };
+    if (el.tagName === "SELECT" || el.type === "checkbox") el.addEventListener("change", now);
+    else el.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(rebuildPreset, 250); });
+  }
+}
+
+function paramTexts() {
+  const out = {};
+  for (const el of $("params").querySelectorAll("[data-param]")) {
+    out[el.dataset.param] = el.type === "checkbox" ? (el.checked ? "true" : "false") : el.value;
+  }
+  return out;
+}
+
+// build the registry preset with the widgets' values (POST /api/preset) and show it
+async function rebuildPreset() {
+  const p = state.preset;
+  if (!p) return;
+  await buildPreset(p.name, paramTexts());
+}
+
+async function buildPreset(name, texts, opts = {}) {
+  const seq = ++state.seq;
+  let entry;
+  try {
+    entry = await postJSON("/api/preset", { name, params: texts });
+  } catch (err) {
+    if (seq !== state.seq) return false;
+    showError(err);
+    window.__tl.lastError = err.data || { error: String(err) };
+    window.__tl.ready = true;
+    window.__tl.presetErrors = (window.__tl.presetErrors || 0) + 1;
+    return false;
+  }
+  if (seq !== state.seq) return false;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.param : null;
+  const keepWidgets = state.preset && state.preset.name === name;
+  state.preset = entry;
+  applyPresetEntry(entry);
+  if (keepWidgets && focused) {  // keep typing in the widget that was being edited
+    const el = $("params").querySelector(`[data-param="${focused}"]`);
+    if (el) { el.value = texts[focused]; el.focus(); }
+  }
+  if (opts.dtype !== undefined && opts.dtype !== null) $("dtype").value = opts.dtype;
+  if (opts.swizzle) $("swizzle").value = opts.swizzle;
+  await update({ color: opts.color || null, select: opts.select || null });
+  window.__tl.presetBuilds = (window.__tl.presetBuilds || 0) + 1;
   return true;
+}
+
+// -- analysis: legality findings and bank conflicts --------------------------------------------
+async function fetchAnalysis(seq) {
+  const box = $("analysis");
+  const d = state.data;
+  state.analysis = null;
+  if (!d || d.too_large) { box.hidden = true; return; }
+  let a;
+  try {
+    a = await postJSON("/api/analysis", request());
+  } catch (err) {
+    if (seq !== state.seq) return;
+    box.innerHTML = `<h3>legality</h3><p class="muted">${escapeHtml(err.message)}</p>`;
+    box.hidden = false;
+    return;
+  }
+  if (seq !== state.seq) return;
+  state.analysis = a;
+  box.innerHTML = renderAnalysis(a, d);
+  box.hidden = false;
+  markActiveAnalysis();
+  window.__tl.analysisFor = d.layout;
+}
+
+function onAnalysisClick(ev) {
+  const a = state.analysis, d = state.data;
+  if (!a || !state.model) return;
+  const f = ev.target.closest("[data-finding]");
+  if (f) {
+    const i = +f.dataset.finding, fd = a.legality.findings[i];
+    selectSet(fd.elements, `${fd.kind.replace(/_/g, " ")}: ${fd.message}`, { finding: i });
+    return;
+  }
+  const b = ev.target.closest("[data-read]");
+  if (b) {
+    const i = +b.dataset.read, k = +b.dataset.req, read = a.conflicts.reads[i];
+    selectSet(read.requests[k].elements, requestLabel(read, k, d.shape), { read: i, req: k });
+  }
+}
+
+function markActiveAnalysis() {
+  const src = state.sel && state.sel.type === "set" ? state.sel.source : null;
+  for (const el of document.querySelectorAll("#analysis .active")) el.classList.remove("active");
+  if (!src) return;
+  const sel = src.finding !== undefined ? `[data-finding="${src.finding}"]`
+    : `.chips [data-read="${src.read}"][data-req="${src.req}"], li[data-read="${src.read}"][data-req="${src.req}"]`;
+  for (const el of document.querySelectorAll(`#analysis ${sel}`)) el.classList.add("active");
+}
+
+// re-fit both views to the window (after a resize); keeps the selection
+function relayout() {
+  if (!state.model) return;
+  arrange();
+  state.model.lgrid.paint();
+  state.model.pgrid.paint();
+  applySelection();
 }
 
 function fillControls(opts) {
@@ -704,7 +1019,17 @@ async function main() {
   fillControls(opts);
   const select = q.get("select") ? q.get("select").split(",").map((x) => parseInt(x, 10)) : null;
   const color = q.get("color");
-  if (q.get("layout")) {
+  const named = state.presets.find((x) => x.name === q.get("preset") && x.params && !x.error);
+  if (named) {
+    // a registry preset: rebuilt from its parameters (p.<name>), so a link reproduces them
+    const texts = {};
+    for (const [k, v] of q.entries()) if (k.startsWith("p.")) texts[k.slice(2)] = v;
+    state.preset = named;
+    const ok = await buildPreset(named.name, texts, {
+      select, color, dtype: q.has("dtype") ? q.get("dtype") : null, swizzle: q.get("swizzle"),
+    });
+    if (!ok) { applyPresetEntry(named); for (const [k, v] of Object.entries(texts)) { const el = $("params").querySelector(`[data-param="${k}"]`); if (el) { if (el.type === "checkbox") el.checked = v === "true"; else el.value = v; } } }
+  } else if (q.get("layout")) {
     $("preset").value = q.get("preset") || "";
     $("layout").value = q.get("layout");
     $("shape").value = q.get("shape") || "";
@@ -714,8 +1039,10 @@ async function main() {
   } else if (!(q.get("preset") && loadPreset(q.get("preset"), { select, color }))) {
     loadPreset("tensor-core tile", { select, color });
   }
-  $("layout").addEventListener("input", () => { $("preset").value = ""; scheduleUpdate(); });
-  $("shape").addEventListener("input", () => { $("preset").value = ""; scheduleUpdate(); });
+  const toCustom = () => { $("preset").value = ""; state.preset = null; renderParams(); scheduleUpdate(); };
+  $("layout").addEventListener("input", toCustom);
+  $("shape").addEventListener("input", toCustom);
+  $("analysis").addEventListener("click", onAnalysisClick);
   $("dtype").addEventListener("change", () => update());
   $("swizzle").addEventListener("change", () => update());
   $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });
@@ -729,8 +1056,12 @@ async function main() {
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => { if (state.data && !state.data.too_large) { const s = state.sel; build(); state.sel = s; applySelection(); } }, 150);
+    resizeTimer = setTimeout(relayout, 120);
   });
+  for (const v of ["logical", "physical"]) setupViewport(v);
+  for (const b of document.querySelectorAll(".zoom button")) {
+    b.addEventListener("click", () => zoom(b.parentElement.dataset.view, +b.dataset.zoom));
+  }
   $("export-svg").addEventListener("click", () => exportSvg(state, DIM_NAMES));
   $("export-png").addEventListener("click", () => exportPng(state));
   $("copy-python").addEventListener("click", async (ev) => {
@@ -745,16 +1076,23 @@ async function main() {
 
 Object.assign(window.__tl, {
   // test hooks: where things are drawn, in page (client) coordinates
+  // (the cell is scrolled into its view first when it is not visible)
   logicalCenter(flat) {
-    const m = state.model, r = $("logical-canvas").getBoundingClientRect();
-    const [x, y] = m.lgrid.centre(m.lkey[flat]);
+    const m = state.model;
+    m.lgrid.reveal(m.lkey[flat]);
+    const r = $("logical-canvas").getBoundingClientRect();
+    const [x, y] = m.lgrid.toView(...m.lgrid.centre(m.lkey[flat]));
     return { x: r.left + x, y: r.top + y };
   },
   physicalCenter(t, row, col, s = 0) {
-    const m = state.model, r = $("physical-canvas").getBoundingClientRect();
-    const [x, y] = m.pgrid.centre(m.pgrid.key(t, row, col, s));
+    const m = state.model, key = m.pgrid.key(t, row, col, s);
+    m.pgrid.reveal(key);
+    const r = $("physical-canvas").getBoundingClientRect();
+    const [x, y] = m.pgrid.toView(...m.pgrid.centre(key));
     return { x: r.left + x, y: r.top + y };
   },
+  cell: () => ({ logical: state.model.lgrid.cell, physical: state.model.pgrid.cell }),
+  zoom,
   pairCell(p) { return state.model.pgrid.unkey(state.model.pkeys[p * state.model.span]); },
   palette: () => state.palette,
   colorOf: (flat) => paletteOf(state.model.cval[flat]),

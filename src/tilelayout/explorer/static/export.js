@@ -47,24 +47,23 @@ export function exportSvg(state) {
   return svg.length;
 }
 
+// both views at their current cell size, the whole content (not only the scrolled-to
+// part) unless it is very large, with the current highlight
 export function exportPng(state) {
   const m = state.model;
   if (!m) return;
-  const canvases = [["logical-canvas", "logical-overlay"], ["physical-canvas", "physical-overlay"]].map(
-    (ids) => ids.map((id) => document.getElementById(id)));
-  const W = canvases.reduce((a, [c]) => a + c.width, 0) + 40;
-  const H = Math.max(...canvases.map(([c]) => c.height)) + 20;
+  const LIMIT = 8192;
+  const part = (g) => (g.width <= LIMIT && g.height <= LIMIT
+    ? [0, 0, g.width, g.height] : [g.sx, g.sy, g.vw, g.vh]);
+  const [pl, pp] = [part(m.lgrid), part(m.pgrid)];
+  const W = pl[2] + pp[2] + 40, H = Math.max(pl[3], pp[3]) + 20;
   const out = document.createElement("canvas");
   out.width = W; out.height = H;
   const ctx = out.getContext("2d");
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, W, H);
-  let x = 10;
-  for (const [base, overlay] of canvases) {
-    ctx.drawImage(base, x, 10);
-    ctx.drawImage(overlay, x, 10);
-    x += base.width + 20;
-  }
+  ctx.save(); ctx.translate(10, 10); m.lgrid.render(ctx, ...pl, true); ctx.restore();
+  ctx.save(); ctx.translate(30 + pl[2], 10); m.pgrid.render(ctx, ...pp, true); ctx.restore();
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");
 }
 

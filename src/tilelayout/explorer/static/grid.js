@@ -1,11 +1,21 @@
-// A canvas grid of tiles x rows x columns x sub-cells, with an overlay for highlights.
-// It knows geometry and drawing only; which element sits in which cell is decided by
-// the caller from the library's answer (the JSON API).
+// A zoomable, scrollable canvas grid of tiles x rows x columns x sub-cells, with a
+// highlight overlay. It knows geometry and drawing only; which element sits in which
+// cell is decided by the caller from the library's answer (the JSON API).
+//
+// The grid lives in a scroll box. The canvases are only as large as the visible part
+// (they stick to the box's top-left corner) and draw the visible cells, so a 128 x 256
+// tile can be zoomed to 48 px per cell without allocating a huge bitmap. Row and column
+// labels are frozen bands at the left and top edges.
 
 const DPR = () => Math.max(1, Math.min(3, window.devicePixelRatio || 1));
 const EMPTY = "#efedea";
 const TILE_BG = "#e7e5e4";
 export const HIGHLIGHT_DIM = "rgba(255,255,255,0.68)";
+export const MIN_CELL = 2;
+export const MAX_FIT = 36;
+export const ZOOM_STEPS = [2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 42, 48, 56, 64];
+const GAP_T = 10;       // between tiles
+const SCROLLBAR = 16;   // reserved when one direction overflows
 
 // start offsets of n mixed-radix positions (radices outer -> inner) with a gap at every
 // boundary of an outer digit; gaps shrink for inner levels
@@ -22,7 +32,6 @@ function positions(radices, cell, gaps) {
     }
     pos[i] = i * cell + g;
   }
-  // the end position sits right after the last cell
   if (n > 0) pos[n] = pos[n - 1] + cell;
   return pos;
 }
@@ -42,83 +51,153 @@ function labelStep(cell, minPx) {
   return step;
 }
 
-export class Grid {
-  // spec: {ntiles, nrows, ncols, sub, rowRadix, colRadix, gaps, tileLabel(t), rowLabel(r),
-  //        colLabel(c), mesh: {rows, cols, place(t) -> [i, j]} | null, availWidth, maxHeight,
-  //        maxCell, labels: bool}
-  constructor(canvas, overlay, spec) {
-    this.canvas = canvas;
-    this.overlay = overlay;
-    this.spec = spec;
-    this.layout();
-  }
+let measureCtx = null;
+function textWidth(text, font) {
+  measureCtx ||= document.createElement("canvas").getContext("2d");
+  measureCtx.font = font;
+  return measureCtx.measureText(text).width;
+}
 
-  layout() {
-    const s = this.spec;
-    const sub = s.sub || 1;
-    const cols = s.ncols * sub;
-    const tiled = s.ntiles > 1 || (s.tileLabel && s.tileLabel(0));
-    const header = tiled ? 16 : 0;
-    const maxCell = s.maxCell || 26;
-    const gapT = 10;
-    const avail = Math.max(120, s.availWidth);
-    const marginL = s.labels === false ? 2 : 30;
-    const marginT = s.labels === false ? 2 : 16;
+const LABEL_FONT = "10px ui-monospace, monospace";
+
+export class Grid {
+  // els: {scroll, stick, sizer, canvas, overlay}
+  // spec: {ntiles, nrows, ncols, sub, rowRadix, colRadix, gaps, tileLabel(t), rowLabel(r),
+  //        colLabel(c), mesh: {rows, cols, place(t) -> [i, j]} | null, labels: bool}
+  constructor(els, spec) {
+    this.els = els;
+    this.canvas = els.canvas;
+    this.overlay = els.overlay;
+    this.spec = spec;
+    const s = spec;
+    this.sub = s.sub || 1;
+    const tiled = s.ntiles > 1 || !!(s.tileLabel && s.tileLabel(0));
+    this.header = tiled ? 16 : 0;
+    let widest = 0;
+    if (s.rowLabel && s.labels !== false) {
+      const step = Math.max(1, Math.floor(s.nrows / 256));
+      for (let r = 0; r < s.nrows; r += step) widest = Math.max(widest, textWidth(String(s.rowLabel(r) ?? ""), LABEL_FONT));
+      widest = Math.max(widest, textWidth(String(s.rowLabel(s.nrows - 1) ?? ""), LABEL_FONT));
+    }
+    this.marginL = s.labels === false ? 2 : Math.ceil(Math.min(72, Math.max(22, widest + 8)));
+    this.marginT = s.labels === false ? 2 : 16;
     const extra = (radices) => (s.gaps && radices.length > 1
       ? positions(radices, 0, true)[radices.reduce((a, b) => a * b, 1) - 1] : 0);
-    const gapW = extra(s.colRadix || [s.ncols]);
-    const gapH = extra(s.rowRadix || [s.nrows]);
+    this.gapW = extra(s.colRadix || [s.ncols]);
+    this.gapH = extra(s.rowRadix || [s.nrows]);
+    this.fitted = true;
+    this.hl = null;
+    this.fns = null;
+    this.box = [400, 300];
+  }
+
+  // content size at cell size c with k tiles per row
+  size(c, k) {
+    const s = this.spec;
+    const perRow = s.mesh ? s.mesh.cols.length : k;
+    const tileRows = s.mesh ? s.mesh.rows.length : Math.ceil(s.ntiles / k);
+    const tileW = s.ncols * this.sub * c + this.gapW, tileH = s.nrows * c + this.gapH;
+    return [this.marginL + perRow * tileW + (perRow - 1) * GAP_T + 4,
+      this.marginT + tileRows * (tileH + this.header) + (tileRows - 1) * GAP_T + 4];
+  }
+
+  candidates() {
+    const s = this.spec;
+    if (s.mesh) return [s.mesh.cols.length];
+    const out = [];
+    for (let k = 1; k <= Math.min(s.ntiles, 64); k++) out.push(k);
+    return out;
+  }
+
+  // the largest cell (MIN_CELL..MAX_FIT) at which everything fits the box, and the
+  // tiles per row for it; when nothing fits, the smallest cell with the least overflow
+  fit(boxW, boxH) {
     let best = null;
-    const candidates = [];
-    if (s.mesh) candidates.push(s.mesh.cols.length);
-    else for (let k = 1; k <= Math.min(s.ntiles, 64); k++) candidates.push(k);
-    for (const k of candidates) {
-      const usable = avail - marginL - (k - 1) * gapT - k * gapW - 4;
-      let cell = Math.floor(usable / (k * cols));
-      cell = Math.max(1, Math.min(maxCell, cell));
-      const tileRows = s.mesh ? s.mesh.rows.length : Math.ceil(s.ntiles / k);
-      const h = marginT + tileRows * (s.nrows * cell + gapH + header + gapT);
-      const w = marginL + k * (cols * cell + gapW) + (k - 1) * gapT;
-      const score = { k, cell, h, w };
-      if (!best) best = score;
-      else {
-        const fitsB = best.h <= s.maxHeight, fitsS = h <= s.maxHeight;
-        if (fitsS && (!fitsB || cell > best.cell || (cell === best.cell && h < best.h))) best = score;
-        else if (!fitsS && !fitsB && h < best.h) best = score;
+    for (const k of this.candidates()) {
+      const [w1, h1] = this.size(1, k), [w0, h0] = this.size(0, k);
+      const cw = Math.floor((boxW - w0) / (w1 - w0)), ch = Math.floor((boxH - h0) / (h1 - h0));
+      const c = Math.max(MIN_CELL, Math.min(MAX_FIT, cw, ch));
+      const [w, h] = this.size(c, k);
+      const over = Math.max(0, w - boxW) * 4 + Math.max(0, h - boxH); // prefer vertical scrolling
+      const score = [c, -over, -w * h];
+      if (!best || score[0] > best.score[0] || (score[0] === best.score[0] &&
+          (score[1] > best.score[1] || (score[1] === best.score[1] && score[2] > best.score[2])))) {
+        best = { c, k, w, h, score };
       }
     }
-    let cell = best.cell;
-    const sw = cell; // width of one sub-cell
-    this.sub = sub;
-    this.sw = sw;
-    this.cw = sw * sub;
+    return best;
+  }
+
+  // tiles per row for an explicit cell size: as many as fit the box width
+  wrap(c, boxW) {
+    const ks = this.candidates();
+    let k = ks[0];
+    for (const x of ks) if (this.size(c, x)[0] <= boxW) k = x;
+    return k;
+  }
+
+  // lay out for a box (css px). cell = null: fit to the box; a number: that cell size
+  setBox(boxW, boxH, cell = null) {
+    this.box = [boxW, boxH];
+    let k;
+    if (cell === null) {
+      const f = this.fit(boxW, boxH);
+      cell = f.c; k = f.k;
+      this.fitted = true;
+    } else {
+      cell = Math.max(MIN_CELL, Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1], cell));
+      k = this.wrap(cell, boxW);
+      this.fitted = false;
+    }
+    this._geometry(cell, k);
+  }
+
+  _geometry(cell, k) {
+    const s = this.spec, sub = this.sub;
+    this.cell = cell;
+    this.sw = cell;
+    this.cw = cell * sub;
     this.ch = cell;
     this.rowY = positions(s.rowRadix || [s.nrows], cell, s.gaps);
     this.colX = positions(s.colRadix || [s.ncols], this.cw, s.gaps);
-    const tileW = this.colX[s.ncols];
-    const tileH = this.rowY[s.nrows];
-    this.tileW = tileW; this.tileH = tileH;
+    this.tileW = this.colX[s.ncols];
+    this.tileH = this.rowY[s.nrows];
+    this.perRow = s.mesh ? s.mesh.cols.length : k;
+    this.tileRows = s.mesh ? s.mesh.rows.length : Math.ceil(s.ntiles / k);
     this.tileX = new Float64Array(s.ntiles);
     this.tileY = new Float64Array(s.ntiles);
-    const perRow = best.k;
     for (let t = 0; t < s.ntiles; t++) {
-      const [i, j] = s.mesh ? s.mesh.place(t) : [Math.floor(t / perRow), t % perRow];
-      this.tileX[t] = marginL + j * (tileW + gapT);
-      this.tileY[t] = marginT + header + i * (tileH + header + gapT);
+      const [i, j] = s.mesh ? s.mesh.place(t) : [Math.floor(t / k), t % k];
+      this.tileX[t] = this.marginL + j * (this.tileW + GAP_T);
+      this.tileY[t] = this.marginT + this.header + i * (this.tileH + this.header + GAP_T);
     }
-    const tileRows = s.mesh ? s.mesh.rows.length : Math.ceil(s.ntiles / perRow);
-    this.header = header;
-    this.perRow = perRow;
-    this.marginL = marginL; this.marginT = marginT;
-    this.width = Math.ceil(marginL + perRow * tileW + (perRow - 1) * gapT + 4);
-    this.height = Math.ceil(marginT + tileRows * (tileH + header + gapT));
+    const [w, h] = this.size(cell, k);
+    this.width = Math.ceil(w);
+    this.height = Math.ceil(h);
+    // the visible box: the content, or the box with scroll bars when it does not fit
+    const [bw, bh] = this.box;
+    const overX = this.width > bw, overY = this.height > bh;
+    const vw = Math.min(bw, this.width + (overY ? SCROLLBAR : 0));
+    const vh = Math.min(bh, this.height + (overX ? SCROLLBAR : 0));
+    const { scroll, sizer, stick } = this.els;
+    scroll.style.width = `${Math.ceil(vw)}px`;
+    scroll.style.height = `${Math.ceil(vh)}px`;
+    sizer.style.width = `${this.width}px`;
+    sizer.style.height = `${this.height}px`;
+    this.vw = Math.max(1, scroll.clientWidth || Math.floor(vw - (overY ? SCROLLBAR : 0)));
+    this.vh = Math.max(1, scroll.clientHeight || Math.floor(vh - (overX ? SCROLLBAR : 0)));
+    stick.style.width = `${this.vw}px`;
+    stick.style.height = `${this.vh}px`;
     for (const c of [this.canvas, this.overlay]) {
-      c.width = Math.round(this.width * DPR());
-      c.height = Math.round(this.height * DPR());
-      c.style.width = `${this.width}px`;
-      c.style.height = `${this.height}px`;
+      c.width = Math.round(this.vw * DPR());
+      c.height = Math.round(this.vh * DPR());
+      c.style.width = `${this.vw}px`;
+      c.style.height = `${this.vh}px`;
     }
   }
+
+  get sx() { return this.els.scroll.scrollLeft; }
+  get sy() { return this.els.scroll.scrollTop; }
 
   cellRect(t, r, c, sub = -1) {
     const x = this.tileX[t] + this.colX[c] + (sub >= 0 ? sub * this.sw : 0);
@@ -140,41 +219,66 @@ export class Grid {
     return this.cellRect(t, r, c, this.sub > 1 ? s : -1);
   }
 
-  // what is under css pixel (x, y): {kind: "cell"|"tile"|"row"|"col", t, r, c, s}
+  // which tile column / tile row a content coordinate falls in (or -1)
+  _tileCol(x) {
+    const j = Math.floor((x - this.marginL) / (this.tileW + GAP_T));
+    if (j < 0 || j >= this.perRow) return -1;
+    return x - (this.marginL + j * (this.tileW + GAP_T)) < this.tileW ? j : -1;
+  }
+
+  _tileRow(y) {
+    const step = this.tileH + this.header + GAP_T;
+    const i = Math.floor((y - this.marginT) / step);
+    if (i < 0 || i >= this.tileRows) return -1;
+    return i;
+  }
+
+  _tileAt(i, j) {
+    const s = this.spec;
+    if (!s.mesh) { const t = i * this.perRow + j; return t < s.ntiles ? t : -1; }
+    for (let t = 0; t < s.ntiles; t++) {
+      const [a, b] = s.mesh.place(t);
+      if (a === i && b === j) return t;
+    }
+    return -1;
+  }
+
+  // what is under the visible-box point (x, y): {kind: "cell"|"tile"|"row"|"col", t, r, c, s}
   hit(x, y) {
     const s = this.spec;
-    for (let t = 0; t < s.ntiles; t++) {
-      const x0 = this.tileX[t], y0 = this.tileY[t];
-      if (x >= x0 && x < x0 + this.tileW && y >= y0 - this.header && y < y0 && this.header) {
-        return { kind: "tile", t };
-      }
-      if (x >= x0 && x < x0 + this.tileW && y >= y0 && y < y0 + this.tileH) {
-        const r = bisect(this.rowY, y - y0, s.nrows);
-        const c = bisect(this.colX, x - x0, s.ncols);
-        if (r < 0 || c < 0) return null;
-        if (y - y0 >= this.rowY[r] + this.ch || x - x0 >= this.colX[c] + this.cw) return null;
-        const sub = Math.min(this.sub - 1, Math.floor((x - x0 - this.colX[c]) / this.sw));
-        return { kind: "cell", t, r, c, s: sub };
-      }
+    const labels = s.labels !== false;
+    if (labels && y < this.marginT && x >= this.marginL && s.colLabel) {
+      const cx = x + this.sx;
+      const j = this._tileCol(cx);
+      if (j < 0) return null;
+      const c = bisect(this.colX, cx - (this.marginL + j * (this.tileW + GAP_T)), s.ncols);
+      const t = this._tileAt(0, j);
+      return c >= 0 ? { kind: "col", t: Math.max(0, t), c } : null;
     }
-    // row labels left of the first tile column, column labels above the first tile row
-    if (x < this.marginL && s.rowLabel) {
-      for (let t = 0; t < s.ntiles; t++) {
-        const y0 = this.tileY[t];
-        if (y >= y0 && y < y0 + this.tileH) {
-          const r = bisect(this.rowY, y - y0, s.nrows);
-          if (r >= 0) return { kind: "row", t, r };
-        }
-      }
+    if (labels && x < this.marginL && y >= this.marginT && s.rowLabel) {
+      const cy = y + this.sy;
+      const i = this._tileRow(cy);
+      if (i < 0) return null;
+      const t = this._tileAt(i, 0);
+      if (t < 0) return null;
+      const r = bisect(this.rowY, cy - this.tileY[t], s.nrows);
+      if (r < 0 || cy - this.tileY[t] >= this.tileH) return null;
+      return { kind: "row", t, r };
     }
-    if (y < this.marginT + (this.header ? 0 : 0) && y >= 0 && s.colLabel) {
-      const x0 = this.tileX[0];
-      if (x >= x0 && x < x0 + this.tileW) {
-        const c = bisect(this.colX, x - x0, s.ncols);
-        if (c >= 0) return { kind: "col", t: 0, c };
-      }
-    }
-    return null;
+    const cx = x + this.sx, cy = y + this.sy;
+    const j = this._tileCol(cx), i = this._tileRow(cy);
+    if (i < 0 || j < 0) return null;
+    const t = this._tileAt(i, j);
+    if (t < 0) return null;
+    const x0 = this.tileX[t], y0 = this.tileY[t];
+    if (this.header && cy >= y0 - this.header && cy < y0) return { kind: "tile", t };
+    if (cy < y0 || cy >= y0 + this.tileH) return null;
+    const r = bisect(this.rowY, cy - y0, s.nrows);
+    const c = bisect(this.colX, cx - x0, s.ncols);
+    if (r < 0 || c < 0) return null;
+    if (cy - y0 >= this.rowY[r] + this.ch || cx - x0 >= this.colX[c] + this.cw) return null;
+    const sub = Math.min(this.sub - 1, Math.floor((cx - x0 - this.colX[c]) / this.sw));
+    return { kind: "cell", t, r, c, s: sub };
   }
 
   _ctx(canvas) {
@@ -185,32 +289,63 @@ export class Grid {
 
   // fill(key) -> colour string or null (empty); text(key) -> string or null; mark(key) -> bool
   draw(fill, text, mark) {
-    const s = this.spec;
+    this.fns = { fill, text, mark };
+    this.paint();
+  }
+
+  // repaint the visible part (after a scroll or a zoom)
+  paint() {
+    if (!this.fns) return;
     const ctx = this._ctx(this.canvas);
+    this.render(ctx, this.sx, this.sy, this.vw, this.vh, false);
+    this._paintOverlay();
+  }
+
+  // visible index ranges of one tile inside the region
+  _ranges(t, x0, y0, w, h) {
+    const s = this.spec;
+    const tx = this.tileX[t], ty = this.tileY[t];
+    if (tx > x0 + w || tx + this.tileW < x0 || ty - this.header > y0 + h || ty + this.tileH < y0) return null;
+    const r0 = Math.max(0, bisect(this.rowY, y0 - ty, s.nrows));
+    const r1 = Math.min(s.nrows - 1, Math.max(0, bisect(this.rowY, y0 + h - ty, s.nrows)));
+    const c0 = Math.max(0, bisect(this.colX, x0 - tx, s.ncols));
+    const c1 = Math.min(s.ncols - 1, Math.max(0, bisect(this.colX, x0 + w - tx, s.ncols)));
+    return [r0, r1, c0, c1];
+  }
+
+  // draw the content region [x0, x0+w) x [y0, y0+h) into ctx at (0, 0); labels as frozen
+  // bands along the region's left and top edges
+  render(ctx, x0, y0, w, h, withOverlay) {
+    const s = this.spec;
+    const { fill, text, mark } = this.fns;
+    ctx.save();
     ctx.fillStyle = "#ffffff";
-    ctx.fillRect(0, 0, this.width, this.height);
+    ctx.fillRect(0, 0, w, h);
+    ctx.translate(-x0, -y0);
     const gap = this.ch >= 6 ? 1 : 0;
     const subGap = this.sw >= 10 ? 1 : 0;
-    ctx.font = `${Math.max(8, Math.min(11, this.ch - 6))}px ui-monospace, monospace`;
-    ctx.textAlign = "center";
+    const cellFont = `${Math.max(8, Math.min(13, Math.floor(this.ch * 0.42)))}px ui-monospace, monospace`;
     ctx.textBaseline = "middle";
-    const showText = text && this.ch >= 12;
+    const showText = text && this.ch >= 14;
     for (let t = 0; t < s.ntiles; t++) {
-      const x0 = this.tileX[t], y0 = this.tileY[t];
+      const rg = this._ranges(t, x0, y0, w, h);
+      if (!rg) continue;
+      const [r0, r1, c0, c1] = rg;
+      const tx = this.tileX[t], ty = this.tileY[t];
       if (this.header) {
         ctx.fillStyle = "#44403c";
         ctx.textAlign = "left";
-        ctx.font = "11px system-ui, sans-serif";
-        ctx.fillText(s.tileLabel(t), x0, y0 - 8, Math.max(40, this.tileW));
-        ctx.textAlign = "center";
-        ctx.font = `${Math.max(8, Math.min(11, this.ch - 6))}px ui-monospace, monospace`;
+        ctx.font = "600 11px system-ui, sans-serif";
+        ctx.fillText(s.tileLabel(t), tx, ty - 8, Math.max(40, this.tileW));
       }
       ctx.fillStyle = gap ? "#ffffff" : TILE_BG;
-      ctx.fillRect(x0, y0, this.tileW, this.tileH);
-      for (let r = 0; r < s.nrows; r++) {
-        const y = y0 + this.rowY[r];
-        for (let c = 0; c < s.ncols; c++) {
-          const xc = x0 + this.colX[c];
+      ctx.fillRect(tx, ty, this.tileW, this.tileH);
+      ctx.font = cellFont;
+      ctx.textAlign = "center";
+      for (let r = r0; r <= r1; r++) {
+        const y = ty + this.rowY[r];
+        for (let c = c0; c <= c1; c++) {
+          const xc = tx + this.colX[c];
           for (let k = 0; k < this.sub; k++) {
             const key = ((t * s.nrows + r) * s.ncols + c) * this.sub + k;
             const col = fill(key);
@@ -237,75 +372,129 @@ export class Grid {
         }
       }
     }
-    this.drawLabels(ctx);
+    if (withOverlay) this._highlight(ctx, x0, y0, w, h);
+    ctx.restore();
+    this._labels(ctx, x0, y0, w, h);
   }
 
-  drawLabels(ctx) {
+  _labels(ctx, x0, y0, w, h) {
     const s = this.spec;
     if (s.labels === false) return;
+    ctx.save();
+    ctx.font = LABEL_FONT;
+    ctx.fillStyle = "rgba(255,255,255,0.94)";
+    if (y0 > 0) ctx.fillRect(0, 0, w, this.marginT);
+    if (x0 > 0) ctx.fillRect(0, 0, this.marginL, h);
     ctx.fillStyle = "#78716c";
-    ctx.font = "10px ui-monospace, monospace";
     if (s.rowLabel) {
       const step = labelStep(this.ch, 12);
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";
-      const firstCol = new Set();
-      for (let t = 0; t < s.ntiles; t++) {
-        if (firstCol.has(this.tileY[t])) continue;
-        firstCol.add(this.tileY[t]);
+      for (let i = 0; i < this.tileRows; i++) {
+        const t = this._tileAt(i, 0);
+        if (t < 0) continue;
+        const ty = this.tileY[t] - y0;
+        if (ty > h || ty + this.tileH < 0) continue;
         for (let r = 0; r < s.nrows; r += step) {
-          const text = s.rowLabel(r);
-          if (text !== null) ctx.fillText(text, this.marginL - 4, this.tileY[t] + this.rowY[r] + this.ch / 2, this.marginL - 4);
+          const y = ty + this.rowY[r] + this.ch / 2;
+          if (y < this.marginT || y > h) continue;
+          const label = s.rowLabel(r);
+          if (label !== null) ctx.fillText(label, this.marginL - 4, y, this.marginL - 4);
         }
       }
     }
     if (s.colLabel) {
-      const step = labelStep(this.cw, 20);
+      const step = labelStep(this.cw, 22);
       ctx.textAlign = "center";
       ctx.textBaseline = "bottom";
-      const y = this.marginT - 13;
-      for (let j = 0; j < this.perRow; j++) {
-        const x0 = this.marginL + j * (this.tileW + 10);
+      const cols = s.ntiles === 1 || s.mesh ? 1 : this.perRow;
+      for (let j = 0; j < cols; j++) {
+        const tx = this.marginL + j * (this.tileW + GAP_T) - x0;
+        if (tx > w || tx + this.tileW < 0) continue;
         for (let c = 0; c < s.ncols; c += step) {
-          const text = s.colLabel(c);
-          if (text !== null) ctx.fillText(text, x0 + this.colX[c] + this.cw / 2, y + 12 - 1);
+          const x = tx + this.colX[c] + this.cw / 2;
+          if (x < this.marginL || x > w) continue;
+          const label = s.colLabel(c);
+          if (label !== null) ctx.fillText(label, x, this.marginT - 2);
         }
-        if (!s.mesh && s.ntiles === 1) break;
-        if (s.mesh) break;
       }
     }
+    ctx.fillStyle = "#ffffff";
+    if (x0 > 0 || y0 > 0) ctx.fillRect(0, 0, this.marginL, this.marginT);
+    ctx.restore();
   }
 
   // cells: iterable of keys; colour(key) -> fill; primary: a key to ring more strongly
   highlight(cells, colour, primary = -1, wholeCells = false) {
+    this.hl = cells && cells.length ? { cells, colour, primary, wholeCells } : null;
+    this._paintOverlay();
+  }
+
+  _paintOverlay() {
     const ctx = this._ctx(this.overlay);
-    ctx.clearRect(0, 0, this.width, this.height);
-    if (!cells || cells.length === 0) return;
+    ctx.clearRect(0, 0, this.vw, this.vh);
+    if (!this.hl) return;
+    ctx.save();
+    if (this.spec.labels !== false) {  // keep the frozen label bands readable
+      ctx.beginPath();
+      ctx.rect(this.marginL, this.marginT, this.vw, this.vh);
+      ctx.clip();
+    }
+    ctx.translate(-this.sx, -this.sy);
+    this._highlight(ctx, this.sx, this.sy, this.vw, this.vh);
+    ctx.restore();
+  }
+
+  _highlight(ctx, x0, y0, w, h) {
+    const hl = this.hl;
+    if (!hl) return;
     ctx.fillStyle = HIGHLIGHT_DIM;
-    ctx.fillRect(0, 0, this.width, this.height);
+    ctx.fillRect(x0, y0, w, h);
+    const g = this.ch >= 6 ? 1 : 0;
     const rects = [];
-    for (const key of cells) {
-      rects.push([key, wholeCells ? this.cellRect(...this.unkey(key).slice(0, 3)) : this.keyRect(key)]);
+    for (const key of hl.cells) {
+      const [x, y, cw, ch] = hl.wholeCells ? this.cellRect(...this.unkey(key).slice(0, 3)) : this.keyRect(key);
+      if (x > x0 + w || x + cw < x0 || y > y0 + h || y + ch < y0) continue;
+      rects.push([key, x, y, cw, ch]);
     }
     ctx.strokeStyle = "#111111";
     ctx.lineWidth = 1;
-    for (const [, [x, y, w, h]] of rects) ctx.strokeRect(x - 0.5, y - 0.5, w + 1 - (this.ch >= 6 ? 1 : 0), h + 1 - (this.ch >= 6 ? 1 : 0));
-    for (const [key, [x, y, w, h]] of rects) {
-      const g = this.ch >= 6 ? 1 : 0;
-      ctx.fillStyle = colour(key) || EMPTY;
-      ctx.fillRect(x, y, w - g, h - g);
+    for (const [, x, y, cw, ch] of rects) ctx.strokeRect(x - 0.5, y - 0.5, cw + 1 - g, ch + 1 - g);
+    for (const [key, x, y, cw, ch] of rects) {
+      ctx.fillStyle = hl.colour(key) || EMPTY;
+      ctx.fillRect(x, y, cw - g, ch - g);
     }
-    if (primary >= 0) {
-      const [x, y, w, h] = this.keyRect(primary);
+    if (hl.primary >= 0) {
+      const [x, y, cw, ch] = this.keyRect(hl.primary);
       ctx.strokeStyle = "#2563eb";
       ctx.lineWidth = 2;
-      ctx.strokeRect(x - 1.5, y - 1.5, w + 2, h + 2);
+      ctx.strokeRect(x - 1.5, y - 1.5, cw + 2, ch + 2);
     }
   }
 
-  // centre of a cell in css pixels relative to the canvas
+  // centre of a cell in content css pixels
   centre(key, whole = false) {
     const [x, y, w, h] = whole ? this.cellRect(...this.unkey(key).slice(0, 3)) : this.keyRect(key);
     return [x + w / 2, y + h / 2];
+  }
+
+  // content point -> visible-box point
+  toView(x, y) { return [x - this.sx, y - this.sy]; }
+
+  visible(key) {
+    const [x, y, w, h] = this.keyRect(key);
+    const vx = x - this.sx, vy = y - this.sy;
+    return vx >= this.marginL - 1 && vy >= this.marginT - 1 && vx + w <= this.vw + 1 && vy + h <= this.vh + 1;
+  }
+
+  // scroll so that the cell is visible (centred when it was not); repaints synchronously
+  reveal(key) {
+    if (this.visible(key)) return false;
+    const [x, y, w, h] = this.keyRect(key);
+    const sc = this.els.scroll;
+    sc.scrollLeft = Math.max(0, x + w / 2 - (this.vw + this.marginL) / 2);
+    sc.scrollTop = Math.max(0, y + h / 2 - (this.vh + this.marginT) / 2);
+    this.paint();
+    return true;
   }
 }
