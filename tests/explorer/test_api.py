@@ -224,3 +224,130 @@ def test_map_all_coords_are_integers_in_json():
     r = api.layout_view({"layout": "S[(4,4):(-1@laneid,4@laneid)] + 3@laneid"})
     arr = np.array(r["coords"]["laneid"])
     assert arr.dtype.kind == "i" and r["axes"][0]["min"] == int(arr.min())
+
+
+# -- preset parameters (POST /api/preset) ----------------------------------------------------
+def test_registry_entries_carry_their_parameters():
+    entries = {e["name"]: e for e in api.presets()["presets"] if e["group"] == "preset registry"}
+    assert set(entries) == set(presets.names())
+    for name, e in entries.items():
+        info = presets.info(name)
+        assert [p["name"] for p in e["params"]] == [p.name for p in info.params]
+        for p in e["params"]:
+            # the widget text reads back (parse_params) to the default the library uses
+            assert presets.parse_params(name, {p["name"]: p["text"]})[p["name"]] == \
+                presets.default(name).params[p["name"]]
+            if p["choices"] is not None:
+                assert p["text"] in p["choice_texts"]
+
+
+@pytest.mark.parametrize(("name", "texts", "kwargs"), [
+    ("wgmma.m64nNk16.D", {"n": "16"}, {"n": 16}),
+    ("mma.m16n8k16.A", {"dtype": "bfloat16"}, {"dtype": "bfloat16"}),
+    ("mma.m16n8k32.B", {"dtype": "e4m3"}, {"dtype": "e4m3"}),
+    ("ldmatrix.x4", {"trans": "true"}, {"trans": True}),
+    ("tmem.accumulator", {"datapath": "F", "n": "64", "align": "16"},
+     {"datapath": "F", "n": 64, "align": 16}),
+    ("tmem.scale_factors", {"rows": "64", "sf_dtype": "e4m3"}, {"rows": 64, "sf_dtype": "e4m3"}),
+    ("smem.tile", {"dtype": "bfloat16", "mode": "64B", "shape": "16,32"},
+     {"dtype": "bfloat16", "mode": "64B", "shape": (16, 32)}),
+    ("trainium.psum", {"shape": "128,64"}, {"shape": (128, 64)}),
+    ("mesh.shard", {"mesh": "dp=4,tp=2", "spec": "(dp,tp),None", "shape": "16,4"},
+     {"mesh": {"dp": 4, "tp": 2}, "spec": (("dp", "tp"), None), "shape": (16, 4)}),
+])
+def test_preset_view_equals_presets_get(name, texts, kwargs):
+    e = api.preset_view({"name": name, "params": texts})
+    want = presets.get(name, **kwargs)
+    assert e["layout"] == str(want.layout) and e["shape"] == list(want.shape)
+    values = {p["name"]: p["text"] for p in e["params"]}
+    for k, text in texts.items():
+        assert values[k].replace(" ", "") == text.replace(" ", "")
+    # the built layout draws: /api/layout accepts the entry as it is
+    r = api.layout_view(e)
+    assert r["layout"] == str(want.layout)
+
+
+def test_preset_view_errors_name_the_parameter(server):
+    cases = [({"name": "wgmma.m64nNk16.D", "params": {"n": "17"}}, 400, "param.n", "one of"),
+             ({"name": "tmem.scale_factors", "params": {"rows": "abc"}}, 400, "param.rows",
+              "integer"),
+             ({"name": "tmem.scale_factors", "params": {"rows": "3"}}, 400, "param.rows", "32"),
+             ({"name": "wgmma.m64nNk16.D", "params": {"m": "64"}}, 400, "param.m", "no parameter"),
+             ({"name": "wgmma.nope"}, 404, "name", "unknown preset"),
+             ({"name": "smem.tile", "params": "dtype=float16"}, 400, "params", "object")]
+    for body, status, field, words in cases:
+        code, ctype, raw = call(server, "/api/preset", body)
+        data = json.loads(raw)
+        assert (code, data["field"]) == (status, field), body
+        assert words in data["error"] and ctype == "application/json"
+
+
+# -- analysis (POST /api/analysis) -----------------------------------------------------------
+@pytest.mark.parametrize("text", ["S[64:1@laneid]", "S[(2,32):(1@wgid,2@laneid)]",
+                                  "S[(4,8):(1@laneid,1@laneid)]", REF,
+                                  "S[(2,128):(1@TLane,130@TLane)]"])
+def test_analysis_findings_equal_the_library_and_list_all_their_elements(text):
+    from tilelayout.analysis.legality import legality
+
+    L = tl.parse(text)
+    shape = L.check_shape(None)
+    got = api.analysis_view({"layout": text})["legality"]
+    want = legality(L, shape).to_dict()
+    assert got["ok"] == want["ok"]
+    assert [{k: f[k] for k in ("kind", "message", "count", "examples")} for f in got["findings"]] \
+        == want["findings"]
+    for f in got["findings"]:
+        if f["kind"] not in ("out_of_range", "duplicate"):
+            assert f["elements"] is None
+            continue
+        elems = f["elements"]
+        assert len(elems) == f["count"] and elems == sorted(elems)
+        assert {tuple(e) for e in f["examples"]} <= {np.unravel_index(e, shape) for e in elems}
+        # every listed element really is out of range / shares a coordinate; no other is
+        owners = {e: [tuple(sorted(c.items())) for c in L.apply(e)] for e in range(L.size())}
+        if f["kind"] == "duplicate":
+            seen: dict = {}
+            for e, cs in owners.items():
+                for c in cs:
+                    seen.setdefault(c, set()).add(e)
+            want_elems = sorted({e for es in seen.values() if len(es) > 1 for e in es})
+        else:
+            name = f["message"].split("'")[1]
+            ext = tl.core.axes.axis(name).extent
+            want_elems = [e for e, cs in owners.items()
+                          if any(not 0 <= dict(c)[name] < ext for c in cs)]
+        assert elems == want_elems
+
+
+def test_analysis_bank_conflicts_equal_the_library():
+    from tilelayout.analysis.conflicts import bank_conflicts, tile_conflicts
+
+    base = "S[(8,64):(64,1)]"
+    for mode, ways in (("none", 8), ("128B", 1), ("32B", 4)):
+        req = {"layout": base, "dtype": "float16", "swizzle": mode}
+        L = api.resolve(req)[0]
+        c = api.analysis_view(req)["conflicts"]
+        assert c["access_bytes"] == 16 and c["per_vector"] == 8
+        for read in c["reads"]:
+            tc = tile_conflicts(L, "float16", (8, 64), 16, read["order"])
+            assert (read["wavefronts"], read["ideal"]) == (tc["wavefronts"], tc["ideal"])
+            assert [q["wavefronts"] for q in read["requests"]] == tc["per_access"]
+            for k, q in enumerate(read["requests"]):
+                lanes = [[divmod(e, 64) for e in q["elements"][i:i + 8]]
+                         for i in range(0, len(q["elements"]), 8)]
+                assert bank_conflicts(L, "float16", lanes, (8, 64)).wavefronts == tc["per_access"][k]
+        column = c["reads"][0]
+        assert column["order"] == "column" and column["worst"]["ways"] == ways
+        # request 0 of the column reads: vector columns 0..3, rows 0..7, lane = row
+        assert column["requests"][0]["elements"][:16] == [*range(8), *range(64, 72)]
+    assert api.analysis_view({"layout": base})["conflicts"] is None      # no dtype: no banks
+    assert api.analysis_view({"layout": REF, "dtype": "float16"})["conflicts"] is None  # registers
+
+
+def test_analysis_http_errors(server):
+    code, _, raw = call(server, "/api/analysis", {"layout": "S[(1024,1024):(1024,1)]"})
+    assert code == 413 and "too large" in json.loads(raw)["error"]
+    code, _, raw = call(server, "/api/analysis", {"layout": "S[(8,4):(4@lane,1)]"})
+    assert code == 400 and json.loads(raw)["field"] == "layout"
+    code, _, raw = call(server, "/api/analysis", {"layout": "S[(8,64):(64,1)]", "dtype": "float16"})
+    assert code == 200 and json.loads(raw)["conflicts"]["reads"][0]["worst"]["ways"] == 8
