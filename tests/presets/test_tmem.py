@@ -56,15 +56,144 @@ def test_two_f_tiles_interleave_without_overlap():
     assert not cells_a & cells_b and len(cells_a | cells_b) == 128 * 64
 
 
-@pytest.mark.parametrize("datapath", ["A", "B", "C", "G"])
-def test_unsourced_datapaths_are_refused_with_a_reason(datapath):
-    with pytest.raises(presets.PresetError, match="only as a figure"):
-        presets.get("tmem.accumulator", datapath=datapath, n=64)
+def test_align_only_for_half_datapath_layouts():
+    for datapath in "ABDEG":
+        with pytest.raises(presets.PresetError, match="only to datapaths C and F"):
+            presets.get("tmem.accumulator", datapath=datapath, n=64, align=16)
 
 
-def test_align_only_for_layout_f():
-    with pytest.raises(presets.PresetError, match="only to datapath F"):
-        presets.get("tmem.accumulator", datapath="D", n=64, align=16)
+# -- cta_group::2 (A, B, C) and M=32 .ws (G) ----------------------------------------------
+
+PAIR_M = {"A": 256, "B": 128, "C": 128}
+
+
+def pair_formula(datapath, n, align=0):
+    """The closed forms of PTX 9.7.16.10.5 layouts A, B, C, written out: rows m < M/2 in
+    the CTA with cbx 0, the rest in cbx 1; r = row inside that CTA's tensor memory."""
+    half = PAIR_M[datapath] // 2
+    pairs = []
+    for m in range(2 * half):
+        cta, r = divmod(m, half)
+        for c in range(n):
+            if datapath == "A":
+                lane, col = r, c
+            elif datapath == "B":
+                lane, col = r + 64 * (c // (n // 2)), c % (n // 2)
+            else:
+                lane, col = align + r % 16 + 32 * (r // 16), c
+            pairs.append(((m, c), {"cbx": cta, "TLane": lane, "TCol": col}))
+    return collect(pairs)
+
+
+#: per-CTA CuTe atoms in virtual addressing (lane + 128 col): tmem_frg_2sm "4x1" (A) and
+#: "2x2" (B); C uses the M=64 half-datapath atom that PTX's table gives it (as for F)
+PAIR_ATOM = {"A": "(128,{n}):(1,128)", "B": "(64,({h},2)):(1,(128,64))",
+             "C": "((16,4),{n}):((1,32),128)"}
+
+
+def modes(text):
+    """A CuTe layout parsed once: (coordinate per top-level mode) -> offset."""
+    shape, stride = cute_layout.parse(text)
+    return lambda *coords: sum(cute_layout.evaluate(s, d, x)
+                               for s, d, x in zip(shape, stride, coords, strict=True))
+
+
+def pair_cute(datapath, n, align=0):
+    """The 2SM CLayout (2,(M/2,N)):(M/2,(1,M)) gives, for CTA v and its value (r, c), the
+    accumulator element (index m + M c); the per-CTA atom gives that value's address."""
+    half = PAIR_M[datapath] // 2
+    clayout = modes(f"(2,({half},{n})):({half},(1,{2 * half}))")
+    atom = modes(PAIR_ATOM[datapath].format(n=n, h=n // 2))
+    pairs = []
+    for v in range(2):
+        for c in range(n):
+            for r in range(half):
+                index = clayout(v, r + half * c)
+                addr = atom(r, c) + align
+                pairs.append(((index % (2 * half), index // (2 * half)),
+                              {"cbx": v, "TLane": addr % 128, "TCol": addr // 128}))
+    return collect(pairs)
+
+
+@pytest.mark.parametrize(("datapath", "align", "n"), [
+    ("A", 0, 16), ("A", 0, 48), ("A", 0, 128),
+    ("B", 0, 16), ("B", 0, 112), ("B", 0, 256),
+    ("C", 0, 16), ("C", 0, 96), ("C", 16, 16), ("C", 16, 64),
+])
+def test_cta_pair_layouts_match_formula_and_cute(datapath, align, n):
+    p = presets.get("tmem.accumulator", datapath=datapath, n=n, align=align)
+    assert p.shape == (PAIR_M[datapath], n)
+    expected = pair_formula(datapath, n, align)
+    assert len(expected) == PAIR_M[datapath] * n
+    assert pair_cute(datapath, n, align) == expected
+    assert of_preset(p) == expected
+
+
+def g_formula(n):
+    """Layout G (M=32 .ws, "1x4"): column quarter q of row m goes to lane m + 32 q."""
+    return collect(((m, c), {"TLane": m + 32 * (c // (n // 4)), "TCol": c % (n // 4)})
+                   for m in range(32) for c in range(n))
+
+
+def g_cute(n):
+    """CuTe tmem_frg_ws M=32 atom (32,(N/4,4)):(1,(128,32)), address lane + 128 col."""
+    atom = modes(f"(32,({n // 4},4)):(1,(128,32))")
+    pairs = []
+    for m in range(32):
+        for c in range(n):
+            addr = atom(m, c)
+            pairs.append(((m, c), {"TLane": addr % 128, "TCol": addr // 128}))
+    return collect(pairs)
+
+
+@pytest.mark.parametrize("n", [64, 128, 256])
+def test_layout_g_matches_formula_and_cute(n):
+    p = presets.get("tmem.accumulator", datapath="G", n=n)
+    assert p.shape == (32, n)
+    expected = g_formula(n)
+    assert g_cute(n) == expected
+    assert of_preset(p) == expected
+
+
+@pytest.mark.parametrize(("datapath", "n"), [("A", 64), ("B", 64), ("C", 64), ("G", 64)])
+def test_each_cta_stores_its_rows_once_in_its_own_lanes(datapath, n):
+    """Per CTA: M/2 x n distinct cells (M x n for G), all lanes < 128, columns < n."""
+    table = of_preset(presets.get("tmem.accumulator", datapath=datapath, n=n))
+    cells = {}
+    for coords in table.values():
+        (coord,) = coords
+        d = dict(coord)
+        cells.setdefault(d.get("cbx", 0), set()).add((d["TLane"], d["TCol"]))
+    per_cta = len(table) // len(cells)
+    assert all(len(v) == per_cta for v in cells.values())
+    assert all(0 <= lane < 128 and 0 <= col < n for v in cells.values() for lane, col in v)
+
+
+def test_two_c_tiles_interleave_in_each_cta():
+    a = of_preset(presets.get("tmem.accumulator", datapath="C", n=32, align=0))
+    b = of_preset(presets.get("tmem.accumulator", datapath="C", n=32, align=16))
+    cells_a = set().union(*a.values())
+    cells_b = set().union(*b.values())
+    assert not cells_a & cells_b and len(cells_a | cells_b) == 2 * 128 * 32
+
+
+def test_layout_c_is_not_the_2sm_2x2_atom():
+    """Sources disagree on C: PTX's table gives it F's half-datapath organization (what the
+    preset follows); CUTLASS's sparse 2SM traits would apply tmem_frg_2sm's 2x2 atom (B)."""
+    c = of_preset(presets.get("tmem.accumulator", datapath="C", n=64))
+    b = of_preset(presets.get("tmem.accumulator", datapath="B", n=64))
+    assert c != b and c[(16, 0)] != b[(16, 0)]
+    assert dict(next(iter(c[(16, 0)])))["TLane"] == 32
+
+
+@pytest.mark.parametrize(("datapath", "n", "allowed"), [
+    ("A", 8, "16, 32, 48"), ("B", 24, "16, 32, 48"), ("C", 200, "16, 32"),
+    ("G", 32, "64, 128, 256"), ("G", 96, "64, 128, 256"),
+])
+def test_n_is_validated_per_datapath(datapath, n, allowed):
+    with pytest.raises(presets.PresetError, match=f"n={n} is not valid for datapath "
+                       f"{datapath}.*one of {allowed}"):
+        presets.get("tmem.accumulator", datapath=datapath, n=n)
 
 
 # -- scale factors ------------------------------------------------------------------------

@@ -7,6 +7,11 @@ Physical axes: ``TLane`` and ``TCol``; ``TCol`` counts elements of the stored ty
 >>> from tilelayout import presets
 >>> str(presets.get("tmem.accumulator", datapath="F", n=64, align=16).layout)
 'S[(4,16,64):(32@TLane,1@TLane,1@TCol)] + 16@TLane'
+
+For cta_group::2 the accumulator rows are split over the two CTAs of a pair (``cbx``):
+
+>>> str(presets.get("tmem.accumulator", datapath="B", n=64).layout)
+'S[(2,64,2,32):(1@cbx,1@TLane,64@TLane,1@TCol)]'
 """
 
 from __future__ import annotations
@@ -19,66 +24,124 @@ from .registry import Built, Param, fail, register
 ACC = "tmem.accumulator"
 SF = "tmem.scale_factors"
 
-_NO_CLOSED_FORM = (
-    "PTX 9.7.16.10.5 shows data-path layout {dp} ({what}) only as a figure and "
-    "hardware-facts.md records no closed form for it, so tilelayout does not guess; "
-    "use datapath D (M=128), E (M=64 .ws) or F (M=64)"
-)
-_REFUSED = {
-    "A": _NO_CLOSED_FORM.format(dp="A", what="M=256, cta_group::2"),
-    "B": _NO_CLOSED_FORM.format(dp="B", what="M=128, cta_group::2, dense"),
-    "C": _NO_CLOSED_FORM.format(dp="C", what="M=128, cta_group::2, sparse"),
-    "G": _NO_CLOSED_FORM.format(dp="G", what="M=32, .ws"),
+#: logical rows M of the accumulator, by data-path layout (PTX 9.7.16.10.5 table)
+_M = {"A": 256, "B": 128, "C": 128, "D": 128, "E": 64, "F": 64, "G": 32}
+
+#: what each layout is, as the PTX table names it
+_WHAT = {
+    "A": "M=256, cta_group::2",
+    "B": "M=128, cta_group::2, dense A",
+    "C": "M=128, cta_group::2, sparse A",
+    "D": "M=128, cta_group::1",
+    "E": "M=64, .ws",
+    "F": "M=64, non-.ws",
+    "G": "M=32, .ws",
 }
 
-_M = {"D": 128, "E": 64, "F": 64}
+#: valid N by layout. cta_group::2 (A, B, C): a multiple of 16 in 16..256 (CUTLASS
+#: SM100_MMA_F16BF16_2x1SM_SS / _SS_SPARSE, include/cute/arch/mma_sm100_umma.hpp);
+#: .ws with M=32 (G): 64, 128 or 256 (CuTe tmem_frg_ws). D, E, F keep every multiple
+#: of 8 in 8..256.
+_N_ANY = tuple(range(8, 257, 8))
+_N_PAIR = tuple(range(16, 257, 16))
+_N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "E": _N_ANY, "F": _N_ANY,
+      "G": (64, 128, 256)}
+
+#: layouts that use half the lanes and accept lane alignment 16 (PTX table: F and C)
+_HALF = ("C", "F")
 
 
 @register(
     ACC,
-    summary="tcgen05.mma accumulator D in tensor memory: (M, n) -> TLane, TCol",
-    source="PTX ISA 9.7.16.10.5 (#tcgen05-data-path-layout-organization, figures); closed "
-    "forms from CuTe UMMA::tmem_frg / tmem_frg_ws (include/cute/atom/mma_traits_sm100_frag.hpp)",
+    summary="tcgen05.mma accumulator D in tensor memory: (M, n) -> TLane, TCol "
+    "(+ cbx, the CTA of the pair, for cta_group::2)",
+    source="PTX ISA 9.7.16.10.5 (#tcgen05-data-path-layout-organization: table, figures); "
+    "closed forms from CuTe UMMA::tmem_frg / tmem_frg_2sm / tmem_frg_ws "
+    "(include/cute/atom/mma_traits_sm100_frag.hpp) and the 2SM CLayout "
+    "(include/cute/atom/mma_traits_sm100.hpp)",
     params=[
-        Param("datapath", "choice", "D", ("D", "E", "F"), refused=_REFUSED,
-              doc="data-path layout: D = M128 cta_group::1, E = M64 .ws, F = M64 "
-              "(A, B, C, G: no sourced closed form)"),
-        Param("n", "choice", 128, tuple(range(8, 257, 8)), doc="N of the MMA (columns)"),
+        Param("datapath", "choice", "D", tuple(_M),
+              doc="data-path layout: A = M256 cta_group::2, B = M128 cta_group::2 dense, "
+              "C = M128 cta_group::2 sparse, D = M128, E = M64 .ws, F = M64, G = M32 .ws"),
+        Param("n", "choice", 128, _N_ANY,
+              doc="N of the MMA (columns); A/B/C: multiple of 16; G: 64, 128 or 256"),
         Param("align", "choice", 0, (0, 16),
-              doc="lane alignment of layout F (16 = the second M=64 sub-slab)"),
+              doc="lane alignment of the half-datapath layouts C and F "
+              "(16 = the second M=64 sub-slab)"),
     ],
 )
 def accumulator(datapath: str = "D", n: int = 128, align: int = 0) -> Built:
-    """``tcgen05.mma`` accumulator D in tensor memory, for data-path layouts D, E, F.
+    """``tcgen05.mma`` accumulator D in tensor memory, for data-path layouts A to G.
 
     Hardware object: where the f32 (or unpacked 16-bit) accumulator of one
-    tcgen05.mma lives in the CTA's tensor memory, relative to the allocation's base
-    column. Logical shape (M, n), row-major; M = 128 (D) or 64 (E, F).
+    tcgen05.mma lives in tensor memory, relative to the allocation's base column.
+    Logical shape (M, n), row-major; M = 256 (A), 128 (B, C, D), 64 (E, F), 32 (G).
 
-    Formulas (m = row, c = column of D):
-      D (M=128, cta_group::1): TLane = m, TCol = c
-      E (M=64, .ws):           TLane = m + 64 (c // (n/2)), TCol = c % (n/2)
-      F (M=64, non-.ws):       TLane = align + (m % 16) + 32 (m // 16), TCol = c
-                               (align 0 or 16: two M=64 tiles interleave)
-    Layouts A, B, C (cta_group::2) and G (M=32 .ws) are refused: PTX shows them only
-    as figures and no closed form is recorded in hardware-facts.md.
+    Formulas (m = row, c = column of D). For cta_group::2 (A, B, C) the M rows are
+    split between the two CTAs of the pair, m = 0..M/2-1 in the CTA with
+    ``cbx`` = 0 and M/2..M-1 in ``cbx`` = 1, and each CTA stores its M/2 rows in its own
+    tensor memory; r = m % (M/2) is the row within that CTA:
+      A (M=256, cta_group::2, 4x1):  cbx = m // 128, TLane = r, TCol = c
+      B (M=128, cta_group::2, dense, 2x2):
+                                     cbx = m // 64, TLane = r + 64 (c // (n/2)),
+                                     TCol = c % (n/2)
+      C (M=128, cta_group::2, sparse, 4x1 half datapath):
+                                     cbx = m // 64,
+                                     TLane = align + (r % 16) + 32 (r // 16), TCol = c
+      D (M=128, cta_group::1, 4x1):  TLane = m, TCol = c
+      E (M=64, .ws):                 TLane = m + 64 (c // (n/2)), TCol = c % (n/2)
+      F (M=64, 4x1 half datapath):   TLane = align + (m % 16) + 32 (m // 16), TCol = c
+      G (M=32, .ws, 1x4):            TLane = m + 32 (c // (n/4)), TCol = c % (n/4)
+    align is 0 or 16 for C and F only (two half-datapath tiles interleave); n is a
+    multiple of 16 for A, B, C and one of 64, 128, 256 for G.
 
-    Source: PTX ISA 9.7.16.10.5 (#tcgen05-data-path-layout-organization) names the
-    layouts; the per-element closed forms are CuTe's UMMA::tmem_frg / tmem_frg_ws atoms
-    (F: ((16,4),N):((1,32),128); E: (64,(N/2,2)):(1,(128,64)); virtual address
-    dp + 128 col), include/cute/atom/mma_traits_sm100_frag.hpp.
+    ``cbx`` is the CTA's rank within its pair. CUTLASS computes it as the CTA's rank
+    in the cluster modulo 2 (``cta_coord_v``; the peer is ``rank ^ 1``), which equals
+    ``%cluster_ctaid.x`` mod 2 for the clusters its 2SM kernels use (x extent a
+    multiple of 2). The preset describes one pair; pair p of a wider cluster adds
+    ``2p@cbx``. The CTA is a thread-kind axis because a CTA's tensor memory is private
+    to it: the axis says whose tensor memory holds the row.
+
+    Source: PTX ISA 9.7.16.10.5 (#tcgen05-data-path-layout-organization): the table
+    (M, cta_group, A-sparsity, .ws) -> layout, "datapath organization" (A 4x1, B 2x2,
+    C 4x1 with 1/2 datapath utilized, G 1x4) and lane alignment (0, or 0/16 for C
+    and F); the per-element pictures (figures 205-218) are images. Closed forms from
+    CuTe (include/cute/atom/mma_traits_sm100_frag.hpp, virtual address dp + 128 col):
+    tmem_frg_2sm with M/2 rows per CTA, "4x1" atom (128,N):(1,128) (A) and "2x2" atom
+    (64,(N/2,2)):(1,(128,64)) (B); tmem_frg_ws "1x4" atom (32,(N/4,4)):(1,(128,32))
+    (G); tmem_frg M=64 atom ((16,4),N):((1,32),128) (F, and C per CTA); D and E as
+    before. The row split between the CTAs is the 2SM CLayout
+    (2,(M/2,N)):(M/2,(1,M)) with ThrID = the CTA of the pair
+    (include/cute/atom/mma_traits_sm100.hpp, e.g. SM100_MMA_F16BF16_2x1SM_SS).
+    C: PTX gives it the same organization and alignment as F; CuTe has no atom for it
+    (CUTLASS's sparse 2SM traits reuse tmem_frg_2sm, whose M=64-per-CTA atom is B's
+    2x2 and so disagrees with the PTX table), so C is F's atom in each CTA, following
+    the PTX table.
     """
-    if datapath != "F" and align:
-        raise fail(ACC, f"align={align} applies only to datapath F (M=64); use align=0")
-    m = _M[datapath]
-    if datapath == "D":
-        layout = digits_layout([(128, 1, "TLane")], [(n, 1, "TCol")])
-    elif datapath == "E":
-        layout = digits_layout([(64, 1, "TLane")], [(2, 64, "TLane"), (n // 2, 1, "TCol")])
-    else:
-        layout = digits_layout([(4, 32, "TLane"), (16, 1, "TLane")], [(n, 1, "TCol")],
-                               offset={"TLane": align} if align else None)
-    return Built(layout, (m, n), dtype="float32")
+    n_ok = _N[datapath]
+    if n not in n_ok:
+        shown = ", ".join(str(v) for v in n_ok)
+        raise fail(ACC, f"n={n} is not valid for datapath {datapath} ({_WHAT[datapath]}); "
+                   f"n must be one of {shown}")
+    if align and datapath not in _HALF:
+        raise fail(ACC, f"align={align} applies only to datapaths C and F (the half-datapath "
+                   f"layouts); datapath {datapath} takes align=0")
+    lanes_c: list[Digit] = [(n, 1, "TCol")]
+    lanes_2x: list[Digit] = [(2, 64, "TLane"), (n // 2, 1, "TCol")]
+    offset = {"TLane": align} if align else None
+    pair: list[Digit] = [(2, 1, "cbx")]
+    rows: dict[str, tuple[list[Digit], list[Digit]]] = {
+        "A": (pair + [(128, 1, "TLane")], lanes_c),
+        "B": (pair + [(64, 1, "TLane")], lanes_2x),
+        "C": (pair + [(4, 32, "TLane"), (16, 1, "TLane")], lanes_c),
+        "D": ([(128, 1, "TLane")], lanes_c),
+        "E": ([(64, 1, "TLane")], lanes_2x),
+        "F": ([(4, 32, "TLane"), (16, 1, "TLane")], lanes_c),
+        "G": ([(32, 1, "TLane")], [(4, 32, "TLane"), (n // 4, 1, "TCol")]),
+    }
+    row_digits, col_digits = rows[datapath]
+    layout = digits_layout(row_digits, col_digits, offset=offset)
+    return Built(layout, (_M[datapath], n), dtype="float32")
 
 
 #: scale factors per 32-bit TMEM cell, by scale-factor type
