@@ -489,9 +489,17 @@ function arrange() {
   const stacked = W - gap < 2 * 300 || (stackedAt !== null && stackedAt.c >= side * 1.25);
   views.classList.toggle("stacked", stacked);
   let boxL, boxP;
-  if (stacked && stackedAt) {
+  const avail = H - cL - cP - gap;
+  const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
+  if (stacked && stackedAt && (zl || zp)) {
+    // a zoomed view gets at least half of the height (it scrolls); the other re-fits
+    const half = Math.floor(avail / 2);
+    const hl = zl && zp ? half : zl ? Math.max(stackedAt.hl, half) : Math.min(stackedAt.hl, half);
+    boxL = [wT, hl];
+    boxP = [wT, avail - hl];
+  } else if (stacked && stackedAt) {
     boxL = [wT, stackedAt.hl];
-    boxP = [wT, H - stackedAt.hl - cL - cP - gap];
+    boxP = [wT, avail - stackedAt.hl];
   } else if (stacked) {
     boxL = [wT, Math.max(200, Math.floor((H - cL - cP - gap) / 2))];
     boxP = [wT, Math.max(200, H - boxL[1] - cL - cP - gap)];
@@ -513,7 +521,7 @@ function zoomLabels() {
   if (!m) return;
   for (const v of ["logical", "physical"]) {
     const g = gridOf(v);
-    $(`${v}-zoom`).textContent = `${g.cell} px${g.fitted ? " · fit" : ""}`;
+    $(`${v}-zoom`).textContent = `${+g.cell.toFixed(2)} px${g.fitted ? " · fit" : ""}`;
     $(`${v}-scroll`).classList.toggle("pannable", g.width > g.vw + 1 || g.height > g.vh + 1);
   }
 }
@@ -537,7 +545,7 @@ function zoom(view, dir, anchor = null) {
   }
   const fx = (ax + g.sx) / g.width, fy = (ay + g.sy) / g.height;
   state.zoom[view] = next;
-  g.setBox(...m.boxes[view], next);
+  arrange();
   const sc = g.els.scroll;
   if (keep) {
     const [t, r, c] = g.unkey(keep.key);
@@ -548,7 +556,8 @@ function zoom(view, dir, anchor = null) {
     sc.scrollLeft = fx * g.width - ax;
     sc.scrollTop = fy * g.height - ay;
   }
-  g.paint();
+  m.lgrid.paint();
+  m.pgrid.paint();
   applySelection();
   zoomLabels();
   window.__tl.zooms = (window.__tl.zooms || 0) + 1;

@@ -11,9 +11,9 @@ const DPR = () => Math.max(1, Math.min(3, window.devicePixelRatio || 1));
 const EMPTY = "#efedea";
 const TILE_BG = "#e7e5e4";
 export const HIGHLIGHT_DIM = "rgba(255,255,255,0.68)";
-export const MIN_CELL = 2;
+export const MIN_CELL = 1;
 export const MAX_FIT = 36;
-export const ZOOM_STEPS = [2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 42, 48, 56, 64];
+export const ZOOM_STEPS = [1, 1.5, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 36, 42, 48, 56, 64];
 const GAP_T = 10;       // between tiles
 const SCROLLBAR = 16;   // reserved when one direction overflows
 
@@ -115,8 +115,10 @@ export class Grid {
     let best = null;
     for (const k of this.candidates()) {
       const [w1, h1] = this.size(1, k), [w0, h0] = this.size(0, k);
-      const cw = Math.floor((boxW - w0) / (w1 - w0)), ch = Math.floor((boxH - h0) / (h1 - h0));
-      const c = Math.max(MIN_CELL, Math.min(MAX_FIT, cw, ch));
+      // whole pixels from 4 px up (crisp edges); quarter pixels below, so that big tiles
+      // still fit as an overview
+      const raw = Math.min(MAX_FIT, (boxW - w0) / (w1 - w0), (boxH - h0) / (h1 - h0));
+      const c = Math.max(MIN_CELL, raw >= 4 ? Math.floor(raw) : Math.floor(raw * 4) / 4);
       const [w, h] = this.size(c, k);
       const over = Math.max(0, w - boxW) * 4 + Math.max(0, h - boxH); // prefer vertical scrolling
       const score = [c, -over, -w * h];
