@@ -319,6 +319,7 @@ function build() {
     tileLabel: (t) => (P.tile_axes.length ? tileText(t) : ""), rowLabel, colLabel, mesh,
   });
   $("physical-title").textContent = P.title;
+  $("physical-title").title = P.title;
   const axesRows = P.rows.map((p) => p.axis).join(" x ") || (P.fold ? "address" : "");
   const axesCols = P.cols.map((p) => p.axis).join(" x ") || (P.fold ? "address offset" : "");
   $("physical-note").innerHTML = (axesRows ? `rows: ${escapeHtml(axesRows)} · ` : "") +
@@ -481,7 +482,10 @@ function arrange() {
   const side = Math.min(fL.c, fP.c);
   const wT = W - pad;
   let stackedAt = null;
-  for (let c = MAX_FIT; c >= MIN_CELL && c > side; c--) {
+  const steps = [];
+  for (let c = MAX_FIT; c >= 4; c--) steps.push(c);
+  for (let c = 3.75; c >= MIN_CELL; c -= 0.25) steps.push(c);
+  for (const c of steps.filter((x) => x > side)) {
     const [wl, hl] = m.lgrid.size(c, 1);
     const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT));
     if (wl <= wT && wp <= wT && hl + hp + cL + cP + gap <= H) { stackedAt = { c, hl }; break; }

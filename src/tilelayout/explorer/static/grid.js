@@ -326,7 +326,7 @@ export class Grid {
     ctx.translate(-x0, -y0);
     const gap = this.ch >= 6 ? 1 : 0;
     const subGap = this.sw >= 10 ? 1 : 0;
-    const cellFont = `${Math.max(8, Math.min(13, Math.floor(this.ch * 0.42)))}px ui-monospace, monospace`;
+    const cellSize = this._cellSize();
     ctx.textBaseline = "middle";
     const showText = text && this.ch >= 14;
     for (let t = 0; t < s.ntiles; t++) {
@@ -342,8 +342,6 @@ export class Grid {
       }
       ctx.fillStyle = gap ? "#ffffff" : TILE_BG;
       ctx.fillRect(tx, ty, this.tileW, this.tileH);
-      ctx.font = cellFont;
-      ctx.textAlign = "center";
       for (let r = r0; r <= r1; r++) {
         const y = ty + this.rowY[r];
         for (let c = c0; c <= c1; c++) {
@@ -363,13 +361,7 @@ export class Grid {
               ctx.lineTo(x1, y + Math.max(3, this.ch / 3));
               ctx.fill();
             }
-            if (showText && col) {
-              const label = text(key);
-              if (label && ctx.measureText(label).width <= this.sw - 3) {
-                ctx.fillStyle = "#1c1917";
-                ctx.fillText(label, xc + k * this.sw + this.sw / 2, y + this.ch / 2 + 0.5);
-              }
-            }
+            if (showText && col) this._label(ctx, text(key), xc + k * this.sw, y, this.sw, cellSize);
           }
         }
       }
@@ -378,6 +370,24 @@ export class Grid {
     ctx.restore();
     this._labels(ctx, x0, y0, w, h);
   }
+
+  // a cell's text, shrunk (down to 7 px) rather than dropped when it does not fit
+  _label(ctx, label, x, y, w, size) {
+    if (!label) return;
+    ctx.font = `${size}px ui-monospace, monospace`;
+    const tw = ctx.measureText(label).width;
+    if (tw > w - 3) {
+      size = Math.floor(size * (w - 3) / tw);
+      if (size < 7) return;
+      ctx.font = `${size}px ui-monospace, monospace`;
+    }
+    ctx.fillStyle = "#1c1917";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(label, x + w / 2, y + this.ch / 2 + 0.5);
+  }
+
+  _cellSize() { return Math.max(8, Math.min(13, Math.floor(this.ch * 0.42))); }
 
   _labels(ctx, x0, y0, w, h) {
     const s = this.spec;
@@ -417,7 +427,9 @@ export class Grid {
           const x = tx + this.colX[c] + this.cw / 2;
           if (x < this.marginL || x > w) continue;
           const label = s.colLabel(c);
-          if (label !== null) ctx.fillText(label, x, this.marginT - 2);
+          if (label === null) continue;
+          const half = ctx.measureText(label).width / 2;
+          if (x - half >= this.marginL - 2 && x + half <= w) ctx.fillText(label, x, this.marginT - 2);
         }
       }
     }
@@ -462,9 +474,12 @@ export class Grid {
     ctx.strokeStyle = "#111111";
     ctx.lineWidth = 1;
     for (const [, x, y, cw, ch] of rects) ctx.strokeRect(x - 0.5, y - 0.5, cw + 1 - g, ch + 1 - g);
+    const text = this.fns && this.fns.text && this.ch >= 14 ? this.fns.text : null;
     for (const [key, x, y, cw, ch] of rects) {
-      ctx.fillStyle = hl.colour(key) || EMPTY;
+      const col = hl.colour(key);
+      ctx.fillStyle = col || EMPTY;
       ctx.fillRect(x, y, cw - g, ch - g);
+      if (text && col && !hl.wholeCells) this._label(ctx, text(key), x, y, cw, this._cellSize());
     }
     if (hl.primary >= 0) {
       const [x, y, cw, ch] = this.keyRect(hl.primary);
