@@ -8,7 +8,11 @@ Measures, for the 128 x 256 benchmark tile (32,768 elements, two warpgroups):
   highlighted in both views (synchronous in the page; the details panel then fills
   from ``/api/explain``, measured separately as click-to-details);
 * physical-slot click until the elements are highlighted (one ``/api/elements_at``
-  round trip).
+  round trip);
+* zoom step: one "+" on the logical view (re-layout, repaint of both views and the
+  highlight), stepping from the fitted size up to 16 px per cell;
+* click-to-highlight again with the logical view zoomed to 16 px per cell (the views
+  scroll; the canvases only draw the visible cells).
 
 Run: ``.venv/bin/python benchmarks/bench_explorer.py [--runs 5]``.
 Targets: first render < 1000 ms, click-to-highlight < 50 ms.
@@ -44,7 +48,7 @@ def main() -> None:
     args = ap.parse_args()
     e = get("wgmma 128x256 accumulator")
     server, url = serve_in_thread()
-    first, clicks, details, slots = [], [], [], []
+    first, clicks, details, slots, zooms, zclicks = [], [], [], [], [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -68,6 +72,15 @@ def main() -> None:
                 page.evaluate(CLICK_JS % "physical-canvas", [pt["x"], pt["y"]])
                 page.wait_for_function(f"(window.__tl.selects || 0) > {before}")
                 slots.append(page.evaluate("performance.now()") - t0)
+            zooms += page.evaluate("""() => { const t = [];
+                while (window.__tl.cell().logical < 16) {
+                  const s = performance.now(); window.__tl.zoom('logical', 1);
+                  t.push(performance.now() - s); }
+                return t; }""")
+            for flat in (0, 4097, 16384, 32767):
+                pt = page.evaluate(f"window.__tl.logicalCenter({flat})")
+                r = page.evaluate(CLICK_JS % "logical-canvas", [pt["x"], pt["y"]])
+                zclicks.append(r["sync"])
         browser.close()
     server.shutdown()
     server.server_close()
@@ -81,6 +94,8 @@ def main() -> None:
     row("click -> owners highlighted (logical cell)", clicks, "< 50 ms")
     row("click -> details panel filled (/api/explain)", details, "-")
     row("physical slot click -> elements highlighted (/api/elements_at)", slots, "-")
+    row("zoom step (+), fit -> 16 px per cell", zooms, "-")
+    row("click -> owners highlighted, zoomed to 16 px", zclicks, "< 50 ms")
 
 
 if __name__ == "__main__":
