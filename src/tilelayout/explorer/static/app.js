@@ -322,13 +322,15 @@ function build() {
   $("physical-title").title = P.title;
   const axesRows = P.rows.map((p) => p.axis).join(" x ") || (P.fold ? "address" : "");
   const axesCols = P.cols.map((p) => p.axis).join(" x ") || (P.fold ? "address offset" : "");
-  $("physical-note").innerHTML = (axesRows ? `rows: ${escapeHtml(axesRows)} · ` : "") +
-    (axesCols ? `columns: ${escapeHtml(axesCols)}` : "") +
-    (P.tile_axes.length ? ` · tiles: ${escapeHtml(P.tile_axes.join(" x "))} (used values only)` : "") +
-    ([...P.rows, ...P.cols].some((p) => p.compressed) || (P.fold && P.fold.compressed)
-      ? " · <b>sparse axis: only used values shown</b>" : "") +
-    (collide.some((x) => x) ? ` · <span style="color:#b91c1c">&#9698; several elements share a slot</span>` : "") +
-    (span > 1 ? ` · each ${escapeHtml(d.dtype)} spans ${span} bank words` : "");
+  $("physical-note").innerHTML = [
+    axesRows ? `rows: ${escapeHtml(axesRows)}` : "",
+    axesCols ? `columns: ${escapeHtml(axesCols)}` : "",
+    P.tile_axes.length ? `tiles: ${escapeHtml(P.tile_axes.join(" x "))} (used values only)` : "",
+    [...P.rows, ...P.cols].some((p) => p.compressed) || (P.fold && P.fold.compressed)
+      ? "<b>sparse axis: only used values shown</b>" : "",
+    collide.some((x) => x) ? `<span style="color:#b91c1c">&#9698; several elements share a slot</span>` : "",
+    span > 1 ? `each ${escapeHtml(d.dtype)} spans ${span} bank words` : "",
+  ].filter(Boolean).join(" · ");
   state.model = m;
   recolor();
 }

@@ -416,7 +416,9 @@ export class Grid {
       }
     }
     if (s.colLabel) {
-      const step = labelStep(this.cw, 22);
+      const widest = Math.max(textWidth(String(s.colLabel(0) ?? ""), LABEL_FONT),
+        textWidth(String(s.colLabel(s.ncols - 1) ?? ""), LABEL_FONT));
+      const step = labelStep(this.cw, Math.max(12, widest + 6));
       ctx.textAlign = "center";
       ctx.textBaseline = "bottom";
       const cols = s.ntiles === 1 || s.mesh ? 1 : this.perRow;
@@ -429,7 +431,7 @@ export class Grid {
           const label = s.colLabel(c);
           if (label === null) continue;
           const half = ctx.measureText(label).width / 2;
-          if (x - half >= this.marginL - 2 && x + half <= w) ctx.fillText(label, x, this.marginT - 2);
+          if (x + half <= w) ctx.fillText(label, Math.max(x, this.marginL + half), this.marginT - 2);
         }
       }
     }
