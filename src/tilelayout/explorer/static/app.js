@@ -316,7 +316,8 @@ function build() {
     rowRadix: P.rows.length ? P.rows.map((p) => p.values.length) : [P.nrows],
     colRadix: P.cols.length ? P.cols.map((p) => p.values.length) : [P.ncols],
     gaps: P.rows.length > 1 || P.cols.length > 1,
-    tileLabel: (t) => (P.tile_axes.length ? tileText(t) : ""), rowLabel, colLabel, mesh,
+    tileLabel: (t) => (P.tile_axes.length ? tileText(t) : ""),
+    tileShort: (t) => Object.values(P.tiles[t]).join("·"), rowLabel, colLabel, mesh,
   });
   $("physical-title").textContent = P.title;
   $("physical-title").title = P.title;

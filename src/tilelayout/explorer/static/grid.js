@@ -338,7 +338,9 @@ export class Grid {
         ctx.fillStyle = "#44403c";
         ctx.textAlign = "left";
         ctx.font = "600 11px system-ui, sans-serif";
-        ctx.fillText(s.tileLabel(t), tx, ty - 8, Math.max(40, this.tileW));
+        let label = s.tileLabel(t);
+        if (s.tileShort && ctx.measureText(label).width > this.tileW + GAP_T - 2) label = s.tileShort(t);
+        ctx.fillText(label, tx, ty - 8, this.tileW + GAP_T - 2);
       }
       ctx.fillStyle = gap ? "#ffffff" : TILE_BG;
       ctx.fillRect(tx, ty, this.tileW, this.tileH);
