@@ -44,17 +44,25 @@ SCAN_LIMIT = 1 << 24
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem: what, how many elements, and a few of them (logical indices)."""
+    """One problem: what, how many elements, a few of them (logical indices), and -- for
+    element-level findings that were scanned -- the flat indices of all of them.
+
+    ``axis`` names the axis of an ``out_of_range`` finding; ``elements`` is empty for
+    findings about the layout as a whole (scope, unused) and beyond the scan limit.
+    """
 
     kind: str
     message: str
     count: int | None = None
     examples: tuple[tuple[int, ...], ...] = ()
+    axis: str | None = None
+    elements: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
         return {"kind": self.kind, "message": self.message, "count": self.count,
-                "examples": [list(e) for e in self.examples]}
+                "examples": [list(e) for e in self.examples], "axis": self.axis,
+                "elements": list(self.elements)}
 
 
 @dataclass(frozen=True)
@@ -133,14 +141,15 @@ def legality(layout: Layout, shape: tuple[int, ...] | None = None) -> LegalityRe
         ext = axis_info(a).extent
         if ext is None or (lo >= 0 and hi < ext):
             continue
-        count, ex = None, ()
+        count, ex, elements = None, (), ()
         if coords is not None:
             bad = (coords[a] < 0) | (coords[a] >= ext)
             flat = np.nonzero(bad.reshape(n, -1).any(axis=1))[0]
-            count, ex = len(flat), _examples(flat, s)
+            count, ex, elements = len(flat), _examples(flat, s), tuple(flat.tolist())
         findings.append(Finding("out_of_range",
                                 f"'{a}' takes values in [{lo}, {hi}] but the hardware has "
-                                f"{ext} ({a} {hi if hi >= ext else lo} does not exist)", count, ex))
+                                f"{ext} ({a} {hi if hi >= ext else lo} does not exist)", count, ex,
+                                axis=a, elements=elements))
     findings += _scope_findings(tile.axes)
     if coords is not None and tile.axes:
         axes = tile.axes
@@ -153,11 +162,11 @@ def legality(layout: Layout, shape: tuple[int, ...] | None = None) -> LegalityRe
                                      return_counts=True)
         dup = ccount[cinv.reshape(-1)] > 1
         if dup.any():
-            flat = uniq[dup, -1]
+            flat = np.unique(uniq[dup, -1])
             findings.append(Finding("duplicate",
                                     f"{int((ccount > 1).sum())} coordinate(s) hold more than one "
                                     f"logical element (the layout is not injective)",
-                                    len(np.unique(flat)), _examples(flat, s)))
+                                    len(flat), _examples(flat, s), elements=tuple(flat.tolist())))
         box = 1
         for a in axes:
             lo, hi = ranges[a]

@@ -498,40 +498,15 @@ def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- analysis: legality and bank conflicts -----------------------------------------------
-def _finding_elements(kind: str, message: str, layout: Layout, arrays: dict[str, np.ndarray],
-                      n: int) -> list[int] | None:
-    """The flat indices of every element a legality finding is about (the report itself
-    lists a few examples): out-of-range values on the axis the message names, or the
-    elements that share a whole coordinate. Scope findings and unused coordinates are
-    about the layout, not about elements: ``None``."""
-    if kind == "out_of_range":
-        for a, v in arrays.items():
-            ext = axis(a).extent if is_axis(a) else None
-            if ext is not None and f"'{a}'" in message:
-                bad = ((v < 0) | (v >= ext)).reshape(n, -1).any(axis=1)
-                return np.nonzero(bad)[0].tolist()
-        return None
-    if kind == "duplicate":
-        names = list(arrays)
-        r = next(iter(arrays.values())).shape[-1]
-        elem = np.repeat(np.arange(n, dtype=np.int64), r)
-        rows = np.stack([arrays[a].reshape(-1) for a in names], axis=1)
-        pairs = np.unique(np.column_stack([rows, elem]), axis=0)
-        _, inv, count = np.unique(pairs[:, :-1], axis=0, return_inverse=True, return_counts=True)
-        return np.unique(pairs[count[inv.reshape(-1)] > 1, -1]).tolist()
-    return None
-
-
 def _legality(layout: Layout, shape: tuple[int, ...]) -> dict[str, Any]:
     from ..analysis.legality import legality
 
     report = legality(layout, shape)
-    n = math.prod(shape)
-    arrays = layout.map_all(shape)
     findings = []
     for f in report.findings:
         d = f.to_dict()
-        d["elements"] = _finding_elements(f.kind, f.message, layout, arrays, n)
+        # the page highlights element-level findings; layout-level ones carry no elements
+        d["elements"] = d["elements"] if f.kind in ("out_of_range", "duplicate") else None
         findings.append(d)
     return {"ok": report.ok, "findings": findings}
 
