@@ -1,7 +1,7 @@
 """SVG pictures of a layout: the logical grid and the physical view, side by side.
 
 Same conventions as the web explorer (one source of truth: the physical grid comes
-from the explorer API's :func:`~tilelayout.explorer.api.physical_view`):
+from :func:`~tilelayout.render.physical.physical_view`, which the explorer uses too):
 
 * logical view: the shape folded to 2-D (:func:`~tilelayout.render.table.fold_shape`),
   each element coloured by the value of the *colour key* (default: the thread-level
@@ -37,6 +37,7 @@ from ..core.errors import LayoutError
 from ..core.shape import format_shape
 from ..core.tile import TileLayout
 from .palette import PALETTE
+from .physical import physical_view
 from .table import fold_shape
 
 Layout = TileLayout | ComposeLayout
@@ -161,7 +162,6 @@ def layout_svg(
     True
     """
     from ..analysis.banks import bank_map
-    from ..explorer.api import physical_view
 
     if views not in ("both", "logical", "physical"):
         raise RenderError(f"views must be both, logical or physical; got {views!r}")

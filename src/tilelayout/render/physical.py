@@ -1,0 +1,185 @@
+"""The physical view: where each (element, replica) pair is drawn, chosen by axis kinds.
+
+Shared by the SVG pictures (:mod:`tilelayout.render.svg`) and the web explorer's API,
+so both draw the same grid: device axes and warp/warpgroup/CTA-level thread axes make
+owner *tiles*, thread-level axes, ``TLane`` and ``P`` are *rows*, ``m``, ``TCol`` and
+``F`` are *columns*; memory-only layouts fold ``m`` into an address grid or, with a
+dtype, the shared-memory line x bank grid.
+
+>>> import tilelayout as tl
+>>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+>>> flat = {a: v.reshape(-1) for a, v in L.map_all((8, 16)).items()}
+>>> v = physical_view(flat, 128, 2, None, None, (8, 16))
+>>> [t["warpid"] for t in v["tiles"]], v["nrows"], v["ncols"]
+([5, 6, 9, 10], 32, 2)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
+from ..core.dtypes import dtype_bytes
+
+#: largest number of physical cells a view lays out
+MAX_CELLS = 1 << 20
+
+_ROW_MEMORY = ("TLane", "P")
+_OUTER_MEMORY = ("Bank",)
+
+
+def _role(name: str) -> str:
+    """Where an axis goes in the physical view: tiles ('outer'), rows or columns."""
+    if not is_axis(name):
+        return "cols"
+    ax = axis(name)
+    if ax.kind == "device":
+        return "outer"
+    if ax.kind == "thread":
+        return "rows" if ax.scope and ax.scope[0] == "thread" else "outer"
+    if name in _ROW_MEMORY:
+        return "rows"
+    if name in _OUTER_MEMORY:
+        return "outer"
+    return "cols"
+
+
+def _values(name: str, v: np.ndarray, budget: int) -> tuple[np.ndarray, bool]:
+    """The values one grid axis shows: the full range (extended to a small hardware extent
+    so idle lanes are visible) or, when that is too sparse or too big, only the used ones."""
+    used = np.unique(v)
+    lo, hi = int(used[0]), int(used[-1])
+    ext = axis(name).extent if is_axis(name) else None
+    if ext is not None and ext <= 128 and lo >= 0 and hi < ext:
+        lo, hi = 0, ext - 1
+    elif lo > 0 and hi < 4 * used.size:
+        lo = 0
+    span = hi - lo + 1
+    if span <= budget and span <= max(4 * used.size, used.size + 64):
+        return np.arange(lo, hi + 1, dtype=np.int64), False
+    return used, True
+
+
+def _mixed(names: list[str], flat: dict[str, np.ndarray], budget: int
+           ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
+    """Grid position along one direction from several axes (first axis outermost)."""
+    pos = np.zeros(next(iter(flat.values())).shape, dtype=np.int64)
+    parts = []
+    size = 1
+    for name in names:
+        values, compressed = _values(name, flat[name], budget)
+        pos = pos * values.size + np.searchsorted(values, flat[name])
+        size *= values.size
+        parts.append({"axis": name, "values": values.tolist(), "compressed": compressed})
+    return pos, parts, size
+
+
+def _fold_width(count: int, shape: tuple[int, ...], tiled: bool) -> int:
+    if not tiled and shape and 4 <= shape[-1] <= 128:
+        return shape[-1]
+    w = 1
+    while w * w < count:
+        w *= 2
+    return max(4, min(w, 128))
+
+
+def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, np.ndarray] | None,
+                  dtype: str | None, shape: tuple[int, ...]) -> dict[str, Any]:
+    """The grid the physical view draws, from the coordinate arrays of ``map_all``.
+
+    Axes are placed by kind: device axes and warp/warpgroup/CTA-level thread axes
+    enumerate *tiles* (only the used combinations); thread-level axes (``laneid``,
+    ``tid_in_wg``, ``tx``), ``TLane`` and ``P`` are rows; ``m``, ``TCol``, ``F`` are
+    columns. Memory-only layouts fold the address ``m`` into rows of ``width``, or,
+    with a dtype, into the shared-memory line x bank grid (``sub`` elements per
+    4-byte bank word). Every (element, replica) pair ``p = e*R + r`` has a cell
+    ``(tile[p], row[p], col[p], sub[p])``.
+    """
+    names = list(flat)
+    pairs = n * r
+    roles = {a: _role(a) for a in names}
+    outer = [a for a in names if roles[a] == "outer"]
+    rows = [a for a in names if roles[a] == "rows"]
+    cols = [a for a in names if roles[a] == "cols"]
+    budget = MAX_CELLS
+    # tiles: the used combinations of the outer axes
+    if outer:
+        stacked = np.stack([flat[a] for a in outer], axis=-1)
+        combos, tile = np.unique(stacked, axis=0, return_inverse=True)
+        tile = tile.reshape(pairs)
+        tiles = [dict(zip(outer, map(int, c), strict=True)) for c in combos]
+    else:
+        tile = np.zeros(pairs, dtype=np.int64)
+        tiles = [{}]
+    view: dict[str, Any] = {"tile_axes": outer, "tiles": tiles, "sub": 1, "span": 1,
+                            "fold": None}
+    sub = np.zeros(pairs, dtype=np.int64)
+    mesh = None
+    if len(outer) == 2 and all(axis(a).kind == "device" for a in outer if is_axis(a)):
+        ys = sorted({t[outer[0]] for t in tiles})
+        xs = sorted({t[outer[1]] for t in tiles})
+        if len(ys) * len(xs) <= 4096:
+            mesh = {"rows": ys, "cols": xs}
+    view["mesh"] = mesh
+    if not rows and cols == ["m"] and banks is not None:
+        # shared memory: line x bank, 4/dtype_bytes elements side by side in one bank word
+        nbytes = dtype_bytes(dtype or "float32")
+        per_word = max(1, SMEM_BANK_BYTES // nbytes)
+        line_values, compressed = _values("line", banks["line"], budget // SMEM_BANKS)
+        row = np.searchsorted(line_values, banks["line"])
+        col = banks["bank"]
+        sub = flat["m"] % per_word if per_word > 1 else sub
+        view.update(kind="smem", sub=per_word, span=max(1, nbytes // SMEM_BANK_BYTES),
+                    rows=[{"axis": "line", "values": line_values.tolist(),
+                           "compressed": compressed}],
+                    cols=[{"axis": "bank", "values": list(range(SMEM_BANKS)),
+                           "compressed": False}],
+                    title=f"shared memory: line x bank ({SMEM_BANKS} banks of "
+                          f"{SMEM_BANK_BYTES} bytes; {per_word} {dtype} per bank word)")
+        nrows, ncols = line_values.size, SMEM_BANKS
+    elif not rows and cols == ["m"]:
+        m_values, compressed = _values("m", flat["m"], budget)
+        width = _fold_width(m_values.size, shape, bool(outer))
+        pos = np.searchsorted(m_values, flat["m"])
+        row, col = pos // width, pos % width
+        title = (f"memory addresses m, {width} per row"
+                 + (" (only used addresses)" if compressed else ""))
+        devices = [a for a in outer if is_axis(a) and axis(a).kind == "device"]
+        if devices:
+            title = f"devices ({' x '.join(devices)}); local {title}"
+        view.update(kind="devices" if devices else "memory", rows=[], cols=[], title=title,
+                    fold={"width": width, "values": m_values.tolist(), "compressed": compressed})
+        nrows, ncols = -(-m_values.size // width), width
+    else:
+        row, row_parts, nrows = (_mixed(rows, flat, budget) if rows
+                                 else (np.zeros(pairs, dtype=np.int64), [], 1))
+        col, col_parts, ncols = (_mixed(cols, flat, budget) if cols
+                                 else (np.zeros(pairs, dtype=np.int64), [], 1))
+        if nrows * ncols * len(tiles) > budget:
+            # too sparse to draw as a grid: compress every axis to the used values
+            row, row_parts, nrows = _mixed(rows, flat, 0) if rows else (row, row_parts, nrows)
+            col, col_parts, ncols = _mixed(cols, flat, 0) if cols else (col, col_parts, ncols)
+        kinds = {axis(a).kind if is_axis(a) else "memory" for a in names}
+        if any(a in ("TLane", "TCol") for a in names) and "thread" not in kinds:
+            kind, title = "tmem", "tensor memory: TLane x TCol"
+        elif any(a in ("P", "F") for a in names) and "thread" not in kinds:
+            kind, title = "trainium", "Trainium scratchpad: partition P x free F"
+        elif "thread" in kinds:
+            kind = "threads"
+            title = (" x ".join(outer) + " tiles; " if outer else "") + (
+                " x ".join(rows) or "one row") + " rows" + (
+                "; register slots " + " x ".join(cols) if cols else "")
+        elif "device" in kinds:
+            kind = "devices"
+            title = "devices (" + " x ".join(outer) + ")" + (
+                "; local " + " x ".join(cols) if cols else "")
+        else:
+            kind, title = "memory", " x ".join(rows + cols)
+        view.update(kind=kind, rows=row_parts, cols=col_parts, title=title)
+    view.update(nrows=int(nrows), ncols=int(ncols), tile=tile.tolist(), row=row.tolist(),
+                col=col.tolist())
+    if view["sub"] > 1:
+        view["subpos"] = sub.tolist()
+    return view
