@@ -19,7 +19,7 @@ import numpy as np
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, LayoutOverflowError
 from ..core.tile import TileLayout
 
 
@@ -40,11 +40,24 @@ def bank_map(
     ``bank`` and ``line``, each an int64 array of shape ``(*shape, R)`` like ``map_all``.
 
     Elements smaller than 4 bytes share a bank word (``4 // dtype_bytes`` per word).
+    Byte addresses beyond int64 raise :class:`~tilelayout.LayoutOverflowError`.
+
+    >>> import tilelayout as tl
+    >>> bank_map(tl.parse("S[(8,64):(64,1)]"), "float16")["bank"][:, 0, 0].tolist()
+    [0, 0, 0, 0, 0, 0, 0, 0]
     """
     if "m" not in layout.axes:
         raise LayoutError(f"bank analysis needs a shared-memory address on axis 'm'; {layout} has none")
     nbytes = dtype_bytes(dtype)
     address = layout.map_all(shape)["m"]
+    if address.size:
+        low, high = int(address.min()) * nbytes, int(address.max()) * nbytes
+        if low < -(1 << 63) or high >= 1 << 63:
+            raise LayoutOverflowError(
+                f"byte addresses of {layout} reach {high if high >= 1 << 63 else low} "
+                f"({dtype}), beyond int64; "
+                f"use bank_of() on the exact addresses from apply()"
+            )
     byte = address * nbytes
     word = byte // SMEM_BANK_BYTES
     return {

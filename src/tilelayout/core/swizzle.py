@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .dtypes import dtype_bits
-from .errors import DtypeError, SwizzleError
+from .errors import DtypeError, LayoutOverflowError, SwizzleError
 from .iter import as_int
 
 #: swizzle mode name -> B (swizzle_len); S is 3 for every mode
@@ -75,7 +75,30 @@ class Swizzle:
         return self.swizzle_len == 0
 
     def apply(self, m: T) -> T:
-        """Swizzled address of ``m``; works on Python ints and on numpy integer arrays."""
+        """Swizzled address of ``m``; works on Python ints and on numpy integer arrays.
+
+        Negative addresses use two's-complement bits, the same for ints and arrays.
+        An array result that would not fit its dtype raises :class:`LayoutOverflowError`.
+
+        >>> Swizzle(3, 3, 3).apply(64), Swizzle(3, 3, 3).apply(-1)
+        (72, -57)
+        """
+        if not isinstance(m, int) and self.per_element + self.atom_len + self.swizzle_len > 62:
+            return self._apply_wide(m)
+        return self._apply(m)
+
+    def _apply_wide(self, m: T) -> T:
+        # the masks do not fit int64: compute exactly on Python ints, then convert back
+        exact = self._apply(m.astype(object))  # type: ignore[attr-defined]
+        try:
+            return exact.astype(m.dtype)  # type: ignore[attr-defined,no-any-return]
+        except OverflowError:
+            raise LayoutOverflowError(
+                f"{self} takes some of these addresses beyond {m.dtype}; "  # type: ignore[attr-defined]
+                f"use the exact scalar apply() on Python ints"
+            ) from None
+
+    def _apply(self, m: T) -> T:
         mask = ((1 << self.swizzle_len) - 1) << self.atom_len
         x = m >> self.per_element  # type: ignore[operator]
         x = x ^ ((x & mask) >> self.atom_len)

@@ -153,6 +153,13 @@ def _check_int64(layout: Layout) -> None:
             f"values of {layout} reach about 2**{b.bit_length()}, beyond int64; "
             f"use the exact scalar apply() for such layouts"
         )
+    tile = _tile(layout)
+    count = tile.size() * tile.replica_count
+    if count >= _INT64_LIMIT // 8:
+        raise LayoutOverflowError(
+            f"{layout} has {tile.size()} elements x {tile.replica_count} replica "
+            f"combinations, too many for one array; use the exact scalar apply() per element"
+        )
 
 
 def _axis_grid(tile: TileLayout, axis: str) -> np.ndarray:
@@ -164,8 +171,8 @@ def _axis_grid(tile: TileLayout, axis: str) -> np.ndarray:
     n = len(tile.shard)
     acc = np.asarray(tile.offset.get(axis, 0), dtype=np.int64).reshape((1,) * n)
     for k, it in enumerate(tile.shard):
-        if it.axis != axis or it.stride == 0:
-            continue
+        if it.axis != axis or it.stride == 0 or it.extent == 1:
+            continue  # contributes 0 (an extent-1 stride may be any size, even beyond int64)
         term = np.arange(it.extent, dtype=np.int64) * it.stride
         acc = acc + term.reshape((1,) * k + (it.extent,) + (1,) * (n - k - 1))
     return acc
@@ -179,7 +186,7 @@ def replica_offsets(layout: Layout) -> dict[str, np.ndarray]:
     for axis in tile.axes:
         acc = np.zeros((1,) * t, dtype=np.int64)
         for k, it in enumerate(tile.replica):
-            if it.axis == axis:
+            if it.axis == axis and it.stride != 0 and it.extent != 1:
                 term = np.arange(it.extent, dtype=np.int64) * it.stride
                 acc = acc + term.reshape((1,) * k + (it.extent,) + (1,) * (t - k - 1))
         out[axis] = np.broadcast_to(acc, tuple(it.extent for it in tile.replica)).reshape(-1)
