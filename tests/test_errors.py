@@ -17,7 +17,7 @@ BAD_TEXT = [
     ("S[(8,2):(4,1,2)]", tl.LayoutParseError, 9, "2 extents but 3 strides"),
     ("S[(8,2):4]", tl.LayoutParseError, 9, "2 extents but 1 stride"),
     ("S[0:1]", tl.LayoutParseError, 3, "extent must be >= 1, got 0"),
-    ("S[(4,-2)]", tl.LayoutParseError, 3, "extent must be >= 1, got -2"),
+    ("S[(4,-2)]", tl.LayoutParseError, 6, "extent must be >= 1, got -2"),
     ("S[8@laneid:1]", tl.LayoutParseError, 3, "extents carry no axis"),
     ("S[(8,2:(1,1)]", tl.LayoutParseError, 7, "expected ',' or ')'"),
     ("S[8:1] + R[2:1] + R[2:1]", tl.LayoutParseError, 19, "at most one R[...]"),
@@ -34,7 +34,7 @@ BAD_TEXT = [
     ("ComposeLayout(Swizzle(-1,0,0), S[8:1])", tl.SwizzleError, 15, "M and B must be >= 0"),
     ("ComposeLayout(Swizzle(3,3,3), S[8:1@laneid])", tl.SwizzleError, 31, "has no 'm' axis"),
     ("ComposeLayout(Swizzle(3,3,3), S[8:1]", tl.LayoutParseError, 37, "closing ComposeLayout("),
-    ("ComposeLayout(Swizzle(3,3,3), S[8:1]) + 1", tl.LayoutParseError, 39, "end of input"),
+    ("ComposeLayout(Swizzle(3,3,3), S[8:1]) + 1", tl.LayoutParseError, 39, "nothing may follow"),
 ]
 
 

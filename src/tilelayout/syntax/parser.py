@@ -31,7 +31,7 @@ from ..core.tile import TileLayout
 _TOKEN = re.compile(
     r"""
     (?P<ws>\s+)
-  | (?P<int>-?\d+)
+  | (?P<int>-?[0-9]+)
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
   | (?P<punct>[\[\]():,@+\-])
     """,
@@ -92,7 +92,13 @@ class _Parser:
     def int_(self, what: str) -> int:
         if self.tok.kind != "int":
             raise self.error(what)
-        value = int(self.tok.text)
+        try:
+            value = int(self.tok.text)
+        except ValueError:  # beyond Python's limit on digits in a str -> int conversion
+            raise LayoutParseError(
+                f"integer with {len(self.tok.text.lstrip('-'))} digits is too long", self.text,
+                self.tok.column,
+            ) from None
         self.pos += 1
         return value
 
@@ -103,6 +109,12 @@ class _Parser:
         else:
             result = self.tile()
         if self.tok.kind != "end":
+            if isinstance(result, ComposeLayout) and self.tok.text in ("+", "-"):
+                raise LayoutParseError(
+                    "nothing may follow ComposeLayout(...); put replicas and offsets on the "
+                    "tile inside it: ComposeLayout(Swizzle(..), S[...] + R[...] + 5)",
+                    self.text, self.tok.column,
+                )
             raise self.error("'+' and another term, or end of input")
         return result
 
@@ -188,42 +200,47 @@ class _Parser:
         self.pos += 1
         return tok.text
 
-    def int_list(self, what: str) -> tuple[list[int], list[str] | None, Token]:
-        """A single INT[@AXIS] or a parenthesized list; returns values, axes, start token."""
+    def int_list(self, what: str) -> tuple[list[int], list[str], Token, list[int]]:
+        """A single INT[@AXIS] or a parenthesized list; returns values, axes, the start
+        token and the token position of each value."""
         start = self.tok
         values: list[int] = []
         axes: list[str] = []
+        toks: list[int] = []
         if self.at("("):
             self.pos += 1
             if self.at(")"):
                 self.pos += 1
-                return values, axes, start
+                return values, axes, start, toks
             while True:
+                toks.append(self.pos)
                 values.append(self.int_(what))
                 axes.append(self.axis_suffix())
                 if self.at(","):
                     self.pos += 1
                     continue
                 self.take(")", f"',' or ')' in the list of {what}s")
-                return values, axes, start
+                return values, axes, start, toks
+        toks.append(self.pos)
         values.append(self.int_(f"{what}, or '(' starting a list"))
         axes.append(self.axis_suffix())
-        return values, axes, start
+        return values, axes, start, toks
 
     def iters(self) -> list[Iter]:
-        extents, ext_axes, ext_tok = self.int_list("an extent")
-        if any(a != "m" for a in ext_axes or []):
-            raise LayoutParseError(
-                "extents carry no axis (write the axis on the stride: 8:4@laneid)",
-                self.text,
-                ext_tok.column,
-            )
-        for e in extents:
+        extents, _, _, positions = self.int_list("an extent")
+        for e, k in zip(extents, positions, strict=True):
+            column = self.tokens[k].column
+            if self.tokens[k + 1].text == "@":
+                raise LayoutParseError(
+                    "extents carry no axis (write the axis on the stride: 8:4@laneid)",
+                    self.text,
+                    column,
+                )
             if e < 1:
-                raise LayoutParseError(f"extent must be >= 1, got {e}", self.text, ext_tok.column)
+                raise LayoutParseError(f"extent must be >= 1, got {e}", self.text, column)
         if self.at(":"):
             self.pos += 1
-            strides, axes, st_tok = self.int_list("a stride")
+            strides, axes, st_tok, _ = self.int_list("a stride")
             if len(strides) != len(extents):
                 raise LayoutParseError(
                     f"{len(extents)} extent{'s' if len(extents) != 1 else ''} but "
@@ -234,7 +251,7 @@ class _Parser:
         else:  # no strides: row-major compact on m
             strides = [math.prod(extents[k + 1 :]) for k in range(len(extents))]
             axes = ["m"] * len(extents)
-        return [Iter(e, s, a) for e, s, a in zip(extents, strides, axes or [], strict=True)]
+        return [Iter(e, s, a) for e, s, a in zip(extents, strides, axes, strict=True)]
 
 
 def parse(text: str) -> TileLayout | ComposeLayout:
