@@ -12,8 +12,22 @@ Shape = tuple[int, ...]
 Index = int | Sequence[int]
 
 
+def _plain(value: object) -> object:
+    """A 1-D array-like (numpy array) as a tuple, a 0-d one as its scalar; else unchanged."""
+    ndim = getattr(value, "ndim", None)
+    if isinstance(ndim, int) and hasattr(value, "tolist") and not isinstance(value, Sequence):
+        return value.tolist() if ndim == 0 else tuple(value.tolist())  # type: ignore[attr-defined]
+    return value
+
+
 def as_shape(shape: int | Sequence[int]) -> Shape:
-    """A shape as a tuple of positive ints (a bare int is a 1-D shape)."""
+    """A shape as a tuple of positive ints (a bare int is a 1-D shape; numpy ints and
+    1-D integer arrays are accepted).
+
+    >>> as_shape(8), as_shape([8, 16])
+    ((8,), (8, 16))
+    """
+    shape = _plain(shape)  # type: ignore[assignment]
     if isinstance(shape, str):
         raise ShapeError(f"shape must be a tuple of integers, got the string {shape!r}")
     if not isinstance(shape, Sequence):
@@ -45,14 +59,24 @@ def admit(shape: int | Sequence[int] | None, size: int, default: Shape) -> Shape
     n = math.prod(s)
     if n != size:
         raise ShapeError(
-            f"shape {format_shape(s)} has {n} elements but the layout has {size} "
+            f"shape {format_shape(s)} has {n} element{'s' if n != 1 else ''} but the layout "
+            f"has {size} "
             f"(the product of its shard extents); a shape is admitted only if the counts match"
         )
     return s
 
 
 def flat_index(index: Index, shape: Shape) -> int:
-    """Row-major flat index of ``index`` in ``shape``; a bare int is already flat."""
+    """Row-major flat index of ``index`` in ``shape``; a bare int is already flat.
+
+    A tuple, list or 1-D integer array is one entry per dimension; never wrapped.
+
+    >>> flat_index((7, 15), (8, 16)), flat_index(127, (8, 16))
+    (127, 127)
+    """
+    index = _plain(index)  # type: ignore[assignment]
+    if isinstance(index, str):
+        raise IndexOutOfRangeError(f"an index is integers, got the string {index!r}")
     size = math.prod(shape)
     if not isinstance(index, Sequence):
         i = as_int(index, "index")
