@@ -77,3 +77,18 @@ def test_refusals():
         from_tvm(strange)
     with pytest.raises(InteropError, match="expected a tvm_tirx"):
         from_tvm(object())
+
+
+@pytest.mark.parametrize("text", [
+    "ComposeLayout(Swizzle(1,2,3), S[(4,64):(1@laneid,1)])",
+    "ComposeLayout(Swizzle(1,2,3), S[(4,64):(64,1)] + 3@laneid)",
+])
+def test_swizzle_over_a_tile_with_other_axes_is_refused(text):
+    # TIRx's ComposeLayout applies only to a tile on 'm': exporting this would build an
+    # object TIRx cannot apply, so the conversion refuses it up front.
+    with pytest.raises(InteropError, match="maps only to 'm'"):
+        to_tvm(tl.parse(text))
+    swizzled_memory = tl.parse("ComposeLayout(Swizzle(1,2,3), S[(4,64):(64,1)] + R[2:512] + 5)")
+    theirs = to_tvm(swizzled_memory)
+    for flat in range(256):
+        assert int(theirs.apply(flat)["m"]) == swizzled_memory.base(flat)["m"]

@@ -3,10 +3,11 @@
 TIRx is where the shard / replica / offset model comes from, so the conversion is one
 to one: ``T.TileLayout.from_iters(shard, replica, offset)`` with ``T.Iter(extent,
 stride, axis)``, and ``T.ComposeLayout(per_element, swizzle_len, atom_len, tile)`` for
-a swizzle. Refused: symbolic (non-constant) extents or strides, a TIRx swizzle with
-``swizzle_inner=False`` (it XORs the lower bit group into the higher one, which our
-:class:`~tilelayout.Swizzle` does not), and TIRx axes that our registry does not know
-(declare them with :func:`tilelayout.declare_axis` first).
+a swizzle. Refused: a swizzled layout whose tile uses axes other than ``m`` (TIRx
+applies a ``ComposeLayout`` only to a tile on ``m``), symbolic (non-constant) extents or
+strides, a TIRx swizzle with ``swizzle_inner=False`` (it XORs the lower bit group into
+the higher one, which our :class:`~tilelayout.Swizzle` does not), and TIRx axes that
+our registry does not know (declare them with :func:`tilelayout.declare_axis` first).
 
 ``tvm_tirx`` is imported only inside the functions.
 
@@ -40,8 +41,16 @@ def to_tvm(layout: Layout) -> Any:
     >>> to_tvm(tl.parse("S[8:2]")).apply(3)["m"]  # doctest: +SKIP
     6
     """
-    T = _layout_module()
     tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    if isinstance(layout, ComposeLayout):
+        other = [a for a in tile.axes if a != "m"]
+        if other:
+            raise InteropError(
+                f"{layout}: a TIRx ComposeLayout swizzles a tile that maps only to 'm' (TIRx "
+                f"refuses to apply it otherwise), but this tile also uses {other}; convert the "
+                f"memory part alone, or drop the swizzle"
+            )
+    T = _layout_module()
     tvm_tile = T.TileLayout.from_iters(
         [T.Iter(it.extent, it.stride, it.axis) for it in tile.shard],
         [T.Iter(it.extent, it.stride, it.axis) for it in tile.replica],
