@@ -82,3 +82,33 @@ def test_parse_error_shows_caret():
     lines = p.stderr.splitlines()
     assert lines[1].strip() == "S[(8,2):(4@lane,1)]"
     assert lines[2].index("^") - lines[1].index("S") == 11
+
+
+@pytest.mark.parametrize("args,words", [
+    (["map", "S[4:1]", "--shape", "2,,2"], "--shape must be comma-separated integers"),
+    (["map", "S[4:1]", "--dtype", "float12"], "unknown dtype 'float12'"),  # even without --swizzle
+    (["map", f"S[{1 << 70}:0]", "--json"], "too many for one array"),
+    (["map", "ComposeLayout(Swizzle(3,3,3), S[4:1]) + 1"], "nothing may follow ComposeLayout"),
+])
+def test_more_bad_input_is_one_line_error_with_nothing_on_stdout(args, words, capsys):
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("tilelayout: error: ") and words in err
+
+
+@pytest.mark.parametrize("text", ["2 2", "2x2", "(2, 2)", "[2,2]", "2,2,"])
+def test_shape_spellings(text, capsys):
+    assert main(["map", "S[4:1]", "--shape", text, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shape"] == [2, 2]
+
+
+def test_out_of_memory_is_one_line_error(monkeypatch, capsys):
+    import tilelayout.commands.map as map_command
+
+    def too_big(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(map_command, "map_all", too_big)
+    assert main(["map", "S[4:1]", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("tilelayout: error: out of memory")

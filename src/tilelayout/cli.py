@@ -23,6 +23,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered.
+
+    >>> build_parser().parse_args(["map", "S[4:1]", "--json"]).json
+    True
+    """
     parser = _Parser(
         prog="tilelayout",
         description="Named-axis tensor layouts: evaluate, explain, explore.",
@@ -34,12 +39,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default: ``sys.argv``); returns the exit status.
+
+    >>> main(["explain", "S[4:2]", "--at", "3"])  # doctest: +ELLIPSIS
+    layout  S[4:2]
+    ...
+    L(x) = {(6@m)}
+    0
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
     except LayoutError as exc:
         print(f"tilelayout: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("tilelayout: error: out of memory: the layout has too many elements to evaluate "
+              "at once (give a smaller layout or shape)", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `tilelayout map ... | head`
         sys.stderr.close()

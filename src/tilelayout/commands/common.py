@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from ..core.compose import ComposeLayout
+from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError, ShapeError
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
@@ -12,12 +14,23 @@ from ..syntax.parser import parse
 
 
 def int_tuple(text: str, what: str) -> tuple[int, ...]:
-    """``"8,16"`` (or ``"8x16"``, ``"(8, 16)"``) -> ``(8, 16)``."""
-    cleaned = text.strip().strip("()[]").replace("x", ",").replace(" ", "")
+    """``"8,16"`` (or ``"8x16"``, ``"8 16"``, ``"(8, 16)"``, ``"[8,16]"``) -> ``(8, 16)``.
+
+    An empty text (or ``"()"``) is the empty tuple; an empty entry is an error.
+
+    >>> int_tuple("(8, 16)", "--shape"), int_tuple("8x16", "--shape"), int_tuple("7,", "--at")
+    ((8, 16), (8, 16), (7,))
+    """
+    cleaned = text.strip()
+    if cleaned[:1] + cleaned[-1:] in ("()", "[]"):
+        cleaned = cleaned[1:-1].strip()
     if not cleaned:
         return ()
+    parts = re.split(r"\s*[,x]\s*|\s+", cleaned)
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()  # one trailing comma, as in (8,)
     try:
-        return tuple(int(p) for p in cleaned.split(",") if p != "")
+        return tuple(int(p) for p in parts)
     except ValueError:
         raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
 
@@ -61,7 +74,9 @@ def preset_from_args(args: argparse.Namespace):
 
 def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
     """The layout named by the arguments (text or ``--preset``), with ``--swizzle``
-    composed in if given."""
+    composed in if given. An unknown ``--dtype`` is an error even without ``--swizzle``."""
+    if getattr(args, "dtype", None):
+        dtype_bits(args.dtype)
     if getattr(args, "preset", None):
         if args.layout:
             raise LayoutError("give either a LAYOUT or --preset NAME, not both")

@@ -10,6 +10,7 @@ from .common import add_layout_args, int_tuple, layout_from_args, shape_from_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``explain`` subcommand to the CLI's subparsers."""
     p = sub.add_parser("explain", help="the four steps for one element",
                        description="Flatten, split, accumulate + offset, replicate: for one element.")
     add_layout_args(p)
@@ -19,6 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the four steps for the element ``--at`` (text, or JSON with ``--json``)."""
     layout = layout_from_args(args)
     shape = shape_from_args(args, layout)
     at = int_tuple(args.at, "--at")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -16,6 +18,7 @@ _CHUNK = 1 << 16
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``map`` subcommand to the CLI's subparsers."""
     p = sub.add_parser("map", help="every element -> its coordinates",
                        description="Print every logical element and the set of its coordinates.")
     add_layout_args(p)
@@ -28,9 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 _PROGRESS_MIN = 1 << 18  # elements; smaller maps finish before a progress line helps
 
 
-def _progress(args: argparse.Namespace, shape) -> object:
+def _progress(args: argparse.Namespace, shape: tuple[int, ...]) -> Callable[[int, int], None] | None:
     """A ``(done, total)`` callback printing progress to stderr, or None when not wanted."""
-    n = int(np.prod(shape, dtype=np.int64))
+    n = math.prod(shape)
     if not (args.progress or (sys.stderr.isatty() and n >= _PROGRESS_MIN)):
         return None
 
@@ -42,11 +45,17 @@ def _progress(args: argparse.Namespace, shape) -> object:
     return report
 
 
-def _rows(layout, shape, progress=None):
-    """Yield (index tuple, sorted list of coordinate tuples), streaming in chunks."""
-    arrays = map_all(layout, shape)
+def _rows(
+    arrays: dict[str, np.ndarray], shape: tuple[int, ...],
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[tuple[int, ...], list[tuple[int, ...]]]]:
+    """Yield (index tuple, sorted list of coordinate tuples), streaming in chunks.
+
+    ``arrays`` is ``map_all(layout, shape)``, evaluated before anything is printed so
+    that an error leaves stdout empty (never half a JSON document).
+    """
     axes = list(arrays)
-    n = int(np.prod(shape, dtype=np.int64))
+    n = math.prod(shape)
     r = next(iter(arrays.values())).shape[-1] if arrays else 1
     flat = {a: v.reshape(n, r) for a, v in arrays.items()}
     for start in range(0, n, _CHUNK):
@@ -59,18 +68,19 @@ def _rows(layout, shape, progress=None):
             yield index, coords
         if progress:
             progress(stop, n)
-    return axes
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print every element of the layout and its coordinates (a table, or JSON)."""
     layout = layout_from_args(args)
     shape = shape_from_args(args, layout)
     axes = list(layout.axes)
+    arrays = map_all(layout, shape)
     out = sys.stdout
     if args.json:
         out.write(json.dumps({"layout": str(layout), "shape": list(shape), "axes": axes})[:-1])
         out.write(', "elements": [')
-        for k, (index, coords) in enumerate(_rows(layout, shape, _progress(args, shape))):
+        for k, (index, coords) in enumerate(_rows(arrays, shape, _progress(args, shape))):
             item = {"index": list(index), "coords": [dict(zip(axes, c, strict=True)) for c in coords]}
             out.write(("," if k else "") + json.dumps(item))
         out.write("]}\n")
@@ -81,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     widths = [max(len(a), 6) for a in axes]
     header = "  ".join(f"{a:>{w}}" for a, w in zip(axes, widths, strict=True))
     out.write(f"{'index':<{index_width}}  {header}\n")
-    for index, coords in _rows(layout, shape, _progress(args, shape)):
+    for index, coords in _rows(arrays, shape, _progress(args, shape)):
         for k, c in enumerate(coords):
             label = format_shape(index) if k == 0 else ""
             cells = "  ".join(f"{v:>{w}}" for v, w in zip(c, widths, strict=True))
