@@ -91,3 +91,13 @@ def test_numpy_arrays_are_indices_and_shapes():
 def test_shape_error_counts_elements_in_good_english():
     with pytest.raises(tl.ShapeError, match=r"shape \(\) has 1 element but"):
         tl.parse("S[4:1]").apply(0, shape=())
+
+
+def test_equal_layouts_each_keep_their_own_axis_order():
+    a = tl.parse("S[4:1] + 1@warpid + 2@pid")
+    b = tl.parse("S[4:1] + 2@pid + 1@warpid")
+    assert a == b and hash(a) == hash(b)
+    assert list(a.apply(0)[0]) == list(a.axes) == ["m", "warpid", "pid"]
+    # b evaluated after a (same cache key before the fix) still follows b's own order
+    assert list(b.apply(0)[0]) == list(b.axes) == ["m", "pid", "warpid"]
+    assert list(b.base(0)) == list(b.axes)

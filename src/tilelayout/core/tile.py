@@ -49,7 +49,7 @@ class TileLayout(LayoutOperations):
     tuples; ``offset`` is a mapping axis -> int (or an int, meaning axis ``m``).
     """
 
-    __slots__ = ("_shard", "_replica", "_offset", "_hash")
+    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes")
 
     def __init__(
         self,
@@ -65,6 +65,12 @@ class TileLayout(LayoutOperations):
         self._replica: tuple[Iter, ...] = tuple(Iter.of(it) for it in replica)
         self._offset = _offset_items(offset)
         self._hash = hash((self._shard, self._replica, frozenset(self._offset)))
+        seen: dict[str, None] = {}
+        for it in self._shard + self._replica:
+            seen.setdefault(it.axis, None)
+        for a, _ in self._offset:
+            seen.setdefault(a, None)
+        self._axes: tuple[str, ...] = tuple(seen)
 
     # -- structure -----------------------------------------------------------------
     @property
@@ -85,13 +91,16 @@ class TileLayout(LayoutOperations):
 
     @property
     def axes(self) -> tuple[str, ...]:
-        """Every axis the layout touches, in first-appearance order (shard, replica, offset)."""
-        seen: dict[str, None] = {}
-        for it in self._shard + self._replica:
-            seen.setdefault(it.axis, None)
-        for a, _ in self._offset:
-            seen.setdefault(a, None)
-        return tuple(seen)
+        """Every axis the layout touches, in first-appearance order (shard, replica, offset).
+
+        Two equal layouts may list their offset-only axes in different orders (equality
+        does not depend on the order of offset terms); coordinates follow this order.
+
+        >>> import tilelayout as tl
+        >>> tl.parse("S[(8,2):(4@laneid,1)] + R[2:1@pid] + 5@warpid").axes
+        ('laneid', 'm', 'pid', 'warpid')
+        """
+        return self._axes
 
     def size(self, axis: str | None = None) -> int:
         """Number of logical elements (product of shard extents).

@@ -68,10 +68,16 @@ class _Plan:
     m_pos: int
 
 
-@functools.lru_cache(maxsize=1024)
 def _plan(layout: Layout) -> _Plan:
+    # keyed on the axis order too: equal layouts may order offset-only axes differently,
+    # and each must get its coordinates in its own order (not the order of whichever
+    # equal layout was evaluated first)
+    return _compiled_plan(layout, _tile(layout).axes)
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled_plan(layout: Layout, axes: tuple[str, ...]) -> _Plan:
     tile = _tile(layout)
-    axes = tile.axes
     pos = {a: k for k, a in enumerate(axes)}
     steps = tuple((it.extent, it.stride, pos[it.axis]) for it in reversed(tile.shard))
     offset = tuple(tile.offset.get(a, 0) for a in axes)
