@@ -135,6 +135,23 @@ def test_tv_stride_zero_modes_become_replicas():
             assert {"laneid": t, "m": v} in [dict(c) for c in coords]
 
 
+@pytest.mark.parametrize(("text", "shape", "missing"), [
+    ("(32,1):(1,0)", (32,), "m"),            # one value per thread (e.g. a 32dp32b1x load)
+    ("(1,(4,8)):(0,(1,4))", (4, 8), "laneid"),  # a single thread holds the tile
+])
+def test_tv_size_one_mode_keeps_its_axis(text, shape, missing):
+    # the axis of a size-1 mode must still be in every coordinate (at 0), like pycute's
+    # (thread, value) pair, instead of vanishing from the layout
+    ours = from_cute_tv(text, shape)
+    ref = _pycute_tv(text)
+    assert missing in ours.axes
+    for index in np.ndindex(*shape):
+        (coord,) = ours.apply(index, shape=shape)
+        t, v = coord["laneid"], coord["m"]
+        flat = sum(i * math.prod(shape[:k]) for k, i in enumerate(index))  # column-major
+        assert ref(t, v) == flat
+
+
 def test_tv_refuses_layouts_that_do_not_tile():
     with pytest.raises(InteropError, match="exactly once"):
         from_cute_tv("(4,2):(1,8)", (4, 2))

@@ -302,6 +302,7 @@ def from_cute_tv(
 
     ``permute`` reorders the logical dimensions of the result: CuTe writes the mma B
     operand as N x K, PTX as K x N, so ``permute=(1, 0)`` gives the K x N fragment.
+    Both axes appear in every coordinate, also when a mode has size 1 (value 0).
 
     >>> L = from_cute_tv("((4,8),(2,2)):((32,1),(16,8))", (16, 8))   # SM80 16x8 C
     >>> str(L)
@@ -360,7 +361,12 @@ def from_cute_tv(
         if sorted(permute) != list(range(len(dims))):
             raise InteropError(f"permute must be a permutation of 0..{len(dims) - 1}, got {permute}")
         per_dim = [per_dim[p] for p in permute]
-    return TileLayout([it for g in per_dim for it in g], replica)
+    shard = [it for g in per_dim for it in g]
+    # a mode of size 1 (one thread, or one value per thread) still names its axis, at 0,
+    # so every coordinate carries both the thread and the value
+    present = {it.axis for it in shard} | {it.axis for it in replica}
+    shard += [Iter(1, 1, a) for a in dict.fromkeys((thread_axis, value_axis)) if a not in present]
+    return TileLayout(shard, replica)
 
 
 __all__ = [
