@@ -30,6 +30,7 @@ decomposition whose replicas only add up as sets).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 
@@ -164,25 +165,48 @@ def _interleaved_groups(layout: TileLayout, os, ins) -> tuple[list[Iter], list[I
     return ([i for g in groups[0::2] for i in g], [i for g in groups[1::2] for i in g])
 
 
-def _replica_difference(total: Sequence[Iter], part: Sequence[Iter]) -> list[Iter] | None:
-    rest = list(canonicalize(TileLayout((), total)).replica)  # type: ignore[union-attr]
-    for it in canonicalize(TileLayout((), part)).replica:  # type: ignore[union-attr]
+def _normalized_replica(iters: Sequence[Iter]) -> list[Iter]:
+    """Replica iters with extent-1 / stride-0 dropped and negative strides flipped (the
+    offset shift is irrelevant here: offsets are compared in canonical form), unfused."""
+    return [Iter(i.extent, abs(i.stride), i.axis) for i in iters if i.extent > 1 and i.stride]
+
+
+def _peel(total: Sequence[Iter], part: Sequence[Iter]) -> list[Iter] | None:
+    rest = list(total)
+    for it in part:
         if it in rest:
             rest.remove(it)
             continue
-        for k, r in enumerate(rest):  # a fused replica: peel ``it`` off its inner or outer end
-            if r.axis != it.axis or r.extent % it.extent:
+        for k, r in enumerate(rest):  # a fused replica: peel ``it`` off any of its digits
+            if r.axis != it.axis or it.stride % r.stride:
                 continue
-            left = r.extent // it.extent
-            if r.stride == it.stride:
-                rest[k] = Iter(left, r.stride * it.extent, r.axis)
-                break
-            if it.stride == r.stride * left:
-                rest[k] = Iter(left, r.stride, r.axis)
-                break
+            low = it.stride // r.stride  # r = (high, it.stride*it.extent), it, (low, r.stride)
+            if r.extent % (low * it.extent):
+                continue
+            high = r.extent // (low * it.extent)
+            rest[k:k + 1] = [i for i in (Iter(high, it.stride * it.extent, r.axis),
+                                         Iter(low, r.stride, r.axis)) if i.extent > 1]
+            break
         else:
             return None
     return rest
+
+
+def _replica_difference(total: Sequence[Iter], part: Sequence[Iter]) -> list[Iter] | None:
+    """Replica iters that, together with ``part``, make up ``total`` (None if not found).
+
+    ``part`` is tried in canonical form (its fused iters peeled off fused iters of
+    ``total``) and, failing that, unfused: canonicalizing ``part`` alone can fuse two of
+    its iters that sit apart in ``total`` (``R[(3,2):(2,6)]`` is ``R[6:2]``, but in
+    ``R[(2,3,3):(6,3,2)]`` the ``3:3`` sits between them).
+    """
+    rest = list(canonicalize(TileLayout((), total)).replica)  # type: ignore[union-attr]
+    canon = list(canonicalize(TileLayout((), part)).replica)  # type: ignore[union-attr]
+    for form in (canon, _normalized_replica(part)):
+        found = _peel(rest, form)
+        if found is not None:
+            return found
+    return None
 
 
 def _canon(layout: TileLayout) -> TileLayout:
@@ -218,7 +242,7 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
     oshard = [i for i in _interleaved_groups(L, os, ins)[0] if i.extent > 1]
     lc, ic = _canon(L), _canon(inn)  # replicas and offsets compared in canonical form
-    reps = _replica_difference(lc.replica, ic.replica)
+    reps = _replica_difference(lc.replica, inn.replica)
     if reps is None:
         raise AlgebraError(f"{layout} does not contain the replicas of {inner}")
     cand = TileLayout(oshard, reps, _offset_difference(lc.offset, ic.offset))
@@ -251,6 +275,11 @@ def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
     )
 
 
+def _reach(iters: Sequence[Iter], axis: str) -> int:
+    """``sum |(e-1)*s|`` over the iters on ``axis``: how far they move it."""
+    return sum(abs((i.extent - 1) * i.stride) for i in iters if i.axis == axis)
+
+
 def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
              tiled: bool = False) -> TileLayout:
     """The inner ``I`` with ``direct_sum(outer, I) == layout`` (``tiled``: ``I.tile(outer)``),
@@ -263,22 +292,52 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     L, out = _plain(layout, "inner_of"), _plain(outer, "inner_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
-    ishard = [i for i in _interleaved_groups(L, os, ins)[1] if i.extent > 1]
-    cand = None
-    spans: dict[str, int] = {}
-    for _ in range(3):  # the inner's span depends on its replicas: iterate to a fixed point
-        lc, oc = _canon(L), _canon(scale(out, spans) if tiled else out)
-        reps = _replica_difference(lc.replica, oc.replica)
-        if reps is None:
-            raise AlgebraError(f"{layout} does not contain the replicas of {outer}")
-        cand = TileLayout(ishard, reps, _offset_difference(lc.offset, oc.offset))
-        new = _spans(cand) if tiled else {}
-        if new == spans:
-            break
-        spans = new
-    assert cand is not None
-    rebuilt = tile(cand, out, os, ins) if tiled else direct_sum(out, cand, os, ins)
-    if canonicalize(rebuilt) != canonicalize(L):
-        kind = "tile" if tiled else "direct sum"
-        raise AlgebraError(f"{layout} is not a {kind} with outer {outer} over these shapes")
-    return cand
+    oshard_l, ishard = (
+        [i for i in g if i.extent > 1] for g in _interleaved_groups(L, os, ins)
+    )
+    lc = _canon(L)
+
+    def attempt(spans: dict[str, int]) -> TileLayout | None:
+        cand = None
+        for _ in range(4):  # the inner's span depends on its replicas: iterate to a fixed point
+            so = scale(out, spans) if tiled else out
+            oc = _canon(so)
+            reps = _replica_difference(lc.replica, so.replica)
+            if reps is None:
+                return None
+            cand = TileLayout(ishard, reps, _offset_difference(lc.offset, oc.offset))
+            new = {**_spans(cand), **known} if tiled else {}
+            if new == spans:
+                break
+            spans = new
+        rebuilt = tile(cand, out, os, ins) if tiled else direct_sum(out, cand, os, ins)
+        return cand if canonicalize(rebuilt) == lc else None
+
+    # tiled: the outer's shard iters sit in L scaled by the inner's span, which fixes the
+    # span of every axis the outer's shard moves. On an axis the outer moves only by
+    # replicas, the span is one of the ratios of L's replica strides to the outer's (the
+    # inner's own replicas widen it, so the inner's shard alone is only a first guess).
+    known: dict[str, int] = {}
+    guesses: list[dict[str, int]] = [{}]
+    if tiled:
+        for a in out.axes:
+            if _reach(out.shard, a):
+                known[a] = max(1, _reach(oshard_l, a) // _reach(out.shard, a))
+        first = {**_spans(TileLayout(ishard)), **known}
+        options = []
+        for a in sorted({i.axis for i in out.replica if i.stride and i.extent > 1} - set(known)):
+            ratios = {r.stride * d // abs(o.stride)
+                      for r in lc.replica if r.axis == a
+                      for d in range(1, r.extent + 1) if r.extent % d == 0
+                      for o in out.replica if o.axis == a and o.stride
+                      if (r.stride * d) % abs(o.stride) == 0}
+            options.append([(a, x) for x in sorted(ratios) if x >= first.get(a, 1)])
+        guesses = [first] + [{**first, **dict(c)}
+                             for c in itertools.islice(itertools.product(*options), 64)]
+    for spans in guesses:
+        cand = attempt(spans)
+        if cand is not None:
+            return cand
+    kind = "tile" if tiled else "direct sum"
+    raise AlgebraError(f"{layout} is not a {kind} with outer {outer} over these shapes (or its "
+                       f"replicas only add up as sets, which recognition does not search)")
