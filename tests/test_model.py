@@ -84,7 +84,7 @@ def test_builder_mirrors_text():
     assert tl.S[8] == tl.parse("S[8:1]")
     assert tl.S[(4, 4)] == tl.parse("S[(4,4):(4,1)]")
     assert tl.S[4:-1] + -3 @ tl.m == tl.parse("S[4:-1] + -3")
-    with pytest.raises(tl.LayoutError, match="2 extents but 1 strides"):
+    with pytest.raises(tl.LayoutError, match="2 extents but 1 stride"):
         tl.S[(4, 4):1]
     with pytest.raises(tl.LayoutError, match="at most one R"):
         tl.S[4] + tl.R[2:1 @ tl.pid] + tl.R[2:1 @ tl.pid]

@@ -14,7 +14,11 @@ from .errors import LayoutError
 
 
 def as_int(value: object, what: str) -> int:
-    """``value`` as a Python int (numpy integers accepted, bools and floats refused)."""
+    """``value`` as a Python int (numpy integers accepted, bools and floats refused).
+
+    >>> as_int(7, "extent")
+    7
+    """
     if isinstance(value, bool):
         raise LayoutError(f"{what} must be an integer, got {value!r}")
     try:
@@ -28,6 +32,10 @@ class Iter:
     """A linear, strided run: component ``c`` in ``[0, extent)`` adds ``c * stride`` to ``axis``.
 
     ``extent >= 1``; ``stride`` is any integer (0 broadcasts, negative runs backwards).
+
+    >>> it = Iter(8, -1)
+    >>> it.extent, it.stride, it.axis
+    (8, -1, 'm')
     """
 
     extent: int
@@ -44,9 +52,13 @@ class Iter:
 
     @classmethod
     def of(cls, spec: Iter | tuple[int, int] | tuple[int, int, str]) -> Iter:
-        """Coerce an ``Iter`` or a tuple ``(extent, stride[, axis])``."""
+        """Coerce an ``Iter`` or a tuple (or list) ``(extent, stride[, axis])``.
+
+        >>> Iter.of((8, 4, "laneid")) == Iter.of([8, 4, "laneid"]) == Iter(8, 4, "laneid")
+        True
+        """
         if isinstance(spec, Iter):
             return spec
-        if isinstance(spec, tuple) and len(spec) in (2, 3):
+        if isinstance(spec, tuple | list) and len(spec) in (2, 3):
             return cls(*spec)
         raise LayoutError(f"expected an Iter or (extent, stride, axis), got {spec!r}")

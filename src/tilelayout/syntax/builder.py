@@ -24,7 +24,12 @@ from ..core.tile import TileLayout
 
 @dataclass(frozen=True)
 class AxisRef:
-    """A registered axis, used as ``4 @ ref`` to make a stride or offset term."""
+    """A registered axis, used as ``4 @ ref`` to make a stride or offset term.
+
+    >>> import tilelayout as tl
+    >>> 4 @ tl.laneid
+    Term(value=4, axis='laneid')
+    """
 
     name: str
 
@@ -34,7 +39,13 @@ class AxisRef:
 
 @dataclass(frozen=True)
 class Term:
-    """``value @ axis``: a stride inside ``S[...]``/``R[...]``, or an offset added to a layout."""
+    """``value @ axis``: a stride inside ``S[...]``/``R[...]``, or an offset added to
+    (or subtracted from) a layout, as in the text ``S[4] + 5@warpid`` / ``S[4] - 5@warpid``.
+
+    >>> import tilelayout as tl
+    >>> tl.S[4] - 3 @ tl.warpid
+    parse('S[4:1] + -3@warpid')
+    """
 
     value: int
     axis: str
@@ -46,10 +57,23 @@ class Term:
         offset[self.axis] = offset.get(self.axis, 0) + self.value
         return layout.replace(offset=offset)
 
+    def __rsub__(self, layout: object) -> TileLayout:
+        if not isinstance(layout, TileLayout):
+            return NotImplemented
+        return layout + Term(-self.value, self.axis)
+
+    def __neg__(self) -> Term:
+        return Term(-self.value, self.axis)
+
 
 @dataclass(frozen=True)
 class Replica:
-    """The iters of ``R[...]``, added to a layout with ``+``."""
+    """The iters of ``R[...]``, added to a layout with ``+``.
+
+    >>> import tilelayout as tl
+    >>> tl.S[4] + tl.R[2:1 @ tl.pid]
+    parse('S[4:1] + R[2:1@pid]')
+    """
 
     iters: tuple[Iter, ...]
 
@@ -65,17 +89,25 @@ def _iters(key: object) -> tuple[Iter, ...]:
     if isinstance(key, slice):
         if key.step is not None:
             raise LayoutError("write S[extents:strides] with one colon")
+        if key.start is None or key.stop is None:
+            raise LayoutError(
+                "write S[extents:strides] with both sides of the colon, or S[extents] "
+                "for row-major strides on m"
+            )
         extents, strides = key.start, key.stop
     else:
         extents, strides = key, None
-    ext = tuple(extents) if isinstance(extents, tuple) else (extents,)
+    ext = tuple(extents) if isinstance(extents, tuple | list) else (extents,)
     ext = tuple(as_int(e, "extent") for e in ext)
     if strides is None:
         st: tuple[object, ...] = tuple(math.prod(ext[k + 1 :]) for k in range(len(ext)))
     else:
-        st = tuple(strides) if isinstance(strides, tuple) else (strides,)
+        st = tuple(strides) if isinstance(strides, tuple | list) else (strides,)
     if len(st) != len(ext):
-        raise LayoutError(f"{len(ext)} extents but {len(st)} strides")
+        raise LayoutError(
+            f"{len(ext)} extent{'s' if len(ext) != 1 else ''} but "
+            f"{len(st)} stride{'s' if len(st) != 1 else ''}"
+        )
     out = []
     for e, s in zip(ext, st, strict=True):
         term = s if isinstance(s, Term) else Term(as_int(s, "stride"), "m")
@@ -104,5 +136,9 @@ R = _ReplicaBuilder()
 
 
 def axis_ref(name: str) -> AxisRef:
-    """An :class:`AxisRef` for a registered axis (``tl.laneid`` is ``axis_ref("laneid")``)."""
+    """An :class:`AxisRef` for a registered axis (``tl.laneid`` is ``axis_ref("laneid")``).
+
+    >>> axis_ref("TCol")
+    AxisRef(name='TCol')
+    """
     return AxisRef(check_axis(name))
