@@ -198,7 +198,11 @@ def partition_spec_entries(
             names.append(it.axis)
             used.add(it.axis)
         entries.append(None if not names else names[0] if len(names) == 1 else tuple(names))
-    for it in merge_iters(layout.replica):
+    # replica iters are a set of offsets: order them per axis, largest stride first, so
+    # R[(2,2):(1@y,2@y)] merges into R[4:1@y] like its equal R[(2,2):(2@y,1@y)]
+    first = {a: k for k, a in reversed(list(enumerate(it.axis for it in layout.replica)))}
+    replicas = sorted(layout.replica, key=lambda it: (first[it.axis], -it.stride))
+    for it in merge_iters(replicas):
         if it.axis == "m":
             raise InteropError(f"{layout} replicates inside a device (a replica on 'm')")
         if it.axis in used or it.stride != 1 or it.extent != mesh[it.axis]:

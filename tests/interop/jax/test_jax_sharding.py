@@ -122,3 +122,15 @@ def test_mesh_shard_preset_is_the_same_layout():
                               ({"a": 2, "b": 2, "c": 2}, (("c", "a"), None, "b"), (4, 3, 2))]:
         preset = presets.get("mesh.shard", mesh=mesh, spec=spec, shape=shape)
         assert from_partition_spec(spec, mesh, shape) == preset.layout
+
+
+def test_replica_order_does_not_matter(devices):
+    # a replica is a set of offsets: R[(2,2):(1@y,2@y)] is R[4:1@y] (offsets 0..3 of y),
+    # so both spellings are the same JAX sharding, replicated over every device of y
+    mesh = {"x": 2, "y": 4}
+    for text in ("S[(2,4,6):(1@x,6,1)] + R[(2,2):(2@y,1@y)]",
+                 "S[(2,4,6):(1@x,6,1)] + R[(2,2):(1@y,2@y)]"):
+        assert partition_spec_entries(tl.parse(text), mesh, (8, 6)) == ("x", None)
+    with pytest.raises(InteropError, match="does not copy"):  # offsets {0, 2}: half of y
+        partition_spec_entries(tl.parse("S[(2,4,6):(1@x,6,1)] + R[(2,2):(2@y,0@y)]"),
+                               mesh, (8, 6))
