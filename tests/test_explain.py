@@ -43,3 +43,8 @@ def test_explain_swizzle_bank_chain():
 def test_explain_without_replica():
     text = str(tl.explain(tl.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"), (1, 127, 111)))
     assert "4. replica   none" in text and "L(x) = {(223@TCol, 127@TLane)}" in text
+
+
+def test_negative_replica_offsets_print_with_one_sign():
+    text = str(tl.explain(tl.parse("S[4:1] + R[2:-1@pid]"), 3))
+    assert "-1@pid" in text and "+-1" not in text

@@ -119,7 +119,7 @@ class Explanation:
         else:
             lines.append(f"4. replica   {len(self.replicas)} combinations")
             for r in self.replicas:
-                added = ", ".join(f"+{v}@{a}" for a, v in r.added.items() if v) or "+0"
+                added = ", ".join(f"{v:+}@{a}" for a, v in r.added.items() if v) or "+0"
                 lines.append(f"     r={format_shape(r.combination)}  {added:<16} -> {_coord(r.coord)}")
         for sw in self.swizzle:
             text = f"   swizzle   m={sw.m} -> address {sw.address}"
@@ -140,7 +140,15 @@ def explain(
     shape: Sequence[int] | None = None,
     dtype: str | None = None,
 ) -> Explanation:
-    """The four steps for element ``index``; with ``dtype``, the bank chain for ``m`` too."""
+    """The four steps for element ``index``; with ``dtype``, the bank chain for ``m`` too.
+
+    >>> import tilelayout as tl
+    >>> e = explain(tl.parse("S[4:1] + R[2:-1@pid]"), 3)
+    >>> e.components, [dict(c) for c in e.coords]
+    ((3,), [{'m': 3, 'pid': 0}, {'m': 3, 'pid': -1}])
+    >>> print(str(e).splitlines()[-2])
+         r=(1,)  -1@pid           -> (3@m, -1@pid)
+    """
     s, flat = resolve(layout, index, shape)
     tile = layout.tile if isinstance(layout, ComposeLayout) else layout
     comps = components(tile, flat)
