@@ -33,3 +33,45 @@ def test_recover_operands_with_replicas(outer, inner, outs, ins, tiled):
         for rebuilt in ((I.tile(o, outs, ins), i.tile(O, outs, ins)) if tiled else
                         (tl.direct_sum(o, I, outs, ins), tl.direct_sum(O, i, outs, ins))):
             assert brute_equivalent(rebuilt, L)
+
+
+@pytest.mark.parametrize("bad", [[-1] * 32, [4.5] * 32, ["8"] * 32, [True] * 32])
+def test_smem_wavefronts_rejects_bad_addresses(bad):
+    with pytest.raises(tl.LayoutError, match="lane 0"):
+        tl.smem_wavefronts(bad, 4)
+
+
+def test_smem_wavefronts_rejects_float_access_bytes():
+    with pytest.raises(tl.LayoutError, match="access_bytes"):
+        tl.smem_wavefronts([0] * 32, 4.0)
+
+
+@pytest.mark.parametrize(("first", "n", "match"), [(1, 8, "aligned"), (1, 2, "aligned"),
+                                                   (0, 3, "6 bytes")])
+def test_bank_conflicts_rejects_misaligned_or_odd_vectors(first, n, match):
+    L = tl.parse("S[(8,64):(64,1)]")
+    lanes = [[(r, j) for j in range(first, first + n)] for r in range(8)]
+    with pytest.raises(tl.LayoutError, match=match):
+        tl.bank_conflicts(L, "float16", lanes)
+
+
+def test_bank_conflicts_narrow_aligned_vectors_still_count_as_words():
+    L = tl.parse("S[(8,64):(64,1)]")
+    r = tl.bank_conflicts(L, "float16", [[(0, 2 * k + 1)] for k in range(32)])  # 2 bytes each
+    assert (r.wavefronts, r.ideal) == (1, 1)
+
+
+def test_tile_conflicts_partial_access_ideal():
+    # 4 rows x one 16-byte vector: a single access with 4 active lanes in one phase
+    r = tl.tile_conflicts(tl.parse("S[32:1]"), "float16", (4, 8))
+    assert (r["wavefronts"], r["ideal"], r["conflict_free"]) == (1, 1, True)
+
+
+@pytest.mark.parametrize(("dtype", "shape", "access"), [("float64", (8, 64), 4),
+                                                        ("float16", (8, 8, 8), 16)])
+def test_tile_conflicts_bad_inputs(dtype, shape, access):
+    import math
+
+    L = tl.TileLayout([(math.prod(shape), 1, "m")])
+    with pytest.raises(tl.LayoutError):
+        tl.tile_conflicts(L, dtype, shape, access)

@@ -28,6 +28,7 @@ from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from ..core.iter import as_int
 from ..core.shape import flat_index
 from ..core.tile import TileLayout
 
@@ -37,7 +38,8 @@ ACCESS_BYTES = (4, 8, 16)
 
 
 def _lanes_per_phase(access_bytes: int) -> int:
-    if access_bytes not in ACCESS_BYTES:
+    if isinstance(access_bytes, bool) or not isinstance(access_bytes, int | np.integer) \
+            or access_bytes not in ACCESS_BYTES:
         raise LayoutError(f"access_bytes must be 4, 8 or 16 (one LDS/STS), got {access_bytes}")
     return WARP * SMEM_BANK_BYTES // access_bytes
 
@@ -80,10 +82,13 @@ def smem_wavefronts(byte_addresses: Sequence[int | None], access_bytes: int) -> 
     """
     if len(byte_addresses) != WARP:
         raise LayoutError(f"expected {WARP} lane addresses, got {len(byte_addresses)}")
-    row = [-1 if a is None else int(a) for a in byte_addresses]
-    if any(a < -1 for a in row):
-        raise LayoutError("byte addresses must be >= 0 (None marks an inactive lane)")
-    return int(wavefronts_batch(np.asarray([row]), access_bytes)[0])
+    row = [-1 if a is None else as_int(a, f"byte address of lane {lane}")
+           for lane, a in enumerate(byte_addresses)]
+    for lane, (a, given) in enumerate(zip(row, byte_addresses, strict=True)):
+        if given is not None and a < 0:
+            raise LayoutError(f"byte address of lane {lane} is {a}; addresses must be >= 0 "
+                              f"(None marks an inactive lane)")
+    return int(wavefronts_batch(np.asarray([row], dtype=np.int64), access_bytes)[0])
 
 
 @dataclass(frozen=True)
@@ -118,7 +123,7 @@ class ConflictReport:
 def _report(addresses: list[int | None], access_bytes: int) -> ConflictReport:
     per_phase = _lanes_per_phase(access_bytes)
     k = access_bytes // SMEM_BANK_BYTES
-    ideal = 0
+    ideal = 0  # one wavefront per phase with an active lane (a phase asks <= 32 words)
     worst: dict[int, int] = {}
     for p in range(0, WARP, per_phase):
         words = {a // SMEM_BANK_BYTES + j for a in addresses[p:p + per_phase] if a is not None
@@ -141,8 +146,10 @@ def bank_conflicts(
     shape: Sequence[int] | None = None,
 ) -> ConflictReport:
     """Bank conflicts when lane ``l`` accesses the logical elements ``lanes[l]`` (a
-    vector: consecutive swizzled addresses, 4/8/16 bytes; narrower vectors count as one
-    4-byte access). Fewer than 32 entries leave the other lanes inactive.
+    vector: consecutive swizzled addresses, 1/2/4/8/16 bytes, aligned to its own size as
+    every LDS/STS must be; narrower than 4 bytes counts as one 4-byte access to the word
+    holding it). Fewer than 32 entries leave the other lanes inactive. A vector of another
+    size or a misaligned one is a :class:`LayoutError`.
 
     >>> import tilelayout as tl
     >>> L = tl.parse("S[(8,64):(64,1)]")
@@ -170,11 +177,18 @@ def bank_conflicts(
         a = [layout.base(flat_index(e, s), s)["m"] for e in elems]
         if a != list(range(a[0], a[0] + len(a))):
             raise LayoutError(f"lane {lane}'s elements are not one contiguous vector (addresses {a})")
-        w = max(len(a) * nbytes, SMEM_BANK_BYTES)
+        vb, start = len(a) * nbytes, a[0] * nbytes
+        if vb not in (1, 2, 4, 8, 16):
+            raise LayoutError(f"lane {lane} accesses {vb} bytes; one shared-memory access is "
+                              f"1, 2, 4, 8 or 16 bytes")
+        if start % vb:
+            raise LayoutError(f"lane {lane}'s {vb}-byte vector starts at byte {start}, which is "
+                              f"not {vb}-byte aligned (a misaligned access is illegal)")
+        w = max(vb, SMEM_BANK_BYTES)
         if width not in (None, w):
             raise LayoutError("every lane must access the same number of bytes")
         width = w
-        addrs.append(a[0] * nbytes - (a[0] * nbytes) % w)
+        addrs.append(start - start % w)
     addrs += [None] * (WARP - len(addrs))
     return _report(addrs, width or SMEM_BANK_BYTES)
 
@@ -185,10 +199,13 @@ def tile_conflicts(
 ) -> dict[str, Any]:
     """Every warp-wide access that reads a 2-D tile in ``access_bytes`` vectors.
 
-    The last dim is cut into vectors; ``order="column"`` gives lane ``l`` of access
-    ``(c, b)`` the vector of row ``32*b + l`` in vector column ``c`` (reading down a
-    column); ``"row"`` takes 32 consecutive vectors in row-major order. Vectorized over
-    the whole tile. Returns totals, the ideal and the per-access wavefronts.
+    The last dim is cut into vectors; ``order="column"`` lists the vectors down each
+    vector column, column after column, and gives each access the next 32 of them (with
+    a multiple of 32 rows, lane ``l`` of access ``(c, b)`` reads row ``32*b + l`` of
+    column ``c``); ``"row"`` takes 32 consecutive vectors in row-major order. A last,
+    partial access leaves its other lanes inactive. Vectorized over the whole tile.
+    Returns totals, the ideal (one wavefront per phase with an active lane) and the
+    per-access wavefronts.
 
     >>> import tilelayout as tl
     >>> L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(64,64):(64,1)]"))
@@ -198,10 +215,16 @@ def tile_conflicts(
     """
     from .banks import bank_map
 
+    if len(shape) != 2:
+        raise LayoutError(f"tile_conflicts reads a 2-D tile, got shape {tuple(shape)}")
     rows, cols = shape
     nbytes = dtype_bytes(dtype)
+    per_phase = _lanes_per_phase(access_bytes)
+    if access_bytes % nbytes:
+        raise LayoutError(f"a {access_bytes}-byte access does not hold whole {dtype} elements "
+                          f"({nbytes} bytes each)")
     per = access_bytes // nbytes
-    if access_bytes not in ACCESS_BYTES or cols % per or access_bytes % nbytes:
+    if cols % per:
         raise LayoutError(f"the last dim ({cols}) must split into {access_bytes}-byte vectors")
     if order not in ("column", "row"):
         raise LayoutError(f"order must be 'column' or 'row', got {order!r}")
@@ -209,10 +232,15 @@ def tile_conflicts(
     if not np.all(np.diff(byte, axis=2) == nbytes):
         raise LayoutError("the tile's vectors are not contiguous in shared memory")
     start = byte[:, :, 0]
+    if np.any(start < 0) or np.any(start % access_bytes):
+        raise LayoutError(f"every {access_bytes}-byte vector must start at a non-negative, "
+                          f"{access_bytes}-byte aligned address")
     vectors = start.T.reshape(-1) if order == "column" else start.reshape(-1)
     pad = (-len(vectors)) % WARP
     vectors = np.concatenate([vectors, np.full(pad, -1, dtype=np.int64)]).reshape(-1, WARP)
     waves = wavefronts_batch(vectors, access_bytes)
-    ideal = WARP * access_bytes // 128 * len(waves)
+    # one wavefront per phase with an active lane (only the last access can be partial)
+    active = (vectors >= 0).reshape(len(vectors), WARP // per_phase, per_phase).any(axis=2)
+    ideal = int(active.sum())
     return {"wavefronts": int(waves.sum()), "ideal": int(ideal), "accesses": len(waves),
             "per_access": waves.tolist(), "conflict_free": bool(waves.sum() == ideal)}
