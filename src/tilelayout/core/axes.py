@@ -108,12 +108,20 @@ def _unknown_message(name: str) -> str:
 
 
 def is_axis(name: str) -> bool:
-    """Whether ``name`` is a registered axis."""
+    """Whether ``name`` is a registered axis.
+
+    >>> is_axis("laneid"), is_axis("lane")
+    (True, False)
+    """
     return name in _registry
 
 
 def axes() -> tuple[Axis, ...]:
-    """Every registered axis, built-in first, in registration order."""
+    """Every registered axis, built-in first, in registration order.
+
+    >>> [a.name for a in axes()][:3]
+    ['m', 'TLane', 'TCol']
+    """
     return tuple(_registry.values())
 
 

@@ -21,7 +21,15 @@ from .tile import TileLayout
 
 
 class ComposeLayout(LayoutOperations):
-    """A swizzle applied to the ``m`` axis of a tile layout. Immutable, hashable."""
+    """A swizzle applied to the ``m`` axis of a tile layout. Immutable, hashable.
+
+    >>> import tilelayout as tl
+    >>> L = ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)] + R[2:1@pid]"))
+    >>> L.apply((1, 0))
+    ({m: 72, pid: 0}, {m: 72, pid: 1})
+    >>> tl.parse(str(L)) == L
+    True
+    """
 
     __slots__ = ("_swizzle", "_tile")
 

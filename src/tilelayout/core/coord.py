@@ -11,7 +11,13 @@ from collections.abc import Iterator, Mapping
 
 
 class Coord(Mapping[str, int]):
-    """One point in the physical space: axis name -> integer, in the layout's axis order."""
+    """One point in the physical space: axis name -> integer, in the layout's axis order.
+
+    Equality and hashing ignore the order; a Coord equals a dict with the same items.
+
+    >>> Coord({"m": 1, "pid": 0}) == Coord({"pid": 0, "m": 1}) == {"m": 1, "pid": 0}
+    True
+    """
 
     __slots__ = ("_items", "_hash")
 

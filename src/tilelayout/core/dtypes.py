@@ -42,7 +42,11 @@ DTYPES: tuple[str, ...] = ("float8", "float16", "bfloat16", "float32", "tfloat32
 
 
 def dtype_bits(dtype: str) -> int:
-    """Width of ``dtype`` in bits; unknown names list the known ones."""
+    """Width of ``dtype`` in bits; unknown names list the known ones.
+
+    >>> dtype_bits("e4m3"), dtype_bits("FP32")
+    (8, 32)
+    """
     try:
         return DTYPE_BITS[str(dtype).lower()]
     except KeyError:
@@ -53,5 +57,9 @@ def dtype_bits(dtype: str) -> int:
 
 
 def dtype_bytes(dtype: str) -> int:
-    """Width of ``dtype`` in bytes (every known dtype is a whole number of bytes)."""
+    """Width of ``dtype`` in bytes (every known dtype is a whole number of bytes).
+
+    >>> dtype_bytes("float16")
+    2
+    """
     return dtype_bits(dtype) // 8

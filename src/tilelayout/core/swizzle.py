@@ -27,7 +27,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Swizzle:
-    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B."""
+    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B.
+
+    >>> sw = Swizzle(3, 3, 3)
+    >>> [sw(64 * i) for i in range(4)]   # column 0 of an (8, 64) float16 tile
+    [0, 72, 144, 216]
+    """
 
     per_element: int
     swizzle_len: int
@@ -66,12 +71,20 @@ class Swizzle:
 
     @property
     def atom_size(self) -> int:
-        """Number of element addresses after which the pattern repeats: 2**(M+S+B)."""
+        """Number of element addresses after which the pattern repeats: 2**(M+S+B).
+
+        >>> Swizzle(3, 3, 3).atom_size
+        512
+        """
         return 1 << (self.per_element + self.atom_len + self.swizzle_len)
 
     @property
     def is_identity(self) -> bool:
-        """True when ``B == 0`` (no bit is changed)."""
+        """True when ``B == 0`` (no bit is changed).
+
+        >>> Swizzle.for_dtype("float16", "none").is_identity
+        True
+        """
         return self.swizzle_len == 0
 
     def apply(self, m: T) -> T:
@@ -115,7 +128,11 @@ class Swizzle:
 
 
 def mode_length(mode: str) -> int:
-    """B for a swizzle mode name (case-insensitive; "128" and "128b" are accepted)."""
+    """B for a swizzle mode name (case-insensitive; "128" and "128b" are accepted).
+
+    >>> mode_length("128B"), mode_length("64b"), mode_length("none")
+    (3, 2, 0)
+    """
     key = str(mode).strip()
     for name, b in SWIZZLE_MODES.items():
         if key.lower() in (name.lower(), name.lower().rstrip("b")):

@@ -47,6 +47,12 @@ class TileLayout(LayoutOperations):
 
     ``shard`` and ``replica`` take :class:`Iter` objects or ``(extent, stride, axis)``
     tuples; ``offset`` is a mapping axis -> int (or an int, meaning axis ``m``).
+
+    >>> L = TileLayout([(8, 4, "laneid"), (4, 1)], replica=[(2, 1, "pid")], offset=3)
+    >>> L
+    parse('S[(8,4):(4@laneid,1)] + R[2:1@pid] + 3')
+    >>> L.shard[0].axis, L.replica_count, dict(L.offset)
+    ('laneid', 2, {'m': 3})
     """
 
     __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes")
@@ -125,7 +131,12 @@ class TileLayout(LayoutOperations):
         return tuple(i.extent for i in self._shard)
 
     def admits(self, shape: int | Sequence[int]) -> bool:
-        """Whether ``shape`` has exactly as many elements as the layout."""
+        """Whether ``shape`` has exactly as many elements as the layout.
+
+        >>> import tilelayout as tl
+        >>> tl.parse("S[(8,16):(16,1)]").admits((16, 8)), tl.parse("S[8:1]").admits((3,))
+        (True, False)
+        """
         try:
             admit(shape, self.size(), self.default_shape)
         except LayoutError:
@@ -133,7 +144,12 @@ class TileLayout(LayoutOperations):
         return True
 
     def check_shape(self, shape: int | Sequence[int] | None) -> Shape:
-        """``shape`` validated against the layout (``None`` gives the default shape)."""
+        """``shape`` validated against the layout (``None`` gives the default shape).
+
+        >>> import tilelayout as tl
+        >>> tl.parse("S[(8,16):(16,1)]").check_shape(None), tl.parse("S[8:1]").check_shape(8)
+        ((8, 16), (8,))
+        """
         return admit(shape, self.size(), self.default_shape)
 
     # -- algebra specific to tile layouts (the rest: core/operations.py) ------------
@@ -168,7 +184,12 @@ class TileLayout(LayoutOperations):
         replica: Iterable[IterSpec] | None = None,
         offset: Mapping[str, int] | None = None,
     ) -> TileLayout:
-        """A copy with some of shard / replica / offset replaced."""
+        """A copy with some of shard / replica / offset replaced.
+
+        >>> import tilelayout as tl
+        >>> tl.parse("S[4:1] + 2@warpid").replace(offset={"warpid": 5})
+        parse('S[4:1] + 5@warpid')
+        """
         return TileLayout(
             self._shard if shard is None else shard,
             self._replica if replica is None else replica,

@@ -117,7 +117,12 @@ def _base_list(plan: _Plan, flat: int) -> list[int]:
 
 
 def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Coord:
-    """The replica-free coordinate ``D(x) + O`` (swizzled on ``m`` for a ComposeLayout)."""
+    """The replica-free coordinate ``D(x) + O`` (swizzled on ``m`` for a ComposeLayout).
+
+    >>> import tilelayout as tl
+    >>> base(tl.parse("S[(8,16):(16,1)] + R[2:1@pid] + 3"), (1, 2))
+    {m: 21, pid: 0}
+    """
     _, flat = resolve(layout, index, shape)
     plan = _plan(layout)
     values = _base_list(plan, flat)
@@ -127,7 +132,12 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
 
 
 def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
-    """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates."""
+    """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates.
+
+    >>> import tilelayout as tl
+    >>> apply(tl.parse("S[4:1] + R[(2,2):(1@pid,0@pid)]"), 3)
+    ({m: 3, pid: 0}, {m: 3, pid: 1})
+    """
     _, flat = resolve(layout, index, shape)
     plan = _plan(layout)
     start = _base_list(plan, flat)

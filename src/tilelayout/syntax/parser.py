@@ -269,7 +269,11 @@ def parse(text: str) -> TileLayout | ComposeLayout:
 
 
 def parse_tile(text: str) -> TileLayout:
-    """Parse text that must be a plain :class:`TileLayout` (no swizzle)."""
+    """Parse text that must be a plain :class:`TileLayout` (no swizzle).
+
+    >>> parse_tile("S[8:4@laneid]").shard
+    (Iter(extent=8, stride=4, axis='laneid'),)
+    """
     layout = parse(text)
     if not isinstance(layout, TileLayout):
         raise LayoutError(f"expected a TileLayout, got a ComposeLayout: {text}")

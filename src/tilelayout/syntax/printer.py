@@ -41,7 +41,12 @@ def format_tile(layout: TileLayout) -> str:
 
 
 def format_layout(layout: TileLayout | ComposeLayout) -> str:
-    """Canonical text of any layout; ``parse(format_layout(L)) == L``."""
+    """Canonical text of any layout; ``parse(format_layout(L)) == L``.
+
+    >>> import tilelayout as tl
+    >>> format_layout(tl.parse("ComposeLayout( Swizzle(3,3,3) , S[ (8,64) ] - 2 )"))
+    'ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)] + -2)'
+    """
     if isinstance(layout, ComposeLayout):
         return f"ComposeLayout({layout.swizzle}, {format_tile(layout.tile)})"
     return format_tile(layout)
