@@ -90,6 +90,8 @@ def test_builder_mirrors_text():
         tl.S[4] + tl.R[2:1 @ tl.pid] + tl.R[2:1 @ tl.pid]
     with pytest.raises(AttributeError):
         tl.not_an_axis  # noqa: B018
+    with pytest.raises(AttributeError, match=r"did you mean the axis 'laneid' \(tl.laneid\)"):
+        tl.lane  # noqa: B018
 
 
 @pytest.mark.parametrize("dtype,M", [("float8", 4), ("float16", 3), ("bfloat16", 3),

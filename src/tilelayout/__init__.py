@@ -119,4 +119,10 @@ def __getattr__(name: str):
 
     if is_axis(name):
         return axis_ref(name)
-    raise AttributeError(f"module 'tilelayout' has no attribute {name!r}")
+    import difflib
+
+    from .core.axes import axes as registered
+
+    close = difflib.get_close_matches(name, [a.name for a in registered()], n=1, cutoff=0.6)
+    hint = f"; did you mean the axis '{close[0]}' (tl.{close[0]})?" if close else ""
+    raise AttributeError(f"module 'tilelayout' has no attribute {name!r}{hint}")
