@@ -75,3 +75,11 @@ def test_tile_conflicts_bad_inputs(dtype, shape, access):
     L = tl.TileLayout([(math.prod(shape), 1, "m")])
     with pytest.raises(tl.LayoutError):
         tl.tile_conflicts(L, dtype, shape, access)
+
+
+def test_legality_unused_counts_swizzled_addresses():
+    # m = 0, 1, 2 swizzles to 0, 1, 3: the box is [0, 3] with one hole
+    L = tl.ComposeLayout(tl.Swizzle(0, 1, 1), tl.parse("S[3:1]"))
+    assert sorted(c["m"] for x in range(3) for c in L.apply(x)) == [0, 1, 3]
+    unused = [f for f in tl.legality(L).findings if f.kind == "unused"]
+    assert [f.count for f in unused] == [1]

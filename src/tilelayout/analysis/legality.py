@@ -169,7 +169,8 @@ def legality(layout: Layout, shape: tuple[int, ...] | None = None) -> LegalityRe
                                     len(flat), _examples(flat, s), elements=tuple(flat.tolist())))
         box = 1
         for a in axes:
-            lo, hi = ranges[a]
+            # from the values themselves: a swizzle moves 'm' outside the tile's range
+            lo, hi = int(coords[a].min()), int(coords[a].max())
             info = axis_info(a)
             if info.kind == "thread" and info.extent is not None and lo >= 0 and hi < info.extent:
                 lo, hi = 0, info.extent - 1
