@@ -127,3 +127,26 @@ def test_every_owner_slot_is_drawn_with_its_element():
     labels = re.findall(r">(\d+,\d+)</text>", layout_svg(L, (8, 16)))
     assert len(labels) == 128 * 2  # every (element, replica) pair has its own slot
     assert all(labels.count(f"{i},{j}") == 2 for i in range(8) for j in range(16))
+
+
+def _group_spans(svg: str) -> list[tuple[float, float]]:
+    """(left, right) pixel extent of the cells of each translated group (view)."""
+    spans = []
+    for gx, body in re.findall(r'<g transform="translate\(([-\d.]+),[-\d.]+\)">(.*?)</g>', svg):
+        rights = [float(x) + float(w) for x, w in re.findall(r"M([\d.]+) [\d.]+h([\d.]+)", body)]
+        rights += [float(x) + float(w) for x, w in
+                   re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', body)]
+        spans.append((float(gx), float(gx) + max(rights)))
+    return spans
+
+
+@pytest.mark.parametrize("text", ["S[(128,2,512):(1@P,1@Bank,1@F)]", "S[(4,300):(300,1)]",
+                                  "S[(2,2048):(2048,1)]"])
+def test_wide_layouts_fit_the_picture_without_overlap(text):
+    # wide shapes used to be drawn at a 2-pixel minimum cell: the logical view ran under
+    # the physical one and both ran past the picture's right edge (clipped)
+    svg = layout_svg(tl.parse(text))
+    width = float(re.search(r'<svg[^>]*width="(\d+)"', svg).group(1))
+    (l_left, l_right), (p_left, p_right) = _group_spans(svg)
+    assert l_right <= p_left
+    assert p_right <= width

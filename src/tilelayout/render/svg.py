@@ -132,8 +132,12 @@ def _grid_lines(x0: float, y0: float, nrows: int, ncols: int, cell: float) -> st
     return f'<path d="{d}" stroke="#fff" stroke-width="{_n(max(0.5, cell / 14))}" fill="none"/>'
 
 
+#: smallest cell edge in pixels: a (128, 1024) tile still fits a half-width panel
+MIN_CELL = 0.25
+
+
 def _cell_size(nrows: int, ncols: int, width: float, height: float) -> float:
-    return max(2.0, min(28.0, width / max(ncols, 1), height / max(nrows, 1)))
+    return max(MIN_CELL, min(28.0, width / max(ncols, 1), height / max(nrows, 1)))
 
 
 def _text(x: float, y: float, s: str, size: float, anchor: str = "middle", weight: str = "") -> str:
@@ -191,6 +195,7 @@ def layout_svg(
     panel_w = (width - 3 * pad) / 2 if (show_logical and show_physical) else width - 2 * pad
     height = head
     x_panel = pad
+    right = 0.0  # rightmost drawn pixel: the picture widens rather than clip or overlap
 
     fold = fold_shape(dims)
     if show_logical:
@@ -219,7 +224,8 @@ def layout_svg(
                 parts.append(_text(x0 - 3, y0 + (rr + 0.7) * cell, fold.row_label[rr], min(9, cell * 0.6),
                                    "end"))
         height = max(height, y0 + fold.nrows * cell + pad)
-        x_panel += panel_w + pad
+        right = max(right, x0 + fold.ncols * cell)
+        x_panel = max(x_panel + panel_w, right) + pad
 
     if show_physical:
         view = physical_view(flat, n, r, banks, dtype, dims)
@@ -276,12 +282,13 @@ def layout_svg(
                 parts.append(_text(x0 + (gx[p] + span / sub / 2) * cell, y0 + (gy[p] + 0.62) * cell,
                                    ",".join(str(int(v)) for v in idx), fs))
         height = max(height, y0 + tr * th + pad)
+        right = max(right, x0 + tc * tw)
 
     legend_y = height + 4
     values = np.unique(cval)
-    parts.append(_text(pad, legend_y + 10, f"colour = {key.replace('dim:', 'logical dim ')}", 11,
-                       "start", "bold"))
-    lx = pad + 150
+    key_label = f"colour = {key.replace('dim:', 'logical dim ')}"
+    parts.append(_text(pad, legend_y + 10, key_label, 11, "start", "bold"))
+    lx = pad + max(150, 7 * len(key_label) + 12)
     for v in values[:16].tolist():
         parts.append(f'<rect x="{_n(lx)}" y="{_n(legend_y)}" width="12" height="12" '
                      f'fill="{PALETTE[v % len(PALETTE)]}"/>')
@@ -291,6 +298,7 @@ def layout_svg(
         parts.append(_text(lx, legend_y + 10, f"... {values.size} values; the {len(PALETTE)} colours repeat",
                            10, "start"))
     height = legend_y + 24
+    width = max(int(width), int(math.ceil(max(right, lx) + pad)))
     title = str(layout)
     sub_title = (f"shape {format_shape(dims)} · {n:,} elements · {r} replica{'s' if r != 1 else ''}"
                  + (f" · dtype {dtype}" if dtype else ""))
