@@ -83,3 +83,12 @@ def test_legality_unused_counts_swizzled_addresses():
     assert sorted(c["m"] for x in range(3) for c in L.apply(x)) == [0, 1, 3]
     unused = [f for f in tl.legality(L).findings if f.kind == "unused"]
     assert [f.count for f in unused] == [1]
+
+
+@pytest.mark.parametrize("value", [10**30, -(10**30), 2**63])
+def test_elements_at_huge_query_value_matches_nothing(value):
+    M = tl.parse("S[(8,64):(64,1)] + R[2:1@pid]")
+    assert M.elements_at({"m": value}) == ()
+    assert tl.count_at(M, {"m": value, "pid": 1}) == 0
+    C = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    assert C.elements_at({"m": value}) == ()

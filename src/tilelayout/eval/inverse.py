@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..algebra.span import value_range
 from ..core.axes import check_axis
 from ..core.compose import ComposeLayout
 from ..core.errors import AlgebraError, LayoutError
@@ -200,6 +201,9 @@ def _solve_axis(tile: TileLayout, axis: str, value: int) -> AxisSolution:
     shard_pos = tuple(k for k, it in enumerate(tile.shard) if it.axis == axis and it.stride != 0)
     shard = [(tile.shard[k].extent, tile.shard[k].stride) for k in shard_pos]
     reps = [(it.extent, it.stride) for it in tile.replica if it.axis == axis and it.stride != 0]
+    lo, hi = value_range(tile, axis)
+    if not lo <= value <= hi:  # no element reaches it (and no int64 arithmetic on it)
+        return AxisSolution(axis, shard_pos, np.zeros((0, len(shard)), dtype=np.int64))
     targets = value - tile.offset.get(axis, 0) - _replica_sums(reps)
     try:
         budget = [_SEARCH_BUDGET]
