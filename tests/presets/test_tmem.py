@@ -264,7 +264,16 @@ def test_scale_factors_with_32_rows_is_the_reference_atom():
     ({"sf_per_row": 6}, "multiple of 4"),
     ({"reuse": 0}, ">= 1"),
     ({"sf_dtype": "e2m1"}, "must be one of"),
+    # 512 32-bit columns per CTA (PTX 9.7.16.1): 4 stages x 8 row groups x 32 cells = 1024
+    ({"rows": 256, "sf_per_row": 128, "pipe_depth": 4}, "need 1024 32-bit columns"),
+    ({"rows": 32, "sf_per_row": 4, "pipe_depth": 513}, "tensor memory has 512"),
 ])
 def test_scale_factor_bad_params(params, message):
     with pytest.raises(presets.PresetError, match=message):
         presets.get("tmem.scale_factors", **params)
+
+
+def test_scale_factors_may_fill_all_512_columns():
+    p = presets.get("tmem.scale_factors", rows=128, sf_per_row=4, pipe_depth=128)
+    cols = p.layout.map_all(p.shape)["TCol"]
+    assert cols.max() == 4 * 512 - 1  # element columns: four factors per 32-bit column

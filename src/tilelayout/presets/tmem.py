@@ -144,6 +144,9 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0) -> Built:
     return Built(layout, (_M[datapath], n), dtype="float32")
 
 
+#: 32-bit columns of tensor memory per CTA (PTX 9.7.16.1)
+TMEM_COLUMNS = 512
+
 #: scale factors per 32-bit TMEM cell, by scale-factor type
 SF_PER_CELL = {"e8m0": 4, "e4m3": 4}
 
@@ -184,7 +187,9 @@ def scale_factors(rows: int = 128, sf_per_row: int = 4, sf_dtype: str = "e8m0",
     (((32,MN/32),4),(VS,NSF)):(((1,512),32),(0,128)) (virtual address dp + 128 element
     column). Groups of four factors beyond the first (sf_per_row > 4) are placed after
     all rows/32 columns, and pipeline stages after that: this tiling order is
-    tilelayout's choice (the atom fixes only one group of four).
+    tilelayout's choice (the atom fixes only one group of four). All stages together
+    must fit tensor memory's 512 32-bit columns: pipe_depth * rows/32 * ceil(sf_per_row/4)
+    <= 512 (PTX 9.7.16.1), else the preset refuses.
 
     Source: PTX ISA 9.7.16.10.7 (#tcgen05-block-scaling), 9.7.16.9.2 (tcgen05.cp
     .32x128b.warpx4 multicasts into all 4 warps); CuTe tmem_sf_frg
@@ -202,6 +207,12 @@ def scale_factors(rows: int = 128, sf_per_row: int = 4, sf_dtype: str = "e8m0",
         raise fail(SF, f"sf_per_row must be 1..{epc} or a multiple of {epc} ({epc} "
                    f"{sf_dtype} factors per 32-bit cell), got {sf_per_row}")
     groups = rows // 32
+    cells = pipe_depth * groups * math.ceil(sf_per_row / epc)  # 32-bit columns used
+    if cells > TMEM_COLUMNS:
+        raise fail(SF, f"{pipe_depth} stage(s) x {groups} row group(s) x "
+                   f"{math.ceil(sf_per_row / epc)} cell(s) of {epc} factors need {cells} "
+                   f"32-bit columns, but tensor memory has {TMEM_COLUMNS}; use fewer rows, "
+                   f"factors per row or pipeline stages")
     row_digits: list[Digit] = [(groups, epc, "TCol"), (32, 1, "TLane")]
     if sf_per_row > epc:
         sf_digits: list[Digit] = [(sf_per_row // epc, epc * groups, "TCol"), (epc, 1, "TCol")]
