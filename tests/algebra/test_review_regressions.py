@@ -92,3 +92,12 @@ def test_elements_at_huge_query_value_matches_nothing(value):
     assert tl.count_at(M, {"m": value, "pid": 1}) == 0
     C = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
     assert C.elements_at({"m": value}) == ()
+
+
+@pytest.mark.parametrize(("tile", "dropped"), [("S[64:1]", True), ("S[8:8] + 7", True),
+                                               ("S[65:1]", False), ("S[64:1] + -1", False)])
+def test_canonicalize_drops_a_swizzle_that_changes_nothing(tile, dropped):
+    T = tl.parse(tile)
+    C = tl.ComposeLayout(tl.Swizzle(3, 3, 3), T)
+    assert (C.canonicalize() == T.canonicalize()) is dropped
+    assert brute_equivalent(C.canonicalize(), C)
