@@ -129,10 +129,13 @@ def from_partition_spec(
         local.append(n // k)
     strides = [math.prod(local[d + 1 :]) for d in range(len(dims))]
     shard: list[Iter] = []
+    # one-element blocks still name position m = 0 (as the mesh.shard preset does)
+    keep_m = all(b == 1 for b in local)
     for axes_d, b, s in zip(names, local, strides, strict=True):
         shard.extend(Iter(mesh[a], 1, a) for a in axes_d)
-        if b > 1:  # a block of one element needs no iter (as in the mesh.shard preset)
+        if b > 1 or keep_m:  # otherwise a block of one element along d needs no iter
             shard.append(Iter(b, s, "m"))
+            keep_m = False
     used = {a for axes_d in names for a in axes_d}
     replica = [Iter(size, 1, a) for a, size in mesh.items() if a not in used and size > 1]
     return TileLayout(shard, replica)

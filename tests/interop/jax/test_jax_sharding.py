@@ -119,9 +119,13 @@ def test_mesh_shard_preset_is_the_same_layout():
     from tilelayout import presets
 
     for mesh, spec, shape in [({"x": 2, "y": 4}, ("x", None), (8, 6)),
-                              ({"a": 2, "b": 2, "c": 2}, (("c", "a"), None, "b"), (4, 3, 2))]:
+                              ({"a": 2, "b": 2, "c": 2}, (("c", "a"), None, "b"), (4, 3, 2)),
+                              # one element per device: m = 0 is still in every coordinate
+                              ({"x": 2, "y": 4}, ("x", "y"), (2, 4)),
+                              ({"x": 2, "y": 4}, (("x", "y"),), (8,))]:
         preset = presets.get("mesh.shard", mesh=mesh, spec=spec, shape=shape)
         assert from_partition_spec(spec, mesh, shape) == preset.layout
+        assert "m" in from_partition_spec(spec, mesh, shape).axes
 
 
 def test_replica_order_does_not_matter(devices):
