@@ -123,6 +123,26 @@ def test_too_large_is_explained_not_drawn():
     assert "coords" not in r and "at most" in r["too_large"]
 
 
+@pytest.mark.parametrize("text, shape", [
+    ("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,-1)] + R[2:4@warpid] + 5@warpid", (8, 16)),
+    ("S[(4,8,2):(-8,1@laneid,3)] + R[3:2] + 7", (4, 16)),
+    ("S[(2,64,2,32):(1@cbx,1@TLane,64@TLane,1@TCol)]", (128, 64)),
+])
+def test_axis_ranges_without_evaluation_equal_map_all(text, shape):
+    # above the caps the page still shows each axis's range; it must be the real one
+    L = tl.parse(text)
+    arrays = L.map_all(shape)
+    assert api._box(L) == {a: (int(v.min()), int(v.max())) for a, v in arrays.items()}
+
+
+def test_too_large_reports_axis_ranges():
+    r = api.layout_view({"layout": "S[(1024,1024):(1,1024@P)] + 3@P"})
+    assert {a["name"]: (a["min"], a["max"]) for a in r["axes"]} == {
+        "m": (0, 1023), "P": (3, 1023 * 1024 + 3)}
+    r = api.layout_view({"layout": "S[(1024,1024)]", "dtype": "float16", "swizzle": "128B"})
+    assert [(a["name"], a["min"], a["max"]) for a in r["axes"]] == [("m", None, None)]
+
+
 @pytest.mark.parametrize("body, field, column", [
     ({"layout": "S[(8,4):(4@lane,1)]"}, "layout", 12),
     ({"layout": "S[(8,4):(4,1)"}, "layout", 14),

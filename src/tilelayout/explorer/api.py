@@ -334,6 +334,32 @@ def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
             "max": int(values.max()) if values.size else 0}
 
 
+def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None]:
+    """Each axis's value range without evaluating the layout (for layouts above the caps).
+
+    The shard digits of a flat index take every combination of values, and the replica
+    offsets are all added, so each axis ranges exactly over offset + sum of
+    ``min/max(0, (extent - 1) * stride)``. A swizzle permutes ``m`` (range unknown: None).
+
+    >>> _box(parse("S[(1024,1024)]"))
+    {'m': (0, 1048575)}
+    """
+    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    lo: dict[str, int] = {a: 0 for a in layout.axes}
+    hi = dict(lo)
+    for it in (*tile.shard, *tile.replica):
+        span = (it.extent - 1) * it.stride
+        lo[it.axis] += min(0, span)
+        hi[it.axis] += max(0, span)
+    for a, v in tile.offset.items():
+        lo[a] += v
+        hi[a] += v
+    out: dict[str, tuple[int, int] | None] = {a: (lo[a], hi[a]) for a in layout.axes}
+    if isinstance(layout, ComposeLayout) and "m" in out:
+        out["m"] = None
+    return out
+
+
 def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/layout``: everything the page draws for one layout.
 
@@ -362,7 +388,11 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
             f"{MAX_ELEMENTS:,} elements ({MAX_PAIRS:,} element-replica pairs) so the page stays "
             f"responsive. Pick a smaller shape, or use `tilelayout map` / `tilelayout explain`."
         )
-        out["axes"] = [_axis_info(a, np.zeros(0, dtype=np.int64)) for a in layout.axes]
+        out["axes"] = []
+        for a, rng in _box(layout).items():
+            info = _axis_info(a, np.zeros(0, dtype=np.int64))
+            info["min"], info["max"] = rng if rng else (None, None)
+            out["axes"].append(info)
         return out
     try:
         arrays = layout.map_all(shape)
