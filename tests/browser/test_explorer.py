@@ -125,8 +125,8 @@ def test_bad_input_shows_error_at_column_and_keeps_last_picture(page):
     assert "column 12" in text and "laneid" in text
     assert page.page.evaluate("window.__tl.state.data.layout") == REF  # last good picture kept
     page.shot("error.png")
-    page.page.fill("[data-testid=shape-input]", "7,7")
     page.page.fill("[data-testid=layout-input]", "S[(8,4):(4@laneid,1)]")
+    page.page.fill("[data-testid=shape-input]", "7,7")  # an edit of the shape: an error
     page.page.wait_for_function(
         "document.querySelector('[data-testid=error]').innerText.includes('shape')")
     page.page.fill("[data-testid=shape-input]", "8,4")

@@ -8,6 +8,7 @@ import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 
 const $ = (id) => document.getElementById(id);
 const DIM_NAMES = ["i", "j", "k", "l", "p", "q", "u", "v"];
+const HINT = `<p class="hint">Click a logical element to see its owners and the four steps; click a physical slot, lane, warp or device to see what it holds.</p>`;
 
 const state = {
   presets: [], palette: [], options: null,
@@ -45,6 +46,14 @@ function request() {
   };
 }
 
+// what is drawn, as a request: follow-up queries (explain, elements_at, access, analysis)
+// ask about the picture on screen, not the fields (which may hold a half-typed layout,
+// or a shape that was ignored because it does not fit)
+function drawn() {
+  const d = state.data;
+  return { layout: d.text, shape: d.shape.join(","), dtype: d.dtype, swizzle: d.swizzle_mode };
+}
+
 // -- URL state ---------------------------------------------------------------------------
 function writeURL() {
   const q = new URLSearchParams();
@@ -54,7 +63,7 @@ function writeURL() {
     for (const prm of state.preset.params) q.set(`p.${prm.name}`, paramText(prm));
   }
   q.set("layout", $("layout").value);
-  if ($("shape").value) q.set("shape", $("shape").value);
+  if ($("shape").value && !state.shapeIgnored) q.set("shape", $("shape").value);
   if ($("dtype").value) q.set("dtype", $("dtype").value);
   if ($("swizzle").value && $("swizzle").value !== "none") q.set("swizzle", $("swizzle").value);
   if (state.color) q.set("color", state.color);
@@ -112,9 +121,20 @@ function scheduleUpdate(delay = 120) {
 async function update(opts = {}) {
   const seq = ++state.seq;
   const t0 = performance.now();
-  let data;
+  let data, ignored = null;
+  const req = request();
   try {
-    data = await postJSON("/api/layout", request());
+    try {
+      data = await postJSON("/api/layout", req);
+    } catch (err) {
+      // the layout was just edited and the shape left in the field (from a preset or an
+      // earlier layout) no longer fits it: draw the layout with its own shape instead of
+      // keeping the old picture, and say so (the field is left as it is)
+      const field = err.data && err.data.field;
+      if (field !== "shape" || !req.shape.trim() || state.lastEdit !== "layout") throw err;
+      data = await postJSON("/api/layout", { ...req, shape: "" });
+      ignored = err.data.error;
+    }
   } catch (err) {
     if (seq !== state.seq) return;
     showError(err);
@@ -125,6 +145,8 @@ async function update(opts = {}) {
   if (seq !== state.seq) return;
   const t1 = performance.now();
   showError(null);
+  state.shapeIgnored = ignored;
+  if (ignored) $("shape").classList.add("bad");
   window.__tl.lastError = null;
   const keepSel = opts.select || null;
   const sameLayout = state.data && state.data.layout === data.layout &&
@@ -160,6 +182,10 @@ function setupColorChoices(data, wanted) {
   if (data.banks) choices.push(["bank", "shared-memory bank"]);
   const values = choices.map((c) => c[0]);
   let pick = wanted || state.color;
+  // a dtype just turned a memory layout into the line x bank view: colour by bank (what
+  // the swizzle changes) unless a colour was chosen by hand
+  if (data.banks && !state.hadBanks && !wanted && !state.colorChosen) pick = "bank";
+  state.hadBanks = !!data.banks;
   if (!values.includes(pick)) {
     const thread = data.axes.find((a) => a.kind === "thread" && a.scope && a.scope[0] === "thread");
     const device = data.axes.find((a) => a.kind === "device");
@@ -209,14 +235,25 @@ function build() {
   const swz = d.swizzle ? ` · swizzle <code>${escapeHtml(d.swizzle)}</code>` : "";
   info.innerHTML = `<code>${escapeHtml(d.layout)}</code> · shape (${d.shape.join(", ")}) · ` +
     `${n.toLocaleString()} elements · ${R} replica${R === 1 ? "" : "s"}${swz}` +
-    ` · axes ${d.axes.map((a) => `<code>${escapeHtml(a.name)}</code> ${a.min}..${a.max}`).join(", ")}`;
+    ` · axes ${d.axes.map((a) => `<code>${escapeHtml(a.name)}</code>` +
+      (a.min === null ? "" : ` ${a.min}..${a.max}`)).join(", ")}`;
   const preset = state.presets.find((x) => x.name === $("preset").value);
   if (preset) {
     const doc = (preset.summary || preset.doc || "").split("\n")[0];
     info.innerHTML += `<div class="doc" data-testid="preset-doc"><b>${escapeHtml(preset.name)}</b>: ${escapeHtml(doc)}</div>`;
   }
+  if (state.shapeIgnored) {
+    info.innerHTML += `<span class="warn" data-testid="shape-ignored">shape field ignored: ` +
+      `${escapeHtml(state.shapeIgnored)}. Drawn with the layout's own shape ` +
+      `(${d.shape.join(", ")}); edit or clear the shape field.</span>`;
+  }
   if (d.too_large) {
     info.innerHTML += `<span class="warn" data-testid="too-large">${escapeHtml(d.too_large)}</span>`;
+    $("logical-title").textContent = `shape (${d.shape.join(", ")}) · not drawn`;
+    $("physical-title").textContent = "not drawn";
+    $("physical-title").title = "";
+    $("details").innerHTML = HINT;
+    $("analysis").hidden = true;
     state.model = null;
     for (const id of ["logical-canvas", "logical-overlay", "physical-canvas", "physical-overlay"]) {
       const c = $(id); c.width = 0; c.height = 0; c.style.width = "0px"; c.style.height = "0px";
@@ -625,7 +662,7 @@ async function selectElement(flat) {
   const index = unravel(flat, d.shape);
   const token = (state.selToken = (state.selToken || 0) + 1);
   try {
-    const ex = await postJSON("/api/explain", { ...request(), index });
+    const ex = await postJSON("/api/explain", { ...drawn(), index });
     if (token !== state.selToken) return;
     $("details").innerHTML = renderDetails(ex, d, DIM_NAMES);
   } catch (err) {
@@ -640,7 +677,7 @@ async function selectByCoords(coords, label, physKeys, wholeCells) {
   const token = (state.selToken = (state.selToken || 0) + 1);
   let res;
   try {
-    res = await postJSON("/api/elements_at", { ...request(), coords });
+    res = await postJSON("/api/elements_at", { ...drawn(), coords });
   } catch (err) {
     $("details").textContent = `elements_at failed: ${err.message}`;
     return;
@@ -665,7 +702,7 @@ async function selectSet(elems, label, source = null) {
   $("details").innerHTML = renderSetDetails(label, elems, d, null, DIM_NAMES);
   if (d.banks && elems.length && elems.length <= 4096) {
     try {
-      const access = await postJSON("/api/access", { ...request(), elements: elems });
+      const access = await postJSON("/api/access", { ...drawn(), elements: elems });
       if (token === state.selToken) $("details").innerHTML = renderSetDetails(label, elems, d, access, DIM_NAMES);
     } catch (err) { /* the selection stays; the bank summary is optional */ }
   }
@@ -677,7 +714,7 @@ function clearSelection() {
   state.selToken = (state.selToken || 0) + 1;
   applySelection();
   writeURL();
-  $("details").innerHTML = `<p class="hint">Click a logical element to see its owners and the four steps; click a physical slot, lane, warp or device to see what it holds.</p>`;
+  $("details").innerHTML = HINT;
 }
 
 function coordOfPair(p) {
@@ -848,6 +885,8 @@ function loadPreset(name, opts = {}) {
   const p = state.presets.find((x) => x.name === name);
   if (!p || p.error) return false;
   applyPresetEntry(p);
+  state.lastEdit = null;
+  state.colorChosen = !!opts.color;
   update({ color: opts.color || p.color || null, select: opts.select });
   return true;
 }
@@ -950,7 +989,7 @@ async function fetchAnalysis(seq) {
   if (!d || d.too_large) { box.hidden = true; return; }
   let a;
   try {
-    a = await postJSON("/api/analysis", request());
+    a = await postJSON("/api/analysis", drawn());
   } catch (err) {
     if (seq !== state.seq) return;
     box.innerHTML = `<h3>legality</h3><p class="muted">${escapeHtml(err.message)}</p>`;
@@ -1055,14 +1094,19 @@ async function main() {
   } else if (!(q.get("preset") && loadPreset(q.get("preset"), { select, color }))) {
     loadPreset("tensor-core tile", { select, color });
   }
-  const toCustom = () => { $("preset").value = ""; state.preset = null; renderParams(); scheduleUpdate(); };
+  const toCustom = (ev) => {
+    state.lastEdit = ev.target.id;
+    $("preset").value = ""; state.preset = null; renderParams(); scheduleUpdate();
+  };
   $("layout").addEventListener("input", toCustom);
   $("shape").addEventListener("input", toCustom);
   $("analysis").addEventListener("click", onAnalysisClick);
   $("dtype").addEventListener("change", () => update());
   $("swizzle").addEventListener("change", () => update());
   $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });
-  $("color").addEventListener("change", () => { state.color = $("color").value; recolor(); writeURL(); });
+  $("color").addEventListener("change", () => {
+    state.color = $("color").value; state.colorChosen = true; recolor(); writeURL();
+  });
   $("logical-canvas").addEventListener("click", onLogicalClick);
   $("physical-canvas").addEventListener("click", onPhysicalClick);
   $("logical-canvas").addEventListener("mousemove", onLogicalHover);

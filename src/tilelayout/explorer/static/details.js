@@ -61,7 +61,7 @@ function elementChips(elems, data, names, limit = 256) {
 export function renderSlotDetails(label, coords, res, data, names) {
   const list = Array.isArray(coords) ? coords : [coords];
   return `<h3>${escapeHtml(label)}</h3>
-<p>${list.length === 1 ? "coordinate " + coordHtml(list[0]) : `${list.length} coordinates`} holds
+<p>${list.length === 1 ? "coordinate " + coordHtml(list[0]) + " holds" : `${list.length} coordinates hold`}
 <b>${res.flat.length}</b> logical element${res.flat.length === 1 ? "" : "s"} (elements_at):</p>
 ${elementChips(res.flat, data, names)}`;
 }

@@ -1,4 +1,5 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
+import { labelStep, GAP_T } from "./grid.js";
 
 function download(name, blob) {
   const a = document.createElement("a");
@@ -11,11 +12,57 @@ function download(name, blob) {
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 
+// the row and column labels, as the canvas draws them (same spacing rule)
+function labelsSvg(grid, dx, dy) {
+  const s = grid.spec, out = [];
+  if (s.labels === false) return out;
+  const font = `font-size="10" font-family="ui-monospace, monospace" fill="#78716c"`;
+  if (s.rowLabel) {
+    const step = labelStep(grid.ch, 12);
+    for (let t = 0; t < s.ntiles; t++) {
+      if (grid.tileX[t] !== grid.marginL) continue;  // only the leftmost tile of each row
+      for (let r = 0; r < s.nrows; r += step) {
+        const label = s.rowLabel(r);
+        if (label === null) continue;
+        const y = dy + grid.tileY[t] + grid.rowY[r] + grid.ch / 2;
+        out.push(`<text x="${dx + grid.marginL - 4}" y="${y.toFixed(1)}" text-anchor="end" dominant-baseline="middle" ${font}>${esc(label)}</text>`);
+      }
+    }
+  }
+  if (s.colLabel) {
+    const widest = Math.max(String(s.colLabel(0) ?? "").length, String(s.colLabel(s.ncols - 1) ?? "").length) * 6;
+    const step = labelStep(grid.cw, Math.max(12, widest + 6));
+    const cols = s.ntiles === 1 || s.mesh ? 1 : Math.min(grid.perRow, s.ntiles);
+    for (let j = 0; j < cols; j++) {
+      const tx = grid.marginL + j * (grid.tileW + GAP_T);
+      for (let c = 0; c < s.ncols; c += step) {
+        const label = s.colLabel(c);
+        if (label === null) continue;
+        const x = dx + tx + grid.colX[c] + grid.cw / 2;
+        out.push(`<text x="${x.toFixed(1)}" y="${dy + grid.marginT - 3}" text-anchor="middle" ${font}>${esc(label)}</text>`);
+      }
+    }
+  }
+  return out;
+}
+
+// a cell's text, shrunk to fit (as on the canvas); none below 7 px
+function cellTextSvg(label, x, y, w, h, size) {
+  if (!label) return "";
+  const fit = Math.floor((w - 3) / (0.62 * label.length));
+  const px = Math.min(size, fit);
+  if (px < 7) return "";
+  return `<text x="${(x + w / 2).toFixed(1)}" y="${(y + h / 2 + 0.5).toFixed(1)}" font-size="${px}" font-family="ui-monospace, monospace" text-anchor="middle" dominant-baseline="middle" fill="#1c1917">${esc(label)}</text>`;
+}
+
 // one view as SVG elements, from the grid geometry and the same fill functions the canvas uses
 function gridSvg(grid, fill, dx, dy, title) {
   const s = grid.spec;
   const out = [`<text x="${dx}" y="${dy - 6}" font-size="12" font-weight="bold">${esc(title)}</text>`];
   const g = grid.ch >= 6 ? 1 : 0;
+  const text = grid.fns && grid.fns.text && grid.ch >= 14 ? grid.fns.text : null;
+  const size = grid._cellSize();
+  out.push(...labelsSvg(grid, dx, dy));
   for (let t = 0; t < s.ntiles; t++) {
     if (grid.header) out.push(`<text x="${dx + grid.tileX[t]}" y="${dy + grid.tileY[t] - 5}" font-size="10">${esc(s.tileLabel(t))}</text>`);
     for (let r = 0; r < s.nrows; r++) {
@@ -25,6 +72,7 @@ function gridSvg(grid, fill, dx, dy, title) {
           const col = fill(key) || "#efedea";
           const [x, y, w, h] = grid.cellRect(t, r, c, grid.sub > 1 ? k : -1);
           out.push(`<rect x="${(dx + x).toFixed(1)}" y="${(dy + y).toFixed(1)}" width="${w - g}" height="${h - g}" fill="${col}"/>`);
+          if (text && fill(key)) out.push(cellTextSvg(text(key), dx + x, dy + y, w - g, h - g, size));
         }
       }
     }
@@ -56,14 +104,26 @@ export function exportPng(state) {
   const part = (g) => (g.width <= LIMIT && g.height <= LIMIT
     ? [0, 0, g.width, g.height] : [g.sx, g.sy, g.vw, g.vh]);
   const [pl, pp] = [part(m.lgrid), part(m.pgrid)];
-  const W = pl[2] + pp[2] + 40, H = Math.max(pl[3], pp[3]) + 20;
+  const d = state.data, TOP = 44;  // a title band, as in the SVG: layout, shape, view titles
+  const head = `${d.layout} shape (${d.shape.join(", ")})`;
+  const measure = document.createElement("canvas").getContext("2d");
+  measure.font = "12px ui-monospace, monospace";
+  const W = Math.max(pl[2] + pp[2] + 40, Math.ceil(measure.measureText(head).width) + 20);
+  const H = Math.max(pl[3], pp[3]) + TOP + 10;
   const out = document.createElement("canvas");
   out.width = W; out.height = H;
   const ctx = out.getContext("2d");
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, W, H);
-  ctx.save(); ctx.translate(10, 10); m.lgrid.render(ctx, ...pl, true); ctx.restore();
-  ctx.save(); ctx.translate(30 + pl[2], 10); m.pgrid.render(ctx, ...pp, true); ctx.restore();
+  ctx.fillStyle = "#1c1917";
+  ctx.textBaseline = "alphabetic";
+  ctx.font = "12px ui-monospace, monospace";
+  ctx.fillText(head, 10, 16);
+  ctx.font = "bold 12px system-ui, sans-serif";
+  ctx.fillText("logical", 10, TOP - 6);
+  ctx.fillText(`physical: ${d.physical.title}`, 30 + pl[2], TOP - 6, Math.max(60, pp[2]));
+  ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, true); ctx.restore();
+  ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, true); ctx.restore();
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");
 }
 
@@ -71,12 +131,22 @@ export function pythonSnippet(state, unravel) {
   const d = state.data;
   if (!d) return "";
   const shape = d.shape.length === 1 ? `(${d.shape[0]},)` : `(${d.shape.join(", ")})`;
-  const lines = ["import tilelayout as tl", "", `L = tl.parse(${JSON.stringify(d.layout)})`, `shape = ${shape}`];
+  const lines = ["import tilelayout as tl", ""];
+  // mesh axes (x, y, dp, tp, ...) are user axes: a fresh interpreter must declare them
+  // before parsing (declaring an existing axis again with the same kind is a no-op)
+  const declared = d.axes.filter((a) => a.kind === "device" && a.name !== "pid");
+  for (const a of declared) lines.push(`tl.declare_axis(${JSON.stringify(a.name)}, kind="device")`);
+  if (declared.length) lines.push("");
+  lines.push(`L = tl.parse(${JSON.stringify(d.layout)})`, `shape = ${shape}`);
   if (state.sel && state.sel.type === "element") {
     const idx = unravel(state.sel.flat, d.shape);
-    lines.push(`L.apply((${idx.join(", ")}${idx.length === 1 ? "," : ""}), shape=shape)  # the owners of the selected element`);
+    lines.push(`print(L.apply((${idx.join(", ")}${idx.length === 1 ? "," : ""}), shape=shape))  # the owners of the selected element`);
   }
   lines.push("coords = L.map_all(shape)  # axis -> array of shape (*shape, replicas)");
-  if (d.dtype && d.banks) lines.push(`banks = tl.bank_map(L, ${JSON.stringify(d.dtype)}, shape)`);
+  lines.push("print({axis: v.shape for axis, v in coords.items()})");
+  if (d.dtype && d.banks) {
+    lines.push(`banks = tl.bank_map(L, ${JSON.stringify(d.dtype)}, shape)  # address, byte, bankword, bank, line`);
+    lines.push(`print(banks["bank"])`);
+  }
   return lines.join("\n") + "\n";
 }

@@ -14,7 +14,7 @@ export const HIGHLIGHT_DIM = "rgba(255,255,255,0.68)";
 export const MIN_CELL = 1;
 export const MAX_FIT = 36;
 export const ZOOM_STEPS = [1, 1.5, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 36, 42, 48, 56, 64];
-const GAP_T = 10;       // between tiles
+export const GAP_T = 10;       // between tiles
 const SCROLLBAR = 16;   // reserved when one direction overflows
 
 // start offsets of n mixed-radix positions (radices outer -> inner) with a gap at every
@@ -45,7 +45,7 @@ function bisect(arr, x, n) { // largest i < n with arr[i] <= x, or -1
   return ans;
 }
 
-function labelStep(cell, minPx) {
+export function labelStep(cell, minPx) {
   let step = 1;
   while (step * cell < minPx) step *= 2;
   return step;
@@ -58,7 +58,7 @@ function textWidth(text, font) {
   return measureCtx.measureText(text).width;
 }
 
-const LABEL_FONT = "10px ui-monospace, monospace";
+export const LABEL_FONT = "10px ui-monospace, monospace";
 
 export class Grid {
   // els: {scroll, stick, sizer, canvas, overlay}
