@@ -130,6 +130,9 @@ def test_svg_export_has_row_and_column_labels_and_png_a_title(page):
     assert len(labels) >= 8 + 16 + 32
     cell_text = re.findall(r'<text [^>]*fill="#1c1917"[^>]*>([^<]*)</text>', svg)
     assert "31" in cell_text and "7,15" in cell_text  # laneid colour labels, element labels
+    width = float(re.match(r'<svg [^>]*width="([0-9.]+)"', svg).group(1))
+    title = page.page.evaluate("window.__tl.state.data.physical.title")
+    assert width >= page.page.evaluate("window.__tl.state.model.lgrid.width") + 7 * len(title)
     size = page.page.evaluate("""() => new Promise((resolve) => {
         const a = window.__tl.state.model.lgrid, b = window.__tl.state.model.pgrid;
         const orig = URL.createObjectURL;

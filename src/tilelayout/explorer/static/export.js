@@ -85,7 +85,9 @@ export function exportSvg(state) {
   if (!m) return;
   const lw = m.lgrid.width, pw = m.pgrid.width;
   const H = Math.max(m.lgrid.height, m.pgrid.height) + 60;
-  const W = lw + pw + 40;
+  // wide enough for the physical view's title and the layout text (about 7 px a character)
+  const W = Math.ceil(Math.max(lw + pw + 40, lw + 40 + 7 * (10 + d.physical.title.length),
+    20 + 7.3 * (d.layout.length + 20)));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">` +
     `<rect width="100%" height="100%" fill="#fff"/>` +
     `<text x="10" y="16" font-size="12" font-family="monospace">${esc(d.layout)} shape (${d.shape.join(", ")})</text>` +
