@@ -150,3 +150,18 @@ def test_wide_layouts_fit_the_picture_without_overlap(text):
     (l_left, l_right), (p_left, p_right) = _group_spans(svg)
     assert l_right <= p_left
     assert p_right <= width
+
+
+@pytest.mark.parametrize("name,params,title", [
+    ("trainium.psum", {}, "Bank tiles; Trainium PSUM: partition P x free F"),
+    ("trainium.sbuf", {}, "Trainium scratchpad: partition P x free F"),
+    ("tmem.accumulator", {"datapath": "B", "n": 32}, "cbx tiles; tensor memory: TLane x TCol"),
+    ("mma.m16n8k16.C", {}, "laneid rows; register slots m"),
+])
+def test_physical_view_titles_name_the_hardware(name, params, title):
+    from tilelayout.render.physical import physical_view
+
+    p = tl.presets.get(name, **params)
+    flat = {a: v.reshape(-1) for a, v in p.layout.map_all(p.shape).items()}
+    view = physical_view(flat, p.layout.size(), p.layout.replica_count, None, None, p.shape)
+    assert view["title"] == title

@@ -162,15 +162,20 @@ def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, 
             row, row_parts, nrows = _mixed(rows, flat, 0) if rows else (row, row_parts, nrows)
             col, col_parts, ncols = _mixed(cols, flat, 0) if cols else (col, col_parts, ncols)
         kinds = {axis(a).kind if is_axis(a) else "memory" for a in names}
-        if any(a in ("TLane", "TCol") for a in names) and "thread" not in kinds:
-            kind, title = "tmem", "tensor memory: TLane x TCol"
-        elif any(a in ("P", "F") for a in names) and "thread" not in kinds:
-            kind, title = "trainium", "Trainium scratchpad: partition P x free F"
+        inner = rows + cols
+        inner_threads = any(is_axis(a) and axis(a).kind == "thread" for a in inner)
+        tiles_title = " x ".join(outer) + " tiles; " if outer else ""
+        if any(a in ("TLane", "TCol") for a in inner) and not inner_threads:
+            kind, title = "tmem", tiles_title + "tensor memory: TLane x TCol"
+        elif any(a in ("P", "F") for a in inner) and not inner_threads:
+            kind = "trainium"
+            store = "PSUM" if "Bank" in outer else "scratchpad"
+            title = tiles_title + f"Trainium {store}: partition P x free F"
         elif "thread" in kinds:
             kind = "threads"
-            title = (" x ".join(outer) + " tiles; " if outer else "") + (
-                " x ".join(rows) or "one row") + " rows" + (
-                "; register slots " + " x ".join(cols) if cols else "")
+            slots = "register slots" if cols == ["m"] else "columns"
+            title = tiles_title + (" x ".join(rows) or "one row") + " rows" + (
+                f"; {slots} " + " x ".join(cols) if cols else "")
         elif "device" in kinds:
             kind = "devices"
             title = "devices (" + " x ".join(outer) + ")" + (
