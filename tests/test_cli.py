@@ -112,3 +112,38 @@ def test_out_of_memory_is_one_line_error(monkeypatch, capsys):
     assert main(["map", "S[4:1]", "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("tilelayout: error: out of memory")
+
+
+def test_elements_at_command():
+    p = run("elements-at", TC, "laneid=5", "warpid=9", "--shape", "8,16")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == ["2 element(s) at laneid=5, warpid=9:", "(1, 2) (1, 3)"]
+    p = run("elements-at", "--preset", "mma.m16n8k16.C", "laneid=5", "--json")
+    assert json.loads(p.stdout)["elements"] == [[1, 2], [1, 3], [9, 2], [9, 3]]
+    p = run("elements-at", TC, "laneid5")
+    assert p.returncode == 2 and "expected AXIS=VALUE such as laneid=5, got 'laneid5'" in p.stderr
+
+
+@pytest.mark.parametrize("args,status,words", [
+    (["S[64:1@laneid]"], 1, "laneid 63 does not exist"),
+    (["S[(2,32):(1@wgid,1@laneid)]"], 1, "nothing names the step between"),
+    (["S[(4,2):(1,0)]"], 1, "not injective"),
+    ([TC], 0, "[unused] 128 of the 384 coordinates"),  # reported, but not an error
+    (["S[(8,64):(64,1)]", "--dtype", "float16"], 1, "column reads (16 B per lane, 2 warp requests): "
+     "64 wavefronts, ideal 8: 8.0x the ideal"),
+    (["S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "128B"], 0,
+     "column reads (16 B per lane, 2 warp requests): 8 wavefronts, ideal 8: conflict-free"),
+    (["--preset", "mma.m16n8k16.C"], 0, "legal"),
+])
+def test_check_command(args, status, words):
+    p = run("check", *args)
+    assert p.returncode == status, p.stdout + p.stderr
+    assert words in p.stdout
+
+
+def test_check_json():
+    p = run("check", "S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "64B", "--json")
+    doc = json.loads(p.stdout)
+    assert doc["ok"] is True and doc["findings"] == []
+    assert doc["conflicts"]["column"]["wavefronts"] > doc["conflicts"]["column"]["ideal"]
+    assert p.returncode == 1
