@@ -131,3 +131,9 @@ def test_subpackages_reachable_from_the_package():
     assert "mma.m16n8k16.C" in tl.presets.names()
     assert tl.presets.get("mma.m16n8k16.C").layout.apply((9, 5), shape=(16, 8)) == (
         {"m": 3, "laneid": 6},)
+
+
+def test_stride_zero_replicas_cost_nothing_in_scalar_paths():
+    L = tl.parse(f"S[4:1] + R[({2**40},2):(0,1@pid)]")
+    assert L.apply(3) == ({"m": 3, "pid": 0}, {"m": 3, "pid": 1})
+    assert L.base(3) == {"m": 3, "pid": 0}
