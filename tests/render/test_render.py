@@ -165,3 +165,9 @@ def test_physical_view_titles_name_the_hardware(name, params, title):
     flat = {a: v.reshape(-1) for a, v in p.layout.map_all(p.shape).items()}
     view = physical_view(flat, p.layout.size(), p.layout.replica_count, None, None, p.shape)
     assert view["title"] == title
+
+
+def test_notebook_display_falls_back_to_text_for_huge_layouts():
+    huge = tl.parse("S[(4096,4096):(4096,1)]")
+    assert huge._repr_svg_() is None  # too many cells: Jupyter shows repr() instead
+    assert repr(huge) == "parse('S[(4096,4096):(4096,1)]')"

@@ -208,9 +208,13 @@ class LayoutOperations:
 
         return layout_table(self, shape)
 
-    def _repr_svg_(self) -> str | None:  # notebooks; the renderer may not exist yet
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows; ``None`` (plain text) when it cannot be drawn,
+        e.g. more elements than a picture holds."""
+        from ..render.svg import layout_svg
+        from .errors import LayoutError
+
         try:
-            from ..render.svg import layout_svg
-        except ImportError:
+            return layout_svg(self)
+        except LayoutError:
             return None
-        return layout_svg(self)
