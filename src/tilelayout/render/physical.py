@@ -16,6 +16,7 @@ dtype, the shared-memory line x bank grid.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -85,8 +86,22 @@ def _fold_width(count: int, shape: tuple[int, ...], tiled: bool) -> int:
     return max(4, min(w, 128))
 
 
+def _ordered(outer: list[str], order: Sequence[str] | None) -> list[str]:
+    """The tile axes in the order the user expects: ``order`` first (e.g. a device mesh's
+    axis order), the others after them in their layout order.
+
+    >>> _ordered(["tp", "dp"], ["dp", "tp"]), _ordered(["tp", "dp"], None)
+    (['dp', 'tp'], ['tp', 'dp'])
+    """
+    if not order:
+        return outer
+    rank = {a: i for i, a in enumerate(order)}
+    return sorted(outer, key=lambda a: (rank.get(a, len(rank)), outer.index(a)))
+
+
 def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, np.ndarray] | None,
-                  dtype: str | None, shape: tuple[int, ...]) -> dict[str, Any]:
+                  dtype: str | None, shape: tuple[int, ...], order: Sequence[str] | None = None
+                  ) -> dict[str, Any]:
     """The grid the physical view draws, from the coordinate arrays of ``map_all``.
 
     Axes are placed by kind: device axes and warp/warpgroup/CTA-level thread axes
@@ -96,11 +111,17 @@ def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, 
     with a dtype, into the shared-memory line x bank grid (``sub`` elements per
     4-byte bank word). Every (element, replica) pair ``p = e*R + r`` has a cell
     ``(tile[p], row[p], col[p], sub[p])``.
+
+    Tile axes keep the layout's axis order (the order of ``flat``, i.e. ``layout.axes``)
+    unless ``order`` names a preferred one (a device mesh's axis order). Exactly two tile
+    axes, of any kind, make a 2-D ``mesh`` of tiles: the first axis down, the second
+    across (``mesh["rows"]``, ``mesh["cols"]``: their used values); otherwise ``mesh`` is
+    None and the tiles wrap in ``tiles`` order.
     """
     names = list(flat)
     pairs = n * r
     roles = {a: _role(a) for a in names}
-    outer = [a for a in names if roles[a] == "outer"]
+    outer = _ordered([a for a in names if roles[a] == "outer"], order)
     rows = [a for a in names if roles[a] == "rows"]
     cols = [a for a in names if roles[a] == "cols"]
     budget = MAX_CELLS
@@ -117,7 +138,7 @@ def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, 
                             "fold": None}
     sub = np.zeros(pairs, dtype=np.int64)
     mesh = None
-    if len(outer) == 2 and all(axis(a).kind == "device" for a in outer if is_axis(a)):
+    if len(outer) == 2:
         ys = sorted({t[outer[0]] for t in tiles})
         xs = sorted({t[outer[1]] for t in tiles})
         if len(ys) * len(xs) <= 4096:

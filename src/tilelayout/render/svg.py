@@ -241,6 +241,9 @@ def layout_svg(
         else:
             tc = max(1, min(len(tiles), int((panel_w + 8) // max(1, ncols * 3 + 8))))
             tc = min(tc, max(1, math.ceil(math.sqrt(len(tiles) * nrows / max(ncols, 1)))), len(tiles))
+            # like the explorer: prefer a count per row that divides the number of tiles
+            even = max(d for d in range(1, tc + 1) if len(tiles) % d == 0)
+            tc = even if 2 * even >= tc else tc
             tr = math.ceil(len(tiles) / tc)
             tile_pos = [(i // tc, i % tc) for i in range(len(tiles))]
         gap_cells = 1.5 if len(tiles) > 1 else 0.0
