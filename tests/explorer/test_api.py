@@ -373,3 +373,20 @@ def test_analysis_http_errors(server):
     assert code == 400 and json.loads(raw)["field"] == "layout"
     code, _, raw = call(server, "/api/analysis", {"layout": "S[(8,64):(64,1)]", "dtype": "float16"})
     assert code == 200 and json.loads(raw)["conflicts"]["reads"][0]["worst"]["ways"] == 8
+
+
+def test_a_mesh_preset_draws_its_tiles_in_the_mesh_order(server):
+    # mesh.shard with spec None,tp: the layout lists tp before dp, the mesh is dp x tp
+    e = api.preset_view({"name": "mesh.shard", "params": {"spec": "None,tp"}})
+    assert e["order"] == ["dp", "tp"]
+    p = api.layout_view(e)["physical"]  # the page sends the entry's order with the layout
+    assert p["tile_axes"] == ["dp", "tp"] and "devices (dp x tp)" in p["title"]
+    assert p["mesh"] == {"rows": [0, 1], "cols": [0, 1]}
+    # without an order: the layout's axis order
+    bare = api.layout_view({"layout": e["layout"], "shape": e["shape"]})["physical"]
+    assert bare["tile_axes"] == [a for a in tl.parse(e["layout"]).axes if a in ("dp", "tp")]
+    # presets without a mesh have no order; a bad order is a 400 naming the field
+    assert api.preset_view({"name": "mma.m16n8k16.A", "params": {}})["order"] is None
+    for bad in ("dp,tp", [1, 2], ["x"] * 17):
+        code, _, raw = call(server, "/api/layout", {"layout": REF, "order": bad})
+        assert code == 400 and json.loads(raw)["field"] == "order"

@@ -108,6 +108,18 @@ def _int_list(value: Any, key: str, *, max_len: int = 8) -> tuple[int, ...] | No
     return tuple(items)
 
 
+def _order(req: Mapping[str, Any]) -> list[str] | None:
+    """The optional ``order``: axis names the physical view's tiles follow (a preset's mesh
+    axis order); names the layout does not use are ignored."""
+    value = req.get("order")
+    if value is None or value == []:
+        return None
+    if (not isinstance(value, list) or len(value) > 16
+            or not all(isinstance(v, str) and len(v) <= 64 for v in value)):
+        raise ApiError("'order' must be a list of at most 16 axis names", field="order")
+    return list(value)
+
+
 def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
     """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
 
@@ -241,6 +253,7 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
     shape = layout.check_shape(getattr(p, "shape", None))
     dtype = getattr(p, "dtype", None)
     params = []
+    order: list[str] = []
     for prm in registry.info(name).params:
         d = prm.to_dict()
         value = p.params[prm.name]
@@ -249,11 +262,14 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
         d["choice_texts"] = (None if prm.choices is None
                              else [param_text(prm.kind, c) for c in prm.choices])
         params.append(d)
+        if prm.kind == "mesh" and isinstance(value, Mapping):
+            order += [str(k) for k in value]
     return {"name": name, "group": "preset registry", "layout": str(layout),
             "shape": list(shape), "dtype": dtype if _has_banks(layout, dtype) else None,
             "swizzle": "none", "doc": getattr(p, "doc", "") or "",
             "summary": getattr(p, "summary", "") or "", "color": None,
-            "source": getattr(p, "source", "") or "", "params": params}
+            "source": getattr(p, "source", "") or "", "params": params,
+            "order": order or None}
 
 
 def _jsonable(value: Any) -> Any:
@@ -368,7 +384,8 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     flat list of length size*R; entry ``e*R + r`` is replica ``r`` of element ``e``,
     row-major, straight from ``map_all``), ``banks`` (when a dtype is set and the layout
     has ``m``), and ``physical`` (the grid the physical view draws; see
-    :func:`physical_view`). Above the size caps the arrays are left out and
+    :func:`physical_view`; its tile axes follow ``order`` when the request names one,
+    e.g. a preset's mesh axes, else the layout's axis order). Above the size caps the arrays are left out and
     ``too_large`` says why.
     """
     layout, shape, dtype, mode = resolve(req)
@@ -412,7 +429,9 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
             "bank": banks["bank"].tolist(), "line": banks["line"].tolist(),
             "bankword": banks["bankword"].tolist(),
         }
-    out["physical"] = physical_view(flat, n, r, banks, dtype, shape)
+    order = _order(req)
+    out["order"] = order
+    out["physical"] = physical_view(flat, n, r, banks, dtype, shape, order or list(layout.axes))
     return out
 
 
