@@ -43,6 +43,8 @@ function request() {
   return {
     layout: $("layout").value, shape: $("shape").value,
     dtype: $("dtype").value || null, swizzle: $("swizzle").value || "none",
+    // a preset with a device mesh: its tiles follow the mesh's axis order
+    order: state.axisOrder || null,
   };
 }
 
@@ -70,6 +72,9 @@ function writeURL() {
   if (state.sel && state.sel.type === "element" && state.data) {
     q.set("select", unravel(state.sel.flat, state.data.shape).join(","));
   }
+  // zoom: px per cell of each view (absent: fit to the panel)
+  if (state.zoom.logical !== null) q.set("zl", String(+state.zoom.logical.toFixed(2)));
+  if (state.zoom.physical !== null) q.set("zp", String(+state.zoom.physical.toFixed(2)));
   if (document.body.classList.contains("embed")) q.set("embed", "1");
   history.replaceState(null, "", `${location.pathname}?${q.toString()}`);
 }
@@ -530,20 +535,39 @@ function arrange() {
     const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT));
     if (wl <= wT && wp <= wT && hl + hp + cL + cP + gap <= H) { stackedAt = { c, hl }; break; }
   }
-  const stacked = W - gap < 2 * 300 || (stackedAt !== null && stackedAt.c >= side * 1.25);
+  // side by side unless stacking gives clearly bigger cells, or the side-by-side grids
+  // overflow their boxes (at the smallest cell) while stacked ones fit
+  const sideFits = fL.w <= wS && fL.h <= H - cL && fP.w <= wS && fP.h <= H - cP;
+  // too wide for a half even at the smallest cell (e.g. 2 x 4 tiles of 128 columns), but
+  // not for the full width: stacked, scrolling (if at all) down rather than across
+  const sideTooWide = fL.w > wS || fP.w > wS;
+  const stackFitsAcross = m.lgrid.size(MIN_CELL, 1)[0] <= wT &&
+    m.pgrid.size(MIN_CELL, m.pgrid.wrap(MIN_CELL, wT))[0] <= wT;
+  const stacked = W - gap < 2 * 300 || (sideTooWide && stackFitsAcross) ||
+    (stackedAt !== null && (stackedAt.c >= side * 1.25 || !sideFits));
   views.classList.toggle("stacked", stacked);
   let boxL, boxP;
   const avail = H - cL - cP - gap;
   const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
-  if (stacked && stackedAt && (zl || zp)) {
-    // a zoomed view gets at least half of the height (it scrolls); the other re-fits
-    const half = Math.floor(avail / 2);
-    const hl = zl && zp ? half : zl ? Math.max(stackedAt.hl, half) : Math.min(stackedAt.hl, half);
+  if (stacked && stackedAt) {
+    // both fit at stackedAt.c; the height left over goes to the view whose cells grow more
+    const hp = m.pgrid.size(stackedAt.c, m.pgrid.wrap(stackedAt.c, wT))[1];
+    const growL = m.lgrid.fit(wT, avail - hp).c, growP = m.pgrid.fit(wT, avail - stackedAt.hl).c;
+    const hl0 = growL > growP ? avail - hp : stackedAt.hl;
+    let hl = hl0;
+    if (zl || zp) {
+      // a zoomed view gets what its content needs, up to at least half of the height
+      // (it scrolls); the other keeps its fitted box when it can and re-fits
+      const half = Math.floor(avail / 2);
+      const need = (g, c) => Math.ceil(g.size(c, g.wrap(c, wT))[1]) + 16;
+      const nL = zl ? need(m.lgrid, state.zoom.logical) : 0;
+      const nP = zp ? need(m.pgrid, state.zoom.physical) : 0;
+      if (zl && zp) hl = nL + nP <= avail || nL < half ? nL : nP < half ? avail - nP : half;
+      else if (zl) hl = Math.min(nL, Math.max(half, hl0));
+      else hl = avail - Math.min(nP, Math.max(half, avail - hl0));
+    }
     boxL = [wT, hl];
     boxP = [wT, avail - hl];
-  } else if (stacked && stackedAt) {
-    boxL = [wT, stackedAt.hl];
-    boxP = [wT, avail - stackedAt.hl];
   } else if (stacked) {
     boxL = [wT, Math.max(200, Math.floor((H - cL - cP - gap) / 2))];
     boxP = [wT, Math.max(200, H - boxL[1] - cL - cP - gap)];
@@ -604,7 +628,27 @@ function zoom(view, dir, anchor = null) {
   m.pgrid.paint();
   applySelection();
   zoomLabels();
+  writeURL();
   window.__tl.zooms = (window.__tl.zooms || 0) + 1;
+}
+
+// a zoom level from the URL (zl, zp): px per cell, or null (fit) when absent or not a number
+function zoomParam(text) {
+  const z = text === null ? NaN : parseFloat(text);
+  return Number.isFinite(z) && z > 0 ? Math.max(MIN_CELL, Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1], z)) : null;
+}
+
+// set both views' zoom levels (null: fit) and redraw; the selection is scrolled into view
+function setZoom(logical, physical) {
+  const m = state.model;
+  if (!m) return;
+  state.zoom = { logical, physical };
+  arrange();
+  m.lgrid.paint();
+  m.pgrid.paint();
+  applySelection(true);
+  zoomLabels();
+  writeURL();
 }
 
 let pan = null;
@@ -899,6 +943,7 @@ function applyPresetEntry(p) {
   $("swizzle").value = p.swizzle || "none";
   $("info").title = p.doc || "";
   state.presetDoc = p.doc || "";
+  state.axisOrder = p.order || null;
   state.preset = p.params && p.params.length ? p : null;
   renderParams();
 }
@@ -1064,6 +1109,13 @@ function flash(button, text) {
   setTimeout(() => { button.textContent = old; }, 1200);
 }
 
+function waitFor(cond) {
+  return new Promise((resolve) => {
+    const tick = () => (cond() ? resolve() : setTimeout(tick, 20));
+    tick();
+  });
+}
+
 async function main() {
   const q = new URLSearchParams(location.search);
   if (q.get("embed") === "1") document.body.classList.add("embed");
@@ -1094,9 +1146,14 @@ async function main() {
   } else if (!(q.get("preset") && loadPreset(q.get("preset"), { select, color }))) {
     loadPreset("tensor-core tile", { select, color });
   }
+  const zl = zoomParam(q.get("zl")), zp = zoomParam(q.get("zp"));
+  if (zl !== null || zp !== null) {
+    if (!state.model) await waitFor(() => state.model || window.__tl.lastError);
+    setZoom(zl, zp);
+  }
   const toCustom = (ev) => {
     state.lastEdit = ev.target.id;
-    $("preset").value = ""; state.preset = null; renderParams(); scheduleUpdate();
+    $("preset").value = ""; state.preset = null; state.axisOrder = null; renderParams(); scheduleUpdate();
   };
   $("layout").addEventListener("input", toCustom);
   $("shape").addEventListener("input", toCustom);
@@ -1152,7 +1209,9 @@ Object.assign(window.__tl, {
     return { x: r.left + x, y: r.top + y };
   },
   cell: () => ({ logical: state.model.lgrid.cell, physical: state.model.pgrid.cell }),
-  zoom,
+  zoom, setZoom,
+  // what the last paint drew: the cell-text size and how many non-empty cells got text
+  labels: () => ({ logical: state.model.lgrid.painted, physical: state.model.pgrid.painted }),
   pairCell(p) { return state.model.pgrid.unkey(state.model.pkeys[p * state.model.span]); },
   palette: () => state.palette,
   colorOf: (flat) => paletteOf(state.model.cval[flat]),

@@ -1,5 +1,5 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
-import { labelStep, GAP_T } from "./grid.js";
+import { labelStep, GAP_T, CELL_FONT } from "./grid.js";
 
 function download(name, blob) {
   const a = document.createElement("a");
@@ -19,8 +19,9 @@ function labelsSvg(grid, dx, dy) {
   const font = `font-size="10" font-family="ui-monospace, monospace" fill="#78716c"`;
   if (s.rowLabel) {
     const step = labelStep(grid.ch, 12);
-    for (let t = 0; t < s.ntiles; t++) {
-      if (grid.tileX[t] !== grid.marginL) continue;  // only the leftmost tile of each row
+    for (let i = 0; i < grid.tileRows; i++) {  // left of each row of tiles
+      const t = grid._tileInRow(i);
+      if (t < 0) continue;
       for (let r = 0; r < s.nrows; r += step) {
         const label = s.rowLabel(r);
         if (label === null) continue;
@@ -30,9 +31,8 @@ function labelsSvg(grid, dx, dy) {
     }
   }
   if (s.colLabel) {
-    const widest = Math.max(String(s.colLabel(0) ?? "").length, String(s.colLabel(s.ncols - 1) ?? "").length) * 6;
-    const step = labelStep(grid.cw, Math.max(12, widest + 6));
-    const cols = s.ntiles === 1 || s.mesh ? 1 : Math.min(grid.perRow, s.ntiles);
+    const step = grid.colStep();
+    const cols = s.ntiles === 1 ? 1 : Math.min(grid.perRow, s.ntiles);
     for (let j = 0; j < cols; j++) {
       const tx = grid.marginL + j * (grid.tileW + GAP_T);
       for (let c = 0; c < s.ncols; c += step) {
@@ -46,13 +46,10 @@ function labelsSvg(grid, dx, dy) {
   return out;
 }
 
-// a cell's text, shrunk to fit (as on the canvas); none below 7 px
-function cellTextSvg(label, x, y, w, h, size) {
+// a cell's text at the grid's one label size (as on the canvas)
+function cellTextSvg(label, x, y, w, h, px) {
   if (!label) return "";
-  const fit = Math.floor((w - 3) / (0.62 * label.length));
-  const px = Math.min(size, fit);
-  if (px < 7) return "";
-  return `<text x="${(x + w / 2).toFixed(1)}" y="${(y + h / 2 + 0.5).toFixed(1)}" font-size="${px}" font-family="ui-monospace, monospace" text-anchor="middle" dominant-baseline="middle" fill="#1c1917">${esc(label)}</text>`;
+  return `<text x="${(x + w / 2).toFixed(1)}" y="${(y + h / 2 + 0.5).toFixed(1)}" font-size="${px}" font-family="${CELL_FONT}" text-anchor="middle" dominant-baseline="middle" fill="#1c1917">${esc(label)}</text>`;
 }
 
 // one view as SVG elements, from the grid geometry and the same fill functions the canvas uses
@@ -60,8 +57,9 @@ function gridSvg(grid, fill, dx, dy, title) {
   const s = grid.spec;
   const out = [`<text x="${dx}" y="${dy - 6}" font-size="12" font-weight="bold">${esc(title)}</text>`];
   const g = grid.ch >= 6 ? 1 : 0;
-  const text = grid.fns && grid.fns.text && grid.ch >= 14 ? grid.fns.text : null;
-  const size = grid._cellSize();
+  // the canvas rule: every non-empty cell labelled at the grid's one size, or none
+  const px = grid.labelPx();
+  const text = px > 0 ? grid.fns.text : null;
   out.push(...labelsSvg(grid, dx, dy));
   for (let t = 0; t < s.ntiles; t++) {
     if (grid.header) out.push(`<text x="${dx + grid.tileX[t]}" y="${dy + grid.tileY[t] - 5}" font-size="10">${esc(s.tileLabel(t))}</text>`);
@@ -72,7 +70,7 @@ function gridSvg(grid, fill, dx, dy, title) {
           const col = fill(key) || "#efedea";
           const [x, y, w, h] = grid.cellRect(t, r, c, grid.sub > 1 ? k : -1);
           out.push(`<rect x="${(dx + x).toFixed(1)}" y="${(dy + y).toFixed(1)}" width="${w - g}" height="${h - g}" fill="${col}"/>`);
-          if (text && fill(key)) out.push(cellTextSvg(text(key), dx + x, dy + y, w - g, h - g, size));
+          if (text && fill(key)) out.push(cellTextSvg(text(key), dx + x, dy + y, w, h, px));
         }
       }
     }

@@ -45,6 +45,8 @@ function bisect(arr, x, n) { // largest i < n with arr[i] <= x, or -1
   return ans;
 }
 
+// every label when each fits its cell (with a little air), else every 2nd, 4th, ...
+// (a subsample that is the same across the grid)
 export function labelStep(cell, minPx) {
   let step = 1;
   while (step * cell < minPx) step *= 2;
@@ -59,6 +61,26 @@ function textWidth(text, font) {
 }
 
 export const LABEL_FONT = "10px ui-monospace, monospace";
+export const CELL_FONT = "ui-monospace, monospace";
+export const MIN_LABEL_PX = 7;   // cell text below this size is not drawn at all
+export const TEXT_CELL = 14;     // nor in cells lower than this
+
+// the widest of n labels label(i), in px of `font` (all of them when n is moderate,
+// else a spread sample plus the last)
+function widestLabel(n, label, font) {
+  let widest = 0;
+  const step = Math.max(1, Math.floor(n / 1024));
+  for (let i = 0; i < n; i += step) widest = Math.max(widest, textWidth(String(label(i) ?? ""), font));
+  if (n) widest = Math.max(widest, textWidth(String(label(n - 1) ?? ""), font));
+  return widest;
+}
+
+// the number of items per row (1..n) that divide n
+function divisors(n) {
+  const out = [];
+  for (let k = 1; k <= n; k++) if (n % k === 0) out.push(k);
+  return out;
+}
 
 export class Grid {
   // els: {scroll, stick, sizer, canvas, overlay}
@@ -73,12 +95,8 @@ export class Grid {
     this.sub = s.sub || 1;
     const tiled = s.ntiles > 1 || !!(s.tileLabel && s.tileLabel(0));
     this.header = tiled ? 16 : 0;
-    let widest = 0;
-    if (s.rowLabel && s.labels !== false) {
-      const step = Math.max(1, Math.floor(s.nrows / 256));
-      for (let r = 0; r < s.nrows; r += step) widest = Math.max(widest, textWidth(String(s.rowLabel(r) ?? ""), LABEL_FONT));
-      widest = Math.max(widest, textWidth(String(s.rowLabel(s.nrows - 1) ?? ""), LABEL_FONT));
-    }
+    const widest = s.rowLabel && s.labels !== false ? widestLabel(s.nrows, s.rowLabel, LABEL_FONT) : 0;
+    this.colLabelW = s.colLabel && s.labels !== false ? widestLabel(s.ncols, s.colLabel, LABEL_FONT) : 0;
     this.marginL = s.labels === false ? 2 : Math.ceil(Math.min(72, Math.max(22, widest + 8)));
     this.marginT = s.labels === false ? 2 : 16;
     const extra = (radices) => (s.gaps && radices.length > 1
@@ -110,10 +128,20 @@ export class Grid {
   }
 
   // the largest cell (MIN_CELL..MAX_FIT) at which everything fits the box, and the
-  // tiles per row for it; when nothing fits, the smallest cell with the least overflow
+  // tiles per row for it; when nothing fits, the smallest cell with the least overflow.
+  // Wrapped tiles prefer a count per row that divides the number of tiles (full rows,
+  // 8 tiles as 2 x 4, not 3 + 3 + 2) unless another count gives clearly bigger cells.
   fit(boxW, boxH) {
+    const s = this.spec;
+    const all = this._fit(boxW, boxH, this.candidates());
+    if (s.mesh || s.ntiles <= 2) return all;
+    const even = this._fit(boxW, boxH, divisors(s.ntiles).filter((k) => k <= 64));
+    return even && even.c * 1.25 >= all.c ? even : all;
+  }
+
+  _fit(boxW, boxH, ks) {
     let best = null;
-    for (const k of this.candidates()) {
+    for (const k of ks) {
       const [w1, h1] = this.size(1, k), [w0, h0] = this.size(0, k);
       // whole pixels from 4 px up (crisp edges); quarter pixels below, so that big tiles
       // still fit as an overview
@@ -130,12 +158,16 @@ export class Grid {
     return best;
   }
 
-  // tiles per row for an explicit cell size: as many as fit the box width
+  // tiles per row for an explicit cell size: as many as fit the box width, preferring
+  // a count that divides the number of tiles
   wrap(c, boxW) {
     const ks = this.candidates();
     let k = ks[0];
     for (const x of ks) if (this.size(c, x)[0] <= boxW) k = x;
-    return k;
+    if (this.spec.mesh) return k;
+    let d = 1;
+    for (const x of divisors(this.spec.ntiles)) if (x <= k) d = x;
+    return 2 * d >= k ? d : k;
   }
 
   // lay out for a box (css px). cell = null: fit to the box; a number: that cell size
@@ -245,6 +277,15 @@ export class Grid {
     return -1;
   }
 
+  // the first tile of tile row i (a mesh may leave some places empty), or -1
+  _tileInRow(i) {
+    for (let j = 0; j < this.perRow; j++) {
+      const t = this._tileAt(i, j);
+      if (t >= 0) return t;
+    }
+    return -1;
+  }
+
   // what is under the visible-box point (x, y): {kind: "cell"|"tile"|"row"|"col", t, r, c, s}
   hit(x, y) {
     const s = this.spec;
@@ -254,14 +295,15 @@ export class Grid {
       const j = this._tileCol(cx);
       if (j < 0) return null;
       const c = bisect(this.colX, cx - (this.marginL + j * (this.tileW + GAP_T)), s.ncols);
-      const t = this._tileAt(0, j);
+      let t = -1;
+      for (let i = 0; i < this.tileRows && t < 0; i++) t = this._tileAt(i, j);
       return c >= 0 ? { kind: "col", t: Math.max(0, t), c } : null;
     }
     if (labels && x < this.marginL && y >= this.marginT && s.rowLabel) {
       const cy = y + this.sy;
       const i = this._tileRow(cy);
       if (i < 0) return null;
-      const t = this._tileAt(i, 0);
+      const t = this._tileInRow(i);
       if (t < 0) return null;
       const r = bisect(this.rowY, cy - this.tileY[t], s.nrows);
       if (r < 0 || cy - this.tileY[t] >= this.tileH) return null;
@@ -326,9 +368,10 @@ export class Grid {
     ctx.translate(-x0, -y0);
     const gap = this.ch >= 6 ? 1 : 0;
     const subGap = this.sw >= 10 ? 1 : 0;
-    const cellSize = this._cellSize();
+    const px = this.labelPx();  // one text size for the whole grid; 0: no cell text
     ctx.textBaseline = "middle";
-    const showText = text && this.ch >= 14;
+    const showText = text && px > 0;
+    const stats = { px, filled: 0, labelled: 0 };
     for (let t = 0; t < s.ntiles; t++) {
       const rg = this._ranges(t, x0, y0, w, h);
       if (!rg) continue;
@@ -363,7 +406,8 @@ export class Grid {
               ctx.lineTo(x1, y + Math.max(3, this.ch / 3));
               ctx.fill();
             }
-            if (showText && col) this._label(ctx, text(key), xc + k * this.sw, y, this.sw, cellSize);
+            if (col) stats.filled++;
+            if (showText && col && this._label(ctx, text(key), xc + k * this.sw, y, this.sw, px)) stats.labelled++;
           }
         }
       }
@@ -371,25 +415,46 @@ export class Grid {
     if (withOverlay) this._highlight(ctx, x0, y0, w, h);
     ctx.restore();
     this._labels(ctx, x0, y0, w, h);
+    this.painted = stats;
   }
 
-  // a cell's text, shrunk (down to 7 px) rather than dropped when it does not fit
+  // a cell's text at the grid's one label size
   _label(ctx, label, x, y, w, size) {
-    if (!label) return;
-    ctx.font = `${size}px ui-monospace, monospace`;
-    const tw = ctx.measureText(label).width;
-    if (tw > w - 3) {
-      size = Math.floor(size * (w - 3) / tw);
-      if (size < 7) return;
-      ctx.font = `${size}px ui-monospace, monospace`;
-    }
+    if (!label) return false;
+    ctx.font = `${size}px ${CELL_FONT}`;
     ctx.fillStyle = "#1c1917";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     ctx.fillText(label, x + w / 2, y + this.ch / 2 + 0.5);
+    return true;
   }
 
   _cellSize() { return Math.max(8, Math.min(13, Math.floor(this.ch * 0.42))); }
+
+  // The cell-text size of the whole grid: the largest (up to _cellSize()) at which the
+  // widest label of the grid fits one cell, so that every cell is labelled at the same
+  // size; 0 (no cell text anywhere) when that is below MIN_LABEL_PX or cells are small.
+  labelPx() {
+    const fns = this.fns;
+    if (!fns || !fns.text || this.ch < TEXT_CELL) return 0;
+    if (fns.widest === undefined) {
+      // the longest text of any cell (monospace: the longest string is the widest)
+      const s = this.spec, n = s.ntiles * s.nrows * s.ncols * this.sub;
+      let longest = "";
+      for (let key = 0; key < n; key++) {
+        const t = fns.text(key);
+        if (t && t.length > longest.length) longest = t;
+      }
+      fns.widest = longest ? textWidth(longest, `100px ${CELL_FONT}`) / 100 : 0;
+    }
+    if (!fns.widest) return 0;
+    const px = Math.min(this._cellSize(), Math.floor((this.sw - 3) / fns.widest));
+    return px >= MIN_LABEL_PX ? px : 0;
+  }
+
+  // column labels: every one when the widest fits a column (3 px apart), else a
+  // power-of-two subsample
+  colStep() { return labelStep(this.cw, this.colLabelW + 3); }
 
   _labels(ctx, x0, y0, w, h) {
     const s = this.spec;
@@ -405,7 +470,7 @@ export class Grid {
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";
       for (let i = 0; i < this.tileRows; i++) {
-        const t = this._tileAt(i, 0);
+        const t = this._tileInRow(i);
         if (t < 0) continue;
         const ty = this.tileY[t] - y0;
         if (ty > h || ty + this.tileH < 0) continue;
@@ -418,12 +483,10 @@ export class Grid {
       }
     }
     if (s.colLabel) {
-      const widest = Math.max(textWidth(String(s.colLabel(0) ?? ""), LABEL_FONT),
-        textWidth(String(s.colLabel(s.ncols - 1) ?? ""), LABEL_FONT));
-      const step = labelStep(this.cw, Math.max(12, widest + 6));
+      const step = this.colStep();
       ctx.textAlign = "center";
       ctx.textBaseline = "bottom";
-      const cols = s.ntiles === 1 || s.mesh ? 1 : this.perRow;
+      const cols = s.ntiles === 1 ? 1 : this.perRow;
       for (let j = 0; j < cols; j++) {
         const tx = this.marginL + j * (this.tileW + GAP_T) - x0;
         if (tx > w || tx + this.tileW < 0) continue;
@@ -478,12 +541,23 @@ export class Grid {
     ctx.strokeStyle = "#111111";
     ctx.lineWidth = 1;
     for (const [, x, y, cw, ch] of rects) ctx.strokeRect(x - 0.5, y - 0.5, cw + 1 - g, ch + 1 - g);
-    const text = this.fns && this.fns.text && this.ch >= 14 ? this.fns.text : null;
+    const px = this.labelPx();
+    const text = px > 0 ? this.fns.text : null;
     for (const [key, x, y, cw, ch] of rects) {
+      if (hl.wholeCells && this.sub > 1) {  // a whole bank word: each element in it
+        const subGap = this.sw >= 10 ? 1 : 0;
+        for (let k = 0; k < this.sub; k++) {
+          const col = hl.colour(key + k);
+          ctx.fillStyle = col || EMPTY;
+          ctx.fillRect(x + k * this.sw, y, this.sw - (k === this.sub - 1 ? g : subGap), ch - g);
+          if (text && col) this._label(ctx, text(key + k), x + k * this.sw, y, this.sw, px);
+        }
+        continue;
+      }
       const col = hl.colour(key);
       ctx.fillStyle = col || EMPTY;
       ctx.fillRect(x, y, cw - g, ch - g);
-      if (text && col && !hl.wholeCells) this._label(ctx, text(key), x, y, cw, this._cellSize());
+      if (text && col) this._label(ctx, text(key), x, y, cw, px);
     }
     if (hl.primary >= 0) {
       const [x, y, cw, ch] = this.keyRect(hl.primary);
