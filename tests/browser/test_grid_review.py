@@ -218,3 +218,27 @@ def test_svg_export_labels_the_cells_the_canvas_labels(page):
     logical = re.findall(rf'<text [^>]*font-size="{lpx}"[^>]*fill="#1c1917"[^>]*>\d</text>', svg)
     assert len(logical) == 64
     assert page.errors == []
+
+
+def test_side_by_side_views_are_drawn_side_by_side_at_1000px(page):
+    # the views were sized for two halves but CSS wrapped them one above the other, so
+    # the physical view ran below the window
+    page.page.set_viewport_size({"width": 1000, "height": 700})
+    try:
+        for q in ("?preset=" + quote("mma.m16n8k16.A"),
+                  "?preset=" + quote("wgmma 128x256 accumulator")):
+            page.open(q)
+            stacked = page.page.evaluate("document.getElementById('views').classList.contains('stacked')")
+            rect = "(v) => document.getElementById(v + '-view').getBoundingClientRect().toJSON()"
+            lv, pv = (page.page.evaluate(rect, v) for v in ("logical", "physical"))
+            if stacked:
+                assert pv["top"] >= lv["bottom"] - 1, q
+            else:
+                assert abs(pv["top"] - lv["top"]) < 1 and pv["left"] >= lv["right"], q
+            g = page.page.evaluate("""() => { const g = window.__tl.state.model.pgrid;
+                return {w: g.width, vw: g.vw}; }""")
+            assert g["w"] <= g["vw"] + 1, q  # the 2 x 4 warps fit across, no sideways scrolling
+            assert pv["bottom"] <= 700 + 1, q
+    finally:
+        page.page.set_viewport_size({"width": 1400, "height": 1000})
+    assert page.errors == []
