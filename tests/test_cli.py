@@ -147,3 +147,10 @@ def test_check_json():
     assert doc["ok"] is True and doc["findings"] == []
     assert doc["conflicts"]["column"]["wavefronts"] > doc["conflicts"]["column"]["ideal"]
     assert p.returncode == 1
+
+
+def test_check_counts_tensor_memory_columns_in_elements_of_the_dtype():
+    wide = "S[(128,1024):(1@TLane,1@TCol)]"  # 1024 columns: too many 32-bit cells ...
+    assert run("check", wide).returncode == 1
+    p = run("check", wide, "--dtype", "e4m3")  # ... but 1024 8-bit values fit in 256 cells
+    assert p.returncode == 0 and "legal" in p.stdout

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..core.axes import axis as axis_info
 from ..core.compose import ComposeLayout
+from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
 
@@ -123,12 +124,36 @@ def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
     return out
 
 
-def legality(layout: Layout, shape: tuple[int, ...] | None = None) -> LegalityReport:
+def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
+    """The number of values the hardware has on ``axis`` (``None``: not fixed).
+
+    ``TCol`` counts elements of the stored type (SPEC §5): 512 32-bit columns hold
+    2048 8-bit or 1024 16-bit values, so with a narrower ``dtype`` the extent grows.
+
+    >>> hardware_extent("laneid"), hardware_extent("TCol"), hardware_extent("TCol", "e8m0")
+    (32, 512, 2048)
+    """
+    ext = axis_info(axis).extent
+    if axis == "TCol" and ext is not None and dtype is not None:
+        bits = dtype_bits(dtype)
+        if bits < 32:
+            ext = ext * (32 // bits)
+    return ext
+
+
+def legality(
+    layout: Layout, shape: tuple[int, ...] | None = None, dtype: str | None = None
+) -> LegalityReport:
     """Check ``layout`` against the axis registry (see the module docstring).
+
+    ``dtype`` is the stored element type; it matters for ``TCol``, which counts elements
+    (see :func:`hardware_extent`).
 
     >>> import tilelayout as tl
     >>> legality(tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid]")).ok
     False
+    >>> legality(tl.parse("S[(128,1024):(1@TLane,1@TCol)]"), dtype="e4m3").ok
+    True
     """
     tile = layout.tile if isinstance(layout, ComposeLayout) else layout
     s = layout.check_shape(shape)
@@ -138,7 +163,7 @@ def legality(layout: Layout, shape: tuple[int, ...] | None = None) -> LegalityRe
     coords = layout.map_all(s) if small else None
     n = layout.size()
     for a, (lo, hi) in ranges.items():
-        ext = axis_info(a).extent
+        ext = hardware_extent(a, dtype)
         if ext is None or (lo >= 0 and hi < ext):
             continue
         count, ex, elements = None, (), ()

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the report; return 1 when there is anything to fix."""
     layout = layout_from_args(args)
     shape = shape_from_args(args, layout)
-    report = legality(layout, shape)
+    report = legality(layout, shape, args.dtype)
     conflicts = _conflicts(layout, shape, args.dtype)
     conflicted = any(not c.get("conflict_free", True) for c in (conflicts or {}).values())
     if args.json:

@@ -547,10 +547,10 @@ def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- analysis: legality and bank conflicts -----------------------------------------------
-def _legality(layout: Layout, shape: tuple[int, ...]) -> dict[str, Any]:
+def _legality(layout: Layout, shape: tuple[int, ...], dtype: str | None) -> dict[str, Any]:
     from ..analysis.legality import legality
 
-    report = legality(layout, shape)
+    report = legality(layout, shape, dtype)
     findings = []
     for f in report.findings:
         d = f.to_dict()
@@ -637,7 +637,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError("the layout is too large for the explorer's analysis; use the "
                        "library (tilelayout.analysis) directly", 413)
     try:
-        out: dict[str, Any] = {"legality": _legality(layout, shape), "conflicts": None}
+        out: dict[str, Any] = {"legality": _legality(layout, shape, dtype), "conflicts": None}
         if _has_banks(layout, dtype):
             assert dtype is not None
             out["conflicts"] = _conflicts(layout, shape, dtype)
