@@ -101,3 +101,12 @@ def test_canonicalize_drops_a_swizzle_that_changes_nothing(tile, dropped):
     C = tl.ComposeLayout(tl.Swizzle(3, 3, 3), T)
     assert (C.canonicalize() == T.canonicalize()) is dropped
     assert brute_equivalent(C.canonicalize(), C)
+
+
+def test_pack_and_unpack_by_one_are_the_identity():
+    import tilelayout as tl
+
+    for text in ["S[(4,2):(1@laneid,3)] + R[2:1@pid] + 2", "ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])"]:
+        L = tl.parse(text)
+        assert L.unpack(1) == L and L.pack(1) == L
+        assert L.unpack(1, "laneid") == L

@@ -60,6 +60,8 @@ def unpack(layout: Layout, n: int, axis: str = "m") -> Layout:
     """
     _check_n(n)
     axis_info(axis)
+    if n == 1:
+        return layout  # one element per element: nothing changes
     if isinstance(layout, ComposeLayout):
         k = _power_of_two(n, "unpack")
         sw = layout.swizzle
@@ -86,6 +88,8 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
     """
     _check_n(n)
     axis_info(axis)
+    if n == 1:
+        return layout
     if isinstance(layout, ComposeLayout):
         k = _power_of_two(n, "pack")
         sw = layout.swizzle
