@@ -416,10 +416,15 @@ function recolor() {
     `<span><span class="sw" style="background:${paletteOf(v)}"></span>${v}</span>`).join("");
   $("legend").innerHTML = `<span>colour = <b>${escapeHtml(what)}</b>:</span>${items}` +
     (many || vals.length > 16 ? `<span>… ${many ? "many" : vals.length} values; the ${state.palette.length} colours repeat</span>` : "");
-  if (!m.arranged) arrange();
+  // the cell text sizes the cells (widened when the labels need it): set it first, and
+  // re-fit when the new text (the logical view shows the colour value) changes the aspect
+  m.lgrid.setFns(fillL, textL, null);
+  m.pgrid.setFns(fillP, textP, (key) => m.collide[key] === 1);
+  const refit = (v) => { const g = gridOf(v); return g.fitted && g.fit(...m.boxes[v]).a !== g.aspect; };
+  if (!m.arranged || refit("logical") || refit("physical")) arrange();
   const tL = performance.now();
-  m.lgrid.draw(fillL, textL, null);
-  m.pgrid.draw(fillP, textP, (key) => m.collide[key] === 1);
+  m.lgrid.paint();
+  m.pgrid.paint();
   state.timings.paint = performance.now() - tL;
   applySelection();
 }
@@ -559,7 +564,7 @@ function arrange() {
       // a zoomed view gets what its content needs, up to at least half of the height
       // (it scrolls); the other keeps its fitted box when it can and re-fits
       const half = Math.floor(avail / 2);
-      const need = (g, c) => Math.ceil(g.size(c, g.wrap(c, wT))[1]) + 16;
+      const need = (g, c) => Math.ceil(g.size(c, g.wrap(c, wT, g.aspect ?? 1))[1]) + 16;
       const nL = zl ? need(m.lgrid, state.zoom.logical) : 0;
       const nP = zp ? need(m.pgrid, state.zoom.physical) : 0;
       if (zl && zp) hl = nL + nP <= avail || nL < half ? nL : nP < half ? avail - nP : half;
@@ -589,7 +594,7 @@ function zoomLabels() {
   if (!m) return;
   for (const v of ["logical", "physical"]) {
     const g = gridOf(v);
-    $(`${v}-zoom`).textContent = `${+g.cell.toFixed(2)} px${g.fitted ? " · fit" : ""}`;
+    $(`${v}-zoom`).textContent = `${g.sizeText()}${g.fitted ? " · fit" : ""}`;
     $(`${v}-scroll`).classList.toggle("pannable", g.width > g.vw + 1 || g.height > g.vh + 1);
   }
 }
@@ -1209,6 +1214,11 @@ Object.assign(window.__tl, {
     return { x: r.left + x, y: r.top + y };
   },
   cell: () => ({ logical: state.model.lgrid.cell, physical: state.model.pgrid.cell }),
+  // cell geometry of both views: width x height of a (sub-)cell, aspect, fitted or zoomed
+  geometry: () => {
+    const f = (g) => ({ w: g.sw, h: g.ch, aspect: g.aspect, fitted: g.fitted, px: g.labelPx() });
+    return { logical: f(state.model.lgrid), physical: f(state.model.pgrid) };
+  },
   zoom, setZoom,
   // what the last paint drew: the cell-text size and how many non-empty cells got text
   labels: () => ({ logical: state.model.lgrid.painted, physical: state.model.pgrid.painted }),

@@ -6,6 +6,12 @@
 // (they stick to the box's top-left corner) and draw the visible cells, so a 128 x 256
 // tile can be zoomed to 48 px per cell without allocating a huge bitmap. Row and column
 // labels are frozen bands at the left and top edges.
+//
+// Cells are `cell` px high and `cell * aspect` px wide (a sub-cell, for bank words of
+// several elements). The aspect is 1 (square) unless the grid is height-limited, its box
+// has spare width and the widest cell label would not fit a square at the cell's full text
+// size: then fit() widens the cells, up to MAX_ASPECT and the width the box allows. Zooming
+// keeps the aspect (it scales both dimensions); the zoom level is the cell height.
 
 const DPR = () => Math.max(1, Math.min(3, window.devicePixelRatio || 1));
 const EMPTY = "#efedea";
@@ -15,6 +21,7 @@ export const MIN_CELL = 1;
 export const MAX_FIT = 36;
 export const ZOOM_STEPS = [1, 1.5, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 36, 42, 48, 56, 64];
 export const GAP_T = 10;       // between tiles
+export const MAX_ASPECT = 3;   // cell width / height at most
 const SCROLLBAR = 16;   // reserved when one direction overflows
 
 // start offsets of n mixed-radix positions (radices outer -> inner) with a gap at every
@@ -104,17 +111,24 @@ export class Grid {
     this.gapW = extra(s.colRadix || [s.ncols]);
     this.gapH = extra(s.rowRadix || [s.nrows]);
     this.fitted = true;
+    this.aspect = null;  // width / height of a (sub-)cell; chosen by fit(), kept by zoom
     this.hl = null;
     this.fns = null;
     this.box = [400, 300];
   }
 
-  // content size at cell size c with k tiles per row
-  size(c, k) {
+  // the (sub-)cell width for cell height c at aspect a: whole pixels from 4 px up
+  static cellWidth(c, a) {
+    if (a === 1) return c;
+    return c >= 4 ? Math.floor(c * a + 1e-6) : c * a;
+  }
+
+  // content size at cell height c with k tiles per row (cells of aspect a)
+  size(c, k, a = 1) {
     const s = this.spec;
     const perRow = s.mesh ? s.mesh.cols.length : k;
     const tileRows = s.mesh ? s.mesh.rows.length : Math.ceil(s.ntiles / k);
-    const tileW = s.ncols * this.sub * c + this.gapW, tileH = s.nrows * c + this.gapH;
+    const tileW = s.ncols * this.sub * Grid.cellWidth(c, a) + this.gapW, tileH = s.nrows * c + this.gapH;
     return [this.marginL + perRow * tileW + (perRow - 1) * GAP_T + 4,
       this.marginT + tileRows * (tileH + this.header) + (tileRows - 1) * GAP_T + 4];
   }
@@ -127,16 +141,40 @@ export class Grid {
     return out;
   }
 
-  // the largest cell (MIN_CELL..MAX_FIT) at which everything fits the box, and the
+  // the largest square cell (MIN_CELL..MAX_FIT) at which everything fits the box, and the
   // tiles per row for it; when nothing fits, the smallest cell with the least overflow.
   // Wrapped tiles prefer a count per row that divides the number of tiles (full rows,
   // 8 tiles as 2 x 4, not 3 + 3 + 2) unless another count gives clearly bigger cells.
+  // Then the cells are widened into spare width when their labels need it (widen()):
+  // {c: height, k, a: aspect, w, h}.
   fit(boxW, boxH) {
     const s = this.spec;
-    const all = this._fit(boxW, boxH, this.candidates());
-    if (s.mesh || s.ntiles <= 2) return all;
-    const even = this._fit(boxW, boxH, divisors(s.ntiles).filter((k) => k <= 64));
-    return even && even.c * 1.25 >= all.c ? even : all;
+    let best = this._fit(boxW, boxH, this.candidates());
+    if (!s.mesh && s.ntiles > 2) {
+      const even = this._fit(boxW, boxH, divisors(s.ntiles).filter((k) => k <= 64));
+      if (even && even.c * 1.25 >= best.c) best = even;
+    }
+    const a = this.widen(best.c, best.k, boxW);
+    if (a === 1) return { ...best, a };
+    const [w, h] = this.size(best.c, best.k, a);
+    return { ...best, a, w, h };
+  }
+
+  // The aspect (width / height) of cells of height c with k tiles per row in a box boxW
+  // wide: 1 (square) when the grid's widest label fits a square cell at the full text size
+  // for the height, when cells are too low for text, or when the box has no spare width;
+  // else the cells are widened until that label fits at the full size, or as far as
+  // MAX_ASPECT and the box allow, provided the label then fits at MIN_LABEL_PX or more.
+  widen(c, k, boxW) {
+    if (c < TEXT_CELL) return 1;
+    const widest = this.widestText();
+    if (!widest || this._pxFor(c, c) >= this._cellSize(c)) return 1;
+    const w0 = this.size(0, k)[0], w1 = this.size(1, k)[0];  // the width is linear in it
+    const room = Math.floor((boxW - w0) / (w1 - w0));
+    const want = Math.ceil(this._cellSize(c) * widest + 8);  // with a little air
+    const sw = Math.min(want, room, Math.floor(MAX_ASPECT * c));
+    if (sw <= c || this._pxFor(sw, c) <= this._pxFor(c, c)) return 1;
+    return sw / c;
   }
 
   _fit(boxW, boxH, ks) {
@@ -158,29 +196,32 @@ export class Grid {
     return best;
   }
 
-  // tiles per row for an explicit cell size: as many as fit the box width, preferring
-  // a count that divides the number of tiles
-  wrap(c, boxW) {
+  // tiles per row for an explicit cell size (and aspect): as many as fit the box width,
+  // preferring a count that divides the number of tiles
+  wrap(c, boxW, a = 1) {
     const ks = this.candidates();
     let k = ks[0];
-    for (const x of ks) if (this.size(c, x)[0] <= boxW) k = x;
+    for (const x of ks) if (this.size(c, x, a)[0] <= boxW) k = x;
     if (this.spec.mesh) return k;
     let d = 1;
     for (const x of divisors(this.spec.ntiles)) if (x <= k) d = x;
     return 2 * d >= k ? d : k;
   }
 
-  // lay out for a box (css px). cell = null: fit to the box; a number: that cell size
+  // lay out for a box (css px). cell = null: fit to the box (height and aspect); a number:
+  // that cell height, at the aspect of the last fit (of this box when there was none)
   setBox(boxW, boxH, cell = null) {
     this.box = [boxW, boxH];
     let k;
     if (cell === null) {
       const f = this.fit(boxW, boxH);
       cell = f.c; k = f.k;
+      this.aspect = f.a;
       this.fitted = true;
     } else {
+      if (this.aspect === null) this.aspect = this.fit(boxW, boxH).a;
       cell = Math.max(MIN_CELL, Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1], cell));
-      k = this.wrap(cell, boxW);
+      k = this.wrap(cell, boxW, this.aspect);
       this.fitted = false;
     }
     this._geometry(cell, k);
@@ -188,9 +229,9 @@ export class Grid {
 
   _geometry(cell, k) {
     const s = this.spec, sub = this.sub;
-    this.cell = cell;
-    this.sw = cell;
-    this.cw = cell * sub;
+    this.cell = cell;  // the zoom level: px per cell, down
+    this.sw = Grid.cellWidth(cell, this.aspect ?? 1);
+    this.cw = this.sw * sub;
     this.ch = cell;
     this.rowY = positions(s.rowRadix || [s.nrows], cell, s.gaps);
     this.colX = positions(s.colRadix || [s.ncols], this.cw, s.gaps);
@@ -205,7 +246,7 @@ export class Grid {
       this.tileX[t] = this.marginL + j * (this.tileW + GAP_T);
       this.tileY[t] = this.marginT + this.header + i * (this.tileH + this.header + GAP_T);
     }
-    const [w, h] = this.size(cell, k);
+    const [w, h] = this.size(cell, k, this.aspect ?? 1);
     this.width = Math.ceil(w);
     this.height = Math.ceil(h);
     // the visible box: the content, or the box with scroll bars when it does not fit
@@ -333,8 +374,31 @@ export class Grid {
 
   // fill(key) -> colour string or null (empty); text(key) -> string or null; mark(key) -> bool
   draw(fill, text, mark) {
-    this.fns = { fill, text, mark };
+    this.setFns(fill, text, mark);
     this.paint();
+  }
+
+  // the drawing functions without painting (fit() needs the text to size the cells)
+  setFns(fill, text, mark) {
+    this.fns = { fill, text, mark };
+  }
+
+  // the width of the longest cell text in px per px of font size (0: no text), measured
+  // once per set of drawing functions
+  widestText() {
+    const fns = this.fns;
+    if (!fns || !fns.text) return 0;
+    if (fns.widest === undefined) {
+      // the longest text of any cell (monospace: the longest string is the widest)
+      const s = this.spec, n = s.ntiles * s.nrows * s.ncols * this.sub;
+      let longest = "";
+      for (let key = 0; key < n; key++) {
+        const t = fns.text(key);
+        if (t && t.length > longest.length) longest = t;
+      }
+      fns.widest = longest ? textWidth(longest, `100px ${CELL_FONT}`) / 100 : 0;
+    }
+    return fns.widest;
   }
 
   // repaint the visible part (after a scroll or a zoom)
@@ -429,27 +493,31 @@ export class Grid {
     return true;
   }
 
-  _cellSize() { return Math.max(8, Math.min(13, Math.floor(this.ch * 0.42))); }
+  // the full cell-text size for cells ch px high
+  _cellSize(ch = this.ch) { return Math.max(8, Math.min(13, Math.floor(ch * 0.42))); }
+
+  // the label size in (sub-)cells sw x ch: the largest up to _cellSize(ch) at which the
+  // widest label fits the width; 0 when that is below MIN_LABEL_PX or cells are too low
+  _pxFor(sw, ch) {
+    const widest = this.widestText();
+    if (!widest || ch < TEXT_CELL) return 0;
+    const px = Math.min(this._cellSize(ch), Math.floor((sw - 3) / widest + 1e-9));
+    return px >= MIN_LABEL_PX ? px : 0;
+  }
 
   // The cell-text size of the whole grid: the largest (up to _cellSize()) at which the
-  // widest label of the grid fits one cell, so that every cell is labelled at the same
-  // size; 0 (no cell text anywhere) when that is below MIN_LABEL_PX or cells are small.
+  // widest label of the grid fits one cell (a rectangle: sw x ch), so that every cell is
+  // labelled at the same size; 0 (no cell text anywhere) when that is below MIN_LABEL_PX
+  // or cells are small.
   labelPx() {
-    const fns = this.fns;
-    if (!fns || !fns.text || this.ch < TEXT_CELL) return 0;
-    if (fns.widest === undefined) {
-      // the longest text of any cell (monospace: the longest string is the widest)
-      const s = this.spec, n = s.ntiles * s.nrows * s.ncols * this.sub;
-      let longest = "";
-      for (let key = 0; key < n; key++) {
-        const t = fns.text(key);
-        if (t && t.length > longest.length) longest = t;
-      }
-      fns.widest = longest ? textWidth(longest, `100px ${CELL_FONT}`) / 100 : 0;
-    }
-    if (!fns.widest) return 0;
-    const px = Math.min(this._cellSize(), Math.floor((this.sw - 3) / fns.widest));
-    return px >= MIN_LABEL_PX ? px : 0;
+    if (!this.fns || !this.fns.text || this.ch < TEXT_CELL) return 0;
+    return this._pxFor(this.sw, this.ch);
+  }
+
+  // the zoom indicator's text: "22 px" for square cells, "30x22 px" (width x height) else
+  sizeText() {
+    const h = +this.ch.toFixed(2), w = +this.sw.toFixed(2);
+    return w === h ? `${h} px` : `${w}x${h} px`;
   }
 
   // column labels: every one when the widest fits a column (3 px apart), else a
