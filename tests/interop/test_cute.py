@@ -1,5 +1,10 @@
 """CuTe interop: our own parser against pycute (from the nvidia-cutlass wheel), round
-trips, thread-value layouts and the CUTLASS SM80 mma atoms against our mma presets."""
+trips, thread-value layouts and the CUTLASS SM80 mma atoms against our mma presets.
+
+to_cute_tv (ours -> CuTe thread-value text) is checked against pycute's evaluation of the
+produced text at every (thread, value), against the CUTLASS layouts quoted in
+hardware-facts.md (§2 SM80 mma atoms, §4 wgmma accumulator), and by the round trip
+through from_cute_tv."""
 
 from __future__ import annotations
 
@@ -18,7 +23,9 @@ from tilelayout.interop.cute import (
     from_cute,
     from_cute_tv,
     parse_cute,
+    thread_axes,
     to_cute,
+    to_cute_tv,
 )
 
 pycute = pytest.importorskip("pycute", reason="pycute ships in the optional 'cute' extra (nvidia-cutlass)")
@@ -195,3 +202,157 @@ def test_cutlass_sm80_mma_atoms_are_exactly_our_presets(name, dtype, text, shape
             a, b = idx % shape[0], idx // shape[0]
             at = (b, a) if permute else (a, b)
             assert (arrays["laneid"][at][0], arrays["m"][at][0]) == (t, v)
+
+
+# -- to_cute_tv: ours -> CuTe thread-value layouts -------------------------------------------
+# every register-fragment / copy preset a TV layout applies to: (name, params)
+TV_PRESETS = (
+    [(f"mma.m16n8k{k}.{op}", {"dtype": dt}) for k, dts in
+     ((16, ("float16", "bfloat16", "int8")), (8, ("float16", "tfloat32")), (32, ("int8", "e4m3")))
+     for dt in dts for op in ("A", "B")]
+    + [(f"mma.m16n8k{k}.C", {}) for k in (16, 8, 32)]
+    + [(f"ldmatrix.x{x}", {"trans": t}) for x in (1, 2, 4) for t in (False, True)]
+    + [("wgmma.m64nNk16.D", {"n": n}) for n in (8, 16, 64, 256)]
+    + [(f"tcgen05.ld.{s}", {"num": n}) for s in ("32x32b", "16x64b", "16x128b", "16x256b")
+       for n in (1, 2, 4)]
+)
+
+
+def _setup(name, params):
+    p = presets.get(name, **params)
+    permute = (1, 0) if name.startswith("mma.") and name.endswith(".B") else None
+    cute_shape = tuple(reversed(p.shape)) if permute else p.shape
+    return p, permute, cute_shape
+
+
+def _thread_index(arrays, threads, at):
+    """The combined thread index (outermost axis first, inner radix = hardware extent)."""
+    t = 0
+    for a in threads:
+        t = t * tl.axis(a).extent + int(arrays[a][at][0]) if a in arrays else t * tl.axis(a).extent
+    return t
+
+
+@pytest.mark.parametrize(("name", "params"), TV_PRESETS, ids=[f"{n}-{p}" for n, p in TV_PRESETS])
+def test_every_tv_preset_agrees_with_pycute_and_round_trips(name, params):
+    p, permute, cute_shape = _setup(name, params)
+    L = p.layout
+    threads = thread_axes(L)
+    text = to_cute_tv(L, p.shape, threads, permute=permute)
+    ref = _pycute_tv(text)
+    nthreads, nvalues = _mode_sizes(ref)
+    assert nthreads * nvalues == math.prod(p.shape)
+    # pycute's evaluation of our text at every (t, v) is the element our preset puts there
+    arrays = L.map_all(p.shape)
+    seen = set()
+    for t in range(nthreads):
+        for v in range(nvalues):
+            idx = ref(t, v)
+            cute_coord = np.unravel_index(idx, cute_shape, order="F")
+            ours = tuple(int(cute_coord[q]) for q in permute) if permute else tuple(map(int, cute_coord))
+            assert _thread_index(arrays, threads, ours) == t, (text, t, v)
+            assert (int(arrays["m"][ours][0]) if "m" in arrays else 0) == v, (text, t, v)
+            seen.add(idx)
+    assert len(seen) == math.prod(p.shape)  # a bijection onto the tile
+    # and back: from_cute_tv of the text is the preset (wgmma: thread = tid_in_wg)
+    if len(threads) == 1:
+        back = from_cute_tv(text, cute_shape, thread_axis=threads[0], permute=permute)
+        assert back == L or back.equivalent(L, p.shape), (text, back, L)
+    else:
+        back = from_cute_tv(text, cute_shape, thread_axis="tid_in_wg", permute=permute)
+        renamed = tl.TileLayout([tl.Iter(it.extent, it.stride * (32 if it.axis == "wid_in_wg" else 1),
+                                         "tid_in_wg" if it.axis in threads else it.axis)
+                                 for it in L.shard])
+        assert back.equivalent(renamed, p.shape), (text, back, renamed)
+
+
+def _same_function(a, b):
+    """Same (thread count, value count) and the same index at every flat (t, v)."""
+    la, lb = _pycute_tv(a), _pycute_tv(b)
+    if _mode_sizes(la) != _mode_sizes(lb):
+        return False
+    return all(la(k) == lb(k) for k in range(math.prod(_mode_sizes(lb))))
+
+
+def _flat(t):
+    return [x for s in t for x in _flat(s)] if isinstance(t, tuple) else [t]
+
+
+def _mode_sizes(layout):
+    return tuple(math.prod(_flat(s)) for s in layout.shape)
+
+
+@pytest.mark.parametrize(("name", "dtype", "text", "shape", "permute"), SM80_ATOMS,
+                         ids=[f"{a[0]}-{a[1]}" for a in SM80_ATOMS])
+def test_equals_the_cutlass_sm80_atoms_as_functions(name, dtype, text, shape, permute):
+    p = presets.get(name, **({"dtype": dtype} if dtype else {}))
+    ours = to_cute_tv(p.layout, p.shape, permute=permute)
+    assert _same_function(ours, text), (ours, text)
+
+
+@pytest.mark.parametrize("n", [8, 16, 64, 256])
+def test_wgmma_accumulator_equals_cute_clayout_64xn(n):
+    # hardware-facts §4: SM90::GMMA::CLayout_64xN<N> = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
+    p = presets.get("wgmma.m64nNk16.D", n=n)
+    ours = to_cute_tv(p.layout, p.shape, ("wid_in_wg", "laneid"))
+    assert _same_function(ours, f"((4,8,4),(2,2,{n // 8})):((128,1,16),(64,8,512))"), ours
+
+
+def test_the_documented_example_prints_cutlass_text():
+    p = presets.get("mma.m16n8k16.A", dtype="float16")
+    assert to_cute_tv(p.layout, p.shape) == "((4,8),(2,2,2)):((32,1),(16,8,128))"
+    b = presets.get("mma.m16n8k16.B", dtype="float16")
+    assert to_cute_tv(b.layout, b.shape, permute=(1, 0)) == "((4,8),(2,2)):((16,1),(8,64))"
+    assert thread_axes(presets.get("wgmma.m64nNk16.D", n=16).layout) == ("wid_in_wg", "laneid")
+
+
+def _random_tv(rng):
+    """A random TV layout text: the tile index digits dealt to thread and value modes."""
+    extents = [rng.choice([2, 2, 3, 4]) for _ in range(rng.randint(1, 5))]
+    strides, acc = [], 1
+    for e in extents:
+        strides.append(acc)
+        acc *= e
+    order = list(range(len(extents)))
+    rng.shuffle(order)
+    cut = rng.randint(1, len(order))
+    modes = [order[:cut], order[cut:]]
+    sh = tuple(tuple(extents[i] for i in m) if m else 1 for m in modes)
+    st = tuple(tuple(strides[i] for i in m) if m else 0 for m in modes)
+    fmt = lambda t: f"({','.join(fmt(x) for x in t)})" if isinstance(t, tuple) else str(t)  # noqa: E731
+    # a tile shape whose dims are products of leading digits (so no digit straddles)
+    k = rng.randint(0, len(extents))
+    dims = (math.prod(extents[:k]), math.prod(extents[k:])) if 0 < k < len(extents) else (acc,)
+    return f"{fmt(sh)}:{fmt(st)}", dims
+
+
+def test_random_tv_layouts_round_trip_as_functions():
+    rng = random.Random(11)
+    for _ in range(300):
+        text, dims = _random_tv(rng)
+        ours = from_cute_tv(text, dims)
+        back = to_cute_tv(ours, dims)
+        assert _same_function(back, text), (text, dims, str(ours), back)
+
+
+@pytest.mark.parametrize(("text", "kwargs", "match"), [
+    ("S[(8,64):(64,1)]", {}, "uses no thread axis"),
+    ("S[4:1@laneid] + R[2:1@warpid]", {}, "replicas"),
+    ("S[4:1@laneid] + 1", {}, "offset"),
+    ("S[(2,4):(1@warpid,1@laneid)]", {}, r"uses axes \['warpid'\]"),
+    ("S[16:2@laneid]", {}, "a gap"),
+    ("S[(2,2):(1@laneid,1@laneid)]", {}, "an overlap"),
+    ("S[4:-1@laneid]", {}, "not positive"),
+    ("S[(2,16):(1@warpid,1@laneid)]", {"thread_axis": ("warpid", "laneid")}, "covers 16 of its 32"),
+    ("S[4:1@laneid]", {"thread_axis": "m"}, "distinct"),
+    ("S[(2,2):(1@laneid,1)]", {"permute": (0, 0)}, "permutation"),
+])
+def test_refusals_say_why(text, kwargs, match):
+    with pytest.raises(InteropError, match=match):
+        to_cute_tv(tl.parse(text), **kwargs)
+
+
+def test_swizzled_layout_is_refused():
+    L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    with pytest.raises(InteropError, match="swizzles"):
+        to_cute_tv(L)
