@@ -451,8 +451,10 @@ def to_cute_tv(
     >>> import tilelayout as tl
     >>> to_cute_tv(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))   # mma C
     '((4,8),(2,2)):((32,1),(16,8))'
-    >>> to_cute_tv(tl.parse("S[(4,8):(8@laneid,1@laneid)]"))
+    >>> to_cute_tv(tl.parse("S[32:1@laneid]"))          # one value per thread
     '(32,1):(1,0)'
+    >>> to_cute_tv(tl.parse("S[(4,8):(8@laneid,1@laneid)]"))  # row-major lanes, column-major index
+    '((8,4),1):((4,1),0)'
     """
     if isinstance(layout, ComposeLayout):
         raise InteropError(
