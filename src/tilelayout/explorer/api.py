@@ -644,3 +644,79 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
     except LayoutError as exc:
         raise ApiError(str(exc)) from None
     return out
+
+
+# -- conversions: the layout in other tools' notations ------------------------------------
+#: what the page's "In other tools" panel lists, with its labels
+CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
+                  "tvm": "TVM TIRx"}
+
+
+def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
+    """The optional ``mesh`` (``"dp=2,tp=2"`` or ``{"dp": 2, "tp": 2}``), its axes declared
+    as device axes (so the layout text may use them)."""
+    from ..commands.convert import parse_mesh
+    from ..interop.jax import mesh_axes
+
+    value = req.get("mesh")
+    if value is not None and not isinstance(value, str | dict):
+        raise ApiError("'mesh' must be text like dp=2,tp=2 or an object like {\"dp\": 2}",
+                       field="mesh")
+    if isinstance(value, str) and len(value) > 200:
+        raise ApiError("'mesh' is longer than 200 characters", 413, field="mesh")
+    try:
+        mesh = parse_mesh(value)
+        if mesh is None:
+            return None
+        if len(mesh) > 8 or any(not 1 <= n <= 1 << 16 for n in mesh.values()):
+            raise ApiError("'mesh' has at most 8 axes, each of size 1..65536", field="mesh")
+        return mesh_axes(mesh)
+    except LayoutError as exc:
+        raise ApiError(str(exc), field="mesh") from None
+
+
+def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/convert``: the layout in each other tool's notation, or why not.
+
+    Same fields as ``/api/layout`` plus an optional ``mesh`` (JAX; default: the layout's
+    device axes) and ``targets`` (default: all of
+    :data:`tilelayout.commands.convert.TARGETS`). Each entry of ``targets`` in the answer
+    is ``{"target", "label", "ok": true, "text", "notes"}`` (what
+    :func:`tilelayout.commands.convert.convert` returns) or ``{"target", "label",
+    "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
+    bad input is a 4xx.
+
+    >>> r = convert_view({"layout": "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "shape": "16,8",
+    ...                   "targets": ["cute-tv", "cute"]})
+    >>> [(t["target"], t["ok"], t.get("text")) for t in r["targets"]]
+    [('cute-tv', True, '((4,8),(2,2)):((32,1),(16,8))'), ('cute', False, None)]
+    """
+    from ..commands.convert import TARGETS, convert
+
+    if not isinstance(req, Mapping):
+        raise ApiError("the request body must be a JSON object")
+    mesh = _mesh(req)
+    wanted = req.get("targets")
+    if wanted is None:
+        wanted = list(TARGETS)
+    if (not isinstance(wanted, list) or not wanted
+            or not all(isinstance(t, str) and t in TARGETS for t in wanted)):
+        raise ApiError(f"'targets' must be a non-empty list of {', '.join(TARGETS)}",
+                       field="targets")
+    layout, shape, _, _ = resolve(req)
+    n = math.prod(shape)
+    out = []
+    for target in dict.fromkeys(wanted):
+        entry: dict[str, Any] = {"target": target, "label": CONVERT_LABELS[target]}
+        try:
+            if target == "jax" and (n > MAX_ELEMENTS or n * layout.replica_count > MAX_PAIRS):
+                raise LayoutError("the layout is too large for the explorer to check against "
+                                  "JAX's blocks; use tilelayout.interop.jax directly")
+            r = convert(layout, shape, target, mesh=mesh)
+            entry.update(ok=True, text=r["text"], notes=r["notes"])
+        except LayoutError as exc:
+            entry.update(ok=False, reason=str(exc))
+        except Exception as exc:  # noqa: BLE001 (a converter bug must not hide the others)
+            entry.update(ok=False, reason=f"the converter failed: {type(exc).__name__}: {exc}")
+        out.append(entry)
+    return {"layout": str(layout), "shape": list(shape), "mesh": mesh, "targets": out}

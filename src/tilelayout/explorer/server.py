@@ -13,6 +13,8 @@ Routes::
     POST /api/access        ... + elements -> shared-memory banks and conflict ways
     POST /api/preset        name + params -> a registry preset built with those parameters
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
+    POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
+                            text for each target, or the converter's refusal reason
 
 Every error is JSON ``{"error": ..., "field": ..., "column": ...}`` with a 4xx status;
 unexpected failures are logged to stderr and answered with a generic 500, never a
@@ -52,6 +54,7 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/access": api.access_view,
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
+    "/api/convert": api.convert_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
