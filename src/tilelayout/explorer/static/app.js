@@ -5,6 +5,7 @@ import { Grid, ZOOM_STEPS, MIN_CELL, MAX_FIT } from "./grid.js";
 import { renderAnalysis, requestLabel } from "./analysis.js";
 import { renderDetails, renderSetDetails, renderSlotDetails, escapeHtml } from "./details.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
+import { renderConvert, convertToggled, CONVERT_TARGETS } from "./convert.js";
 
 const $ = (id) => document.getElementById(id);
 const DIM_NAMES = ["i", "j", "k", "l", "p", "q", "u", "v"];
@@ -22,6 +23,7 @@ const state = {
   zoom: { logical: null, physical: null },  // null: fit to the panel; else px per cell
   preset: null,          // the registry preset entry whose parameters the widgets show
   analysis: null,        // last /api/analysis answer
+  convert: null,         // last /api/convert answer
 };
 window.__tl = { state, ready: false, renders: 0 };
 
@@ -169,6 +171,7 @@ async function update(opts = {}) {
   else if (prevSel) restoreSelection(prevSel);
   writeURL();
   fetchAnalysis(seq);
+  fetchConvert(seq);
   if (!window.__tl.firstRenderAt) window.__tl.firstRenderAt = performance.now();
   window.__tl.renders = ++state.renders;
   window.__tl.ready = true;
@@ -1054,6 +1057,37 @@ async function fetchAnalysis(seq) {
   window.__tl.analysisFor = d.layout;
 }
 
+// -- "in other tools": the layout in CuTe / CuTe TV / JAX / Triton notation -------------------
+async function fetchConvert(seq) {
+  const box = $("convert");
+  const d = state.data;
+  state.convert = null;
+  if (!d) { box.hidden = true; return; }
+  let r;
+  try {
+    r = await postJSON("/api/convert", { ...drawn(), targets: CONVERT_TARGETS });
+  } catch (err) {
+    if (seq !== state.seq) return;
+    box.innerHTML = `<h3>in other tools</h3><p class="muted">${escapeHtml(err.message)}</p>`;
+    box.hidden = false;
+    return;
+  }
+  if (seq !== state.seq) return;
+  state.convert = r;
+  box.innerHTML = renderConvert(r);
+  box.hidden = false;
+  window.__tl.convertFor = d.layout;
+}
+
+async function onConvertClick(ev) {
+  const b = ev.target.closest("button[data-copy]");
+  if (!b || !state.convert) return;
+  const t = state.convert.targets[+b.dataset.copy];
+  const ok = await copyText(t.text);
+  window.__tl.lastCopied = ok ? t.text : null;
+  flash(b, ok ? "copied" : "failed");
+}
+
 function onAnalysisClick(ev) {
   const a = state.analysis, d = state.data;
   if (!a || !state.model) return;
@@ -1163,6 +1197,8 @@ async function main() {
   $("layout").addEventListener("input", toCustom);
   $("shape").addEventListener("input", toCustom);
   $("analysis").addEventListener("click", onAnalysisClick);
+  $("convert").addEventListener("click", onConvertClick);
+  $("convert").addEventListener("toggle", (ev) => convertToggled(ev.target), true);
   $("dtype").addEventListener("change", () => update());
   $("swizzle").addEventListener("change", () => update());
   $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });

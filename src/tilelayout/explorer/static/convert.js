@@ -1,0 +1,30 @@
+// The "In other tools" panel: renders what POST /api/convert returned — the layout in
+// CuTe / CuTe TV / JAX / Triton notation (tilelayout.commands.convert.convert), each with
+// a copy button, or greyed with the converter's reason when that notation cannot say it.
+import { escapeHtml } from "./details.js";
+
+export const CONVERT_TARGETS = ["cute", "cute-tv", "jax", "triton"];
+
+// collapsed or open, kept while the page lives (the panel is rebuilt for every layout)
+let open = true;
+export function convertToggled(el) { open = el.open; }
+
+export function renderConvert(r) {
+  const rows = r.targets.map((t, i) => {
+    if (!t.ok) {
+      return `<li class="refused" data-testid="convert-${t.target}" data-target="${t.target}">` +
+        `<div class="thead"><b>${escapeHtml(t.label)}</b><span class="why">not expressible</span></div>` +
+        `<div class="reason" data-testid="convert-reason-${t.target}">${escapeHtml(t.reason)}</div></li>`;
+    }
+    // "->" would wrap after its hyphen in a narrow panel; an arrow does not
+    const notes = (t.notes || []).map((n) =>
+      `<div class="note">${escapeHtml(n.replace(/->/g, "→"))}</div>`).join("");
+    return `<li data-testid="convert-${t.target}" data-target="${t.target}">` +
+      `<div class="thead"><b>${escapeHtml(t.label)}</b>` +
+      `<button class="copy" data-copy="${i}" data-testid="convert-copy-${t.target}" ` +
+      `title="copy the ${escapeHtml(t.label)} text">copy</button></div>` +
+      `<pre class="text" data-testid="convert-text-${t.target}">${escapeHtml(t.text)}</pre>${notes}</li>`;
+  }).join("");
+  return `<details data-testid="convert-toggle"${open ? " open" : ""}>` +
+    `<summary><h3>in other tools</h3></summary><ul>${rows}</ul></details>`;
+}
