@@ -170,7 +170,7 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
         if not use:
             raise InteropError(
                 f"{layout} uses no device (mesh) axis: nothing is split over devices, so there is "
-                f"no sharding to write (give a mesh, e.g. --mesh dp=2,tp=2, to ask about one)"
+                f"no sharding to write (give a mesh, e.g. dp=2,tp=2, to ask about one)"
             )
         entries = partition_spec_entries(layout, use, dims)
         how = "given" if given else "assumed: the layout's device axes, sized by the values it spans"
