@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.tile import TileLayout
 
-Layout = TileLayout | ComposeLayout
-
-
-def tile_of(layout: Layout) -> TileLayout:
-    """The tile layout inside ``layout`` (itself for a TileLayout)."""
-    return layout.tile if isinstance(layout, ComposeLayout) else layout
+__all__ = ["Layout", "rewrap", "tile_of"]
 
 
 def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:

@@ -25,14 +25,12 @@ from typing import Any
 import numpy as np
 
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
-from ..core.compose import ComposeLayout
+from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.iter import as_int
 from ..core.shape import flat_index
-from ..core.tile import TileLayout
 
-Layout = TileLayout | ComposeLayout
 WARP = 32
 ACCESS_BYTES = (4, 8, 16)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, tile_of
 from ..core.coord import Coord
 from ..core.dtypes import dtype_bytes
 from ..core.shape import Index, Shape, format_shape, unflatten
@@ -150,7 +150,7 @@ def explain(
          r=(1,)  -1@pid           -> (3@m, -1@pid)
     """
     s, flat = resolve(layout, index, shape)
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     comps = components(tile, flat)
     unswizzled = base(tile, flat)
     sums = []

@@ -28,12 +28,10 @@ from typing import Any
 import numpy as np
 
 from ..core.axes import axis as axis_info
-from ..core.compose import ComposeLayout
+from ..core.compose import Layout, tile_of
 from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
-
-Layout = TileLayout | ComposeLayout
 
 #: scope levels, innermost first (cluster and kernel both sit above cta)
 SCOPE_LEVEL = {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5}
@@ -155,7 +153,7 @@ def legality(
     >>> legality(tl.parse("S[(128,1024):(1@TLane,1@TCol)]"), dtype="e4m3").ok
     True
     """
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     s = layout.check_shape(shape)
     ranges = _ranges(tile)
     findings: list[Finding] = []

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.shape import format_shape
 from ..core.tile import TileLayout
@@ -44,7 +44,6 @@ from .common import add_layout_args, int_tuple, layout_from_args, shape_from_arg
 #: the notations ``convert`` writes, in the order the explorer lists them
 TARGETS = ("cute", "cute-tv", "jax", "triton", "tvm")
 
-Layout = TileLayout | ComposeLayout
 
 
 def parse_mesh(text: str | Mapping[str, Any] | None) -> dict[str, int] | None:
@@ -76,10 +75,6 @@ def parse_mesh(text: str | Mapping[str, Any] | None) -> dict[str, int] | None:
     return out
 
 
-def _tile(layout: Layout) -> TileLayout:
-    return layout.tile if isinstance(layout, ComposeLayout) else layout
-
-
 def assumed_mesh(layout: Layout) -> dict[str, int]:
     """The mesh a layout implies: each device axis it uses, sized by the values it spans.
 
@@ -87,7 +82,7 @@ def assumed_mesh(layout: Layout) -> dict[str, int]:
     >>> assumed_mesh(tl.parse("S[(4,4):(1@pid,1)]"))
     {'pid': 4}
     """
-    tile = _tile(layout)
+    tile = tile_of(layout)
     out: dict[str, int] = {}
     for a in tile.axes:
         if lookup_axis(a).kind != "device":
@@ -135,7 +130,7 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
         value = {"shape": _jsonable(sh), "stride": _jsonable(st),
                  "swizzle": None if sw is None else
                  [sw.swizzle_len, sw.per_element, sw.atom_len]}
-        axis = _tile(layout).axes[0] if _tile(layout).axes else "m"
+        axis = tile_of(layout).axes[0] if tile_of(layout).axes else "m"
         notes = [f"a CuTe Layout over the logical shape {format_shape(dims)}: coordinate -> "
                  f"offset on {axis}; one top-level mode per dimension"]
         return {"text": text, "value": value, "notes": notes}

@@ -85,3 +85,13 @@ class ComposeLayout(LayoutOperations):
 
 
 Layout = TileLayout | ComposeLayout
+
+
+def tile_of(layout: Layout) -> TileLayout:
+    """The tile layout inside ``layout`` (the layout itself for a TileLayout).
+
+    >>> import tilelayout as tl
+    >>> str(tile_of(tl.parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])")))
+    'S[(8,64):(64,1)]'
+    """
+    return layout.tile if isinstance(layout, ComposeLayout) else layout

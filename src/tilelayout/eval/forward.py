@@ -21,20 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.coord import Coord
 from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 
-Layout = TileLayout | ComposeLayout
-
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
-
-
-def _tile(layout: Layout) -> TileLayout:
-    return layout.tile if isinstance(layout, ComposeLayout) else layout
 
 
 def components(layout: Layout, flat: int) -> tuple[int, ...]:
@@ -45,7 +39,7 @@ def components(layout: Layout, flat: int) -> tuple[int, ...]:
     (7, 1, 3, 1)
     """
     out = []
-    for it in reversed(_tile(layout).shard):
+    for it in reversed(tile_of(layout).shard):
         flat, c = divmod(flat, it.extent)
         out.append(c)
     return tuple(reversed(out))
@@ -53,7 +47,7 @@ def components(layout: Layout, flat: int) -> tuple[int, ...]:
 
 def replica_combinations(layout: Layout) -> list[tuple[int, ...]]:
     """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order."""
-    return list(itertools.product(*(range(it.extent) for it in _tile(layout).replica)))
+    return list(itertools.product(*(range(it.extent) for it in tile_of(layout).replica)))
 
 
 @dataclass(frozen=True)
@@ -72,12 +66,12 @@ def _plan(layout: Layout) -> _Plan:
     # keyed on the axis order too: equal layouts may order offset-only axes differently,
     # and each must get its coordinates in its own order (not the order of whichever
     # equal layout was evaluated first)
-    return _compiled_plan(layout, _tile(layout).axes)
+    return _compiled_plan(layout, tile_of(layout).axes)
 
 
 @functools.lru_cache(maxsize=1024)
 def _compiled_plan(layout: Layout, axes: tuple[str, ...]) -> _Plan:
-    tile = _tile(layout)
+    tile = tile_of(layout)
     pos = {a: k for k, a in enumerate(axes)}
     steps = tuple((it.extent, it.stride, pos[it.axis]) for it in reversed(tile.shard))
     offset = tuple(tile.offset.get(a, 0) for a in axes)
@@ -156,7 +150,7 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> t
 # -- vectorized -------------------------------------------------------------------------
 def value_bound(layout: Layout) -> int:
     """An upper bound on ``|value|`` of any axis over every element and replica."""
-    tile = _tile(layout)
+    tile = tile_of(layout)
     bound: dict[str, int] = dict.fromkeys(tile.axes, 0)
     for it in tile.shard + tile.replica:
         bound[it.axis] += (it.extent - 1) * abs(it.stride)
@@ -172,7 +166,7 @@ def _check_int64(layout: Layout) -> None:
             f"values of {layout} reach about 2**{b.bit_length()}, beyond int64; "
             f"use the exact scalar apply() for such layouts"
         )
-    tile = _tile(layout)
+    tile = tile_of(layout)
     count = tile.size() * tile.replica_count
     if count >= _INT64_LIMIT // 8:
         raise LayoutOverflowError(
@@ -199,7 +193,7 @@ def _axis_grid(tile: TileLayout, axis: str) -> np.ndarray:
 
 def replica_offsets(layout: Layout) -> dict[str, np.ndarray]:
     """For each axis, the int64 vector (length R) that each replica combination adds."""
-    tile = _tile(layout)
+    tile = tile_of(layout)
     t = len(tile.replica)
     out = {}
     for axis in tile.axes:
@@ -218,7 +212,7 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     Unlike :func:`map_all` there is no replica dimension, and the ``m`` array of a
     ComposeLayout is *not* swizzled here (``map_all`` swizzles it).
     """
-    tile = _tile(layout)
+    tile = tile_of(layout)
     s = layout.check_shape(shape)
     _check_int64(layout)
     dims = tile.default_shape
@@ -246,7 +240,7 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
     [64, 65, 66]
     """
     s = layout.check_shape(shape)
-    tile = _tile(layout)
+    tile = tile_of(layout)
     _check_int64(tile)
     dims = tile.default_shape
     reps = replica_offsets(tile)

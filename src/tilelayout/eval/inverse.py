@@ -33,13 +33,11 @@ import numpy as np
 
 from ..algebra.span import value_range
 from ..core.axes import check_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError, LayoutError
 from ..core.iter import as_int
 from ..core.shape import Shape
 from ..core.tile import TileLayout
-
-Layout = TileLayout | ComposeLayout
 
 #: default cap on how many indices ``elements_at`` lists (use ``count_at`` beyond it)
 DEFAULT_LIMIT = 1 << 22
@@ -107,7 +105,7 @@ def _weights(extents: Sequence[int]) -> list[int]:
 def _tile_and_query(layout: Layout, query: Mapping[str, int]) -> tuple[TileLayout, dict[str, int]]:
     if not isinstance(query, Mapping):
         raise LayoutError(f"an inverse query is a mapping axis -> value, got {query!r}")
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     q: dict[str, int] = {}
     for a, v in query.items():
         check_axis(a)

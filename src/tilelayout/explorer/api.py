@@ -22,7 +22,7 @@ import numpy as np
 from ..analysis.banks import bank_map
 from ..analysis.explain import explain
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
@@ -44,7 +44,6 @@ MAX_PAIRS = 1 << 18
 #: the most coordinates one elements_at request may ask about
 MAX_QUERY = 4096
 
-Layout = TileLayout | ComposeLayout
 
 
 class ApiError(Exception):
@@ -360,7 +359,7 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
     >>> _box(parse("S[(1024,1024)]"))
     {'m': (0, 1048575)}
     """
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     lo: dict[str, int] = {a: 0 for a in layout.axes}
     hi = dict(lo)
     for it in (*tile.shard, *tile.replica):

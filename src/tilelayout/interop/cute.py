@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.axes import axis as lookup_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutParseError
 from ..core.iter import Iter
 from ..core.shape import format_shape
@@ -34,7 +34,6 @@ from ..core.tile import TileLayout
 from . import InteropError, require
 from .factor import merge_iters, split_by_shape
 
-Layout = TileLayout | ComposeLayout
 IntTuple = int | tuple["IntTuple", ...]
 
 _TOKEN = re.compile(r"\s*(?:(Swizzle\s*<)|(-?_?\d+)|(.))")
@@ -216,7 +215,7 @@ def cute_shape_stride(layout: Layout, shape: Sequence[int] | None = None) -> tup
     >>> cute_shape_stride(from_cute("((4,8),(2,2)):((32,1),(16,8))"), (32, 4))
     (((4, 8), (2, 2)), ((32, 1), (16, 8)))
     """
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     if tile.replica:
         raise InteropError(
             f"{layout} has replicas; a CuTe layout is a function (one offset per coordinate)"
@@ -385,7 +384,7 @@ def thread_axes(layout: Layout) -> tuple[str, ...]:
     >>> thread_axes(tl.parse("S[(8,64):(64,1)]"))
     ()
     """
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     found = [a for a in tile.axes if lookup_axis(a).kind == "thread"]
     level = {a: _SCOPE_LEVEL.get((lookup_axis(a).scope or ("thread", ""))[0], 0) for a in found}
     return tuple(sorted(found, key=lambda a: -level[a]))

@@ -21,13 +21,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.axes import is_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from . import InteropError, require
-
-Layout = TileLayout | ComposeLayout
 
 
 def _layout_module():
@@ -41,7 +39,7 @@ def to_tvm(layout: Layout) -> Any:
     >>> to_tvm(tl.parse("S[8:2]")).apply(3)["m"]  # doctest: +SKIP
     6
     """
-    tile = layout.tile if isinstance(layout, ComposeLayout) else layout
+    tile = tile_of(layout)
     if isinstance(layout, ComposeLayout):
         other = [a for a in tile.axes if a != "m"]
         if other:

@@ -20,11 +20,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..core.compose import ComposeLayout
+from ..core.compose import Layout
 from ..core.errors import LayoutError
-from ..core.tile import TileLayout
-
-Layout = TileLayout | ComposeLayout
 
 #: parameter kinds; the explorer picks a widget per kind
 PARAM_KINDS = ("choice", "int", "bool", "shape", "mesh", "spec")

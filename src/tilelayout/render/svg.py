@@ -32,15 +32,12 @@ import numpy as np
 
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import Layout
 from ..core.errors import LayoutError
 from ..core.shape import format_shape
-from ..core.tile import TileLayout
 from .palette import PALETTE
 from .physical import physical_view
 from .table import fold_shape
-
-Layout = TileLayout | ComposeLayout
 
 #: above this many logical elements the picture would not be readable (nor small)
 MAX_ELEMENTS = 1 << 17

@@ -25,11 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.compose import ComposeLayout
+from ..core.compose import Layout
 from ..core.shape import format_shape
-from ..core.tile import TileLayout
-
-Layout = TileLayout | ComposeLayout
 
 
 @dataclass(frozen=True)
