@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_axis
+from ..core.axes import axis as axis_info
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutOverflowError
@@ -31,6 +32,19 @@ def bank_of(address: int, dtype: str) -> tuple[int, int, int]:
     """
     word = address * dtype_bytes(dtype) // SMEM_BANK_BYTES
     return word, word % SMEM_BANKS, word // SMEM_BANKS
+
+
+def is_shared_memory(layout: TileLayout | ComposeLayout) -> bool:
+    """Whether banks apply: the layout has an address ``m`` and no thread axis (with a
+    thread axis, ``m`` is a register slot, which has no bank).
+
+    >>> import tilelayout as tl
+    >>> is_shared_memory(tl.parse("S[(8,64):(64,1)]")), is_shared_memory(tl.parse("S[(32,2):(1@laneid,1)]"))
+    (True, False)
+    """
+    return "m" in layout.axes and not any(
+        is_axis(a) and axis_info(a).kind == "thread" for a in layout.axes
+    )
 
 
 def bank_map(

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.banks import bank_map
+from ..analysis.banks import bank_map, is_shared_memory
 from ..analysis.explain import explain
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
@@ -213,11 +213,8 @@ _registry()
 
 
 def _has_banks(layout: Layout, dtype: str | None) -> bool:
-    """Banks apply to shared memory: a dtype, an address ``m``, and no thread axis
-    (with a thread axis ``m`` is a register slot, which has no bank)."""
-    if dtype is None or "m" not in layout.axes:
-        return False
-    return not any(is_axis(a) and axis(a).kind == "thread" for a in layout.axes)
+    """Banks apply to shared memory with a dtype (see ``analysis.banks.is_shared_memory``)."""
+    return dtype is not None and is_shared_memory(layout)
 
 
 def param_text(kind: str, value: Any) -> str:

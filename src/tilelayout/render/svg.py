@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..analysis.banks import is_shared_memory
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
 from ..core.compose import Layout
@@ -64,16 +65,11 @@ def default_color_key(layout: Layout, dtype: str | None, shape: Sequence[int]) -
     for a in axes:
         if lookup_axis(a).kind == "device":
             return a
-    if dtype and _has_banks(layout):
+    if dtype and is_shared_memory(layout):
         return "bank"
     if len(shape) > 1:
         return "dim:0"
     return layout.axes[0] if layout.axes else "dim:0"
-
-
-def _has_banks(layout: Layout) -> bool:
-    kinds = {lookup_axis(a).kind for a in layout.axes if is_axis(a)}
-    return "m" in layout.axes and "thread" not in kinds
 
 
 def _color_values(key: str, shape: tuple[int, ...], first: dict[str, np.ndarray],
@@ -178,7 +174,7 @@ def layout_svg(
     flat = {a: v.reshape(n * r) for a, v in arrays.items()}
     first = {a: v.reshape(n, r)[:, 0] for a, v in arrays.items()}
     banks = None
-    if dtype and _has_banks(layout):
+    if dtype and is_shared_memory(layout):
         bm = bank_map(layout, dtype, dims)
         banks = {k: bm[k].reshape(n * r) for k in ("bankword", "bank", "line")}
     key = color or default_color_key(layout, dtype, dims)
