@@ -22,7 +22,7 @@ import numpy as np
 from ..analysis.banks import bank_map, is_shared_memory
 from ..analysis.explain import explain
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
@@ -349,24 +349,15 @@ def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
 def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None]:
     """Each axis's value range without evaluating the layout (for layouts above the caps).
 
-    The shard digits of a flat index take every combination of values, and the replica
-    offsets are all added, so each axis ranges exactly over offset + sum of
-    ``min/max(0, (extent - 1) * stride)``. A swizzle permutes ``m`` (range unknown: None).
+    The library's ``value_range`` per axis (exact: every digit combination occurs); a
+    swizzle permutes ``m``, so its range is unknown: None.
 
     >>> _box(parse("S[(1024,1024)]"))
     {'m': (0, 1048575)}
     """
-    tile = tile_of(layout)
-    lo: dict[str, int] = {a: 0 for a in layout.axes}
-    hi = dict(lo)
-    for it in (*tile.shard, *tile.replica):
-        span = (it.extent - 1) * it.stride
-        lo[it.axis] += min(0, span)
-        hi[it.axis] += max(0, span)
-    for a, v in tile.offset.items():
-        lo[a] += v
-        hi[a] += v
-    out: dict[str, tuple[int, int] | None] = {a: (lo[a], hi[a]) for a in layout.axes}
+    from ..algebra.span import value_range
+
+    out: dict[str, tuple[int, int] | None] = {a: value_range(layout, a) for a in layout.axes}
     if isinstance(layout, ComposeLayout) and "m" in out:
         out["m"] = None
     return out
