@@ -263,12 +263,12 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
     return out
 
 
-_CHUNK = 8  # address bits per lookup table of the XorSwizzle fast path
+_CHUNK = 12  # address bits per lookup table of the XorSwizzle fast path (32 KiB tables)
 
 
 @functools.lru_cache(maxsize=256)
 def _xor_tables(sw: XorSwizzle) -> tuple[np.ndarray, ...]:
-    """Per group of 8 address bits, the XOR of the images of each of its 256 values."""
+    """Per group of 12 address bits, the XOR of the images of each of its 4096 values."""
     tables = []
     for lo in range(0, sw.bits, _CHUNK):
         images = sw.images[lo:lo + _CHUNK]
@@ -282,8 +282,8 @@ def _xor_tables(sw: XorSwizzle) -> tuple[np.ndarray, ...]:
 def swizzle_array(sw: AnySwizzle, m: np.ndarray) -> np.ndarray:
     """``sw`` applied to an int64 array of linear addresses, vectorized.
 
-    An XorSwizzle is F2-linear, so its n low bits are looked up 8 at a time in 256-entry
-    tables (cost ``n / 8`` gathers instead of ``n`` passes, see benchmarks/xor_swizzle.py).
+    An XorSwizzle is F2-linear, so its n low bits are looked up 12 at a time in tables of
+    4096 entries (``n / 12`` gathers instead of ``n`` passes; benchmarks/bench_xor_swizzle.py).
 
     >>> import numpy as np, tilelayout as tl
     >>> swizzle_array(tl.XorSwizzle(1, 2, 4, 9, 18), np.arange(8, 12)).tolist()
@@ -296,5 +296,6 @@ def swizzle_array(sw: AnySwizzle, m: np.ndarray) -> np.ndarray:
     m = np.asarray(m, dtype=np.int64)
     out = m & ~np.int64(sw.atom_size - 1)
     for c, table in enumerate(_xor_tables(sw)):
-        out ^= table[(m >> (c * _CHUNK)) & (len(table) - 1)]
+        part = (m >> (c * _CHUNK) if c else m) & (len(table) - 1)
+        out ^= np.take(table, part)
     return out
