@@ -63,3 +63,18 @@ class UnknownAxisParseError(LayoutParseError, UnknownAxisError):
 
 class SwizzleParseError(LayoutParseError, SwizzleError):
     """A bad swizzle inside layout text (carries the column)."""
+
+
+class BudgetError(LayoutError):
+    """Work over a resource limit, refused before it starts (or cut off at its deadline).
+
+    ``what`` names the work, ``cost`` and ``limit`` are in the limit's unit and ``name``
+    is the :class:`~tilelayout.Limits` field that raises it (see ``docs/limits.md``).
+    """
+
+    def __init__(self, message: str, *, name: str = "", cost: float = 0, limit: float = 0
+                 ) -> None:
+        super().__init__(message)
+        self.name = name
+        self.cost = cost
+        self.limit = limit

@@ -10,11 +10,13 @@ import operator
 from dataclasses import dataclass
 
 from .axes import check_axis
+from .budget import bounded_int
 from .errors import LayoutError
 
 
 def as_int(value: object, what: str) -> int:
-    """``value`` as a Python int (numpy integers accepted, bools and floats refused).
+    """``value`` as a Python int (numpy integers accepted, bools and floats refused), below
+    ``2**MAX_INT_BITS`` in magnitude (see :mod:`tilelayout.core.budget`).
 
     >>> as_int(7, "extent")
     7
@@ -22,9 +24,19 @@ def as_int(value: object, what: str) -> int:
     if isinstance(value, bool):
         raise LayoutError(f"{what} must be an integer, got {value!r}")
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        out = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise LayoutError(f"{what} must be an integer, got {value!r}") from None
+        raise LayoutError(f"{what} must be an integer, got {_show(value)}") from None
+    return bounded_int(out, what)
+
+
+def _show(value: object) -> str:
+    """A short repr for messages (a huge or odd object must not break the message)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 (any repr failure: show the type)
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -61,4 +73,4 @@ class Iter:
             return spec
         if isinstance(spec, tuple | list) and len(spec) in (2, 3):
             return cls(*spec)
-        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {spec!r}")
+        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {_show(spec)}")
