@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import LayoutError, UnknownAxisError
+from .errors import LayoutError, UnknownAxisError, shown
 
 AxisKind = Literal["memory", "thread", "device"]
 KINDS: tuple[str, ...] = ("memory", "thread", "device")
@@ -185,16 +185,16 @@ def declare_axis(
     """
     if not isinstance(name, str) or not _is_identifier(name) or len(name) > 64:
         raise LayoutError(f"axis name must be an identifier of at most 64 characters, "
-                          f"got {name!r}"[:200])
+                          f"got {shown(name)}")
     if kind not in KINDS:
-        raise LayoutError(f"axis kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise LayoutError(f"axis kind must be one of {', '.join(KINDS)}, got {shown(kind)}")
     if extent is not None and (not isinstance(extent, int) or isinstance(extent, bool)
                                or not 1 <= extent < 1 << 62):
-        raise LayoutError(f"axis extent must be a positive integer or None, got {extent!r}"[:200])
+        raise LayoutError(f"axis extent must be a positive integer or None, got {shown(extent)}"[:200])
     if scope is not None and (not isinstance(scope, tuple) or len(scope) != 2
                               or not all(isinstance(s, str) for s in scope)):
         raise LayoutError(f"axis scope must be a pair of names like ('thread', 'warp'), "
-                          f"got {scope!r}"[:200])
+                          f"got {shown(scope)}"[:200])
     if not isinstance(doc, str):
         raise LayoutError(f"axis doc must be a string, got {type(doc).__name__}")
     new = Axis(name, kind, scope, extent, doc)

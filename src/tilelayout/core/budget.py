@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .errors import BudgetError, LayoutError
+from .errors import BudgetError, LayoutError, shown
 
 #: every integer in a layout (extent, stride, offset), its element count and every
 #: coordinate value it can produce have fewer bits than this (in magnitude)
@@ -48,10 +48,11 @@ _FLAGS = {
     "output_bytes": "--max-output-bytes",
     "text": "--max-text",
     "search": "--max-search",
+    "cells": "--max-cells",
     "seconds": "--max-seconds",
 }
 _UNITS = {"elements": "elements", "replicas": "replica combinations",
-          "output_bytes": "bytes", "text": "characters", "search": "candidates",
+          "output_bytes": "bytes", "text": "characters", "search": "candidates", "cells": "cells",
           "seconds": "seconds"}
 
 
@@ -66,6 +67,8 @@ class Limits:
     * ``output_bytes``: bytes of the arrays or text an operation builds for its answer.
     * ``text``: characters of layout text the parser reads.
     * ``search``: candidates an inverse query or an algebra search may try.
+    * ``cells``: elements formatted one by one (text tables, pictures), slower per
+      element than the vectorized work ``elements`` counts.
     * ``seconds``: wall-clock budget of the block (``None``: none). Long loops check
       it and stop with a :class:`~tilelayout.BudgetError` once it has passed.
 
@@ -78,6 +81,7 @@ class Limits:
     output_bytes: int = 1 << 30
     text: int = 1 << 20
     search: int = 1 << 22
+    cells: int = 1 << 20
     seconds: float | None = None
 
     def __post_init__(self) -> None:
@@ -88,10 +92,10 @@ class Limits:
                                           or not isinstance(value, int | float)
                                           or not 0 < value < 1e9):
                     raise LayoutError(f"limit seconds must be a positive number or None, "
-                                      f"got {value!r}")
+                                      f"got {shown(value)}")
             elif isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 1 << 62:
                 raise LayoutError(f"limit {f.name} must be a positive integer below 2**62, "
-                                  f"got {value!r}")
+                                  f"got {shown(value)}")
 
     def replace(self, **changes: int | float | None) -> Limits:
         """A copy with some limits changed (unknown names are refused).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import SwizzleError
+from .errors import SwizzleError, shown
 from .operations import LayoutOperations
 from .shape import Shape
 from .swizzle import Swizzle
@@ -35,9 +35,9 @@ class ComposeLayout(LayoutOperations):
 
     def __init__(self, swizzle: Swizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle):
-            raise SwizzleError(f"ComposeLayout needs a Swizzle first, got {swizzle!r}")
+            raise SwizzleError(f"ComposeLayout needs a Swizzle first, got {shown(swizzle)}")
         if not isinstance(tile, TileLayout):
-            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {tile!r}")
+            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {shown(tile)}")
         if "m" not in tile.axes:
             raise SwizzleError(
                 f"a swizzle permutes the memory address 'm', but {tile} has no 'm' axis"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .axes import check_axis
 from .budget import bounded_int
-from .errors import LayoutError
+from .errors import LayoutError, shown
 
 
 def as_int(value: object, what: str) -> int:
@@ -22,21 +22,12 @@ def as_int(value: object, what: str) -> int:
     7
     """
     if isinstance(value, bool):
-        raise LayoutError(f"{what} must be an integer, got {value!r}")
+        raise LayoutError(f"{what} must be an integer, got {shown(value)}")
     try:
         out = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise LayoutError(f"{what} must be an integer, got {_show(value)}") from None
+        raise LayoutError(f"{what} must be an integer, got {shown(value)}") from None
     return bounded_int(out, what)
-
-
-def _show(value: object) -> str:
-    """A short repr for messages (a huge or odd object must not break the message)."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 (any repr failure: show the type)
-        return f"a {type(value).__name__}"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -73,4 +64,4 @@ class Iter:
             return spec
         if isinstance(spec, tuple | list) and len(spec) in (2, 3):
             return cls(*spec)
-        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {_show(spec)}")
+        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {shown(spec)}")

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from .budget import MAX_INT_BITS
 from .dtypes import dtype_bits
-from .errors import DtypeError, LayoutOverflowError, SwizzleError
+from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
 from .iter import as_int
 
 #: swizzle mode name -> B (swizzle_len); S is 3 for every mode
@@ -72,7 +72,7 @@ class Swizzle:
         """
         bits = dtype_bits(dtype)
         if bits > 128:
-            raise DtypeError(f"dtype {dtype!r} is wider than a 16-byte swizzle unit")
+            raise DtypeError(f"dtype {shown(dtype)} is wider than a 16-byte swizzle unit")
         b = mode_length(mode)
         return cls((128 // bits).bit_length() - 1, b, 3)
 
@@ -157,4 +157,4 @@ def mode_length(mode: str) -> int:
     for name, b in SWIZZLE_MODES.items():
         if key.lower() in (name.lower(), name.lower().rstrip("b")):
             return b
-    raise DtypeError(f"unknown swizzle mode {mode!r}; expected one of {', '.join(SWIZZLE_MODES)}")
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")

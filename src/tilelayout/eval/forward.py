@@ -89,12 +89,22 @@ def _deltas(layout: Layout) -> tuple[tuple[int, ...], ...]:
     ``replicas`` limit before one is listed.
     """
     tile = tile_of(layout)
-    budget.check("apply enumerates", budget.replica_cost(tile), "replicas")
-    return _compiled_deltas(tile, tile.axes)
+    cost = budget.replica_cost(tile)
+    budget.check("apply enumerates", cost, "replicas")
+    if cost > _CACHED_REPLICAS:  # big lists are not kept: the cache's memory stays small
+        return _enumerate_deltas(tile, tile.axes)
+    return _cached_deltas(tile, tile.axes)
+
+
+_CACHED_REPLICAS = 1 << 12
 
 
 @functools.lru_cache(maxsize=256)
-def _compiled_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+def _cached_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    return _enumerate_deltas(tile, axes)
+
+
+def _enumerate_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     pos = {a: k for k, a in enumerate(axes)}
     # stride-0 replica iters only repeat coordinates (apply returns a set): skip them, so
     # R[2**40:0] costs nothing; the first-occurrence order of the rest is unchanged

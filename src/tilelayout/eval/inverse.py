@@ -325,6 +325,8 @@ def elements_at(
             f"narrow the query, use count_at(), or pass limit=None"
         )
     flat = sol.flat_indices()
+    if not len(flat):
+        return ()
     if not len(s):
         return tuple(() for _ in flat.tolist())
     idx = np.unravel_index(flat, s)
