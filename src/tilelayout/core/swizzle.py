@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from . import budget
 from .budget import MAX_INT_BITS
 from .dtypes import dtype_bits
 from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
@@ -121,7 +122,9 @@ class Swizzle:
             x = arr >> mm  # type: ignore[operator]
             x = x ^ ((x & mask) >> s)
             return (x << mm) | (arr & ((1 << mm) - 1))  # type: ignore[operator,return-value]
-        # negative addresses: compute exactly on Python ints, then convert back
+        # negative addresses: compute exactly on Python ints (one object per address, so
+        # counted against the cells limit), then convert back
+        budget.check("a wide swizzle of negative addresses computes", arr.size, "cells")  # type: ignore[attr-defined]
         exact = self._apply(m.astype(object))  # type: ignore[attr-defined]
         try:
             return exact.astype(m.dtype)  # type: ignore[attr-defined,no-any-return]
