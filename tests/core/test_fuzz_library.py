@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import time
 
+from tests.fuzzgen import AXES, index_for, layout_text, mutated_text, shape_for
+
 import tilelayout as tl
 from tilelayout.render.svg import layout_svg
-
-from tests.fuzzgen import AXES, index_for, layout_text, mutated_text, shape_for
 
 SEED = 13
 LIMITS = tl.Limits(elements=1 << 16, replicas=1 << 12, output_bytes=1 << 24, search=1 << 16,

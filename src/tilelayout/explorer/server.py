@@ -228,7 +228,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         """CORS pre-flights are refused (no cross-origin use); same-origin gets Allow."""
         self.close_connection = True
         if self._admit(post=False) and self.headers.get("Origin") is None:
-            self._error(405, "OPTIONS is not served; the API takes GET and POST", allow="GET, HEAD, POST")
+            self._error(405, "OPTIONS is not served; the API takes GET and POST",
+                        allow="GET, HEAD, POST")
 
     def _method_not_allowed(self) -> None:
         self.close_connection = True
