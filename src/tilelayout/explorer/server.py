@@ -378,8 +378,8 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = Fals
 
     ``limits`` bound each request's work, ``allow_hosts`` adds names the ``Host`` header
     may use (beyond loopback and the bound address), ``workers`` is the size of the
-    thread pool and ``read_timeout`` the seconds a connection may stay silent. Call ``serve_forever()`` on it (or
-    :func:`serve_in_thread`).
+    thread pool and ``read_timeout`` the seconds a connection may stay silent. Call
+    ``serve_forever()`` on it (or :func:`serve_in_thread`).
     """
     handler = type("Handler", (ExplorerHandler,), {"static": _static_files(), "quiet": quiet,
                                                    "timeout": read_timeout})
