@@ -7,7 +7,7 @@ Each method is a thin door into the layer that implements it (``eval``, ``algebr
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .coord import Coord
 from .shape import Index
@@ -16,6 +16,17 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .compose import Layout
+
+
+_forward: Any = None  # tilelayout.eval.forward, once imported (the scalar doors are hot)
+
+
+def _load_forward() -> Any:
+    global _forward
+    from ..eval import forward
+
+    _forward = forward
+    return forward
 
 
 class LayoutOperations:
@@ -35,9 +46,7 @@ class LayoutOperations:
         >>> L.apply((0, 8), shape=(8, 16))
         ({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
         """
-        from ..eval.forward import apply
-
-        return apply(self, index, shape)
+        return (_forward or _load_forward()).apply(self, index, shape)
 
     def base(self, index: Index, shape: Sequence[int] | None = None) -> Coord:
         """The replica-free coordinate ``D(x) + O``.
@@ -46,9 +55,7 @@ class LayoutOperations:
         >>> tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + 5@warpid").base(127)
         {laneid: 31, warpid: 6, m: 1}
         """
-        from ..eval.forward import base
-
-        return base(self, index, shape)
+        return (_forward or _load_forward()).base(self, index, shape)
 
     def map_all(self, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
         """Every element at once: axis -> int64 array of shape ``(*shape, R)``.
@@ -57,9 +64,7 @@ class LayoutOperations:
         >>> tl.parse("S[4:2] + R[2:1@pid]").map_all()["pid"].shape
         (4, 2)
         """
-        from ..eval.forward import map_all
-
-        return map_all(self, shape)
+        return (_forward or _load_forward()).map_all(self, shape)
 
     # -- inverse queries (implemented in tilelayout.eval.inverse) ---------------------
     def elements_at(
