@@ -207,7 +207,7 @@ _C_WORDS = frozenset(
         "triton", "tl",
     ]
 )
-_RESERVED = re.compile(r"^(?:[igcdutqw]\d+(?:_\d+)?|r|out|ok|flat|found\w*|take\w*|layout_fn)$")
+_RESERVED = re.compile(r"^(?:[a-z]\d+(?:_\w+)?|r|out|ok|flat|found\w*|take\w*|layout_fn)$")
 
 
 def local_names(axes: Sequence[str]) -> tuple[str, ...]:
@@ -402,7 +402,37 @@ def forward_program(
                 value = var(name)
             value = xor_expr(value, images)
         prog.outputs.append(value)
+    _inline_single_use(prog)
     return prog
+
+
+def _substitute(e: Expr, table: dict[str, Expr]) -> Expr:
+    if e.op == "var":
+        return table.get(str(e.value), e)
+    if e.op == "const":
+        return e
+    return Expr(e.op, tuple(_substitute(a, table) for a in e.args))
+
+
+def _inline_single_use(prog: Program) -> None:
+    """Fold locals used once (a group read by a single digit) into their user."""
+    uses: dict[str, int] = dict.fromkeys(prog.locals_, 0)
+
+    def count(e: Expr) -> None:
+        if e.op == "var" and e.value in uses:
+            uses[str(e.value)] += 1
+        for a in e.args:
+            count(a)
+
+    for e in list(prog.locals_.values()) + prog.outputs:
+        count(e)
+    table = {n: e for n, e in prog.locals_.items() if uses[n] <= 1}
+    if not table:
+        return
+    for n in table:  # later locals may use earlier ones: resolve in order
+        table[n] = _substitute(table[n], table)
+    prog.locals_ = {n: _substitute(e, table) for n, e in prog.locals_.items() if n not in table}
+    prog.outputs = [_substitute(e, table) for e in prog.outputs]
 
 
 def naive_ops(layout: Layout, shape: Shape) -> list[int]:
