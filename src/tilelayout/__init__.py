@@ -21,6 +21,8 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
 from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
@@ -54,6 +56,7 @@ __all__ = [
     "SWIZZLE_MODES",
     "AlgebraError",
     "Axis",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -67,6 +70,7 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "NotInvertibleError",
     "ShapeError",
     "Swizzle",
     "SwizzleError",
@@ -79,6 +83,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "codegen",
     "count_at",
     "declare_axis",
     "direct_sum",

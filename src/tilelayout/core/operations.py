@@ -199,6 +199,27 @@ class LayoutOperations:
 
         return equivalent(self, other, shape)
 
+    # -- code generation (implemented in tilelayout.codegen) ----------------------------
+    def codegen(
+        self,
+        shape: Sequence[int] | None = None,
+        lang: str = "python",
+        name: str = "layout_fn",
+        inverse: bool = False,
+        *,
+        limit: int = 1 << 22,
+    ) -> str:
+        """The index map as source code (python, c, cpp, cuda, triton); see
+        :func:`tilelayout.codegen` and ``docs/codegen.md``.
+
+        >>> import tilelayout as tl
+        >>> print(tl.parse("S[(4,8):(8,1)]").codegen(lang="c").splitlines()[-2])
+            out[0] = (i0 << 3) + i1;  // m
+        """
+        from ..codegen.generate import codegen
+
+        return codegen(self, shape, lang, name, inverse, limit=limit)  # type: ignore[arg-type]
+
     def __str__(self) -> str:
         from ..syntax.printer import format_layout
 

@@ -126,6 +126,8 @@ def linear(terms: Sequence[tuple[Expr, int]], constant: int = 0) -> Expr:
     pos = [scale(e, c) for e, c in terms if c > 0]
     neg = [scale(e, -c) for e, c in terms if c < 0]
     acc: Expr | None = None
+    if not pos and neg and constant > 0:
+        acc, constant = const(constant), 0  # 35 - x rather than -x + 35
     for e in pos:
         acc = e if acc is None else binary("+", acc, e)
     for e in neg:
@@ -154,6 +156,9 @@ def render(e: Expr, spell: Callable[[int], str] = str, ops: dict[str, str] | Non
         v = int(e.value)
         return spell(v) if v >= 0 else f"({spell(v)})"
     a, b = e.args
+    if e.op == "-" and _is_const(a, 0):  # negation: -x
+        inner = render(b, spell, ops)
+        return f"-{inner}" if b.op in ("var", "const") else f"-({inner})"
     sym = (ops or {}).get(e.op, e.op)
     return f"{_operand(a, e.op, False, spell, ops)} {sym} {_operand(b, e.op, True, spell, ops)}"
 
