@@ -186,7 +186,7 @@ def inverse_body(layout: Layout, shape: Shape, lang: Language) -> tuple[list[str
         value = var(arg)
         if a == "m" and images:
             value = xor_expr(value, invert_images(images))
-        u = binary("-", value, const(shift[a])) if shift[a] else value
+        u = linear([(value, 1)], -shift[a])
         if u.op not in ("var", "const"):
             w.let(f"u{j}", lang.expr(u))
             u = var(f"u{j}")

@@ -122,11 +122,23 @@ def scale(a: Expr, n: int) -> Expr:
 
 def linear(terms: Sequence[tuple[Expr, int]], constant: int = 0) -> Expr:
     """``sum(coef * e) + constant``: positive terms first, negative ones subtracted, one
-    folded constant last."""
+    folded constant last (or, when that is cheaper, a leading ``x * -c``)."""
+    first = _linear(terms, constant, negative_product=False)
+    if any(c > 0 for _, c in terms) or not any(c < -1 for _, c in terms):
+        return first
+    second = _linear(terms, constant, negative_product=True)
+    return second if count_ops([second]) < count_ops([first]) else first
+
+
+def _linear(terms: Sequence[tuple[Expr, int]], constant: int, negative_product: bool) -> Expr:
     pos = [scale(e, c) for e, c in terms if c > 0]
-    neg = [scale(e, -c) for e, c in terms if c < 0]
+    negs = [(e, c) for e, c in terms if c < 0]
     acc: Expr | None = None
-    if not pos and neg and constant > 0:
+    if negative_product and not pos and negs:
+        e, c = negs.pop(0)
+        acc = binary("*", e, const(c))
+    neg = [scale(e, -c) for e, c in negs]
+    if acc is None and not pos and neg and constant > 0:
         acc, constant = const(constant), 0  # 35 - x rather than -x + 35
     for e in pos:
         acc = e if acc is None else binary("+", acc, e)
@@ -153,8 +165,7 @@ def render(e: Expr, spell: Callable[[int], str] = str, ops: dict[str, str] | Non
     if e.op == "var":
         return str(e.value)
     if e.op == "const":
-        v = int(e.value)
-        return spell(v) if v >= 0 else f"({spell(v)})"
+        return spell(int(e.value))
     a, b = e.args
     if e.op == "-" and _is_const(a, 0):  # negation: -x
         inner = render(b, spell, ops)
@@ -165,6 +176,8 @@ def render(e: Expr, spell: Callable[[int], str] = str, ops: dict[str, str] | Non
 
 def _operand(child: Expr, parent: str, right: bool, spell, ops) -> str:
     text = render(child, spell, ops)
+    if child.op == "const" and int(child.value) < 0 and not right:
+        return f"({text})"
     if child.op in ("var", "const"):
         return text
     pc, pp = _PREC[child.op], _PREC[parent]
@@ -440,7 +453,7 @@ def _inline_single_use(prog: Program) -> None:
     prog.outputs = [_substitute(e, table) for e in prog.outputs]
 
 
-def naive_ops(layout: Layout, shape: Shape) -> list[int]:
+def naive_ops(layout: Layout, shape: Shape, replicas: bool = True) -> list[int]:
     """Operations per axis of the textbook expansion: flatten the index row-major, then
     ``(flat // E_k) % e_k * s_k`` per iter (shard and replica), plus the offset and the
     swizzle; no simplification. The baseline of the operation-count benchmark."""
@@ -450,7 +463,7 @@ def naive_ops(layout: Layout, shape: Shape) -> list[int]:
     out = []
     for a in tile.axes:
         n = sum(1 for it in tile.shard if it.axis == a)
-        t = sum(1 for it in tile.replica if it.axis == a)
+        t = sum(1 for it in tile.replica if it.axis == a) if replicas else 0
         ops = 4 * (n + t) + (flat if n else 0) + (1 if tile.offset.get(a, 0) else 0)
         if a == "m" and images:
             ops += count_ops([xor_expr(var("m"), images)])
