@@ -18,11 +18,12 @@ answers combine into the one flat index ``sum(c_k * weight_k)``.
 def layout_fn(m):
     # layout: S[(4,8):(1,4)]
     # shape: (4, 8); arguments: m; returns the flat index, or -1 where no element sits
-    c0 = m & 3
     c1 = m >> 2
+    c0 = m & 3
     ok = (m >= 0) and (m < 32)
     flat = (c0 << 3) + c1
     return flat if ok else -1
+<BLANKLINE>
 """
 
 from __future__ import annotations
