@@ -21,6 +21,8 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
 from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
 from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
@@ -58,6 +60,7 @@ __all__ = [
     "AlgebraError",
     "Axis",
     "BudgetError",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -72,6 +75,7 @@ __all__ = [
     "LayoutParseError",
     "LegalityReport",
     "Limits",
+    "NotInvertibleError",
     "ShapeError",
     "Swizzle",
     "SwizzleError",
@@ -85,6 +89,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "codegen",
     "count_at",
     "declare_axis",
     "direct_sum",

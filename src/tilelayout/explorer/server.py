@@ -14,6 +14,7 @@ Routes::
     POST /api/preset        name + params -> a registry preset built with those parameters
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
+    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
                             text for each target, or the converter's refusal reason
 
 Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
@@ -54,7 +55,7 @@ from urllib.parse import urlsplit
 from ..core import budget
 from ..core.axes import scoped_axes
 from ..core.errors import BudgetError
-from . import admission, api
+from . import admission, api, codegen_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
     "/api/presets": api.presets,
@@ -69,6 +70,7 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
+    "/api/codegen": codegen_view.codegen_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
