@@ -40,6 +40,8 @@ from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .eval.inverse import count_at, elements_at
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -52,6 +54,7 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
     "ComposeLayout",
@@ -68,6 +71,7 @@ __all__ = [
     "LayoutParseError",
     "LegalityReport",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
@@ -79,6 +83,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "choose_smem_layout",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -97,6 +102,7 @@ __all__ = [
     "parse_tile",
     "permute_dims",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",

@@ -64,9 +64,16 @@ def wavefronts_batch(byte_addresses: np.ndarray, access_bytes: int) -> np.ndarra
     phase = np.broadcast_to((np.arange(WARP) // per_phase)[None, :, None], words.shape)
     keep = np.broadcast_to(active[:, :, None], words.shape)
     nphase = WARP // per_phase
-    rows = np.stack([req[keep], phase[keep], words[keep]], axis=1)
-    rows = np.unique(rows, axis=0)  # distinct words per (request, phase)
-    slot = (rows[:, 0] * nphase + rows[:, 1]) * SMEM_BANKS + rows[:, 2] % SMEM_BANKS
+    w = words[keep]
+    group = (req[keep] * nphase + phase[keep]) * SMEM_BANKS + w % SMEM_BANKS
+    line = w // SMEM_BANKS
+    span = int(line.max()) + 1 if line.size else 1
+    if n * nphase * SMEM_BANKS * span < 1 << 62:
+        # distinct words per (request, phase, bank), as one sortable int64 key
+        key = np.sort(group * span + line)
+        slot = key[np.r_[True, key[1:] != key[:-1]]] // span
+    else:  # huge addresses: deduplicate (group, line) rows instead
+        slot = np.unique(np.stack([group, line], axis=1), axis=0)[:, 0]
     per_bank = np.bincount(slot, minlength=n * nphase * SMEM_BANKS)
     return per_bank.reshape(n, nphase, SMEM_BANKS).max(axis=2).sum(axis=1)
 
