@@ -44,7 +44,7 @@ def shared_offset_bases(smem: Layout, shape: Sequence[int]) -> list[list[int]]:
     >>> import tilelayout as tl
     >>> L = tl.ComposeLayout(tl.Swizzle(1, 1, 1), tl.parse("S[(2,4):(4,1)]"))
     >>> shared_offset_bases(L, (2, 4))
-    [[0, 1], [1, 2], [1, 0]]
+    [[0, 1], [0, 2], [1, 2]]
     """
     s = smem.check_shape(shape)
     n = math.prod(s)

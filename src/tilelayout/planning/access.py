@@ -156,8 +156,12 @@ def vector_ok(rf: RegisterFile, addr: np.ndarray | None, k: int) -> bool:
         return False
     if addr is None or k == 1 or not len(g):
         return True
-    a = addr[g]
-    return bool(np.all(a == a[:, :1] + np.arange(k)) and np.all(a[:, 0] % k == 0))
+    step = np.arange(k)
+    for part in (g[:64], g):  # most misfits show in the first groups: test those first
+        a = addr[part]
+        if not (np.all(a == a[:, :1] + step) and np.all(a[:, 0] % k == 0)):
+            return False
+    return True
 
 
 def widths(nbytes: int) -> list[int]:
@@ -230,25 +234,21 @@ def _worst(rf: RegisterFile, byte: np.ndarray, first: np.ndarray, ids: np.ndarra
     i = int(np.argmax(waves - ideal))
     row, elems = byte[i].tolist(), first[i].tolist()
     per_phase = WARP * SMEM_BANK_BYTES // access
-    words_per = access // SMEM_BANK_BYTES
-    lanes: set[int] = set()
+    lanes_hot: np.ndarray = np.zeros(WARP, dtype=bool)
     banks: set[int] = set()
-    for p in range(0, WARP, per_phase):
-        words: dict[int, set[int]] = {}
-        for lane in range(p, p + per_phase):
-            if row[lane] >= 0:
-                for j in range(words_per):
-                    word = row[lane] // SMEM_BANK_BYTES + j
-                    words.setdefault(word % SMEM_BANKS, set()).add(word)
-        worst = max((len(v) for v in words.values()), default=0)
-        if worst < 2:
-            continue
-        hot = {b for b, v in words.items() if len(v) == worst}
-        banks |= hot
-        for lane in range(p, p + per_phase):
-            if row[lane] >= 0 and any((row[lane] // SMEM_BANK_BYTES + j) % SMEM_BANKS in hot
-                                      for j in range(words_per)):
-                lanes.add(lane)
+    if waves[i] > ideal[i]:
+        words = byte[i][:, None] // SMEM_BANK_BYTES + np.arange(access // SMEM_BANK_BYTES)
+        on = np.broadcast_to((byte[i] >= 0)[:, None], words.shape)
+        for p in range(0, WARP, per_phase):
+            w, a = words[p:p + per_phase], on[p:p + per_phase]
+            distinct = np.unique(w[a])
+            count = np.bincount(distinct % SMEM_BANKS, minlength=SMEM_BANKS)
+            if count.max() < 2:
+                continue
+            hot = np.flatnonzero(count == count.max())
+            banks.update(hot.tolist())
+            lanes_hot[p:p + per_phase] |= (np.isin(w % SMEM_BANKS, hot) & a).any(axis=1)
+    lanes = set(np.flatnonzero(lanes_hot).tolist())
     return WorstRequest(
         warp=dict(rf.warps[int(ids[i, 0])]), vector=int(ids[i, 1]), wavefronts=int(waves[i]),
         ideal=int(ideal[i]),

@@ -158,9 +158,11 @@ def register_file(
         keys.append(coords[name].reshape(n))
     if lane_name is not None and lane_name != "laneid":
         keys.append(warp_of_thread)
-    if keys:
-        stacked = np.stack(keys, axis=1)
-        uniq, warp = np.unique(stacked, axis=0, return_inverse=True)
+    if len(keys) == 1:
+        values, warp = np.unique(keys[0], return_inverse=True)
+        uniq, warp = values[:, None], warp.reshape(n)
+    elif keys:
+        uniq, warp = np.unique(np.stack(keys, axis=1), axis=0, return_inverse=True)
         warp = warp.reshape(n)
     else:
         uniq, warp = np.zeros((1, 0), dtype=np.int64), np.zeros(n, dtype=np.int64)
@@ -174,9 +176,10 @@ def register_file(
                           f"{max_cells} (raise max_cells)")
     table = np.full((len(warps), WARP, nslots), -1, dtype=np.int64)
     cell = (warp * WARP + lane) * nslots + slot
-    pair = np.unique(cell * max(size, 1) + elem)  # a stride-0 replica repeats a pair: one copy
+    pair = np.sort(cell * max(size, 1) + elem)  # a stride-0 replica repeats a pair: one copy
+    pair = pair[np.r_[True, pair[1:] != pair[:-1]]] if pair.size else pair
     cell, elem = pair // max(size, 1), pair % max(size, 1)
-    if len(np.unique(cell)) != len(cell):
+    if np.any(cell[1:] == cell[:-1]):
         _, first, counts = np.unique(cell, return_index=True, return_counts=True)
         c = int(cell[first[np.argmax(counts > 1)]])
         w, rest = divmod(c, WARP * nslots)
