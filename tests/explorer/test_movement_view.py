@@ -12,7 +12,7 @@ from tilelayout import presets
 from tilelayout.explorer.api import ApiError
 from tilelayout.explorer.movement_view import smem_view
 
-from .test_api import call, server  # noqa: F401 (the module-scoped server fixture)
+from ..helpers import call
 
 ROWS = "S[(32,8):(1@laneid,1)]"
 
@@ -44,7 +44,7 @@ def test_worst_request_cells_for_a_conflicted_choice():
     assert r["distance"] == r["wavefronts"] - r["ideal"]
 
 
-def test_over_http(server):  # noqa: F811
+def test_over_http(server):
     status, ctype, body = call(server, "/api/smem", {"writer": ROWS, "reader": ROWS,
                                                      "dtype": "float16"})
     assert status == 200 and ctype.startswith("application/json")

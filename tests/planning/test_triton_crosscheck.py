@@ -17,7 +17,6 @@ pytest.importorskip("triton.experimental.gluon.language")
 from tilelayout.interop.triton_banks import (  # noqa: E402
     compare_bank_conflicts,
     gluon_bank_conflicts,
-    shared_offset_bases,
 )
 
 MMA_C_4W = tl.parse("S[(4,2,2,8,16,4,2):(1@warpid,4,2,4@laneid,8,1@laneid,1)]")
@@ -53,13 +52,6 @@ def test_triton_sees_the_conflict_we_see():
     fixed = tl.ComposeLayout(tl.Swizzle(3, 3, 3), rowmajor)
     assert gluon_bank_conflicts(wide, fixed, (32, 64), "float16") == 0
     assert tl.smem_access(wide, fixed, (32, 64), "float16").conflict_free
-
-
-def test_offset_bases_refuse_what_triton_cannot_express():
-    with pytest.raises(tl.LayoutError, match="power-of-two"):
-        shared_offset_bases(tl.parse("S[(3,8):(8,1)]"), (3, 8))
-    with pytest.raises(tl.LayoutError, match="bijection"):
-        shared_offset_bases(tl.parse("S[(4,8):(16,1)]"), (4, 8))
 
 
 def test_docstring_examples():

@@ -11,63 +11,28 @@ request has the same conflict degree, so our
 
 Our layouts reach Triton as a ``DistributedLinearLayout`` (register / lane / warp bases
 from :func:`tilelayout.interop.triton.to_triton_bases`) and a ``SharedLinearLayout``
-(the logical coordinate of each address bit, :func:`shared_offset_bases`).
+(:func:`tilelayout.interop.triton_shared.to_triton_shared`).
 
 >>> import tilelayout as tl
->>> shared_offset_bases(tl.parse("S[(4,8):(1,4)]"), (4, 8))   # column-major 4x8
-[[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]]
+>>> rows = tl.parse("S[(32,8,8):(1@laneid,8,1)]")                 # lane l: row l, 16 B x 8
+>>> gluon_bank_conflicts(rows, tl.parse("S[(32,64):(64,1)]"), (32, 64), "float16")
+7
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..core.compose import Layout
-from ..planning.access import AccessReport, smem_access, smem_addresses
+from ..planning.access import AccessReport, smem_access
 from . import InteropError, require
 from .triton import to_triton_bases
+from .triton_shared import to_triton_shared
 
 #: our dtype -> the name of Triton's (gluon's) dtype object
 TRITON_DTYPES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
                  "tfloat32": "float32", "float8": "float8e4nv", "float64": "float64"}
-
-
-def shared_offset_bases(smem: Layout, shape: Sequence[int]) -> list[list[int]]:
-    """Triton ``SharedLinearLayout`` offset bases of an F2-linear shared-memory layout:
-    entry ``k`` is the logical coordinate stored at address ``2**k``. Refuses layouts
-    that are not a bijective XOR-linear map of a power-of-two tile.
-
-    >>> import tilelayout as tl
-    >>> L = tl.ComposeLayout(tl.Swizzle(1, 1, 1), tl.parse("S[(2,4):(4,1)]"))
-    >>> shared_offset_bases(L, (2, 4))
-    [[0, 1], [0, 2], [1, 2]]
-    """
-    s = smem.check_shape(shape)
-    n = math.prod(s)
-    if n & (n - 1):
-        raise InteropError(f"a Triton shared linear layout needs a power-of-two tile; "
-                           f"{tuple(s)} has {n} elements")
-    addr = smem_addresses(smem, s)
-    if int(addr.max()) != n - 1:
-        raise InteropError(f"{smem} does not fill [0, {n}) exactly (addresses up to "
-                           f"{int(addr.max())}); a shared linear layout is a bijection")
-    where = np.empty(n, dtype=np.int64)
-    where[addr] = np.arange(n)
-    coords = np.stack(np.unravel_index(where, s), axis=1)  # address -> coordinate
-    bits = n.bit_length() - 1
-    bases = coords[[1 << k for k in range(bits)]]
-    # linear: the coordinate of every address is the XOR of its bits' coordinates
-    expect = np.zeros_like(coords)
-    for k in range(bits):
-        expect ^= np.where(((np.arange(n) >> k) & 1)[:, None] == 1, bases[k], 0)
-    if not np.array_equal(expect, coords):
-        raise InteropError(f"{smem} is not XOR-linear over {tuple(s)}: a Triton shared "
-                           f"linear layout cannot express it")
-    return bases.tolist()
 
 
 def gluon_bank_conflicts(dist: Layout, smem: Layout, shape: Sequence[int], dtype: str,
@@ -84,7 +49,7 @@ def gluon_bank_conflicts(dist: Layout, smem: Layout, shape: Sequence[int], dtype
     layout = ttgl.DistributedLinearLayout(
         reg_bases=b.get("register", []), lane_bases=b.get("lane", []),
         warp_bases=b.get("warp", []), block_bases=[], shape=list(s))
-    shared = ttgl.SharedLinearLayout(offset_bases=shared_offset_bases(smem, s))
+    shared = to_triton_shared(smem, s)
     return int(kernels.bank_conflicts(layout, shared, list(s), getattr(ttgl, TRITON_DTYPES[dtype]),
                                       arch))
 
