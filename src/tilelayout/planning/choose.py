@@ -37,6 +37,7 @@ from .access import AccessReport
 from .costing import Costed, best, cost, lower_bound, prepare
 from .swizzle_family import swizzle_candidates
 from .threads import MAX_CELLS
+from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
 #: the most candidates costed by default
@@ -121,7 +122,7 @@ def choose_smem_layout(
                               f"over the limit of {max_candidates} (raise max_candidates)")
         costed = [cost(sides, c.name, c.layout, c.accepted_by) for c in cands]
     else:
-        raise LayoutError("family='any' is not built yet")
+        costed, notes = xor_candidates(sides, max_candidates)
     if not costed:
         raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")
     ranked = best(costed)
