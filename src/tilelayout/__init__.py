@@ -21,12 +21,14 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
+from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
 from .core.errors import (
     AlgebraError,
+    BudgetError,
     DtypeError,
     IndexOutOfRangeError,
     LayoutError,
@@ -58,6 +60,7 @@ __all__ = [
     "AccessReport",
     "AlgebraError",
     "Axis",
+    "BudgetError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -71,6 +74,7 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "Limits",
     "ShapeError",
     "SmemChoice",
     "Swizzle",
@@ -98,11 +102,13 @@ __all__ = [
     "group",
     "inner_of",
     "legality",
+    "limits",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "scoped_axes",
     "slice_layout",
     "smem_access",
     "smem_wavefronts",
