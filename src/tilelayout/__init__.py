@@ -45,6 +45,8 @@ from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -57,6 +59,7 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
     "BudgetError",
@@ -77,6 +80,7 @@ __all__ = [
     "Limits",
     "NotInvertibleError",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
@@ -90,6 +94,7 @@ __all__ = [
     "bank_of",
     "canonicalize",
     "codegen",
+    "choose_smem_layout",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -110,6 +115,7 @@ __all__ = [
     "permute_dims",
     "scoped_axes",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",
