@@ -40,6 +40,7 @@ from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .eval.inverse import count_at, elements_at
+from .planning import ConversionPlan, PlanError, plan_conversion
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -56,6 +57,7 @@ __all__ = [
     "Axis",
     "ComposeLayout",
     "ConflictReport",
+    "ConversionPlan",
     "Coord",
     "DtypeError",
     "Explanation",
@@ -67,6 +69,7 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "PlanError",
     "ShapeError",
     "Swizzle",
     "SwizzleError",
@@ -96,6 +99,7 @@ __all__ = [
     "parse",
     "parse_tile",
     "permute_dims",
+    "plan_conversion",
     "slice_layout",
     "smem_wavefronts",
     "span",

@@ -1,0 +1,515 @@
+"""Conversion plans: how a tile held in one layout gets to another, and what it costs.
+
+``plan_conversion(src, dst, shape, dtype)`` compares where each element sits before and
+after (:mod:`~tilelayout.planning.placement`). For every destination coordinate it finds
+the closest source holder of the same element: the same register (nothing to do), the
+same thread (a register move), the same warp (a lane exchange), the same CTA or device
+(through shared memory), or another device (a collective). ``kind`` is the coarsest of
+these levels over the tile (SPEC §6); ``mechanism`` is the cheapest way that works:
+
+* ``registers`` never leaves the registers;
+* a lane exchange is planned both as ``shfl.sync`` rounds (:mod:`.shuffle`) and as a
+  store / barrier / load through shared memory (:mod:`.staging`); the plan takes the
+  one with fewer instructions per warp (a shuffle round costs one ``shfl`` plus the
+  selects that pick a lane-dependent register to send and to fill), and says why;
+* a warp or CTA exchange goes through shared memory;
+* a device exchange is the collective of :mod:`.collective`.
+
+``plan.execute()`` runs the plan on a small numpy machine -- register files
+``[warp, lane, slot]``, shuffle rounds, a shared-memory array, device buffers -- and
+returns ``{dst coordinate (dst.axes order): value}``.
+
+>>> import tilelayout as tl
+>>> p = tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float32")
+>>> p.kind, p.mechanism
+('warp-shuffle', 'shared-memory')
+>>> out = p.execute()
+>>> out[(5, 7)]          # (m, laneid): register 5 of lane 7 now holds element (5, 7)
+167
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.compose import ComposeLayout, Layout
+from ..core.dtypes import dtype_bits
+from ..core.errors import LayoutError
+from ..core.tile import TileLayout
+from ..syntax.parser import parse
+from .collective import Collective, classify
+from .placement import LEVELS, MAX_HOLDERS, WARP, Placement, PlanError, dedupe, place, row_ids
+from .shuffle import ShuffleSchedule, degree, schedule
+from .staging import Staging, stage_through
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One step of a plan, for display and stepping (``what`` is a short verb)."""
+
+    what: str
+    text: str
+    data: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"what": self.what, "text": self.text, **self.data}
+
+
+@dataclass(frozen=True)
+class _Route:
+    """Everything :meth:`ConversionPlan.execute` needs (internal)."""
+
+    src: Placement
+    dst: Placement
+    dst_rows: np.ndarray  # deduped destination rows
+    gwarp: tuple[np.ndarray, np.ndarray]
+    warps: int
+    level: np.ndarray  # per destination row
+    source: np.ndarray  # per destination row: the chosen source row
+    shuffle: ShuffleSchedule | None = None
+    shuffle_fill: tuple[np.ndarray, ...] | None = None  # (round, gwarp, lane, pos, slot)
+    collective: Collective | None = None
+    epw: int = 1
+    staging: Staging | None = None
+    bits: int = 32
+
+
+@dataclass(frozen=True)
+class ConversionPlan:
+    """How to move a tile from layout ``src`` to layout ``dst`` (see the module doc)."""
+
+    src: Layout
+    dst: Layout
+    shape: tuple[int, ...]
+    dtype: str
+    kind: str
+    mechanism: str
+    reason: str
+    costs: dict[str, Any]
+    stages: tuple[Stage, ...]
+    smem: Staging | None = None
+    collective: str | None = None
+    collective_steps: tuple[str, ...] = ()
+    _route: _Route | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def shuffle_rounds(self) -> int:
+        return int(self.costs.get("shuffle_rounds", 0))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {"src": str(self.src), "dst": str(self.dst), "shape": list(self.shape),
+                "dtype": self.dtype, "kind": self.kind, "mechanism": self.mechanism,
+                "reason": self.reason, "costs": self.costs,
+                "collective": self.collective, "collective_steps": list(self.collective_steps),
+                "smem": None if self.smem is None else self.smem.to_dict(),
+                "stages": [s.to_dict() for s in self.stages]}
+
+    def __str__(self) -> str:
+        lines = [f"{self.src}  ->  {self.dst}  ({'x'.join(map(str, self.shape))} {self.dtype})",
+                 f"kind: {self.kind}    mechanism: {self.mechanism}"
+                 + (f" ({self.collective})" if self.collective else ""),
+                 f"why: {self.reason}"]
+        lines += [f"  {i + 1}. {s.text}" for i, s in enumerate(self.stages)]
+        shown = {k: v for k, v in self.costs.items() if not isinstance(v, list)}
+        lines.append("costs: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+        return "\n".join(lines)
+
+    def execute(self, values: Any = None) -> dict[tuple[int, ...], Any]:
+        """Run the plan on a numpy model of the machine.
+
+        ``values``: ``None`` (every element carries its own flat logical index), an
+        array of the logical shape (per-element values), or a mapping
+        ``{src coordinate tuple (src.axes order): value}``. Returns
+        ``{dst coordinate tuple (dst.axes order): value}``.
+
+        >>> import tilelayout as tl
+        >>> p = tl.plan_conversion("S[(4,8):(1@laneid,1)]", "S[(4,8):(1@laneid,1)]", (4, 8), "float32")
+        >>> p.kind, p.execute()[(1, 2)]
+        ('none', 10)
+        """
+        assert self._route is not None
+        return _execute(self._route, _source_values(self._route.src, values))
+
+
+def _as_layout(x: Layout | str, which: str) -> Layout:
+    if isinstance(x, TileLayout | ComposeLayout):
+        return x
+    if isinstance(x, str):
+        return parse(x)
+    raise PlanError(f"{which} must be a layout or layout text, got {type(x).__name__}")
+
+
+def _levels(ps: Placement, pd: Placement) -> tuple[np.ndarray, np.ndarray]:
+    """Per destination row: its level (index into LEVELS) and the chosen source row."""
+    level = np.full(pd.rows, LEVELS.index("collective"), dtype=np.int64)
+    source = np.full(pd.rows, -1, dtype=np.int64)
+    todo = np.ones(pd.rows, dtype=bool)
+    for k, lev in zip(range(5), (0, 1, 2, 3, 3), strict=True):
+        both = np.concatenate([ps.key(k), pd.key(k)])
+        _, first, inv = row_ids(both, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        rep = np.full(len(first), -1, dtype=np.int64)
+        s_ids = inv[: ps.rows]
+        rep[s_ids[::-1]] = np.arange(ps.rows)[::-1]  # first source row per key
+        hit = todo & (rep[inv[ps.rows:]] >= 0)
+        level[hit] = lev
+        source[hit] = rep[inv[ps.rows:]][hit]
+        todo &= ~hit
+    if todo.any():  # another device: any holder of the element (the collective picks)
+        _, first_src = np.unique(ps.element, return_index=True)
+        source[todo] = first_src[pd.element[todo]] if len(first_src) == ps.element.max() + 1 \
+            else first_src[np.searchsorted(np.unique(ps.element), pd.element[todo])]
+    return level, source
+
+
+def _gwarps(ps: Placement, pd: Placement) -> tuple[tuple[np.ndarray, np.ndarray], int]:
+    both = np.concatenate([np.stack([ps.device, ps.cta, ps.warp], 1),
+                           np.stack([pd.device, pd.cta, pd.warp], 1)])
+    uniq, inv = row_ids(both, return_inverse=True)
+    inv = inv.reshape(-1)
+    return (inv[: ps.rows], inv[ps.rows:]), len(uniq)
+
+
+def _selects(values: np.ndarray) -> int:
+    """Selects to pick a lane-dependent register out of the distinct ``values``."""
+    distinct = len(np.unique(values[values >= 0]))
+    return math.ceil(math.log2(distinct)) if distinct > 1 else 0
+
+
+def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
+                    dtype: str = "float32", *, max_holders: int = MAX_HOLDERS) -> ConversionPlan:
+    """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
+
+    Either side may be a shared-memory tile (only axis ``m``): then the plan is the
+    store (or load) through it. Costs: registers moved, shuffle rounds, shared-memory
+    bytes, wavefronts vs ideal, barriers; for collectives the elements and bytes each
+    device sends and receives. ``max_holders`` bounds the (element x replica) rows
+    evaluated.
+
+    >>> import tilelayout as tl
+    >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,1)] + 0", None, "float32")
+    >>> p.kind
+    'none'
+    """
+    src_l, dst_l = _as_layout(src, "src"), _as_layout(dst, "dst")
+    bits = dtype_bits(dtype)
+    ps, pd = place(src_l, dst_l, shape, max_holders=max_holders)
+    rows = dedupe(pd)
+    level_all, source_all = _levels(ps, pd)
+    level, source = level_all[rows], source_all[rows]
+    gwarp, warps = _gwarps(ps, pd)
+    nbytes = bits / 8
+    coll = None
+    if any(d.max(initial=0) > 0 for d in (ps.device, pd.device)):
+        coll = classify(ps.device, ps.element, pd.device[rows], pd.element[rows],
+                        int(max(ps.device.max(), pd.device.max())) + 1)
+    shared_side = "shared" in (ps.role, pd.role)
+    if coll is not None and coll.name != "none":
+        kind = "collective"
+    elif shared_side:
+        kind = "shared-memory"
+    else:
+        kind = LEVELS[int(level.max(initial=0))]
+    route: dict[str, Any] = dict(src=ps, dst=pd, dst_rows=rows, gwarp=gwarp, warps=warps,
+                                 level=level, source=source, bits=bits)
+    costs: dict[str, Any] = {"elements": int(len(np.unique(pd.element))),
+                             "destination_coordinates": int(len(rows))}
+    stages: list[Stage] = []
+    smem = None
+    moved = int(((level == 1) & (ps.slot[source] != pd.slot[rows])).sum()) if not shared_side else 0
+    if kind == "none":
+        mechanism, reason = "none", "every destination coordinate already holds its element"
+        stages.append(Stage("none", "nothing to move: same coordinates up to replicas"))
+    elif kind == "registers":
+        mechanism = "registers"
+        reason = "every thread already holds the elements it needs; only register slots change"
+        costs["registers_moved"] = moved
+        stages.append(Stage("registers", f"permute registers inside each thread "
+                            f"({moved} values change slot)", {"moved": moved}))
+    elif kind == "collective":
+        assert coll is not None
+        mechanism = "collective"
+        reason = _collective_reason(coll)
+        route["collective"] = coll
+        b = max(bits // 8, 1) if bits >= 8 else nbytes
+        costs.update(
+            bytes_sent_per_device=[float(x * b) if b % 1 else int(x * b) for x in coll.sent],
+            bytes_received_per_device=[float(x * b) if b % 1 else int(x * b) for x in coll.received],
+            bytes_sent=int(coll.sent.max(initial=0) * b),
+            bytes_received=int(coll.received.max(initial=0) * b),
+            total_bytes=int(coll.received.sum() * b))
+        for step in coll.steps:
+            stages.append(Stage("collective", step, {"collective": step}))
+    else:
+        # shared memory always works; a lane exchange may also be shuffles
+        src_rows = _store_rows(ps)
+        staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+        smem_instr = staging.write.per_warp + staging.read.per_warp + 1
+        mechanism, reason = "shared-memory", ""
+        if kind == "warp-shuffle":
+            epw, wpe = max(1, 32 // bits), max(1, bits // 32)
+            edges, which, (w, lane, pos, slot) = _shuffle_edges(ps, pd, rows, level, source,
+                                                                gwarp, epw)
+            rounds = degree(edges[:, 0], edges[:, 1], edges[:, 3]) * wpe
+            costs.update(shuffle_rounds=rounds, smem_instructions=smem_instr,
+                         registers_moved=moved)
+            sched = None
+            shuffle_instr = rounds  # a lower bound until the rounds are scheduled
+            if rounds < smem_instr:  # only then can shuffles win: schedule them
+                sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
+                rnd = sched.edge_round[which]
+                shuffle_instr = _shuffle_instructions(sched, rnd, slot) * wpe
+                costs["shuffle_instructions"] = shuffle_instr
+            if sched is not None and shuffle_instr <= smem_instr:
+                mechanism = "warp-shuffle"
+                reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
+                          f"round(s) ({shuffle_instr} instructions per warp with the selects) "
+                          f"cost no more than staging through shared memory "
+                          f"({smem_instr}: {staging.write.per_warp} stores, a barrier, "
+                          f"{staging.read.per_warp} loads)")
+                route.update(shuffle=sched, shuffle_fill=(rnd, w, lane, pos, slot), epw=epw)
+                if moved:
+                    stages.append(Stage("registers", f"move {moved} values between register "
+                                        f"slots of the same thread", {"moved": moved}))
+                stages += [Stage("shuffle", f"round {k + 1}: shfl.sync.idx (each lane reads "
+                                 f"lane src_lane[lane])",
+                                 {"round": k, "src_lane": sched.src_lane[k].tolist(),
+                                  "send_word": sched.send_word[k].tolist()})
+                           for k in range(sched.rounds)]
+            else:
+                reason = (f"lanes of one warp exchange data, but {rounds} shfl.sync "
+                          f"round(s) cost {'at least ' if sched is None else ''}"
+                          f"{shuffle_instr} instructions per warp with the "
+                          f"selects of lane-dependent registers, against {smem_instr} through "
+                          f"shared memory ({staging.write.per_warp} stores, a barrier, "
+                          f"{staging.read.per_warp} loads)")
+        elif shared_side:
+            reason = ("the source is a shared-memory tile: each warp loads its fragment"
+                      if ps.role == "shared" else
+                      "the destination is a shared-memory tile: each warp stores its fragment")
+        else:
+            reason = ("warps (or CTAs) exchange data: only shared memory connects them "
+                      "(a store, a barrier, a load)")
+        if mechanism == "shared-memory":
+            smem = staging
+            route["staging"] = staging
+            costs.update(_staging_costs(staging, shared_side))
+            stages += _staging_stages(staging, ps.role, pd.role)
+    plan = ConversionPlan(src_l, dst_l, ps.shape, dtype, kind, mechanism, reason, costs,
+                          tuple(stages), smem,
+                          None if kind != "collective" or coll is None else coll.name,
+                          () if kind != "collective" or coll is None else coll.steps,
+                          _Route(**route))
+    return plan
+
+
+def _collective_reason(c: Collective) -> str:
+    if c.name == "local slice":
+        return "every device already holds what it keeps: a local slice, no bytes move"
+    return (f"devices exchange data: {c.name} "
+            f"(at most {int(c.received.max(initial=0))} elements received per device)")
+
+
+def _store_rows(ps: Placement) -> np.ndarray:
+    """Source rows that store: one holder per element (its first replica)."""
+    if ps.role == "shared":
+        return np.arange(ps.rows)
+    _, first = np.unique(ps.element, return_index=True)
+    return np.sort(first)
+
+
+def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
+    return {"smem_bytes": s.bytes, "store_wavefronts": s.write.wavefronts,
+            "load_wavefronts": s.read.wavefronts, "wavefronts": s.wavefronts,
+            "ideal_wavefronts": s.ideal, "store_vector_bytes": s.write.vector_bytes,
+            "load_vector_bytes": s.read.vector_bytes, "store_requests": s.write.requests,
+            "load_requests": s.read.requests,
+            "barriers": 0 if shared_side else 1}
+
+
+def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
+    out = []
+    if src_role == "registers":
+        out.append(Stage("store", f"store to shared memory {s.layout}: {s.write.requests} "
+                         f"request(s) of {s.write.vector_bytes}-byte vectors, "
+                         f"{s.write.wavefronts} wavefront(s) (ideal {s.write.ideal})",
+                         {"side": "write", **s.write.to_dict()}))
+    if src_role == "registers" and dst_role == "registers":
+        out.append(Stage("barrier", "barrier: every store lands before any load"))
+    if dst_role == "registers":
+        out.append(Stage("load", f"load from shared memory {s.layout}: {s.read.requests} "
+                         f"request(s) of {s.read.vector_bytes}-byte vectors, "
+                         f"{s.read.wavefronts} wavefront(s) (ideal {s.read.ideal})",
+                         {"side": "read", **s.read.to_dict()}))
+    return out
+
+
+def _shuffle_edges(ps: Placement, pd: Placement, rows: np.ndarray, level: np.ndarray,
+                   source: np.ndarray, gwarp: tuple[np.ndarray, np.ndarray], epw: int):
+    """The 32-bit words that cross lanes: unique (warp, sender, word, receiver) edges,
+    and for each lane-crossing destination row its edge, warp, lane, word position, slot."""
+    lane_rows = level == 2
+    d = rows[lane_rows]
+    s = source[lane_rows]
+    w = gwarp[1][d]
+    edges = np.stack([w, ps.lane[s], ps.slot[s] // epw, pd.lane[d]], 1)
+    if not len(edges):
+        return np.zeros((0, 4), np.int64), np.zeros(0, np.int64), (w, pd.lane[d],
+                                                                   ps.slot[s] % epw, pd.slot[d])
+    _, first, which = row_ids(edges, return_index=True, return_inverse=True)
+    return edges[first], which.reshape(-1), (w, pd.lane[d], ps.slot[s] % epw, pd.slot[d])
+
+
+def _shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, slot: np.ndarray) -> int:
+    """Per warp: one shfl per round plus the selects that pick a lane-dependent register
+    to send and to fill."""
+    instr = 0
+    for k in range(sched.rounds):
+        instr += 1 + _selects(sched.send_word[k].reshape(-1)) + _selects(slot[rnd == k])
+    return instr
+
+
+# -- the machine model --------------------------------------------------------------------
+
+def _source_values(ps: Placement, values: Any) -> np.ndarray:
+    if values is None:
+        return ps.element.copy()
+    if isinstance(values, Mapping):
+        out = np.empty(ps.rows, dtype=object)
+        for i, c in enumerate(map(tuple, ps.coords.tolist())):
+            if c not in values:
+                raise LayoutError(f"values has no entry for source coordinate {c} "
+                                  f"(axes {', '.join(ps.axes)})")
+            out[i] = values[c]
+        return out
+    arr = np.asarray(values)
+    if arr.size != int(np.prod(ps.shape)):
+        raise LayoutError(f"values must hold one value per element of the {ps.shape} tile, "
+                          f"got {arr.size}")
+    return arr.reshape(-1)[ps.element]
+
+
+def _execute(r: _Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
+    ps, pd, rows = r.src, r.dst, r.dst_rows
+    slots = int(max(ps.slot.max(initial=0), pd.slot.max(initial=0))) + 1
+    dtype = vals.dtype
+    # the source register files (for a shared-memory source: the shared-memory array)
+    regs = np.zeros((r.warps, WARP, slots), dtype=dtype)
+    have = np.zeros(regs.shape, dtype=bool)
+    out_regs = np.zeros_like(regs)
+    got = np.zeros(regs.shape, dtype=bool)
+    gs, gd = r.gwarp
+    if ps.role == "registers":
+        regs[gs, ps.lane, ps.slot] = vals
+        have[gs, ps.lane, ps.slot] = True
+    d_idx = (gd[rows], pd.lane[rows], pd.slot[rows])
+    if r.collective is not None:
+        _run_collective(r, regs, out_regs, got, vals)
+    elif r.staging is None:
+        local = r.level <= 1
+        s = r.source[local]
+        out_regs[d_idx[0][local], d_idx[1][local], d_idx[2][local]] = regs[gs[s], ps.lane[s],
+                                                                           ps.slot[s]]
+        got[d_idx[0][local], d_idx[1][local], d_idx[2][local]] = have[gs[s], ps.lane[s],
+                                                                      ps.slot[s]]
+        if r.shuffle is not None:
+            _run_shuffles(r, regs, have, out_regs, got)
+    else:
+        _run_staging(r, r.staging, regs, have, out_regs, got, vals)
+    if not got[d_idx].all():
+        bad = int(np.flatnonzero(~got[d_idx])[0])
+        raise LayoutError(f"internal: the plan left destination coordinate "
+                          f"{tuple(pd.coords[rows[bad]])} empty")
+    result = out_regs[d_idx]
+    return {tuple(c): (v.item() if hasattr(v, "item") else v)
+            for c, v in zip(pd.coords[rows].tolist(), result, strict=True)}
+
+
+def _run_shuffles(r: _Route, regs, have, out_regs, got) -> None:
+    sched, epw = r.shuffle, r.epw
+    rnd, w, lane, pos, slot = r.shuffle_fill
+    warps = np.arange(r.warps)[:, None]
+    lanes = np.arange(WARP)[None, :]
+    for k in range(sched.rounds):
+        word = sched.send_word[k]  # (warps, 32): the word each lane offers
+        offered = np.zeros((r.warps, WARP, epw), dtype=regs.dtype)
+        ok = np.zeros((r.warps, WARP, epw), dtype=bool)
+        for j in range(epw):
+            cell = np.clip(word * epw + j, 0, regs.shape[2] - 1)
+            offered[..., j] = np.where(word >= 0, regs[warps, lanes, cell], 0)
+            ok[..., j] = (word >= 0) & have[warps, lanes, cell]
+        src = sched.src_lane[k]
+        received = offered[warps, np.maximum(src, 0)]  # shfl: read lane src_lane[lane]
+        rec_ok = ok[warps, np.maximum(src, 0)] & (src >= 0)[..., None]
+        at = rnd == k
+        out_regs[w[at], lane[at], slot[at]] = received[w[at], lane[at], pos[at]]
+        got[w[at], lane[at], slot[at]] = rec_ok[w[at], lane[at], pos[at]]
+
+
+def _run_staging(r: _Route, s: Staging, regs, have, out_regs, got, vals) -> None:
+    ps, pd = r.src, r.dst
+    smem = np.zeros(s.bytes * 8 // r.bits + 1, dtype=regs.dtype)
+    filled = np.zeros(len(smem), dtype=bool)
+    if ps.role == "shared":  # the source tile is shared memory already
+        smem[ps.slot] = vals
+        filled[ps.slot] = True
+    else:
+        _move(s.write.start, s.write.k, regs, have, smem, filled, store=True)
+    # barrier: all stores above complete before the loads below
+    _move(s.read.start, s.read.k, out_regs, got, smem, filled, store=False)
+    if pd.role == "shared":
+        rows = r.dst_rows
+        out_regs[r.gwarp[1][rows], pd.lane[rows], pd.slot[rows]] = smem[pd.slot[rows]]
+        got[r.gwarp[1][rows], pd.lane[rows], pd.slot[rows]] = filled[pd.slot[rows]]
+
+
+def _move(start: np.ndarray, k: int, regs, mask, smem, filled, *, store: bool) -> None:
+    """Each (warp, lane, vector v) moves slots [v*k, (v+1)*k) <-> smem[start + 0..k-1]."""
+    w, lane, v = np.nonzero(start >= 0)
+    base = start[w, lane, v]
+    for j in range(k):
+        slot = v * k + j
+        if store:
+            smem[base + j] = regs[w, lane, slot]
+            filled[base + j] = mask[w, lane, slot]
+        else:
+            regs[w, lane, slot] = smem[base + j]
+            mask[w, lane, slot] = filled[base + j]
+
+
+def _run_collective(r: _Route, regs, out_regs, got, vals) -> None:
+    ps, pd, rows, c = r.src, r.dst, r.dst_rows, r.collective
+    gs, gd = r.gwarp
+    n = int(max(ps.element.max(initial=0), pd.element.max(initial=0))) + 1
+    # where each (device, element) sits on the source side
+    key = ps.device * n + ps.element
+    order = np.argsort(key, kind="stable")
+    skey = key[order]
+
+    def locate(dev: np.ndarray, elem: np.ndarray) -> np.ndarray:
+        i = np.searchsorted(skey, dev * n + elem)
+        i = np.minimum(i, len(skey) - 1)
+        hit = skey[i] == dev * n + elem
+        return np.where(hit, order[i], -1)
+
+    # 1. the messages: each needed (device, element) read from its sender's buffer
+    at = locate(c.sender, c.need_element)
+    assert (at >= 0).all()
+    message = {(int(d), int(e)): regs[gs[a], ps.lane[a], ps.slot[a]]
+               for d, e, a in zip(c.need_device, c.need_element, at, strict=True)}
+    # 2. each destination coordinate: a local copy or the received message
+    dev, elem = pd.device[rows], pd.element[rows]
+    local = locate(dev, elem)
+    tgt = (gd[rows], pd.lane[rows], pd.slot[rows])
+    for i in range(len(rows)):
+        a = local[i]
+        v = regs[gs[a], ps.lane[a], ps.slot[a]] if a >= 0 else message[int(dev[i]), int(elem[i])]
+        out_regs[tgt[0][i], tgt[1][i], tgt[2][i]] = v
+        got[tgt[0][i], tgt[1][i], tgt[2][i]] = True
+
