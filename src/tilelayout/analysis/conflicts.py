@@ -64,16 +64,9 @@ def wavefronts_batch(byte_addresses: np.ndarray, access_bytes: int) -> np.ndarra
     phase = np.broadcast_to((np.arange(WARP) // per_phase)[None, :, None], words.shape)
     keep = np.broadcast_to(active[:, :, None], words.shape)
     nphase = WARP // per_phase
-    w = words[keep]
-    group = req[keep] * nphase + phase[keep]
-    span = int(w.max(initial=0)) + 1
-    if n * nphase * span < 1 << 62:  # one int64 key per (request, phase, word): 1-D unique
-        key = np.unique(group * span + w)  # distinct words per (request, phase)
-        group, w = key // span, key % span
-    else:
-        rows = np.unique(np.stack([group, w], axis=1), axis=0)
-        group, w = rows[:, 0], rows[:, 1]
-    slot = group * SMEM_BANKS + w % SMEM_BANKS
+    rows = np.stack([req[keep], phase[keep], words[keep]], axis=1)
+    rows = np.unique(rows, axis=0)  # distinct words per (request, phase)
+    slot = (rows[:, 0] * nphase + rows[:, 1]) * SMEM_BANKS + rows[:, 2] % SMEM_BANKS
     per_bank = np.bincount(slot, minlength=n * nphase * SMEM_BANKS)
     return per_bank.reshape(n, nphase, SMEM_BANKS).max(axis=2).sum(axis=1)
 
