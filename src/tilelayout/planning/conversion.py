@@ -47,6 +47,13 @@ from .placement import LEVELS, MAX_HOLDERS, WARP, Placement, PlanError, dedupe, 
 from .shuffle import ShuffleSchedule, degree, schedule
 from .staging import Staging, stage_through
 
+#: cost units of the mechanism choice for a lane exchange: a shfl is 1, a select that
+#: picks a lane-dependent register 1/4 (single-cycle ALU work beside the shuffles); a
+#: shared-memory store or load is 1, the barrier 1, and the store -> load round trip
+#: through memory ROUND_TRIP more
+SELECT_COST = 0.25
+ROUND_TRIP = 2
+
 
 @dataclass(frozen=True)
 class Stage:
@@ -72,7 +79,7 @@ class _Route:
     level: np.ndarray  # per destination row
     source: np.ndarray  # per destination row: the chosen source row
     shuffle: ShuffleSchedule | None = None
-    shuffle_fill: tuple[np.ndarray, ...] | None = None  # (round, gwarp, lane, pos, slot)
+    shuffle_fill: tuple[np.ndarray, ...] | None = None  # per lane-crossing row, see _shuffle_edges
     collective: Collective | None = None
     epw: int = 1
     staging: Staging | None = None
@@ -251,29 +258,33 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
         src_rows = _store_rows(ps)
         staging = stage_through(ps, pd, dtype, gwarp, src_rows)
         smem_instr = staging.write.per_warp + staging.read.per_warp + 1
+        smem_units = smem_instr + ROUND_TRIP
         mechanism, reason = "shared-memory", ""
         if kind == "warp-shuffle":
             epw, wpe = max(1, 32 // bits), max(1, bits // 32)
-            edges, which, (w, lane, pos, slot) = _shuffle_edges(ps, pd, rows, level, source,
-                                                                gwarp, epw)
+            edges, which, (w, lane, pos, s_slot, d_slot, s_lane) = _shuffle_edges(
+                ps, pd, rows, level, source, gwarp, epw)
             rounds = degree(edges[:, 0], edges[:, 1], edges[:, 3]) * wpe
             costs.update(shuffle_rounds=rounds, smem_instructions=smem_instr,
                          registers_moved=moved)
             sched = None
             shuffle_instr = rounds  # a lower bound until the rounds are scheduled
-            if rounds < smem_instr:  # only then can shuffles win: schedule them
+            if rounds <= smem_units:  # only then can shuffles win: schedule them
                 sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
                 rnd = sched.edge_round[which]
-                shuffle_instr = _shuffle_instructions(sched, rnd, slot) * wpe
-                costs["shuffle_instructions"] = shuffle_instr
-            if sched is not None and shuffle_instr <= smem_instr:
+                shuffle_instr, selects = _shuffle_instructions(sched, rnd, s_slot, d_slot)
+                shuffle_instr *= wpe
+                cost_units = shuffle_instr + selects * wpe * SELECT_COST
+                costs.update(shuffle_instructions=shuffle_instr, shuffle_selects=selects * wpe)
+            if sched is not None and cost_units <= smem_units:
                 mechanism = "warp-shuffle"
                 reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
-                          f"round(s) ({shuffle_instr} instructions per warp with the selects) "
-                          f"cost no more than staging through shared memory "
-                          f"({smem_instr}: {staging.write.per_warp} stores, a barrier, "
-                          f"{staging.read.per_warp} loads)")
-                route.update(shuffle=sched, shuffle_fill=(rnd, w, lane, pos, slot), epw=epw)
+                          f"round(s) per warp and {costs['shuffle_selects']} register "
+                          f"selects ({cost_units:g} cost units) cost no more than staging "
+                          f"through shared memory ({staging.write.per_warp} stores, a "
+                          f"barrier, {staging.read.per_warp} loads: {smem_units} units)")
+                route.update(shuffle=sched, epw=epw, shuffle_fill=(
+                    rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
                 if moved:
                     stages.append(Stage("registers", f"move {moved} values between register "
                                         f"slots of the same thread", {"moved": moved}))
@@ -283,12 +294,12 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
                                   "send_word": sched.send_word[k].tolist()})
                            for k in range(sched.rounds)]
             else:
-                reason = (f"lanes of one warp exchange data, but {rounds} shfl.sync "
-                          f"round(s) cost {'at least ' if sched is None else ''}"
-                          f"{shuffle_instr} instructions per warp with the "
-                          f"selects of lane-dependent registers, against {smem_instr} through "
-                          f"shared memory ({staging.write.per_warp} stores, a barrier, "
-                          f"{staging.read.per_warp} loads)")
+                shown = (f"{rounds} shfl.sync round(s) per warp" if sched is None else
+                         f"{rounds} shfl.sync round(s) per warp and "
+                         f"{costs['shuffle_selects']} register selects ({cost_units:g} units)")
+                reason = (f"lanes of one warp exchange data, but {shown} cost more than "
+                          f"staging through shared memory ({staging.write.per_warp} stores, "
+                          f"a barrier, {staging.read.per_warp} loads: {smem_units} units)")
         elif shared_side:
             reason = ("the source is a shared-memory tile: each warp loads its fragment"
                       if ps.role == "shared" else
@@ -352,27 +363,44 @@ def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
 
 def _shuffle_edges(ps: Placement, pd: Placement, rows: np.ndarray, level: np.ndarray,
                    source: np.ndarray, gwarp: tuple[np.ndarray, np.ndarray], epw: int):
-    """The 32-bit words that cross lanes: unique (warp, sender, word, receiver) edges,
-    and for each lane-crossing destination row its edge, warp, lane, word position, slot."""
+    """The 32-bit payloads that cross lanes. The values one lane sends to one other lane
+    are packed ``epw`` to a 32-bit word (a ``prmt`` packs sub-word types). Returns the
+    unique edges ``(warp, sender, payload id, receiver)`` and, per lane-crossing
+    destination row: its edge, warp, lane, position in the payload, source and
+    destination slots."""
     lane_rows = level == 2
     d = rows[lane_rows]
     s = source[lane_rows]
     w = gwarp[1][d]
-    edges = np.stack([w, ps.lane[s], ps.slot[s] // epw, pd.lane[d]], 1)
+    pair = np.stack([w, ps.lane[s], pd.lane[d], ps.slot[s], pd.slot[d]], 1)
+    order = np.lexsort(pair.T[::-1])
+    pair = pair[order]
+    d, s, w = d[order], s[order], w[order]
+    group = np.r_[True, (np.diff(pair[:, :3], axis=0) != 0).any(axis=1)] if len(pair) else \
+        np.zeros(0, bool)
+    starts = np.flatnonzero(group)
+    rank = np.arange(len(pair)) - np.repeat(starts, np.diff(np.r_[starts, len(pair)]))
+    word = rank // epw
+    edges = np.stack([w, ps.lane[s], pd.lane[d], word], 1)
     if not len(edges):
-        return np.zeros((0, 4), np.int64), np.zeros(0, np.int64), (w, pd.lane[d],
-                                                                   ps.slot[s] % epw, pd.slot[d])
+        return np.zeros((0, 4), np.int64), np.zeros(0, np.int64), \
+            (w, pd.lane[d], rank % epw, ps.slot[s], pd.slot[d], ps.lane[s])
     _, first, which = row_ids(edges, return_index=True, return_inverse=True)
-    return edges[first], which.reshape(-1), (w, pd.lane[d], ps.slot[s] % epw, pd.slot[d])
+    which = which.reshape(-1)
+    uniq = edges[first]
+    out = np.stack([uniq[:, 0], uniq[:, 1], np.arange(len(uniq)), uniq[:, 2]], 1)
+    return out, which, (w, pd.lane[d], rank % epw, ps.slot[s], pd.slot[d], ps.lane[s])
 
 
-def _shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, slot: np.ndarray) -> int:
-    """Per warp: one shfl per round plus the selects that pick a lane-dependent register
-    to send and to fill."""
-    instr = 0
+def _shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, src_slot: np.ndarray,
+                          dst_slot: np.ndarray) -> tuple[int, int]:
+    """Per warp: one shfl per round, and the selects that pick lane-dependent registers
+    to send and to fill (``ceil(log2(distinct slots))`` each side per round)."""
+    selects = 0
     for k in range(sched.rounds):
-        instr += 1 + _selects(sched.send_word[k].reshape(-1)) + _selects(slot[rnd == k])
-    return instr
+        at = rnd == k
+        selects += _selects(src_slot[at]) + _selects(dst_slot[at])
+    return sched.rounds, selects
 
 
 # -- the machine model --------------------------------------------------------------------
@@ -432,24 +460,24 @@ def _execute(r: _Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
 
 
 def _run_shuffles(r: _Route, regs, have, out_regs, got) -> None:
+    """Round by round: every lane offers one packed payload, every lane reads the
+    payload of lane ``src_lane`` and unpacks it into its destination slots."""
     sched, epw = r.shuffle, r.epw
-    rnd, w, lane, pos, slot = r.shuffle_fill
-    warps = np.arange(r.warps)[:, None]
-    lanes = np.arange(WARP)[None, :]
+    rnd, edge, w, lane, pos, s_slot, d_slot, s_lane = r.shuffle_fill
     for k in range(sched.rounds):
-        word = sched.send_word[k]  # (warps, 32): the word each lane offers
         offered = np.zeros((r.warps, WARP, epw), dtype=regs.dtype)
         ok = np.zeros((r.warps, WARP, epw), dtype=bool)
-        for j in range(epw):
-            cell = np.clip(word * epw + j, 0, regs.shape[2] - 1)
-            offered[..., j] = np.where(word >= 0, regs[warps, lanes, cell], 0)
-            ok[..., j] = (word >= 0) & have[warps, lanes, cell]
+        # the sender packs the payload it offers this round
+        mine = sched.send_word[k][w, s_lane] == edge
+        offered[w[mine], s_lane[mine], pos[mine]] = regs[w[mine], s_lane[mine], s_slot[mine]]
+        ok[w[mine], s_lane[mine], pos[mine]] = have[w[mine], s_lane[mine], s_slot[mine]]
         src = sched.src_lane[k]
+        warps = np.arange(r.warps)[:, None]
         received = offered[warps, np.maximum(src, 0)]  # shfl: read lane src_lane[lane]
         rec_ok = ok[warps, np.maximum(src, 0)] & (src >= 0)[..., None]
         at = rnd == k
-        out_regs[w[at], lane[at], slot[at]] = received[w[at], lane[at], pos[at]]
-        got[w[at], lane[at], slot[at]] = rec_ok[w[at], lane[at], pos[at]]
+        out_regs[w[at], lane[at], d_slot[at]] = received[w[at], lane[at], pos[at]]
+        got[w[at], lane[at], d_slot[at]] = rec_ok[w[at], lane[at], pos[at]]
 
 
 def _run_staging(r: _Route, s: Staging, regs, have, out_regs, got, vals) -> None:
