@@ -41,7 +41,10 @@ from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
-from .planning import ConversionPlan, PlanError, plan_conversion
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
+from .planning.conversion import ConversionPlan, plan_conversion
+from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -54,6 +57,7 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
     "ComposeLayout",
@@ -72,6 +76,7 @@ __all__ = [
     "LegalityReport",
     "PlanError",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
@@ -84,6 +89,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "choose_smem_layout",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -103,6 +109,7 @@ __all__ = [
     "permute_dims",
     "plan_conversion",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",

@@ -14,6 +14,7 @@ Routes::
     POST /api/preset        name + params -> a registry preset built with those parameters
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
+    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
                             text for each target, or the converter's refusal reason
 
 Every error is JSON ``{"error": ..., "field": ..., "column": ...}`` with a 4xx status;
@@ -40,7 +41,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import api
+from . import api, movement_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
     "/api/presets": api.presets,
@@ -55,6 +56,7 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
+    "/api/smem": movement_view.smem_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}

@@ -1,7 +1,2 @@
-"""Data movement: conversion plans between layouts (and, from the ``smem`` work,
-shared-memory access reports and layout choice)."""
-
-from .conversion import ConversionPlan, Stage, plan_conversion
-from .placement import PlanError
-
-__all__ = ["ConversionPlan", "PlanError", "Stage", "plan_conversion"]
+"""Data movement: shared-memory access through distributed layouts, shared-memory layout
+choice, layout-conversion plans (SPEC §6)."""
