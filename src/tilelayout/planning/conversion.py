@@ -42,10 +42,11 @@ from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from ..core.tile import TileLayout
 from ..syntax.parser import parse
+from .choose import SmemChoice
 from .collective import Collective, classify
 from .placement import LEVELS, MAX_HOLDERS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
-from .staging import Staging, stage_through
+from .staging import Staging, joint_warps, stage_through
 
 #: cost units of the mechanism choice for a lane exchange: a shfl is 1, a select that
 #: picks a lane-dependent register 1/4 (single-cycle ALU work beside the shuffles); a
@@ -99,7 +100,7 @@ class ConversionPlan:
     reason: str
     costs: dict[str, Any]
     stages: tuple[Stage, ...]
-    smem: Staging | None = None
+    smem: SmemChoice | None = None
     collective: str | None = None
     collective_steps: tuple[str, ...] = ()
     _route: _Route | None = field(default=None, repr=False, compare=False)
@@ -176,11 +177,8 @@ def _levels(ps: Placement, pd: Placement) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _gwarps(ps: Placement, pd: Placement) -> tuple[tuple[np.ndarray, np.ndarray], int]:
-    both = np.concatenate([np.stack([ps.device, ps.cta, ps.warp], 1),
-                           np.stack([pd.device, pd.cta, pd.warp], 1)])
-    uniq, inv = row_ids(both, return_inverse=True)
-    inv = inv.reshape(-1)
-    return (inv[: ps.rows], inv[ps.rows:]), len(uniq)
+    g = joint_warps(ps, pd)
+    return g, int(max(g[0].max(initial=-1), g[1].max(initial=-1))) + 1
 
 
 def _selects(values: np.ndarray) -> int:
@@ -257,7 +255,7 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
         # shared memory always works; a lane exchange may also be shuffles
         src_rows = _store_rows(ps)
         staging = stage_through(ps, pd, dtype, gwarp, src_rows)
-        smem_instr = staging.write.per_warp + staging.read.per_warp + 1
+        smem_instr = staging.store.per_warp + staging.load.per_warp + 1
         smem_units = smem_instr + ROUND_TRIP
         mechanism, reason = "shared-memory", ""
         if kind == "warp-shuffle":
@@ -281,8 +279,8 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
                 reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
                           f"round(s) per warp and {costs['shuffle_selects']} register "
                           f"selects ({cost_units:g} cost units) cost no more than staging "
-                          f"through shared memory ({staging.write.per_warp} stores, a "
-                          f"barrier, {staging.read.per_warp} loads: {smem_units} units)")
+                          f"through shared memory ({staging.store.per_warp} stores, a "
+                          f"barrier, {staging.load.per_warp} loads: {smem_units} units)")
                 route.update(shuffle=sched, epw=epw, shuffle_fill=(
                     rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
                 if moved:
@@ -298,8 +296,8 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
                          f"{rounds} shfl.sync round(s) per warp and "
                          f"{costs['shuffle_selects']} register selects ({cost_units:g} units)")
                 reason = (f"lanes of one warp exchange data, but {shown} cost more than "
-                          f"staging through shared memory ({staging.write.per_warp} stores, "
-                          f"a barrier, {staging.read.per_warp} loads: {smem_units} units)")
+                          f"staging through shared memory ({staging.store.per_warp} stores, "
+                          f"a barrier, {staging.load.per_warp} loads: {smem_units} units)")
         elif shared_side:
             reason = ("the source is a shared-memory tile: each warp loads its fragment"
                       if ps.role == "shared" else
@@ -308,7 +306,7 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
             reason = ("warps (or CTAs) exchange data: only shared memory connects them "
                       "(a store, a barrier, a load)")
         if mechanism == "shared-memory":
-            smem = staging
+            smem = staging.choice
             route["staging"] = staging
             costs.update(_staging_costs(staging, shared_side))
             stages += _staging_stages(staging, ps.role, pd.role)
@@ -336,28 +334,27 @@ def _store_rows(ps: Placement) -> np.ndarray:
 
 
 def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
-    return {"smem_bytes": s.bytes, "store_wavefronts": s.write.wavefronts,
-            "load_wavefronts": s.read.wavefronts, "wavefronts": s.wavefronts,
-            "ideal_wavefronts": s.ideal, "store_vector_bytes": s.write.vector_bytes,
-            "load_vector_bytes": s.read.vector_bytes, "store_requests": s.write.requests,
-            "load_requests": s.read.requests,
-            "barriers": 0 if shared_side else 1}
+    w, r = s.choice.write, s.choice.read
+    return {"smem_bytes": s.bytes, "store_wavefronts": w.wavefronts,
+            "load_wavefronts": r.wavefronts, "wavefronts": s.wavefronts,
+            "ideal_wavefronts": s.ideal, "store_vector_bytes": w.vector_bytes,
+            "load_vector_bytes": r.vector_bytes, "store_requests": w.requests,
+            "load_requests": r.requests, "barriers": 0 if shared_side else 1}
 
 
 def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
     out = []
-    if src_role == "registers":
-        out.append(Stage("store", f"store to shared memory {s.layout}: {s.write.requests} "
-                         f"request(s) of {s.write.vector_bytes}-byte vectors, "
-                         f"{s.write.wavefronts} wavefront(s) (ideal {s.write.ideal})",
-                         {"side": "write", **s.write.to_dict()}))
-    if src_role == "registers" and dst_role == "registers":
-        out.append(Stage("barrier", "barrier: every store lands before any load"))
-    if dst_role == "registers":
-        out.append(Stage("load", f"load from shared memory {s.layout}: {s.read.requests} "
-                         f"request(s) of {s.read.vector_bytes}-byte vectors, "
-                         f"{s.read.wavefronts} wavefront(s) (ideal {s.read.ideal})",
-                         {"side": "read", **s.read.to_dict()}))
+    for side, role, what in ((s.choice.write, src_role, "store"), (s.choice.read, dst_role,
+                                                                    "load")):
+        if role != "registers":
+            continue
+        if what == "load" and src_role == "registers":
+            out.append(Stage("barrier", "barrier: every store lands before any load"))
+        out.append(Stage(what, f"{what} {'to' if what == 'store' else 'from'} shared memory "
+                         f"{s.layout}: {side.requests} request(s) of {side.vector_bytes}-byte "
+                         f"vectors, {side.wavefronts} wavefront(s) (ideal {side.ideal})",
+                         {"side": "write" if what == "store" else "read",
+                          **side.to_dict(per_request=False)}))
     return out
 
 
@@ -488,9 +485,9 @@ def _run_staging(r: _Route, s: Staging, regs, have, out_regs, got, vals) -> None
         smem[ps.slot] = vals
         filled[ps.slot] = True
     else:
-        _move(s.write.start, s.write.k, regs, have, smem, filled, store=True)
+        _move(s.store.start, s.store.k, regs, have, smem, filled, store=True)
     # barrier: all stores above complete before the loads below
-    _move(s.read.start, s.read.k, out_regs, got, smem, filled, store=False)
+    _move(s.load.start, s.load.k, out_regs, got, smem, filled, store=False)
     if pd.role == "shared":
         rows = r.dst_rows
         out_regs[r.gwarp[1][rows], pd.lane[rows], pd.slot[rows]] = smem[pd.slot[rows]]

@@ -150,10 +150,10 @@ KNOWN_GAPS = {
     # Triton converts warp-local exchanges in 4 passes through 2 KB (barriers between);
     # we stage the whole tile at once
     "wgmma D -> lane-per-row (64x64 f16, 4 warps)": {"smem": 8192, "wavefronts": 128},
-    # Triton's generic swizzle maps row bit 0 onto the 16-byte-unit bit 2; no hardware
-    # swizzle mode of a row- or column-major tile does, so our loads conflict 2-way
-    "rows over warps -> columns over warps (64x32 f32, 2 warps)": {"smem": 8192, "wavefronts": 192},
-    "wgmma D -> transposed lanes (64x64 f16, 4 warps)": {"smem": 8192, "wavefronts": 320},
+    # Triton's generic swizzle (a Gluon shared linear layout) keeps both sides
+    # conflict-free; the best hardware swizzle of a row- or column-major tile leaves a
+    # 2-way conflict on one side (choose_smem_layout's family="any" is the way out)
+    "wgmma D -> transposed lanes (64x64 f16, 4 warps)": {"smem": 8192, "wavefronts": 192},
 }
 
 
@@ -177,7 +177,7 @@ def test_no_more_smem_or_wavefronts_than_triton(case, compiled):
 
 
 def test_most_cases_hold():
-    assert len(CASES) - len(KNOWN_GAPS) >= 6
+    assert len(CASES) - len(KNOWN_GAPS) >= 7
 
 
 def test_ptx_counter():
