@@ -46,7 +46,7 @@ from .choose import SmemChoice
 from .collective import Collective, classify
 from .placement import LEVELS, MAX_HOLDERS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
-from .staging import Staging, joint_warps, stage_through
+from .staging import Staging, joint_warps, slot_grid, stage_through
 
 #: cost units of the mechanism choice for a lane exchange: a shfl is 1, a select that
 #: picks a lane-dependent register 1/4 (single-cycle ALU work beside the shuffles); a
@@ -254,33 +254,38 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     else:
         # shared memory always works; a lane exchange may also be shuffles
         src_rows = _store_rows(ps)
-        staging = stage_through(ps, pd, dtype, gwarp, src_rows)
-        smem_instr = staging.store.per_warp + staging.load.per_warp + 1
-        smem_units = smem_instr + ROUND_TRIP
+        staging: Staging | None = None
         mechanism, reason = "shared-memory", ""
         if kind == "warp-shuffle":
             epw, wpe = max(1, 32 // bits), max(1, bits // 32)
             edges, which, (w, lane, pos, s_slot, d_slot, s_lane) = _shuffle_edges(
                 ps, pd, rows, level, source, gwarp, epw)
             rounds = degree(edges[:, 0], edges[:, 1], edges[:, 3]) * wpe
-            costs.update(shuffle_rounds=rounds, smem_instructions=smem_instr,
-                         registers_moved=moved)
+            costs.update(shuffle_rounds=rounds, registers_moved=moved)
+            # the fewest instructions staging could take: 16-byte vectors on both sides
+            bound = _vector_bound(ps, src_rows, pd, rows, gwarp, warps, bits)
             sched = None
-            shuffle_instr = rounds  # a lower bound until the rounds are scheduled
-            if rounds <= smem_units:  # only then can shuffles win: schedule them
+            cost_units = float(rounds)
+            if rounds > bound:
+                staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+            if rounds <= (bound if staging is None else _units(staging)):
                 sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
                 rnd = sched.edge_round[which]
                 shuffle_instr, selects = _shuffle_instructions(sched, rnd, s_slot, d_slot)
-                shuffle_instr *= wpe
-                cost_units = shuffle_instr + selects * wpe * SELECT_COST
-                costs.update(shuffle_instructions=shuffle_instr, shuffle_selects=selects * wpe)
+                cost_units = shuffle_instr * wpe + selects * wpe * SELECT_COST
+                costs.update(shuffle_instructions=shuffle_instr * wpe,
+                             shuffle_selects=selects * wpe)
+                if cost_units > bound and staging is None:
+                    staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+            smem_units = bound if staging is None else _units(staging)
+            costs["smem_cost_units"] = smem_units
             if sched is not None and cost_units <= smem_units:
                 mechanism = "warp-shuffle"
                 reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
                           f"round(s) per warp and {costs['shuffle_selects']} register "
                           f"selects ({cost_units:g} cost units) cost no more than staging "
-                          f"through shared memory ({staging.store.per_warp} stores, a "
-                          f"barrier, {staging.load.per_warp} loads: {smem_units} units)")
+                          f"through shared memory ({'at least ' if staging is None else ''}"
+                          f"{smem_units} units: stores, a barrier, loads)")
                 route.update(shuffle=sched, epw=epw, shuffle_fill=(
                     rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
                 if moved:
@@ -295,17 +300,21 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
                 shown = (f"{rounds} shfl.sync round(s) per warp" if sched is None else
                          f"{rounds} shfl.sync round(s) per warp and "
                          f"{costs['shuffle_selects']} register selects ({cost_units:g} units)")
+                assert staging is not None
                 reason = (f"lanes of one warp exchange data, but {shown} cost more than "
                           f"staging through shared memory ({staging.store.per_warp} stores, "
                           f"a barrier, {staging.load.per_warp} loads: {smem_units} units)")
-        elif shared_side:
+        else:
+            staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+        if kind != "warp-shuffle" and shared_side:
             reason = ("the source is a shared-memory tile: each warp loads its fragment"
                       if ps.role == "shared" else
                       "the destination is a shared-memory tile: each warp stores its fragment")
-        else:
+        elif kind != "warp-shuffle":
             reason = ("warps (or CTAs) exchange data: only shared memory connects them "
                       "(a store, a barrier, a load)")
         if mechanism == "shared-memory":
+            assert staging is not None
             smem = staging.choice
             route["staging"] = staging
             costs.update(_staging_costs(staging, shared_side))
@@ -331,6 +340,60 @@ def _store_rows(ps: Placement) -> np.ndarray:
         return np.arange(ps.rows)
     _, first = np.unique(ps.element, return_index=True)
     return np.sort(first)
+
+
+def _units(s: Staging) -> int:
+    """Cost units of staging (see ROUND_TRIP): stores + loads + barrier + round trip."""
+    return s.store.per_warp + s.load.per_warp + 1 + ROUND_TRIP
+
+
+def _per_warp(grid: np.ndarray, k: int) -> int:
+    """Requests the busiest warp issues moving its slots in ``k``-slot vectors."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    live = (g.reshape(warps, lanes, -1, k) >= 0).any(axis=(1, 3))
+    return int(live.sum(axis=1).max(initial=0))
+
+
+def _groups(grid: np.ndarray, k: int) -> np.ndarray | None:
+    """Per element, its ``k``-slot vector group (``-1`` if absent), or None when some lane
+    fills a group only partly (no ``k``-wide vectors on that side)."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    g = g.reshape(warps * lanes, -1, k)
+    present = g >= 0
+    if not (present.all(axis=2) | ~present.any(axis=2)).all():
+        return None
+    gid = np.full(int(grid.max(initial=-1)) + 1, -1, dtype=np.int64)
+    ids = np.broadcast_to(np.arange(g.shape[0] * g.shape[1]).reshape(g.shape[:2])[..., None],
+                          g.shape)
+    gid[g[present]] = ids[present]
+    return gid
+
+
+def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.ndarray,
+                  gwarp: tuple[np.ndarray, np.ndarray], warps: int, bits: int) -> int:
+    """A lower bound on the staging cost units over every shared-memory layout: the
+    fewest stores + loads per warp with vectors both register files allow and that can
+    both be contiguous (one side's vectors nest inside the other's), + barrier + round
+    trip."""
+    grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
+    widths = [k for k in (16, 8, 4, 2, 1) if k * bits <= 128]
+    best = None
+    sides = [[(k, _groups(g, k)) for k in widths] for g in grids]
+    for ks, gs in sides[0]:
+        for kd, gd in sides[1]:
+            if gs is None or gd is None:
+                continue
+            fine, coarse = (gs, gd) if ks <= kd else (gd, gs)
+            # every fine group inside one coarse group
+            order = np.argsort(fine, kind="stable")
+            f, c = fine[order], coarse[order]
+            if not (c[1:][f[1:] == f[:-1]] == c[:-1][f[1:] == f[:-1]]).all():
+                continue
+            n = _per_warp(grids[0], ks) + _per_warp(grids[1], kd)
+            best = n if best is None else min(best, n)
+    return (best if best is not None else 0) + 1 + ROUND_TRIP
 
 
 def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
