@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
-COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "smem",
+COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "smem", "plan",
             "serve")
 
 

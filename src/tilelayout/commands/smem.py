@@ -14,15 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError
 from ..planning.access import AccessReport
 from ..planning.choose import FAMILIES, MAX_CANDIDATES, choose_smem_layout
 from ..planning.threads import MAX_CELLS
-from .common import int_tuple, layout_operand
-
-OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VALUE" '
-                '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
+from .common import OPERAND_HELP, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,20 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def operands(args: argparse.Namespace) -> tuple:
     """``(writer, reader, shape, dtype)`` from the arguments (presets fill the defaults)."""
-    writer, wp = layout_operand(args.writer, "WRITER")
-    reader, rp = layout_operand(args.reader, "READER")
-    presets = [p for p in (wp, rp) if p is not None]
-    if args.shape is not None:
-        shape = int_tuple(args.shape, "--shape")
-    elif presets:
-        shape = presets[0].shape
-    else:
-        shape = writer.check_shape(None)
-    dtype = args.dtype or next((p.dtype for p in presets if p.dtype), None)
-    if not dtype:
-        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
-    dtype_bits(dtype)
-    return writer, reader, tuple(shape), dtype
+    return layout_pair(args.writer, args.reader, ("WRITER", "READER"), args.shape, args.dtype)
 
 
 def _side(r: AccessReport) -> str:

@@ -291,8 +291,8 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
                 if moved:
                     stages.append(Stage("registers", f"move {moved} values between register "
                                         f"slots of the same thread", {"moved": moved}))
-                stages += [Stage("shuffle", f"round {k + 1}: shfl.sync.idx (each lane reads "
-                                 f"lane src_lane[lane])",
+                stages += [Stage("shuffle", f"round {k + 1}: shfl.sync.idx; warp 0's lanes read "
+                                 f"lanes [{_lanes_text(sched.src_lane[k][0])}]",
                                  {"round": k, "src_lane": sched.src_lane[k].tolist(),
                                   "send_word": sched.send_word[k].tolist()})
                            for k in range(sched.rounds)]
@@ -340,6 +340,10 @@ def _store_rows(ps: Placement) -> np.ndarray:
         return np.arange(ps.rows)
     _, first = np.unique(ps.element, return_index=True)
     return np.sort(first)
+
+
+def _lanes_text(src: np.ndarray) -> str:
+    return " ".join("-" if x < 0 else str(int(x)) for x in src)
 
 
 def _units(s: Staging) -> int:

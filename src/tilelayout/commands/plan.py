@@ -1,0 +1,46 @@
+"""``tilelayout plan SRC DST --shape --dtype [--json]``: how a tile gets from one layout
+to another.
+
+Prints the plan of :func:`tilelayout.plan_conversion`: the kind (the coarsest level that
+must exchange data), the mechanism and why, the stages (register moves, shuffle rounds,
+shared-memory store / barrier / load with the chosen layout, collectives) and the costs.
+Each operand is layout text or a preset, ``preset:NAME`` or
+``preset:NAME:KEY=VALUE[:KEY=VALUE...]`` (as ``tilelayout smem``); ``--shape`` defaults
+to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..planning.conversion import plan_conversion
+from ..planning.placement import MAX_HOLDERS
+from .common import OPERAND_HELP, layout_pair
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``plan`` subcommand to the CLI's subparsers."""
+    p = sub.add_parser(
+        "plan", help="plan a layout conversion (registers, shuffles, shared memory, collective)",
+        description="Plan moving a tile from layout SRC to layout DST: what must be "
+                    "exchanged (kind), the cheapest mechanism and why, its stages and costs.")
+    p.add_argument("src", metavar="SRC", help=OPERAND_HELP)
+    p.add_argument("dst", metavar="DST", help=OPERAND_HELP)
+    p.add_argument("--shape", help="the tile's logical shape, e.g. 32,32 (default: the "
+                   "presets' shape, else the source's)")
+    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    p.add_argument("--max-holders", type=int, default=MAX_HOLDERS, metavar="N",
+                   help=f"refuse tiles with more element x replica rows than this "
+                   f"(default {MAX_HOLDERS})")
+    p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the plan (or its JSON)."""
+    src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
+                                         args.dtype)
+    plan = plan_conversion(src, dst, shape, dtype, max_holders=args.max_holders)
+    print(json.dumps(plan.to_dict()) if args.json else str(plan))
+    return 0
