@@ -119,6 +119,16 @@ OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VAL
                 '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
 
 
+def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: str) -> None:
+    """The two layout operands (``FIRST``, ``SECOND``) of one tile, ``--shape`` and
+    ``--dtype`` (read back with :func:`layout_pair`)."""
+    p.add_argument(first, metavar=first.upper(), help=OPERAND_HELP)
+    p.add_argument(second, metavar=second.upper(), help=OPERAND_HELP)
+    p.add_argument("--shape", help=f"the tile's logical shape, e.g. {example} (default: the "
+                   f"presets' shape, else {first.upper()}'s)")
+    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+
+
 def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
                 dtype: str | None) -> tuple:
     """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,

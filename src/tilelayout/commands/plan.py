@@ -16,7 +16,7 @@ import json
 
 from ..planning.conversion import plan_conversion
 from ..planning.placement import MAX_HOLDERS
-from .common import OPERAND_HELP, layout_pair
+from .common import add_pair_args, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,11 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "plan", help="plan a layout conversion (registers, shuffles, shared memory, collective)",
         description="Plan moving a tile from layout SRC to layout DST: what must be "
                     "exchanged (kind), the cheapest mechanism and why, its stages and costs.")
-    p.add_argument("src", metavar="SRC", help=OPERAND_HELP)
-    p.add_argument("dst", metavar="DST", help=OPERAND_HELP)
-    p.add_argument("--shape", help="the tile's logical shape, e.g. 32,32 (default: the "
-                   "presets' shape, else the source's)")
-    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    add_pair_args(p, "src", "dst", "32,32")
     p.add_argument("--max-holders", type=int, default=MAX_HOLDERS, metavar="N",
                    help=f"refuse tiles with more element x replica rows than this "
                    f"(default {MAX_HOLDERS})")

@@ -17,7 +17,7 @@ import json
 from ..planning.access import AccessReport
 from ..planning.choose import FAMILIES, MAX_CANDIDATES, choose_smem_layout
 from ..planning.threads import MAX_CELLS
-from .common import OPERAND_HELP, layout_pair
+from .common import add_pair_args, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,11 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Choose the shared-memory layout (and swizzle) for a tile stored by the "
                     "threads of WRITER and loaded by the threads of READER that needs the "
                     "fewest wavefronts; print it and the candidates it beat.")
-    p.add_argument("writer", metavar="WRITER", help=OPERAND_HELP)
-    p.add_argument("reader", metavar="READER", help=OPERAND_HELP)
-    p.add_argument("--shape", help="the tile's logical shape, e.g. 128,128 (default: the "
-                   "presets' shape, else the writer's)")
-    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    add_pair_args(p, "writer", "reader", "128,128")
     p.add_argument("--family", choices=FAMILIES, default="swizzle",
                    help="swizzle: the hardware swizzle modes (default); any: every "
                    "bijective XOR-linear layout of a 2^n-element tile")
