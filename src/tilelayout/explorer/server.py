@@ -14,8 +14,9 @@ Routes::
     POST /api/preset        name + params -> a registry preset built with those parameters
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
-    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
                             text for each target, or the converter's refusal reason
+    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
+    POST /api/plan          src, dst, shape, dtype -> the conversion plan and its stages
 
 Every error is JSON ``{"error": ..., "field": ..., "column": ...}`` with a 4xx status;
 unexpected failures are logged to stderr and answered with a generic 500, never a
@@ -57,6 +58,7 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
     "/api/smem": movement_view.smem_view,
+    "/api/plan": movement_view.plan_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
