@@ -21,12 +21,16 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
+from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
 from .core.errors import (
     AlgebraError,
+    BudgetError,
     DtypeError,
     IndexOutOfRangeError,
     LayoutError,
@@ -60,6 +64,8 @@ __all__ = [
     "AccessReport",
     "AlgebraError",
     "Axis",
+    "BudgetError",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
     "ConversionPlan",
@@ -74,6 +80,8 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "Limits",
+    "NotInvertibleError",
     "PlanError",
     "ShapeError",
     "SmemChoice",
@@ -90,6 +98,7 @@ __all__ = [
     "bank_of",
     "canonicalize",
     "choose_smem_layout",
+    "codegen",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -102,12 +111,14 @@ __all__ = [
     "group",
     "inner_of",
     "legality",
+    "limits",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
     "plan_conversion",
+    "scoped_axes",
     "slice_layout",
     "smem_access",
     "smem_wavefronts",
