@@ -165,8 +165,10 @@ def test_bad_input_is_one_line(src, dst, shape, message):
 
 
 def test_limits_and_dtype():
-    with pytest.raises(tl.LayoutError, match="max_holders"):
-        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32", max_holders=100)
+    with pytest.raises(tl.LayoutError, match="2,048 elements, over the limit of 100"):
+        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32", limits=tl.Limits(elements=100))
+    with tl.limits(elements=100), pytest.raises(tl.LayoutError, match="--max-elements"):
+        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
     with pytest.raises(tl.LayoutError):
         tl.plan_conversion(*TRANSPOSE, (32, 32), "float17")
     with pytest.raises(tl.LayoutError, match="layout"):

@@ -164,7 +164,7 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     src, dst, shape, dtype = _pair(req, "src", "dst")
     try:
         dtype_bytes(dtype)
-        p = plan_conversion(src, dst, shape, dtype, max_holders=2 * MAX_ELEMENTS)
+        p = plan_conversion(src, dst, shape, dtype)
     except LayoutError as exc:
         raise ApiError(str(exc)[:MAX_TEXT]) from None
     out = p.to_dict()

@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core import budget
+from ..core.budget import Limits
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
@@ -44,7 +46,7 @@ from ..core.tile import TileLayout
 from ..syntax.parser import parse
 from .choose import SmemChoice
 from .collective import Collective, classify
-from .placement import LEVELS, MAX_HOLDERS, WARP, Placement, PlanError, dedupe, place, row_ids
+from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
 from .staging import Staging, joint_warps, slot_grid, stage_through
 
@@ -188,23 +190,28 @@ def _selects(values: np.ndarray) -> int:
 
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
-                    dtype: str = "float32", *, max_holders: int = MAX_HOLDERS) -> ConversionPlan:
+                    dtype: str = "float32", *, limits: Limits | None = None) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
 
     Either side may be a shared-memory tile (only axis ``m``): then the plan is the
     store (or load) through it. Costs: registers moved, shuffle rounds, shared-memory
     bytes, wavefronts vs ideal, barriers; for collectives the elements and bytes each
-    device sends and receives. ``max_holders`` bounds the (element x replica) rows
-    evaluated.
+    device sends and receives. The (element x replica) rows it evaluates count against
+    the ``elements`` limit (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
     >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,1)] + 0", None, "float32")
     >>> p.kind
     'none'
     """
-    src_l, dst_l = _as_layout(src, "src"), _as_layout(dst, "dst")
+    with budget.using(limits):
+        return _plan(_as_layout(src, "src"), _as_layout(dst, "dst"), shape, dtype)
+
+
+def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
+          ) -> ConversionPlan:
     bits = dtype_bits(dtype)
-    ps, pd = place(src_l, dst_l, shape, max_holders=max_holders)
+    ps, pd = place(src_l, dst_l, shape)
     rows = dedupe(pd)
     level_all, source_all = _levels(ps, pd)
     level, source = level_all[rows], source_all[rows]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import budget
 from ..core.axes import axis as lookup_axis
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
@@ -40,8 +41,6 @@ WARP = 32
 THREAD_TERMS = {"tx": (1, None), "laneid": (1, 32), "tid_in_wg": (1, 128),
                 "warpid": (WARP, None), "wid_in_wg": (WARP, 4), "wgid": (128, None)}
 CTA_AXES = ("bx", "by", "bz", "cbx", "cby", "cbz")
-#: holder rows a plan evaluates by default (elements x replicas, both layouts)
-MAX_HOLDERS = 1 << 21
 
 
 class PlanError(LayoutError):
@@ -101,10 +100,11 @@ def _radix(columns: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def place(src: Layout, dst: Layout, shape: Sequence[int] | None,
-          *, max_holders: int = MAX_HOLDERS) -> tuple[Placement, Placement]:
+def place(src: Layout, dst: Layout, shape: Sequence[int] | None) -> tuple[Placement, Placement]:
     """Holder rows of ``src`` and ``dst`` over one logical ``shape``, with device and
-    CTA ids numbered the same way in both. Refuses layouts of different shapes."""
+    CTA ids numbered the same way in both. Refuses layouts of different shapes, and
+    (:mod:`tilelayout.core.budget`) more element x replica rows than the ``elements``
+    limit."""
     try:
         s_shape = src.check_shape(shape)
     except LayoutError as exc:
@@ -117,9 +117,8 @@ def place(src: Layout, dst: Layout, shape: Sequence[int] | None,
             f"({'x'.join(map(str, s_shape))}), destination {dst} holds {dst.size()}; "
             f"give two layouts of the same shape") from None
     rows = (src.replica_count + dst.replica_count) * int(np.prod(d_shape, dtype=np.int64))
-    if rows > max_holders:
-        raise PlanError(f"planning evaluates {rows} holder rows (elements x replicas of both "
-                        f"layouts), over the limit of {max_holders}; raise max_holders")
+    budget.check("plan_conversion evaluates (element x replica rows of both layouts)",
+                 rows, "elements")
     roles = (_role(src, "source"), _role(dst, "destination"))
     if roles == ("shared", "shared"):
         raise PlanError("both layouts are shared-memory tiles (only 'm'); a conversion moves "

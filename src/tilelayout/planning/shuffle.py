@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import budget
 from .placement import WARP
 
 
@@ -142,6 +143,7 @@ def schedule(warp: np.ndarray, sender: np.ndarray, word: np.ndarray,
     counts = np.bincount((warp * WARP + sender) * WARP + receiver,
                          minlength=warps * WARP * WARP).reshape(warps, WARP, WARP)
     for w in range(warps):
+        budget.checkpoint()
         c = counts[w]
         key = c.tobytes()
         if key not in cache:
