@@ -28,11 +28,6 @@ from ..planning.choose import FAMILIES, choose_smem_layout
 from ..syntax.parser import parse
 from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view
 
-#: register-file cells (warps x 32 lanes x slots) the explorer evaluates per side
-MAX_CELLS = 1 << 20
-#: candidates the explorer costs (the swizzle family has a few dozen)
-MAX_CANDIDATES = 512
-
 
 def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] | None,
                                                        str | None]:
@@ -125,8 +120,7 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
                        f"{MAX_ELEMENTS}", 413, field="shape")
     try:
         dtype_bytes(dtype)
-        c = choose_smem_layout(writer, reader, shape, dtype, family, max_cells=MAX_CELLS,
-                               max_candidates=MAX_CANDIDATES)
+        c = choose_smem_layout(writer, reader, shape, dtype, family)
         addr = smem_addresses(c.layout, c.shape)
     except LayoutError as exc:
         raise ApiError(str(exc)[:MAX_TEXT]) from None
