@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import presets
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
@@ -43,8 +44,7 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
             entry = preset_view({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
-        return parse(entry["layout"]), tuple(entry["shape"]), entry.get("dtype") or \
-            _preset_dtype(entry)
+        return parse(entry["layout"]), tuple(entry["shape"]), _preset_dtype(name, entry)
     text = _text(req, key, required=True)
     assert text is not None
     try:
@@ -56,11 +56,12 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
         raise ApiError(str(exc), field=key) from None
 
 
-def _preset_dtype(entry: Mapping[str, Any]) -> str | None:
-    for p in entry.get("params") or []:
-        if p.get("name") == "dtype" and isinstance(p.get("value"), str):
-            return str(p["value"])
-    return None
+def _preset_dtype(name: str, entry: Mapping[str, Any]) -> str | None:
+    """The element type of a validated preset entry (its ``dtype``, even for register
+    fragments, where the bank view has none)."""
+    texts = {p["name"]: p["text"] for p in entry.get("params") or []}
+    built = presets.get(name, **presets.parse_params(name, texts))
+    return getattr(built, "dtype", None) or None
 
 
 def _grid(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
