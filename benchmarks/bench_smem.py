@@ -65,6 +65,13 @@ def main() -> None:
           f"-> {c.name}: {c.wavefronts} wavefronts, ideal {c.ideal}"
           f"  ({'under' if t_swizzle < 0.1 else 'OVER'} the 100 ms target)")
 
+    a = tl.choose_smem_layout(WRITER, READER, SHAPE, DTYPE, "any")
+    t_any = best(lambda: tl.choose_smem_layout(WRITER, READER, SHAPE, DTYPE, "any"))
+    print(f"any family:     {t_any * 1e3:7.1f} ms for {a.searched} candidates "
+          f"-> {a.name}: {a.wavefronts} wavefronts, ideal {a.ideal}"
+          f"  ({'under' if t_any < 2 else 'OVER'} the 2 s target; {t_any / t_swizzle:.1f}x the "
+          f"swizzle family)")
+
     assert scalar_path() == vector_path()
     t_vec = best(vector_path)
     t_scalar = best(scalar_path, repeat=2)

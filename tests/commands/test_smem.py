@@ -46,6 +46,13 @@ def test_json_is_the_choice():
     assert doc == json.loads(json.dumps(c.to_dict()))
 
 
+def test_family_any_reports_the_synthesis():
+    p = run("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", "--dtype", "float32",
+            "--family", "any")
+    assert p.returncode == 0, p.stderr
+    assert "any family" in p.stdout and "note     " in p.stdout and "xor(vectors" in p.stdout
+
+
 def test_limit_zero_prints_every_candidate():
     p = run("S[(32,8):(1@laneid,1)]", "S[(32,8):(1@laneid,1)]", "--dtype", "float16",
             "--limit", "0")
@@ -60,8 +67,6 @@ def test_limit_zero_prints_every_candidate():
     (("S[(32,8):(1@laneid,1)] + R[2:0]", "S[(32,8):(1@laneid,1)]", "--dtype", "float16"),
      "replicas"),
     (("preset:mma.m16n8k16.C:dtype", "S[(16,8):(1,8@laneid)]"), "KEY=VALUE"),
-    (("S[(32,8):(1@laneid,1)]", "S[(32,8):(1@laneid,1)]", "--dtype", "float16",
-      "--max-candidates", "2"), "max_candidates"),
 ])
 def test_bad_input_is_one_line(args, words):
     p = run(*args)

@@ -60,3 +60,17 @@ def test_docstring_examples():
     from tilelayout.interop import triton_banks
 
     assert doctest.testmod(triton_banks).failed == 0
+
+
+def test_synthesized_xor_layouts_agree_with_triton():
+    # the family="any" answers are general XOR swizzles (Triton SharedLinearLayouts)
+    w = tl.parse("S[(2,2,2,2,2,2,2,2,2,2):(8@laneid,2,16,1,4@laneid,2@laneid,1@laneid,4,16@laneid,8)]")
+    r = tl.parse("S[(2,2,2,2,2,2,2,2,2,2):(16@laneid,8@laneid,4@laneid,16,4,1,2,8,2@laneid,1@laneid)]")
+    checked = 0
+    for c in tl.choose_smem_layout(w, r, (32, 32), "float32", "any").candidates:
+        if not c.name.startswith("xor"):
+            continue
+        for dist in (w, r):
+            assert compare_bank_conflicts(dist, c.layout, (32, 32), "float32")["agree"]
+            checked += 1
+    assert checked >= 2

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core.budget import current
 from ..planning.conversion import plan_conversion
 from .common import add_pair_args, layout_pair
 
@@ -26,9 +25,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Plan moving a tile from layout SRC to layout DST: what must be "
                     "exchanged (kind), the cheapest mechanism and why, its stages and costs.")
     add_pair_args(p, "src", "dst", "32,32")
-    p.add_argument("--max-elements", type=int, default=None, metavar="N",
-                   help="refuse tiles with more element x replica rows (both layouts) than "
-                   "this (default: the library's elements limit)")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     p.set_defaults(run=run)
 
@@ -37,8 +33,6 @@ def run(args: argparse.Namespace) -> int:
     """Print the plan (or its JSON)."""
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
-    limits = None if args.max_elements is None else current().replace(
-        elements=args.max_elements)
-    plan = plan_conversion(src, dst, shape, dtype, limits=limits)
+    plan = plan_conversion(src, dst, shape, dtype)
     print(json.dumps(plan.to_dict()) if args.json else str(plan))
     return 0

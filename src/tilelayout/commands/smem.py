@@ -15,8 +15,7 @@ import argparse
 import json
 
 from ..planning.access import AccessReport
-from ..planning.choose import FAMILIES, MAX_CANDIDATES, choose_smem_layout
-from ..planning.threads import MAX_CELLS
+from ..planning.choose import FAMILIES, choose_smem_layout
 from .common import add_pair_args, layout_pair
 
 
@@ -33,11 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "bijective XOR-linear layout of a 2^n-element tile")
     p.add_argument("--limit", type=int, default=12, metavar="N",
                    help="candidate rows to print (default 12; 0 = all)")
-    p.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES, metavar="N",
-                   help=f"refuse to cost more candidates than this (default {MAX_CANDIDATES})")
-    p.add_argument("--max-cells", type=int, default=MAX_CELLS, metavar="N",
-                   help=f"refuse register files (warps x 32 x slots) larger than this "
-                   f"(default {MAX_CELLS})")
     p.add_argument("--json", action="store_true", help="print the choice as JSON")
     p.set_defaults(run=run)
 
@@ -64,8 +58,7 @@ def _worst(name: str, r: AccessReport) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Print the choice (or its JSON)."""
     writer, reader, shape, dtype = operands(args)
-    c = choose_smem_layout(writer, reader, shape, dtype, args.family,
-                           max_cells=args.max_cells, max_candidates=args.max_candidates)
+    c = choose_smem_layout(writer, reader, shape, dtype, args.family)
     if args.json:
         print(json.dumps(c.to_dict()))
         return 0

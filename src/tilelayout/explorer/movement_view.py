@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import presets
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
@@ -30,11 +31,6 @@ from ..planning.choose import FAMILIES, choose_smem_layout
 from ..planning.conversion import plan_conversion
 from ..syntax.parser import parse
 from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view
-
-#: register-file cells (warps x 32 lanes x slots) the explorer evaluates per side
-MAX_CELLS = 1 << 20
-#: candidates the explorer costs (the swizzle family has a few dozen)
-MAX_CANDIDATES = 512
 
 
 def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] | None,
@@ -51,8 +47,7 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
             entry = preset_view({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
-        return parse(entry["layout"]), tuple(entry["shape"]), entry.get("dtype") or \
-            _preset_dtype(entry)
+        return parse(entry["layout"]), tuple(entry["shape"]), _preset_dtype(name, entry)
     text = _text(req, key, required=True)
     assert text is not None
     try:
@@ -64,11 +59,12 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
         raise ApiError(str(exc), field=key) from None
 
 
-def _preset_dtype(entry: Mapping[str, Any]) -> str | None:
-    for p in entry.get("params") or []:
-        if p.get("name") == "dtype" and isinstance(p.get("value"), str):
-            return str(p["value"])
-    return None
+def _preset_dtype(name: str, entry: Mapping[str, Any]) -> str | None:
+    """The element type of a validated preset entry (its ``dtype``, even for register
+    fragments, where the bank view has none)."""
+    texts = {p["name"]: p["text"] for p in entry.get("params") or []}
+    built = presets.get(name, **presets.parse_params(name, texts))
+    return getattr(built, "dtype", None) or None
 
 
 def _grid(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
@@ -135,8 +131,7 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError(f"'family' must be one of {', '.join(FAMILIES)}", field="family")
     try:
         dtype_bytes(dtype)
-        c = choose_smem_layout(writer, reader, shape, dtype, family, max_cells=MAX_CELLS,
-                               max_candidates=MAX_CANDIDATES)
+        c = choose_smem_layout(writer, reader, shape, dtype, family)
         addr = smem_addresses(c.layout, c.shape)
     except LayoutError as exc:
         raise ApiError(str(exc)[:MAX_TEXT]) from None
