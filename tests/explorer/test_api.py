@@ -14,17 +14,8 @@ import tilelayout as tl
 from tilelayout import presets
 from tilelayout.eval.inverse import elements_at
 from tilelayout.explorer import api, examples
-from tilelayout.explorer.server import serve_in_thread
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv, url = serve_in_thread()
-    yield url
-    srv.shutdown()
-    srv.server_close()
 
 
 def call(url, path, body=None, *, raw=None, method=None, headers=None):

@@ -15,6 +15,11 @@ Routes::
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
                             text for each target, or the converter's refusal reason
+    POST /api/table         layout ... -> the table form (layout.table()), the views' text
+
+A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
+body plus ``"status"`` (the page validates as the user types without console noise);
+internal errors stay 500.
 
 Every error is JSON ``{"error": ..., "field": ..., "column": ...}`` with a 4xx status;
 unexpected failures are logged to stderr and answered with a generic 500, never a
@@ -41,6 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import api
+from .table_view import table_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
     "/api/presets": api.presets,
@@ -55,6 +61,7 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
+    "/api/table": table_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
@@ -184,7 +191,12 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         if not isinstance(data, dict):
             self._error(400, "the body must be a JSON object")
             return
-        self._json(200, handler(data))
+        try:
+            self._json(200, handler(data))
+        except api.ApiError as exc:
+            if "soft=1" not in urlsplit(self.path).query.split("&"):
+                raise
+            self._json(200, {**exc.to_dict(), "status": exc.status})
 
 
 def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False

@@ -1,19 +1,13 @@
 // The analysis panel: renders what POST /api/analysis returned (the library's legality
 // report and bank-conflict analysis). Clicking a finding or a request selects its elements.
-import { escapeHtml } from "./details.js";
+import { escapeHtml, plural, unravel } from "./util.js";
 
 const KIND = {
   out_of_range: "out of range", scope_gap: "scope gap", scope_overlap: "scope overlap",
   duplicate: "duplicate", unused: "unused",
 };
 
-function indexText(flat, shape) {
-  const idx = [];
-  for (let d = shape.length - 1; d >= 0; d--) { idx[d] = flat % shape[d]; flat = Math.floor(flat / shape[d]); }
-  return `(${idx.join(",")})`;
-}
-
-const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+const indexText = (flat, shape) => `(${unravel(flat, shape).join(",")})`;
 
 // "0-3, 8" from a sorted list of integers
 function ranges(values) {

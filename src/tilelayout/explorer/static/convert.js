@@ -1,7 +1,7 @@
 // The "In other tools" panel: renders what POST /api/convert returned — the layout in
 // CuTe / CuTe TV / JAX / Triton notation (tilelayout.commands.convert.convert), each with
 // a copy button, or greyed with the converter's reason when that notation cannot say it.
-import { escapeHtml } from "./details.js";
+import { escapeHtml } from "./util.js";
 
 export const CONVERT_TARGETS = ["cute", "cute-tv", "jax", "triton"];
 

@@ -1,5 +1,6 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
 import { labelStep, GAP_T, CELL_FONT } from "./grid.js";
+import { escapeHtml as esc, unravel } from "./util.js";
 
 function download(name, blob) {
   const a = document.createElement("a");
@@ -10,8 +11,6 @@ function download(name, blob) {
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
-
 // the row and column labels, as the canvas draws them (same spacing rule)
 function labelsSvg(grid, dx, dy) {
   const s = grid.spec, out = [];
@@ -20,7 +19,7 @@ function labelsSvg(grid, dx, dy) {
   if (s.rowLabel) {
     const step = labelStep(grid.ch, 12);
     for (let i = 0; i < grid.tileRows; i++) {  // left of each row of tiles
-      const t = grid._tileInRow(i);
+      const t = grid.tileInRow(i);
       if (t < 0) continue;
       for (let r = 0; r < s.nrows; r += step) {
         const label = s.rowLabel(r);
@@ -127,7 +126,7 @@ export function exportPng(state) {
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");
 }
 
-export function pythonSnippet(state, unravel) {
+export function pythonSnippet(state) {
   const d = state.data;
   if (!d) return "";
   const shape = d.shape.length === 1 ? `(${d.shape[0]},)` : `(${d.shape.join(", ")})`;

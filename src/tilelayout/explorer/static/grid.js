@@ -319,7 +319,7 @@ export class Grid {
   }
 
   // the first tile of tile row i (a mesh may leave some places empty), or -1
-  _tileInRow(i) {
+  tileInRow(i) {
     for (let j = 0; j < this.perRow; j++) {
       const t = this._tileAt(i, j);
       if (t >= 0) return t;
@@ -344,7 +344,7 @@ export class Grid {
       const cy = y + this.sy;
       const i = this._tileRow(cy);
       if (i < 0) return null;
-      const t = this._tileInRow(i);
+      const t = this.tileInRow(i);
       if (t < 0) return null;
       const r = bisect(this.rowY, cy - this.tileY[t], s.nrows);
       if (r < 0 || cy - this.tileY[t] >= this.tileH) return null;
@@ -538,7 +538,7 @@ export class Grid {
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";
       for (let i = 0; i < this.tileRows; i++) {
-        const t = this._tileInRow(i);
+        const t = this.tileInRow(i);
         if (t < 0) continue;
         const ty = this.tileY[t] - y0;
         if (ty > h || ty + this.tileH < 0) continue;

@@ -1,0 +1,220 @@
+// The two views on screen: their grids, the box each gets (side by side or stacked), zoom
+// and panning. Geometry lives in grid.js; what is drawn comes from the drawing model.
+import { Grid, ZOOM_STEPS, MIN_CELL, MAX_FIT } from "./grid.js";
+import { logicalSpec, physicalSpec } from "./model.js";
+import { applySelection } from "./selection.js";
+import { state, hooks } from "./state.js";
+import { writeURL } from "./urlstate.js";
+import { $ } from "./util.js";
+
+export const VIEWS = ["logical", "physical"];
+
+function gridEls(view) {
+  return {
+    scroll: $(`${view}-scroll`), sizer: $(`${view}-sizer`), stick: $(`${view}-stick`),
+    canvas: $(`${view}-canvas`), overlay: $(`${view}-overlay`),
+  };
+}
+
+// the grids of both views for the model of answer d
+export function makeGrids(d, m) {
+  m.lgrid = new Grid(gridEls("logical"), logicalSpec(d));
+  m.pgrid = new Grid(gridEls("physical"), physicalSpec(d, m));
+}
+
+export function gridOf(view) { return view === "logical" ? state.model.lgrid : state.model.pgrid; }
+
+export function paintBoth() {
+  state.model.lgrid.paint();
+  state.model.pgrid.paint();
+}
+
+// choose side by side or stacked views and the box each grid gets, so that cells are as
+// large as the window allows (up to MAX_FIT px); zoomed views keep their cell size
+export function arrange() {
+  const m = state.model;
+  if (!m) return;
+  const views = $("views");
+  const cs = getComputedStyle(views);
+  const gap = parseFloat(cs.columnGap) || 12;
+  const W = views.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const top = views.getBoundingClientRect().top + window.scrollY;
+  const H = Math.max(260, window.innerHeight - top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 4);
+  const pad = 22; // view padding + border
+  const chrome = (v) => $(`${v}-view`).offsetHeight - $(`${v}-scroll`).offsetHeight + 2;
+  const cL = chrome("logical"), cP = chrome("physical");
+  const wS = Math.floor((W - gap) / 2) - pad;
+  const fL = m.lgrid.fit(wS, H - cL), fP = m.pgrid.fit(wS, H - cP);
+  const side = Math.min(fL.c, fP.c);
+  const wT = W - pad;
+  let stackedAt = null;
+  const steps = [];
+  for (let c = MAX_FIT; c >= 4; c--) steps.push(c);
+  for (let c = 3.75; c >= MIN_CELL; c -= 0.25) steps.push(c);
+  for (const c of steps.filter((x) => x > side)) {
+    const [wl, hl] = m.lgrid.size(c, 1);
+    const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT));
+    if (wl <= wT && wp <= wT && hl + hp + cL + cP + gap <= H) { stackedAt = { c, hl }; break; }
+  }
+  // side by side unless stacking gives clearly bigger cells, or the side-by-side grids
+  // overflow their boxes (at the smallest cell) while stacked ones fit
+  const sideFits = fL.w <= wS && fL.h <= H - cL && fP.w <= wS && fP.h <= H - cP;
+  // too wide for a half even at the smallest cell (e.g. 2 x 4 tiles of 128 columns), but
+  // not for the full width: stacked, scrolling (if at all) down rather than across
+  const sideTooWide = fL.w > wS || fP.w > wS;
+  const stackFitsAcross = m.lgrid.size(MIN_CELL, 1)[0] <= wT &&
+    m.pgrid.size(MIN_CELL, m.pgrid.wrap(MIN_CELL, wT))[0] <= wT;
+  const stacked = W - gap < 2 * 300 || (sideTooWide && stackFitsAcross) ||
+    (stackedAt !== null && (stackedAt.c >= side * 1.25 || !sideFits));
+  views.classList.toggle("stacked", stacked);
+  let boxL, boxP;
+  const avail = H - cL - cP - gap;
+  const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
+  if (stacked && stackedAt) {
+    // both fit at stackedAt.c; the height left over goes to the view whose cells grow more
+    const hp = m.pgrid.size(stackedAt.c, m.pgrid.wrap(stackedAt.c, wT))[1];
+    const growL = m.lgrid.fit(wT, avail - hp).c, growP = m.pgrid.fit(wT, avail - stackedAt.hl).c;
+    const hl0 = growL > growP ? avail - hp : stackedAt.hl;
+    let hl = hl0;
+    if (zl || zp) {
+      // a zoomed view gets what its content needs, up to at least half of the height
+      // (it scrolls); the other keeps its fitted box when it can and re-fits
+      const half = Math.floor(avail / 2);
+      const need = (g, c) => Math.ceil(g.size(c, g.wrap(c, wT, g.aspect ?? 1))[1]) + 16;
+      const nL = zl ? need(m.lgrid, state.zoom.logical) : 0;
+      const nP = zp ? need(m.pgrid, state.zoom.physical) : 0;
+      if (zl && zp) hl = nL + nP <= avail || nL < half ? nL : nP < half ? avail - nP : half;
+      else if (zl) hl = Math.min(nL, Math.max(half, hl0));
+      else hl = avail - Math.min(nP, Math.max(half, avail - hl0));
+    }
+    boxL = [wT, hl];
+    boxP = [wT, avail - hl];
+  } else if (stacked) {
+    boxL = [wT, Math.max(200, Math.floor((H - cL - cP - gap) / 2))];
+    boxP = [wT, Math.max(200, H - boxL[1] - cL - cP - gap)];
+  } else {
+    boxL = [wS, H - cL];
+    boxP = [wS, H - cP];
+  }
+  m.boxes = { logical: boxL, physical: boxP };
+  m.lgrid.setBox(...boxL, state.zoom.logical);
+  m.pgrid.setBox(...boxP, state.zoom.physical);
+  m.arranged = true;
+  zoomLabels();
+}
+
+export function zoomLabels() {
+  if (!state.model) return;
+  for (const v of VIEWS) {
+    const g = gridOf(v);
+    $(`${v}-zoom`).textContent = `${g.sizeText()}${g.fitted ? " · fit" : ""}`;
+    $(`${v}-scroll`).classList.toggle("pannable", g.width > g.vw + 1 || g.height > g.vh + 1);
+  }
+}
+
+// re-fit both views to the window (after a resize); keeps the selection
+export function relayout() {
+  if (!state.model) return;
+  arrange();
+  paintBoth();
+  applySelection();
+}
+
+// dir: +1 zoom in, -1 out, 0 fit; anchor: a point of the visible box that stays put
+export function zoom(view, dir, anchor = null) {
+  const m = state.model;
+  if (!m || !m.boxes) return;
+  const g = gridOf(view);
+  const cur = g.cell;
+  let next = null;
+  if (dir > 0) next = ZOOM_STEPS.find((z) => z > cur) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1];
+  else if (dir < 0) next = [...ZOOM_STEPS].reverse().find((z) => z < cur) ?? MIN_CELL;
+  const [ax, ay] = anchor || [g.vw / 2, g.vh / 2];
+  const h = g.hit(Math.max(ax, g.marginL), Math.max(ay, g.marginT));
+  let keep = null;
+  if (h && h.kind === "cell") {
+    const key = g.key(h.t, h.r, h.c, 0);
+    const [x, y, w, hh] = g.cellRect(h.t, h.r, h.c);
+    keep = { key, fx: (ax + g.sx - x) / w, fy: (ay + g.sy - y) / hh };
+  }
+  const fx = (ax + g.sx) / g.width, fy = (ay + g.sy) / g.height;
+  state.zoom[view] = next;
+  arrange();
+  const sc = g.els.scroll;
+  if (keep) {
+    const [t, r, c] = g.unkey(keep.key);
+    const [x, y, w, hh] = g.cellRect(t, r, c);
+    sc.scrollLeft = x + keep.fx * w - ax;
+    sc.scrollTop = y + keep.fy * hh - ay;
+  } else {
+    sc.scrollLeft = fx * g.width - ax;
+    sc.scrollTop = fy * g.height - ay;
+  }
+  paintBoth();
+  applySelection();
+  zoomLabels();
+  writeURL();
+  hooks.zooms = (hooks.zooms || 0) + 1;
+}
+
+// set both views' zoom levels (null: fit) and redraw; the selection is scrolled into view
+export function setZoom(logical, physical) {
+  if (!state.model) return;
+  state.zoom = { logical, physical };
+  arrange();
+  paintBoth();
+  applySelection(true);
+  zoomLabels();
+  writeURL();
+}
+
+// a drag that moved (a pan) is not a click
+export const pointer = { pan: null, suppressClick: false };
+
+// scrolling repaints, ctrl + wheel zooms, dragging pans
+export function setupViewport(view) {
+  const sc = $(`${view}-scroll`), canvas = $(`${view}-canvas`);
+  let frame = 0;
+  sc.addEventListener("scroll", () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (!state.model) return;
+      gridOf(view).paint();
+      if (state.sel && state.sel.type === "element") applySelection();
+    });
+  });
+  sc.addEventListener("wheel", (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey) || !state.model) return;
+    ev.preventDefault();
+    const r = canvas.getBoundingClientRect();
+    zoom(view, ev.deltaY < 0 ? 1 : -1, [ev.clientX - r.left, ev.clientY - r.top]);
+  }, { passive: false });
+  canvas.addEventListener("mousedown", (ev) => {
+    if (ev.button !== 0 || !state.model) return;
+    const g = gridOf(view);
+    if (g.width <= g.vw + 1 && g.height <= g.vh + 1) return;
+    pointer.pan = { view, x: ev.clientX, y: ev.clientY, sl: sc.scrollLeft, st: sc.scrollTop, moved: false };
+  });
+}
+
+export function setupPanning() {
+  window.addEventListener("mousemove", (ev) => {
+    const pan = pointer.pan;
+    if (!pan) return;
+    const dx = ev.clientX - pan.x, dy = ev.clientY - pan.y;
+    if (!pan.moved && Math.abs(dx) + Math.abs(dy) < 5) return;
+    pan.moved = true;
+    const sc = $(`${pan.view}-scroll`);
+    sc.classList.add("panning");
+    sc.scrollLeft = pan.sl - dx;
+    sc.scrollTop = pan.st - dy;
+  });
+  window.addEventListener("mouseup", () => {
+    const pan = pointer.pan;
+    if (!pan) return;
+    if (pan.moved) { pointer.suppressClick = true; setTimeout(() => { pointer.suppressClick = false; }, 0); }
+    $(`${pan.view}-scroll`).classList.remove("panning");
+    pointer.pan = null;
+  });
+}

@@ -1,0 +1,15 @@
+"""One explorer server on a free port for the API tests of a module."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilelayout.explorer.server import serve_in_thread
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv, url = serve_in_thread()
+    yield url
+    srv.shutdown()
+    srv.server_close()
