@@ -46,6 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import api
+from .messages import for_page
 from .table_view import table_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
@@ -103,6 +104,13 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def _error(self, status: int, message: str, **extra: Any) -> None:
         self._json(status, {"error": message, **extra})
 
+    @staticmethod
+    def _page_error(exc: api.ApiError) -> dict[str, Any]:
+        """The JSON body of a refused request, its message in the page's words."""
+        body = exc.to_dict()
+        body["error"] = for_page(body["error"])
+        return body
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
         if not self.quiet:
             sys.stderr.write(f"[explorer] {self.address_string()} {format % args}\n")
@@ -112,7 +120,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         try:
             fn()
         except api.ApiError as exc:
-            self._json(exc.status, exc.to_dict())
+            self._json(exc.status, self._page_error(exc))
         except (BrokenPipeError, ConnectionResetError):
             pass
         except Exception:  # never a traceback to the client; log it for the operator
@@ -196,7 +204,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         except api.ApiError as exc:
             if "soft=1" not in urlsplit(self.path).query.split("&"):
                 raise
-            self._json(200, {**exc.to_dict(), "status": exc.status})
+            self._json(200, {**self._page_error(exc), "status": exc.status})
 
 
 def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False

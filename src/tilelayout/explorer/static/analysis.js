@@ -86,8 +86,17 @@ function conflictsHtml(c) {
   return html + `</ul>`;
 }
 
+// One line (collapsed) when nothing needs doing: "legal · conflict-free"; open when
+// there are findings or bank conflicts to look at.
 export function renderAnalysis(a, data) {
-  return `<h3>legality</h3>${legalityHtml(a.legality, data)}${conflictsHtml(a.conflicts)}`;
+  const c = a.conflicts;
+  const conflicted = c && !c.note && c.reads.some((r) => !r.error && !r.conflict_free);
+  const parts = [a.legality.ok ? "legal" : plural(a.legality.findings.length, "finding")];
+  if (c && !c.note) parts.push(conflicted ? "bank conflicts" : "no bank conflicts");
+  const open = !a.legality.ok || conflicted;
+  return `<details data-testid="analysis-toggle"${open ? " open" : ""}><summary><h3>legality</h3> ` +
+    `<span class="oneline">${parts.join(" · ")}</span></summary>` +
+    `${legalityHtml(a.legality, data)}${conflictsHtml(a.conflicts)}</details>`;
 }
 
 export function requestLabel(read, k, shape) {

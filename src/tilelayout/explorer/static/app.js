@@ -6,7 +6,8 @@ import { chooseColour, recolor, paletteOf } from "./colouring.js";
 import { convertToggled } from "./convert.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
-import { fetchAnalysis, fetchConvert, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
+import { DARK, LIGHT, setTheme } from "./grid.js";
+import { fetchAnalysis, fetchConvert, fetchTable, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
 import { fillControls, applyPresetEntry, renderParams, paramTexts, setParamTexts } from "./presets.js";
 import {
   HINT, selectElement, clearSelection,
@@ -110,6 +111,7 @@ async function update(opts = {}) {
   writeURL();
   fetchAnalysis(seq);
   fetchConvert(seq);
+  fetchTable(seq);
   if (!hooks.firstRenderAt) hooks.firstRenderAt = performance.now();
   hooks.renders = ++state.renders;
   hooks.ready = true;
@@ -300,6 +302,10 @@ async function main() {
   state.palette = opts.palette;
   state.options = opts;
   fillControls(opts);
+  // dark mode follows the system setting, live
+  const dark = matchMedia("(prefers-color-scheme: dark)");
+  setTheme(dark.matches ? DARK : LIGHT);
+  dark.addEventListener("change", () => { setTheme(dark.matches ? DARK : LIGHT); relayout(); });
   await load(u);
   wire();
 }
@@ -332,6 +338,19 @@ Object.assign(hooks, {
   labels: () => ({ logical: state.model.lgrid.painted, physical: state.model.pgrid.painted }),
   pairCell(p) { return state.model.pgrid.unkey(state.model.pkeys[p * state.model.span]); },
   palette: () => state.palette,
+  // repaint both views recording every text drawn; the texts that overlap, leave the
+  // canvas or leave their cell (both lists empty: every text is whole and readable)
+  textProblems() {
+    const out = {};
+    for (const [v, g] of [["logical", state.model.lgrid], ["physical", state.model.pgrid]]) {
+      g.audit = true;
+      g.paint();
+      out[v] = g.textProblems();
+      out[`${v}Texts`] = g.painted.boxes.length;
+      g.audit = false;
+    }
+    return out;
+  },
   colorOf: (flat) => paletteOf(state.model.cval[flat]),
   selectElement, clearSelection,
 });

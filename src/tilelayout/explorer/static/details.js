@@ -35,8 +35,12 @@ export function renderDetails(ex, data) {
         ? ` → byte ${s.byte} → bank word ${s.bankword} → <b>bank ${s.bank}</b>, line ${s.line}` : "") +
       `</td></tr>`).join("") + `</table>` : "";
   const owners = ex.coords.map(coordHtml).join("");
+  // a swizzled layout: the owners' m is the address after the swizzle, step 3's before it
+  const moved = data.swizzle ? ex.swizzle.filter((s) => s.m !== s.address) : [];
+  const swzNote = moved.length
+    ? `<p class="note" data-testid="swizzle-note">The owner's <span class="mono">m=${moved.map((s) => s.address).join(", ")}</span> is the address after the swizzle; step 3 computes <span class="mono">m = ${moved.map((s) => s.m).join(", ")}</span> before it (the memory chain below shows both).</p>` : "";
   return `<h3>element (${escapeHtml(indexText(idx, names))})</h3>
-<div class="owners"><b>${ex.coords.length} owner${ex.coords.length === 1 ? "" : "s"}:</b> ${owners}</div>
+<div class="owners"><b>${ex.coords.length} owner${ex.coords.length === 1 ? "" : "s"}:</b> ${owners}</div>${swzNote}
 <table>
 <tr><th>1. flatten</th><td class="mono">flat = ${flatTerms} = <b>${ex.flat}</b></td></tr>
 <tr><th>2. split</th><td class="mono">by (${ex.extents.join(", ")}): c = (${ex.components.join(", ")})</td></tr>

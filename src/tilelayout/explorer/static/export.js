@@ -1,5 +1,5 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
-import { labelStep, GAP_T, CELL_FONT } from "./grid.js";
+import { labelStep, GAP_T, CELL_FONT, LIGHT } from "./grid.js";
 import { escapeHtml as esc, unravel } from "./util.js";
 
 function download(name, blob) {
@@ -121,8 +121,8 @@ export function exportPng(state) {
   ctx.font = "bold 12px system-ui, sans-serif";
   ctx.fillText("logical", 10, TOP - 6);
   ctx.fillText(`physical: ${d.physical.title}`, 30 + pl[2], TOP - 6, Math.max(60, pp[2]));
-  ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, true); ctx.restore();
-  ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, true); ctx.restore();
+  ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, { highlight: true, theme: LIGHT }); ctx.restore();
+  ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, { highlight: true, theme: LIGHT }); ctx.restore();
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");
 }
 

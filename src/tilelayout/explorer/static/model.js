@@ -86,7 +86,11 @@ export function physicalSpec(d, m) {
     : P.fold ? (r) => String(P.fold.values[r * P.fold.width] ?? "") : null;
   const colLabel = P.cols.length ? (c) => Object.values(m.colCoord(c)).join("·")
     : P.fold ? (c) => `+${c}` : null;
+  // the shared-memory line x bank view with several elements per bank word: narrow halves
+  // whose "i,j" text goes on two lines, in cells high enough for that
+  const halves = P.kind === "smem" && (P.sub || 1) > 1;
   return {
+    ...(halves ? { twoLines: true, aspect: 0.75, textCell: 19 } : {}),
     ntiles: P.tiles.length, nrows: P.nrows, ncols: P.ncols, sub: P.sub || 1,
     rowRadix: P.rows.length ? P.rows.map((p) => p.values.length) : [P.nrows],
     colRadix: P.cols.length ? P.cols.map((p) => p.values.length) : [P.ncols],

@@ -46,6 +46,22 @@ export async function fetchConvert(seq) {
   hooks.convertFor = d.layout;
 }
 
+// the text alternative of both views: the table form of the layout (POST /api/table)
+export async function fetchTable(seq) {
+  const d = state.data, pre = $("table-text");
+  if (!d || d.too_large) { pre.textContent = "(the layout is not drawn: see above)"; return; }
+  let r;
+  try {
+    r = await postJSON("/api/table", drawnRequest(d));
+  } catch (err) {
+    if (seq === state.seq) pre.textContent = `The table could not be loaded: ${err.message}`;
+    return;
+  }
+  if (seq !== state.seq) return;
+  pre.textContent = r.text ?? r.too_large;
+  hooks.tableFor = d.layout;
+}
+
 export async function onConvertClick(ev) {
   const b = ev.target.closest("button[data-copy]");
   if (!b || !state.convert) return;

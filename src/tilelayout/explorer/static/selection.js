@@ -183,6 +183,27 @@ export function onLogicalClick(ev, suppressed) {
   }
 }
 
+// select physical cell h = {t, r, c, s}: what it holds (a whole bank word in the line x bank
+// view). The cell's coordinates are read from the library's arrays; what it holds comes
+// from elements_at (the library's inverse query).
+export function selectSlot(h) {
+  const m = state.model, d = state.data, P = d.physical;
+  state.pcursor = h;
+  const isWord = P.kind === "smem";
+  const keys = [];
+  for (let s = 0; s < m.pgrid.sub; s++) if (isWord || s === h.s) keys.push(m.pgrid.key(h.t, h.r, h.c, s));
+  const coords = coordsInCells(d, m, keys);
+  const label = describeCell(d, m, h);
+  if (!coords.length) {
+    state.sel = { type: "slot", elements: [], physKeys: [keys[0]], wholeCells: isWord };
+    applySelection(true);
+    details(`<h3>${escapeHtml(label)}</h3><p>empty: no logical element is placed here.</p>`);
+    hooks.detailsFor = label;
+    return;
+  }
+  selectByCoords(coords, label, [m.pgrid.key(h.t, h.r, h.c, isWord ? 0 : h.s)], isWord);
+}
+
 export function onPhysicalClick(ev, suppressed) {
   const m = state.model, d = state.data;
   if (!m || suppressed) return;
@@ -191,20 +212,7 @@ export function onPhysicalClick(ev, suppressed) {
   const P = d.physical;
   const named = (c) => Object.entries(c).map(([a, v]) => `${a}=${v}`).join(", ");
   if (h.kind === "cell") {
-    // the cell's coordinates, read from the library's arrays; what it holds comes from
-    // elements_at (the library's inverse query)
-    const isWord = P.kind === "smem";
-    const keys = [];
-    for (let s = 0; s < m.pgrid.sub; s++) if (isWord || s === h.s) keys.push(m.pgrid.key(h.t, h.r, h.c, s));
-    const coords = coordsInCells(d, m, keys);
-    const label = describeCell(d, m, h);
-    if (!coords.length) {
-      state.sel = { type: "slot", elements: [], physKeys: [keys[0]], wholeCells: isWord };
-      applySelection();
-      details(`<h3>${escapeHtml(label)}</h3><p>empty: no logical element is placed here.</p>`);
-      return;
-    }
-    selectByCoords(coords, label, [m.pgrid.key(h.t, h.r, h.c, isWord ? 0 : h.s)], isWord);
+    selectSlot(h);
   } else if (h.kind === "tile") {
     selectByCoords(P.tiles[h.t], named(P.tiles[h.t]));
   } else if (h.kind === "row" && P.rows.length && P.kind !== "smem") {
@@ -266,18 +274,40 @@ export function onPhysicalHover(ev) {
 }
 
 // -- keyboard ------------------------------------------------------------------------------
+const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+// Escape clears the selection. Arrow keys: on the logical view (or anywhere once an element
+// is selected) they move the selected element, starting at element (0, 0); on the physical
+// view they move from slot to slot (across tiles at the left and right edges), starting at
+// the first slot of the first tile.
 export function onKey(ev) {
-  if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+  const target = ev.target || {};
+  if (["INPUT", "SELECT", "TEXTAREA", "BUTTON", "SUMMARY"].includes(target.tagName)) return;
   const m = state.model;
   if (ev.key === "Escape") { clearSelection(); return; }
-  if (!m || !state.sel || state.sel.type !== "element") return;
-  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  const mv = moves[ev.key];
-  if (!mv) return;
+  const mv = MOVES[ev.key];
+  if (!m || !mv) return;
+  if (target.id === "physical-canvas") { ev.preventDefault(); movePhysical(mv); return; }
+  const element = state.sel && state.sel.type === "element";
+  if (!element && target.id !== "logical-canvas") return;  // the page scrolls as usual
   ev.preventDefault();
+  if (!element) { selectElement(m.lflat[0] >= 0 ? m.lflat[0] : 0); return; }
   const key = m.lkey[state.sel.flat];
   const r = Math.floor(key / m.ncolsL) + mv[0], c = (key % m.ncolsL) + mv[1];
   if (r < 0 || c < 0 || r >= m.nrowsL || c >= m.ncolsL) return;
   const e = m.lflat[r * m.ncolsL + c];
   if (e >= 0) selectElement(e);
+}
+
+function movePhysical([dr, dc]) {
+  const g = state.model.pgrid, s = g.spec;
+  const cur = state.sel && state.sel.type === "slot" ? state.pcursor : null;
+  if (!cur) { selectSlot({ t: 0, r: 0, c: 0, s: 0 }); return; }
+  let { t, r, c } = cur;
+  const sub = s.sub > 1 && state.data.physical.kind !== "smem" ? cur.s : 0;
+  r += dr; c += dc;
+  if (c < 0 && t > 0) { t -= 1; c = s.ncols - 1; }
+  if (c >= s.ncols && t < s.ntiles - 1) { t += 1; c = 0; }
+  if (r < 0 || r >= s.nrows || c < 0 || c >= s.ncols) return;
+  selectSlot({ t, r, c, s: sub });
 }

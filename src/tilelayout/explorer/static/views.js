@@ -16,10 +16,19 @@ function gridEls(view) {
   };
 }
 
+// Layouts of up to READABLE_ELEMENTS elements open with cells at least READABLE_CELL px
+// high (text is drawn from there): the views scroll rather than shrink below it. Larger
+// ones may open on an overview (zoom in to read them).
+export const READABLE_CELL = 14;
+export const READABLE_ELEMENTS = 2048;
+
 // the grids of both views for the model of answer d
 export function makeGrids(d, m) {
-  m.lgrid = new Grid(gridEls("logical"), logicalSpec(d));
-  m.pgrid = new Grid(gridEls("physical"), physicalSpec(d, m));
+  const readable = d.size <= READABLE_ELEMENTS;
+  const minFit = (spec) => (readable ? Math.max(READABLE_CELL, spec.textCell || 0) : MIN_CELL);
+  const ls = logicalSpec(d), ps = physicalSpec(d, m);
+  m.lgrid = new Grid(gridEls("logical"), { ...ls, minFit: minFit(ls) });
+  m.pgrid = new Grid(gridEls("physical"), { ...ps, minFit: minFit(ps) });
 }
 
 export function gridOf(view) { return view === "logical" ? state.model.lgrid : state.model.pgrid; }
@@ -29,8 +38,37 @@ export function paintBoth() {
   state.model.pgrid.paint();
 }
 
-// choose side by side or stacked views and the box each grid gets, so that cells are as
-// large as the window allows (up to MAX_FIT px); zoomed views keep their cell size
+// the grids' boxes stacked in full width wT and total height avail (both views' chrome
+// taken off): the largest cell at which both fit, the spare height to the view whose cells
+// grow more; when they do not both fit, half each
+function stackedBoxes(m, wT, avail) {
+  const steps = [];
+  for (let c = MAX_FIT; c >= 4; c--) steps.push(c);
+  for (let c = 3.75; c >= MIN_CELL; c -= 0.25) steps.push(c);
+  const aL = m.lgrid.spec.aspect || 1, aP = m.pgrid.spec.aspect || 1;
+  let at = null;
+  for (const c of steps) {
+    const [wl, hl] = m.lgrid.size(c, 1, aL);
+    const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT, aP), aP);
+    if (wl <= wT && wp <= wT && hl + hp <= avail) { at = { c, hl, hp }; break; }
+  }
+  if (!at) {
+    // at their smallest cells: a view that needs less than half gets what it needs, the
+    // other the rest; else half each
+    const fl = m.lgrid.minFit, fp = m.pgrid.minFit;
+    const nL = m.lgrid.size(fl, 1, aL)[1] + 2, nP = m.pgrid.size(fp, m.pgrid.wrap(fp, wT, aP), aP)[1] + 2;
+    const half = Math.floor(avail / 2);
+    return { c: 0, hl: nL <= half ? nL : nP <= half ? avail - nP : half };
+  }
+  const growL = m.lgrid.fit(wT, avail - at.hp).c, growP = m.pgrid.fit(wT, avail - at.hl).c;
+  return { c: at.c, hl: growL > growP ? avail - at.hp : at.hl };
+}
+
+// Side by side or stacked views, and the box each grid gets, so that cells are as large as
+// the window allows (up to MAX_FIT px). When everything fits both ways: stacked only when
+// that gives clearly bigger cells. When not (the cells stop at their readable minimum and
+// the views scroll): the arrangement that shows more of the view that shows least.
+// Zoomed views keep their cell size.
 export function arrange() {
   const m = state.model;
   if (!m) return;
@@ -41,41 +79,33 @@ export function arrange() {
   const top = views.getBoundingClientRect().top + window.scrollY;
   const H = Math.max(260, window.innerHeight - top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 4);
   const pad = 22; // view padding + border
+  // each view's titles, caption and legend: measured both ways (they wrap differently)
   const chrome = (v) => $(`${v}-view`).offsetHeight - $(`${v}-scroll`).offsetHeight + 2;
+  const was = views.classList.contains("stacked");
+  views.classList.add("stacked");
+  const cLs = chrome("logical"), cPs = chrome("physical");
+  views.classList.remove("stacked");
   const cL = chrome("logical"), cP = chrome("physical");
+  views.classList.toggle("stacked", was);
   const wS = Math.floor((W - gap) / 2) - pad;
-  const fL = m.lgrid.fit(wS, H - cL), fP = m.pgrid.fit(wS, H - cP);
-  const side = Math.min(fL.c, fP.c);
   const wT = W - pad;
-  let stackedAt = null;
-  const steps = [];
-  for (let c = MAX_FIT; c >= 4; c--) steps.push(c);
-  for (let c = 3.75; c >= MIN_CELL; c -= 0.25) steps.push(c);
-  for (const c of steps.filter((x) => x > side)) {
-    const [wl, hl] = m.lgrid.size(c, 1);
-    const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT));
-    if (wl <= wT && wp <= wT && hl + hp + cL + cP + gap <= H) { stackedAt = { c, hl }; break; }
-  }
-  // side by side unless stacking gives clearly bigger cells, or the side-by-side grids
-  // overflow their boxes (at the smallest cell) while stacked ones fit
-  const sideFits = fL.w <= wS && fL.h <= H - cL && fP.w <= wS && fP.h <= H - cP;
-  // too wide for a half even at the smallest cell (e.g. 2 x 4 tiles of 128 columns), but
-  // not for the full width: stacked, scrolling (if at all) down rather than across
-  const sideTooWide = fL.w > wS || fP.w > wS;
-  const stackFitsAcross = m.lgrid.size(MIN_CELL, 1)[0] <= wT &&
-    m.pgrid.size(MIN_CELL, m.pgrid.wrap(MIN_CELL, wT))[0] <= wT;
-  const stacked = W - gap < 2 * 300 || (sideTooWide && stackFitsAcross) ||
-    (stackedAt !== null && (stackedAt.c >= side * 1.25 || !sideFits));
+  const avail = H - cLs - cPs - gap;
+  const fL = m.lgrid.fit(wS, H - cL), fP = m.pgrid.fit(wS, H - cP);
+  const st = stackedBoxes(m, wT, avail);
+  const sL = m.lgrid.fit(wT, st.hl), sP = m.pgrid.fit(wT, avail - st.hl);
+  const sideAll = fL.visible >= 1 && fP.visible >= 1, stackAll = sL.visible >= 1 && sP.visible >= 1;
+  let stacked;
+  if (W - gap < 2 * 300) stacked = true;
+  else if (sideAll && stackAll) stacked = Math.min(sL.raw, sP.raw) >= 1.25 * Math.min(fL.raw, fP.raw);
+  else if (stackAll !== sideAll) stacked = stackAll;
+  else stacked = Math.min(sL.visible, sP.visible) > 1.1 * Math.min(fL.visible, fP.visible);
   views.classList.toggle("stacked", stacked);
+  const brief = (f) => ({ c: f.c, raw: f.raw, visible: f.visible, w: f.w, h: f.h });
+  hooks.arrangement = { stacked, W, H, avail, side: [brief(fL), brief(fP)], stack: [brief(sL), brief(sP)], hl: st.hl };
   let boxL, boxP;
-  const avail = H - cL - cP - gap;
   const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
-  if (stacked && stackedAt) {
-    // both fit at stackedAt.c; the height left over goes to the view whose cells grow more
-    const hp = m.pgrid.size(stackedAt.c, m.pgrid.wrap(stackedAt.c, wT))[1];
-    const growL = m.lgrid.fit(wT, avail - hp).c, growP = m.pgrid.fit(wT, avail - stackedAt.hl).c;
-    const hl0 = growL > growP ? avail - hp : stackedAt.hl;
-    let hl = hl0;
+  if (stacked) {
+    let hl = st.hl;
     if (zl || zp) {
       // a zoomed view gets what its content needs, up to at least half of the height
       // (it scrolls); the other keeps its fitted box when it can and re-fits
@@ -84,14 +114,11 @@ export function arrange() {
       const nL = zl ? need(m.lgrid, state.zoom.logical) : 0;
       const nP = zp ? need(m.pgrid, state.zoom.physical) : 0;
       if (zl && zp) hl = nL + nP <= avail || nL < half ? nL : nP < half ? avail - nP : half;
-      else if (zl) hl = Math.min(nL, Math.max(half, hl0));
-      else hl = avail - Math.min(nP, Math.max(half, avail - hl0));
+      else if (zl) hl = Math.min(nL, Math.max(half, st.hl));
+      else hl = avail - Math.min(nP, Math.max(half, avail - st.hl));
     }
     boxL = [wT, hl];
     boxP = [wT, avail - hl];
-  } else if (stacked) {
-    boxL = [wT, Math.max(200, Math.floor((H - cL - cP - gap) / 2))];
-    boxP = [wT, Math.max(200, H - boxL[1] - cL - cP - gap)];
   } else {
     boxL = [wS, H - cL];
     boxP = [wS, H - cP];
