@@ -21,6 +21,8 @@ function gridEls(view) {
 // ones may open on an overview (zoom in to read them).
 export const READABLE_CELL = 14;
 export const READABLE_ELEMENTS = 2048;
+const MIN_VIEWS_H = 420;  // px for both views (titles, captions and grids) at the least
+const MIN_BOX = 110;      // px: a stacked view's grid box at the least
 
 // the grids of both views for the model of answer d
 export function makeGrids(d, m) {
@@ -58,7 +60,8 @@ function stackedBoxes(m, wT, avail) {
     const fl = m.lgrid.minFit, fp = m.pgrid.minFit;
     const nL = m.lgrid.size(fl, 1, aL)[1] + 2, nP = m.pgrid.size(fp, m.pgrid.wrap(fp, wT, aP), aP)[1] + 2;
     const half = Math.floor(avail / 2);
-    return { c: 0, hl: nL <= half ? nL : nP <= half ? avail - nP : half };
+    const hl = nL <= half ? nL : nP <= half ? avail - nP : half;
+    return { c: 0, hl: Math.max(Math.min(nL, MIN_BOX), Math.min(hl, avail - Math.min(nP, MIN_BOX))) };
   }
   const growL = m.lgrid.fit(wT, avail - at.hp).c, growP = m.pgrid.fit(wT, avail - at.hl).c;
   return { c: at.c, hl: growL > growP ? avail - at.hp : at.hl };
@@ -77,7 +80,8 @@ export function arrange() {
   const gap = parseFloat(cs.columnGap) || 12;
   const W = views.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
   const top = views.getBoundingClientRect().top + window.scrollY;
-  const H = Math.max(260, window.innerHeight - top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 4);
+  // the height below the controls, but at least MIN_VIEWS_H (a short window scrolls the page)
+  const H = Math.max(MIN_VIEWS_H, window.innerHeight - top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 4);
   const pad = 22; // view padding + border
   // each view's titles, caption and legend: measured both ways (they wrap differently)
   const chrome = (v) => $(`${v}-view`).offsetHeight - $(`${v}-scroll`).offsetHeight + 2;
