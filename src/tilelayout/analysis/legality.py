@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..core.axes import axis as axis_info
-from ..core.compose import Layout, tile_of
+from ..core.compose import Layout, tile_of, value_range
 from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
@@ -93,8 +93,6 @@ class LegalityReport:
 
 
 def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
-    from ..algebra.span import value_range
-
     return {a: value_range(tile, a) for a in tile.axes}
 
 

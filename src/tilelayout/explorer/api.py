@@ -22,11 +22,15 @@ import numpy as np
 from ..analysis.banks import bank_map, is_shared_memory
 from ..analysis.explain import explain
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
-from ..core.compose import ComposeLayout, Layout
+from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
+from ..core.jsonable import jsonable
+from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.tile import TileLayout
+from ..interop.convert import TARGETS, convert, parse_mesh
+from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
 from ..syntax.parser import parse
@@ -86,13 +90,10 @@ def _int_list(value: Any, key: str, *, max_len: int = 8) -> tuple[int, ...] | No
     if value is None or value == "" or value == []:
         return None
     if isinstance(value, str):
-        cleaned = value.strip().strip("()[]").replace("x", ",").replace("×", ",")
-        parts = [p.strip() for p in cleaned.split(",") if p.strip()]
         try:
-            items = [int(p) for p in parts]
-        except ValueError:
-            raise ApiError(f"'{key}' must be integers separated by commas, like 8,16; "
-                           f"got {value!r}", field=key) from None
+            items = list(int_tuple(value, f"'{key}'"))
+        except LayoutError as exc:
+            raise ApiError(str(exc), field=key) from None
     elif isinstance(value, int) and not isinstance(value, bool):
         items = [value]
     elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
@@ -253,7 +254,7 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
     for prm in registry.info(name).params:
         d = prm.to_dict()
         value = p.params[prm.name]
-        d["value"] = _jsonable(value)
+        d["value"] = jsonable(value)
         d["text"] = param_text(prm.kind, value)
         d["choice_texts"] = (None if prm.choices is None
                              else [param_text(prm.kind, c) for c in prm.choices])
@@ -266,14 +267,6 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
             "summary": getattr(p, "summary", "") or "", "color": None,
             "source": getattr(p, "source", "") or "", "params": params,
             "order": order or None}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 def _registry_entries() -> list[dict[str, Any]]:
@@ -355,8 +348,6 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
     >>> _box(parse("S[(1024,1024)]"))
     {'m': (0, 1048575)}
     """
-    from ..algebra.span import value_range
-
     out: dict[str, tuple[int, int] | None] = {a: value_range(layout, a) for a in layout.axes}
     if isinstance(layout, ComposeLayout) and "m" in out:
         out["m"] = None
@@ -642,9 +633,6 @@ CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": 
 def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
     """The optional ``mesh`` (``"dp=2,tp=2"`` or ``{"dp": 2, "tp": 2}``), its axes declared
     as device axes (so the layout text may use them)."""
-    from ..commands.convert import parse_mesh
-    from ..interop.jax import mesh_axes
-
     value = req.get("mesh")
     if value is not None and not isinstance(value, str | dict):
         raise ApiError("'mesh' must be text like dp=2,tp=2 or an object like {\"dp\": 2}",
@@ -667,9 +655,9 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
 
     Same fields as ``/api/layout`` plus an optional ``mesh`` (JAX; default: the layout's
     device axes) and ``targets`` (default: all of
-    :data:`tilelayout.commands.convert.TARGETS`). Each entry of ``targets`` in the answer
+    :data:`tilelayout.interop.convert.TARGETS`). Each entry of ``targets`` in the answer
     is ``{"target", "label", "ok": true, "text", "notes"}`` (what
-    :func:`tilelayout.commands.convert.convert` returns) or ``{"target", "label",
+    :func:`tilelayout.interop.convert.convert` returns) or ``{"target", "label",
     "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
     bad input is a 4xx.
 
@@ -678,8 +666,6 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     >>> [(t["target"], t["ok"], t.get("text")) for t in r["targets"]]
     [('cute-tv', True, '((4,8),(2,2)):((32,1),(16,8))'), ('cute', False, None)]
     """
-    from ..commands.convert import TARGETS, convert
-
     if not isinstance(req, Mapping):
         raise ApiError("the request body must be a JSON object")
     mesh = _mesh(req)

@@ -7,6 +7,8 @@ that need it, so ``import tilelayout.interop.cute`` works without CUTLASS instal
 * :mod:`tilelayout.interop.jax`    JAX ``PartitionSpec`` / ``NamedSharding``
 * :mod:`tilelayout.interop.triton` Triton linear layouts (basis vectors)
 * :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
+* :mod:`tilelayout.interop.convert` one function writing a layout in any of them
+  (``tilelayout convert`` and the explorer's ``/api/convert`` call it)
 
 A conversion is exact or refused: when the other notation cannot express a layout,
 the function raises :class:`InteropError` saying why.
@@ -17,6 +19,8 @@ the function raises :class:`InteropError` saying why.
 """
 
 from __future__ import annotations
+
+import importlib
 
 from ..core.errors import LayoutError
 
@@ -32,8 +36,6 @@ def require(module: str, extra: str):
     >>> require("math", "none").sqrt(4.0)
     2.0
     """
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError as exc:
