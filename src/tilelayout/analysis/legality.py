@@ -57,6 +57,12 @@ class Finding:
     axis: str | None = None
     elements: tuple[int, ...] = ()
 
+    @property
+    def element_level(self) -> bool:
+        """True for findings about particular elements (``out_of_range``, ``duplicate``);
+        the others are about the layout as a whole."""
+        return self.kind in ("out_of_range", "duplicate")
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
         return {"kind": self.kind, "message": self.message, "count": self.count,

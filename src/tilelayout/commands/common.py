@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .. import presets
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError
@@ -40,8 +41,6 @@ def preset_from_args(args: argparse.Namespace):
 
     Parameters not given on the command line take the preset's defaults.
     """
-    from .. import presets
-
     texts: dict[str, str] = {}
     for item in getattr(args, "param", None) or []:
         key, sep, value = item.partition("=")

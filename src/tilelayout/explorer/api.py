@@ -19,8 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.banks import bank_map, is_shared_memory
+from .. import presets as registry
+from ..analysis.banks import bank_access, bank_map, is_shared_memory
 from ..analysis.explain import explain
+from ..analysis.legality import legality
+from ..analysis.reads import tile_reads
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
@@ -29,6 +32,7 @@ from ..core.jsonable import jsonable
 from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.tile import TileLayout
+from ..eval.inverse import count_at, elements_at
 from ..interop.convert import TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
@@ -202,17 +206,6 @@ def _example_entry(e: examples.Example) -> dict[str, Any]:
             "color": e.color}
 
 
-def _registry():
-    try:
-        from .. import presets as registry  # importing it also declares its mesh axes
-    except ImportError:
-        return None
-    return registry
-
-
-_registry()
-
-
 def _has_banks(layout: Layout, dtype: str | None) -> bool:
     """Banks apply to shared memory with a dtype (see ``analysis.banks.is_shared_memory``)."""
     return dtype is not None and is_shared_memory(layout)
@@ -245,7 +238,6 @@ def param_text(kind: str, value: Any) -> str:
 
 def _preset_entry(name: str, p: Any) -> dict[str, Any]:
     """What the page needs to load a built registry preset (``presets.get(...)``)."""
-    registry = _registry()
     layout = p.layout
     shape = layout.check_shape(getattr(p, "shape", None))
     dtype = getattr(p, "dtype", None)
@@ -270,9 +262,6 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
 
 
 def _registry_entries() -> list[dict[str, Any]]:
-    registry = _registry()
-    if registry is None:
-        return []
     out = []
     for name in registry.names():
         try:
@@ -293,9 +282,6 @@ def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     >>> e["layout"], e["shape"], [p["value"] for p in e["params"]]
     ('S[(4,2,8,2,4,2):(1@wid_in_wg,2,4@laneid,4,1@laneid,1)]', [64, 16], [16])
     """
-    registry = _registry()
-    if registry is None:
-        raise ApiError("the preset registry is not available", 404)
     name = _text(req, "name", required=True)
     assert name is not None
     try:
@@ -459,8 +445,6 @@ def _query_coords(req: Mapping[str, Any], layout: Layout) -> list[dict[str, int]
 def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
                  ) -> list[tuple[int, ...]]:
     """The library's inverse query (``tilelayout.eval.inverse.elements_at``)."""
-    from ..eval.inverse import count_at, elements_at
-
     if count_at(layout, coord, shape) > MAX_ELEMENTS:
         raise ApiError(f"more than {MAX_ELEMENTS:,} elements sit at {coord}; narrow the query",
                        413, field="coords")
@@ -514,87 +498,21 @@ def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError(f"'elements' must be flat indices in [0, {n})", field="elements")
     if n > MAX_ELEMENTS:
         raise ApiError("the layout is too large for the explorer", 413)
-    bm = bank_map(layout, dtype or "float32", shape)
-    idx = np.asarray(raw, dtype=np.int64)
-    words = bm["bankword"].reshape(n, -1)[idx].reshape(-1)
-    banks = words % SMEM_BANKS
-    per_bank = {int(b): sorted({int(w) for w in words[banks == b]}) for b in np.unique(banks)}
-    return {"words": sorted({int(w) for w in words}), "banks": sorted(per_bank),
-            "ways": max(len(v) for v in per_bank.values()),
-            "per_bank": {str(b): v for b, v in per_bank.items()}}
+    assert dtype is not None
+    try:
+        return bank_access(layout, dtype, shape, raw).to_dict()
+    except LayoutError as exc:
+        raise ApiError(str(exc)) from None
 
 
 # -- analysis: legality and bank conflicts -----------------------------------------------
 def _legality(layout: Layout, shape: tuple[int, ...], dtype: str | None) -> dict[str, Any]:
-    from ..analysis.legality import legality
-
+    """The legality report; the page highlights element-level findings, so layout-level
+    ones carry ``elements: null``."""
     report = legality(layout, shape, dtype)
-    findings = []
-    for f in report.findings:
-        d = f.to_dict()
-        # the page highlights element-level findings; layout-level ones carry no elements
-        d["elements"] = d["elements"] if f.kind in ("out_of_range", "duplicate") else None
-        findings.append(d)
+    findings = [{**f.to_dict(), "elements": list(f.elements) if f.element_level else None}
+                for f in report.findings]
     return {"ok": report.ok, "findings": findings}
-
-
-def _vector_elements(order: str, rows: int, cols: int, per: int, v: int) -> list[int]:
-    """Flat indices of vector ``v`` in ``tile_conflicts``' lane order."""
-    vcols = cols // per
-    row, vc = (v % rows, v // rows) if order == "column" else (v // vcols, v % vcols)
-    return [row * cols + vc * per + j for j in range(per)]
-
-
-def _conflicts(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
-    """Bank conflicts of reading the tile (folded to 2-D: rows x last dim) in 16-byte
-    vectors, 32 lanes per request, down the columns and along the rows
-    (``analysis.conflicts.tile_conflicts``); the worst request of each order in detail
-    (``bank_conflicts``)."""
-    from ..analysis.conflicts import ACCESS_BYTES, WARP, bank_conflicts, tile_conflicts
-
-    rows, cols = math.prod(shape[:-1]), shape[-1]
-    nbytes = dtype_bytes(dtype)
-    out: dict[str, Any] = {"dtype": dtype, "rows": rows, "cols": cols, "reads": []}
-    if layout.replica_count != 1:
-        out["note"] = "bank analysis needs one address per element; this layout has replicas"
-        return out
-    choices = [b for b in sorted(ACCESS_BYTES, reverse=True)
-               if b >= nbytes and b % nbytes == 0 and cols % (b // nbytes) == 0]
-    if not choices:
-        out["note"] = f"the last dim ({cols}) does not split into 4/8/16-byte vectors of {dtype}"
-        return out
-    access = choices[0]
-    per = access // nbytes
-    out.update(access_bytes=access, per_vector=per)
-    for order in ("column", "row"):
-        if order == "column" and rows == 1:
-            continue
-        try:
-            tc = tile_conflicts(layout, dtype, (rows, cols), access, order)
-        except LayoutError as exc:
-            out["reads"].append({"order": order, "error": str(exc)})
-            continue
-        waves = tc["per_access"]
-        nvec = rows * (cols // per)
-        ideal_each = tc["ideal"] // max(1, tc["accesses"])
-        requests = []
-        for k, w in enumerate(waves):
-            vecs = range(k * WARP, min(nvec, (k + 1) * WARP))
-            requests.append({"wavefronts": w, "lanes": len(vecs), "elements": [
-                e for v in vecs for e in _vector_elements(order, rows, cols, per, v)]})
-        worst = max(range(len(waves)), key=lambda k: (waves[k], -k))
-        lanes = [[divmod(e, cols) for e in _vector_elements(order, rows, cols, per, v)]
-                 for v in range(worst * WARP, min(nvec, (worst + 1) * WARP))]
-        rep = bank_conflicts(layout, dtype, lanes, (rows, cols))
-        ways = max(rep.conflicting_banks.values(), default=1)
-        out["reads"].append({
-            "order": order, "wavefronts": tc["wavefronts"], "ideal": tc["ideal"],
-            "requests": requests, "ideal_per_request": ideal_each,
-            "conflict_free": tc["conflict_free"],
-            "worst": {"request": worst, "wavefronts": rep.wavefronts, "ideal": rep.ideal,
-                      "ways": ways, "banks": {str(b): c for b, c in rep.conflicting_banks.items()}},
-        })
-    return out
 
 
 def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -618,7 +536,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"legality": _legality(layout, shape, dtype), "conflicts": None}
         if _has_banks(layout, dtype):
             assert dtype is not None
-            out["conflicts"] = _conflicts(layout, shape, dtype)
+            out["conflicts"] = tile_reads(layout, shape, dtype).to_dict()
     except LayoutError as exc:
         raise ApiError(str(exc)) from None
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import inspect
 import json
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -396,15 +397,11 @@ def _example(
 
 
 def _signature_default(builder: Callable[..., Built], name: str) -> Any:
-    import inspect
-
     param = inspect.signature(builder).parameters.get(name)
     return inspect.Parameter.empty if param is None else param.default
 
 
 def _dedent(text: str) -> str:
-    import inspect
-
     return inspect.cleandoc(text)
 
 

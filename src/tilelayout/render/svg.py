@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..analysis.banks import is_shared_memory
+from ..analysis.banks import bank_map, is_shared_memory
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
 from ..core.compose import Layout
@@ -158,8 +158,6 @@ def layout_svg(
     >>> "line x bank" in layout_svg(L, dtype="float16")
     True
     """
-    from ..analysis.banks import bank_map
-
     if views not in ("both", "logical", "physical"):
         raise RenderError(f"views must be both, logical or physical; got {views!r}")
     dims = layout.check_shape(shape)
