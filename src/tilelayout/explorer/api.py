@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import presets as registry
-from ..analysis.banks import bank_access, bank_map, is_shared_memory
+from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
@@ -375,27 +375,25 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
             info["min"], info["max"] = rng if rng else (None, None)
             out["axes"].append(info)
         return out
+    order = _order(req)
     try:
-        arrays = layout.map_all(shape)
+        view = physical_view(layout, shape, dtype, order or list(layout.axes))
     except LayoutError as exc:
         raise ApiError(str(exc), field="layout") from None
-    flat = {a: v.reshape(n * r) for a, v in arrays.items()}
+    flat = view.coords
     out["axes"] = [_axis_info(a, flat[a]) for a in flat]
     out["coords"] = {a: v.tolist() for a, v in flat.items()}
-    banks = None
-    if _has_banks(layout, dtype):
-        bm = bank_map(layout, dtype, shape)
+    if view.banks is not None:
+        assert dtype is not None
         nbytes = dtype_bytes(dtype)
-        banks = {k: bm[k].reshape(n * r) for k in ("bankword", "bank", "line")}
         out["banks"] = {
             "dtype": dtype, "bytes": nbytes, "per_word": max(1, SMEM_BANK_BYTES // nbytes),
             "words_per_element": max(1, nbytes // SMEM_BANK_BYTES), "banks": SMEM_BANKS,
-            "bank": banks["bank"].tolist(), "line": banks["line"].tolist(),
-            "bankword": banks["bankword"].tolist(),
+            "bank": view.banks["bank"].tolist(), "line": view.banks["line"].tolist(),
+            "bankword": view.banks["bankword"].tolist(),
         }
-    order = _order(req)
     out["order"] = order
-    out["physical"] = physical_view(flat, n, r, banks, dtype, shape, order or list(layout.axes))
+    out["physical"] = view.to_dict()
     return out
 
 
