@@ -31,12 +31,23 @@ from .analysis.conflicts import (
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
 from .analysis.reads import TileRead, TileReads, tile_reads
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, is_axis
+from .core.axes import (
+    SMEM_BANK_BYTES,
+    SMEM_BANKS,
+    Axis,
+    axes,
+    axis,
+    declare_axis,
+    is_axis,
+    scoped_axes,
+)
+from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
 from .core.errors import (
     AlgebraError,
+    BudgetError,
     DtypeError,
     IndexOutOfRangeError,
     LayoutError,
@@ -49,6 +60,7 @@ from .core.errors import (
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
+from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
@@ -70,6 +82,7 @@ __all__ = [
     "SWIZZLE_MODES",
     "AlgebraError",
     "Axis",
+    "BudgetError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -83,11 +96,13 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "Limits",
     "ShapeError",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
     "UnknownAxisError",
+    "XorSwizzle",
     "axes",
     "axis",
     "axis_ref",
@@ -107,11 +122,13 @@ __all__ = [
     "group",
     "inner_of",
     "legality",
+    "limits",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "scoped_axes",
     "slice_layout",
     "smem_wavefronts",
     "span",

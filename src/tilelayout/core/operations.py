@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from .budget import Limits
 from .coord import Coord
 from .shape import Index
 
@@ -24,7 +25,8 @@ class LayoutOperations:
     __slots__ = ()
 
     # -- evaluation (implemented in tilelayout.eval) ------------------------------------
-    def apply(self, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+    def apply(self, index: Index, shape: Sequence[int] | None = None, *,
+              limits: Limits | None = None) -> tuple[Coord, ...]:
         """The set ``L(x)`` of physical coordinates of logical element ``index``.
 
         Coordinates come in replica enumeration order, duplicates removed; on a
@@ -37,7 +39,7 @@ class LayoutOperations:
         """
         from ..eval.forward import apply
 
-        return apply(self, index, shape)
+        return apply(self, index, shape, limits=limits)
 
     def base(self, index: Index, shape: Sequence[int] | None = None) -> Coord:
         """The replica-free coordinate ``D(x) + O``.
@@ -50,7 +52,8 @@ class LayoutOperations:
 
         return base(self, index, shape)
 
-    def map_all(self, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+    def map_all(self, shape: Sequence[int] | None = None, *,
+                limits: Limits | None = None) -> dict[str, np.ndarray]:
         """Every element at once: axis -> int64 array of shape ``(*shape, R)``.
 
         >>> import tilelayout as tl
@@ -59,7 +62,7 @@ class LayoutOperations:
         """
         from ..eval.forward import map_all
 
-        return map_all(self, shape)
+        return map_all(self, shape, limits=limits)
 
     # -- inverse queries (implemented in tilelayout.eval.inverse) ---------------------
     def elements_at(

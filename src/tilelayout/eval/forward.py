@@ -21,12 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core import budget
+from ..core.compose import AnySwizzle, ComposeLayout, Layout, tile_of
 from ..core.coord import Coord
 from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
-from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
 
@@ -46,8 +47,11 @@ def components(layout: Layout, flat: int) -> tuple[int, ...]:
 
 
 def replica_combinations(layout: Layout) -> list[tuple[int, ...]]:
-    """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order."""
-    return list(itertools.product(*(range(it.extent) for it in tile_of(layout).replica)))
+    """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order (refused over
+    the ``replicas`` limit before any is listed)."""
+    tile = tile_of(layout)
+    budget.check("listing replicas takes", tile.replica_count, "replicas")
+    return list(itertools.product(*(range(it.extent) for it in tile.replica)))
 
 
 @dataclass(frozen=True)
@@ -57,8 +61,7 @@ class _Plan:
     axes: tuple[str, ...]
     steps: tuple[tuple[int, int, int], ...]  # innermost first: (extent, stride, axis position)
     offset: tuple[int, ...]  # per axis
-    deltas: tuple[tuple[int, ...], ...]  # per replica combination: what it adds, per axis
-    swizzle: Swizzle | None
+    swizzle: AnySwizzle | None
     m_pos: int
 
 
@@ -75,17 +78,46 @@ def _compiled_plan(layout: Layout, axes: tuple[str, ...]) -> _Plan:
     pos = {a: k for k, a in enumerate(axes)}
     steps = tuple((it.extent, it.stride, pos[it.axis]) for it in reversed(tile.shard))
     offset = tuple(tile.offset.get(a, 0) for a in axes)
+    swizzle = layout.swizzle if isinstance(layout, ComposeLayout) else None
+    return _Plan(axes, steps, offset, swizzle, pos.get("m", -1))
+
+
+def _deltas(layout: Layout) -> tuple[tuple[int, ...], ...]:
+    """What each replica combination adds, per axis (distinct, first-occurrence order).
+
+    Only ``apply`` needs them (``base`` never does); they are counted against the
+    ``replicas`` limit before one is listed.
+    """
+    tile = tile_of(layout)
+    cost = budget.replica_cost(tile)
+    budget.check("apply enumerates", cost, "replicas")
+    if cost > _CACHED_REPLICAS:  # big lists are not kept: the cache's memory stays small
+        return _enumerate_deltas(tile, tile.axes)
+    return _cached_deltas(tile, tile.axes)
+
+
+_CACHED_REPLICAS = 1 << 12
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    return _enumerate_deltas(tile, axes)
+
+
+def _enumerate_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    pos = {a: k for k, a in enumerate(axes)}
     # stride-0 replica iters only repeat coordinates (apply returns a set): skip them, so
     # R[2**40:0] costs nothing; the first-occurrence order of the rest is unchanged
     moving = [it for it in tile.replica if it.stride != 0]
     deltas: dict[tuple[int, ...], None] = {}
-    for combo in itertools.product(*(range(it.extent) for it in moving)):
+    for n, combo in enumerate(itertools.product(*(range(it.extent) for it in moving))):
+        if not n & 0xFFF:
+            budget.checkpoint()
         d = [0] * len(axes)
         for it, r in zip(moving, combo, strict=True):
             d[pos[it.axis]] += r * it.stride
         deltas.setdefault(tuple(d), None)
-    swizzle = layout.swizzle if isinstance(layout, ComposeLayout) else None
-    return _Plan(axes, steps, offset, tuple(deltas), swizzle, pos.get("m", -1))
+    return tuple(deltas)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -128,18 +160,24 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     return Coord.from_values(plan.axes, values)
 
 
-def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
+          limits: budget.Limits | None = None) -> tuple[Coord, ...]:
     """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates.
+
+    Refused (:class:`~tilelayout.BudgetError`) when the moving replica combinations
+    exceed the ``replicas`` limit (``limits=`` or ``tl.limits(...)`` raise it).
 
     >>> import tilelayout as tl
     >>> apply(tl.parse("S[4:1] + R[(2,2):(1@pid,0@pid)]"), 3)
     ({m: 3, pid: 0}, {m: 3, pid: 1})
     """
-    _, flat = resolve(layout, index, shape)
+    with budget.using(limits):
+        _, flat = resolve(layout, index, shape)
+        deltas = _deltas(layout)
     plan = _plan(layout)
     start = _base_list(plan, flat)
     out: dict[Coord, None] = {}
-    for delta in plan.deltas:
+    for delta in deltas:
         values = [v + d for v, d in zip(start, delta, strict=True)]
         if plan.swizzle is not None:
             values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
@@ -215,6 +253,8 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     tile = tile_of(layout)
     s = layout.check_shape(shape)
     _check_int64(layout)
+    budget.check("map_base evaluates", tile.size(), "elements")
+    budget.check("map_base allocates", tile.size() * 8 * len(tile.axes), "output_bytes")
     dims = tile.default_shape
     size = math.prod(dims)
     out = {}
@@ -229,11 +269,14 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     return out
 
 
-def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+def map_all(layout: Layout, shape: Sequence[int] | None = None, *,
+            limits: budget.Limits | None = None) -> dict[str, np.ndarray]:
     """Every element's coordinates: axis -> int64 array of shape ``(*shape, R)``.
 
     ``R`` is the number of replica combinations (1 without replicas); entry
     ``[..., r]`` is replica combination ``r`` in row-major order, duplicates kept.
+    Refused before allocating when the element x replica pairs or the bytes exceed the
+    ``elements`` / ``output_bytes`` limits.
 
     >>> import tilelayout as tl
     >>> tl.parse("S[(8,64):(64,1)]").map_all()["m"][1, :3, 0].tolist()
@@ -242,6 +285,8 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
     s = layout.check_shape(shape)
     tile = tile_of(layout)
     _check_int64(tile)
+    with budget.using(limits):
+        budget.check_arrays("map_all evaluates", tile)
     dims = tile.default_shape
     reps = replica_offsets(tile)
     count = tile.replica_count
@@ -259,5 +304,43 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
             np.add(grid[..., None], rep, out=arr)
         out[axis] = arr.reshape(s + (count,))
     if isinstance(layout, ComposeLayout):
-        out["m"] = layout.swizzle.apply(out["m"])
+        out["m"] = swizzle_array(layout.swizzle, out["m"])
+    return out
+
+
+_CHUNK = 12  # address bits per lookup table of the XorSwizzle fast path (32 KiB tables)
+
+
+@functools.lru_cache(maxsize=256)
+def _xor_tables(sw: XorSwizzle) -> tuple[np.ndarray, ...]:
+    """Per group of 12 address bits, the XOR of the images of each of its 4096 values."""
+    tables = []
+    for lo in range(0, sw.bits, _CHUNK):
+        images = sw.images[lo:lo + _CHUNK]
+        t = np.zeros(1 << len(images), dtype=np.int64)
+        for j, v in enumerate(images):  # doubling: values with bit j set = without ^ image
+            t[1 << j: 2 << j] = t[: 1 << j] ^ v
+        tables.append(t)
+    return tuple(tables)
+
+
+def swizzle_array(sw: AnySwizzle, m: np.ndarray) -> np.ndarray:
+    """``sw`` applied to an int64 array of linear addresses, vectorized.
+
+    An XorSwizzle is F2-linear, so its n low bits are looked up 12 at a time in tables of
+    4096 entries (``n / 12`` gathers instead of ``n`` passes; benchmarks/bench_xor_swizzle.py).
+
+    >>> import numpy as np, tilelayout as tl
+    >>> swizzle_array(tl.XorSwizzle(1, 2, 4, 9, 18), np.arange(8, 12)).tolist()
+    [9, 8, 11, 10]
+    """
+    if not isinstance(sw, XorSwizzle):
+        return sw.apply(m)
+    if sw.is_identity:
+        return m
+    m = np.asarray(m, dtype=np.int64)
+    out = m & ~np.int64(sw.atom_size - 1)
+    for c, table in enumerate(_xor_tables(sw)):
+        part = (m >> (c * _CHUNK) if c else m) & (len(table) - 1)
+        out ^= np.take(table, part)
     return out

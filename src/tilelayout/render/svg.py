@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..analysis.banks import is_shared_memory
+from ..core import budget
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
 from ..core.compose import Layout
@@ -168,6 +169,7 @@ def layout_svg(
             f"render a smaller shape or use `tilelayout map`"
         )
     r = layout.replica_count
+    budget.check("a picture draws", n * layout.replica_count, "cells")
     # one evaluation serves both panels: the physical view keeps the flat arrays
     view = physical_view(layout, dims, dtype or None)
     flat, banks = view.coords, view.banks
