@@ -11,8 +11,12 @@ devices of a mesh.
 """
 
 from .algebra.canonical import canonicalize
+from .algebra.common_vector import max_common_vector
+from .algebra.complement import complement
+from .algebra.composition import compose
 from .algebra.equivalence import equivalent
 from .algebra.group import group
+from .algebra.inversion import inverse, inverse_shape
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
@@ -81,6 +85,8 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "complement",
+    "compose",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -92,7 +98,10 @@ __all__ = [
     "format_layout",
     "group",
     "inner_of",
+    "inverse",
+    "inverse_shape",
     "legality",
+    "max_common_vector",
     "outer_of",
     "pack",
     "parse",

@@ -97,6 +97,16 @@ class Swizzle:
         """
         return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element + self.atom_len
 
+    @property
+    def vector_bits(self) -> int:
+        """The largest ``k`` such that aligned runs of ``2**k`` addresses stay consecutive
+        and in order: ``M`` (the unswizzled run), unbounded for the identity.
+
+        >>> Swizzle(3, 3, 3).vector_bits
+        3
+        """
+        return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element
+
     def to_xor(self) -> XorSwizzle:
         """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
         ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.

@@ -137,6 +137,20 @@ class XorSwizzle:
                 return k
         return MAX_XOR_BITS + 1  # the identity fixes every address of int64
 
+    @property
+    def vector_bits(self) -> int:
+        """The largest ``k`` such that every aligned run of ``2**k`` addresses maps to an
+        aligned run of ``2**k`` consecutive addresses, in order (the low ``k`` bits map to
+        themselves and no other bit sets them): the widest vector the swizzle keeps whole.
+
+        >>> XorSwizzle(1, 2, 4, 9, 18).vector_bits, XorSwizzle(1, 2, 4, 8, 16, 36).vector_bits
+        (0, 2)
+        """
+        k = min(self.fixed_bits, len(self._images))
+        while k and any(v & ((1 << k) - 1) for v in self._images[k:]):
+            k -= 1
+        return MAX_XOR_BITS + 1 if self.is_identity else k
+
     def inverse(self) -> XorSwizzle:
         """The XorSwizzle that undoes this one (Gauss-Jordan over F2, cost O(n^2)).
 
