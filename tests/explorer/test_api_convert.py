@@ -8,14 +8,13 @@ import json
 import pytest
 
 import tilelayout as tl
+from tests.helpers import call
 from tilelayout import presets
 from tilelayout.interop import InteropError
 from tilelayout.interop.cute import thread_axes, to_cute, to_cute_tv
 from tilelayout.interop.jax import partition_spec_entries
 from tilelayout.interop.triton import to_triton_bases
 from tilelayout.interop.triton_shared import to_triton_shared_bases
-
-from .test_api import call, server  # noqa: F401 (the module-scoped server fixture)
 
 MMA_A = presets.get("mma.m16n8k16.A", dtype="float16")
 SMEM = "S[(8,64):(64,1)]"
@@ -78,7 +77,7 @@ def test_jax_with_the_layouts_mesh_and_with_a_given_mesh():
     assert not r["targets"][0]["ok"] and "does not copy the array" in r["targets"][0]["reason"]
 
 
-def test_over_http_refusals_are_200_and_bad_input_is_4xx(server):  # noqa: F811
+def test_over_http_refusals_are_200_and_bad_input_is_4xx(server):
     status, ctype, body = call(server, "/api/convert", {"layout": SMEM, "targets": ["cute-tv"]})
     assert status == 200 and ctype.startswith("application/json")
     doc = json.loads(body)

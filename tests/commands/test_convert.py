@@ -1,6 +1,7 @@
 """``tilelayout convert`` as a user runs it: each target's text equals the library's,
 ``--json`` for machines, and a refusal is the converter's reason on one line (exit 2)."""
 
+
 from __future__ import annotations
 
 import json
