@@ -13,8 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import tilelayout as tl
-
-from .strategies import tile_layouts
+from tests.strategies import tile_layouts
 
 AXES = ("m", "laneid", "warpid")
 
