@@ -16,7 +16,7 @@ import numpy as np
 import tilelayout as tl
 
 
-def best(fn, number=200, repeat=5) -> float:
+def best(fn, number=200, repeat=9) -> float:
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 

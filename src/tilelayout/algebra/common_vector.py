@@ -33,21 +33,21 @@ from collections.abc import Sequence
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError
-from ..core.tile import TileLayout
-from .canonical import canonicalize
+from ..core.iter import Iter
+from .canonical import fuse_adjacent
 from .composition import value_axis
 
 
 def _radix(layout: Layout, what: str) -> list[tuple[int, int]]:
     """``(extent, stride)`` innermost first, on the layout's one value axis, adjacent iters
     fused first (``S[(3,4):(4,1)]`` is one run of 12, whatever the logical dims)."""
-    tile = canonicalize(tile_of(layout))
-    assert isinstance(tile, TileLayout)
+    tile = tile_of(layout)
     axis = value_axis(tile, what)
     if any(it.stride and it.extent > 1 for it in tile.replica):
         raise AlgebraError(f"{what} {layout} has replicas: an element at several addresses "
                            f"has no single position to vectorize")
-    return [(it.extent, it.stride if it.axis == axis else 0) for it in reversed(tile.shard)]
+    flat = fuse_adjacent(Iter(it.extent, it.stride if it.axis == axis else 0) for it in tile.shard)
+    return [(it.extent, it.stride) for it in reversed(flat)]
 
 
 def _atoms(ra: list[tuple[int, int]], rb: list[tuple[int, int]]) -> list[tuple[int, int, int, bool]]:
