@@ -5,9 +5,12 @@ to one: ``T.TileLayout.from_iters(shard, replica, offset)`` with ``T.Iter(extent
 stride, axis)``, and ``T.ComposeLayout(per_element, swizzle_len, atom_len, tile)`` for
 a swizzle. Refused: a swizzled layout whose tile uses axes other than ``m`` (TIRx
 applies a ``ComposeLayout`` only to a tile on ``m``), symbolic (non-constant) extents or
-strides, a TIRx swizzle with ``swizzle_inner=False`` (it XORs the lower bit group into
-the higher one, which our :class:`~tilelayout.Swizzle` does not), and TIRx axes that
-our registry does not know (declare them with :func:`tilelayout.declare_axis` first).
+strides, an :class:`~tilelayout.XorSwizzle` that is neither TIRx form, and TIRx axes
+that our registry does not know (declare them with :func:`tilelayout.declare_axis`
+first). A TIRx swizzle with ``swizzle_inner=False`` XORs the lower bit group into the
+higher one (bit ``k`` in ``[M, M+B)`` also flips bit ``k+S``): no ``Swizzle(M, B, S)``
+says that, so it comes back as the equal :class:`~tilelayout.XorSwizzle`, and goes out
+again as ``swizzle_inner=False``.
 
 ``tvm_tirx`` is imported only inside the functions.
 
@@ -25,6 +28,7 @@ from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle, as_plain_swizzle
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
 
 
@@ -55,14 +59,48 @@ def to_tvm(layout: Layout) -> Any:
         dict(tile.offset),
     )
     if isinstance(layout, ComposeLayout):
-        sw = as_plain_swizzle(layout.swizzle)
-        if sw is None:
+        params = tirx_swizzle(layout.swizzle)
+        if params is None:
             raise InteropError(
-                f"{layout.swizzle} is not a Swizzle(M, B, S); TIRx's ComposeLayout takes only "
-                f"(per_element, swizzle_len, atom_len)"
+                f"{layout.swizzle} is not a TIRx swizzle: TIRx's ComposeLayout XORs one bit "
+                f"group into another (per_element, swizzle_len, atom_len, swizzle_inner)"
             )
-        return T.ComposeLayout(sw.per_element, sw.swizzle_len, sw.atom_len, tvm_tile)
+        return T.ComposeLayout(*params[:3], tvm_tile, swizzle_inner=params[3])
     return tvm_tile
+
+
+def outer_swizzle(per_element: int, swizzle_len: int, atom_len: int) -> XorSwizzle:
+    """TIRx's ``swizzle_inner=False`` swizzle: bits ``[M, M+B)`` also flip bits ``S`` higher.
+
+    >>> outer_swizzle(0, 2, 3)
+    XorSwizzle(9, 18, 4, 8, 16)
+    """
+    m, b, s = per_element, swizzle_len, atom_len
+    if m < 0 or b < 0 or s < b:
+        raise InteropError(f"TIRx swizzle ({m}, {b}, {s}): expected M, B >= 0 and S >= B")
+    return XorSwizzle([(1 << k) | ((1 << (k + s)) if m <= k < m + b else 0)
+                       for k in range(m + s + b)])
+
+
+def tirx_swizzle(sw: Swizzle | XorSwizzle) -> tuple[int, int, int, bool] | None:
+    """``(per_element, swizzle_len, atom_len, swizzle_inner)`` of the TIRx swizzle equal to
+    ``sw``, or None.
+
+    >>> tirx_swizzle(Swizzle(3, 3, 3)), tirx_swizzle(outer_swizzle(1, 2, 3))
+    ((3, 3, 3, True), (1, 2, 3, False))
+    """
+    plain = as_plain_swizzle(sw)
+    if plain is not None:
+        return plain.per_element, plain.swizzle_len, plain.atom_len, True
+    assert isinstance(sw, XorSwizzle)
+    moved = [k for k, v in enumerate(sw.images) if v != 1 << k]
+    lo, b = moved[0], len(moved)
+    s = (sw.images[lo] ^ (1 << lo)).bit_length() - 1 - lo
+    if s < b or moved != list(range(lo, lo + b)):
+        return None
+    if any(sw.images[k] != (1 << k) | (1 << (k + s)) for k in moved):
+        return None
+    return lo, b, s, False
 
 
 def _int(value: Any, what: str) -> int:
@@ -97,16 +135,13 @@ def from_tvm(obj: Any) -> Layout:
     """
     type_name = type(obj).__name__
     if type_name == "ComposeLayout" or hasattr(obj, "tile_layout"):
-        if not bool(obj.swizzle_inner):
-            raise InteropError(
-                "TIRx ComposeLayout with swizzle_inner=False XORs the lower bit group into the "
-                "higher one; tilelayout's Swizzle XORs the higher group into the lower one only"
-            )
         tile = from_tvm(obj.tile_layout)
         assert isinstance(tile, TileLayout)
-        sw = Swizzle(_int(obj.per_element, "per_element"), _int(obj.swizzle_len, "swizzle_len"),
-                     _int(obj.atom_len, "atom_len"))
-        return ComposeLayout(sw, tile)
+        params = (_int(obj.per_element, "per_element"), _int(obj.swizzle_len, "swizzle_len"),
+                  _int(obj.atom_len, "atom_len"))
+        if bool(obj.swizzle_inner) or params[1] == 0:
+            return ComposeLayout(Swizzle(*params), tile)
+        return ComposeLayout(outer_swizzle(*params), tile)
     if not (hasattr(obj, "shard") and hasattr(obj, "replica") and hasattr(obj, "offset")):
         raise InteropError(f"expected a tvm_tirx TileLayout or ComposeLayout, got {type_name}")
     offset = {_axis_name(a): _int(v, "offset") for a, v in obj.offset.items()}
