@@ -272,7 +272,7 @@ def test_interop_exports_only_a_plain_swizzle():
     tile = tl.parse("S[(8,64):(64,1)]")
     as_xor = tl.ComposeLayout(tl.Swizzle(3, 3, 3).to_xor(), tile)
     assert to_cute(as_xor) == to_cute(tl.ComposeLayout(tl.Swizzle(3, 3, 3), tile))
-    with pytest.raises(InteropError, match="not a Swizzle"):
+    with pytest.raises(InteropError, match="not a CuTe Swizzle"):
         to_cute(tl.ComposeLayout(tl.XorSwizzle(2, 1), tile))
 
 

@@ -25,10 +25,10 @@ from typing import Any
 
 from ..core.axes import is_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.errors import SwizzleError
 from ..core.iter import Iter
-from ..core.swizzle import Swizzle, as_plain_swizzle
+from ..core.swizzle import signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
-from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
 
 
@@ -59,48 +59,15 @@ def to_tvm(layout: Layout) -> Any:
         dict(tile.offset),
     )
     if isinstance(layout, ComposeLayout):
-        params = tirx_swizzle(layout.swizzle)
+        params = swizzle_shift(layout.swizzle)
         if params is None:
             raise InteropError(
                 f"{layout.swizzle} is not a TIRx swizzle: TIRx's ComposeLayout XORs one bit "
                 f"group into another (per_element, swizzle_len, atom_len, swizzle_inner)"
             )
-        return T.ComposeLayout(*params[:3], tvm_tile, swizzle_inner=params[3])
+        m, b, shift = params
+        return T.ComposeLayout(m, b, abs(shift), tvm_tile, swizzle_inner=shift >= 0)
     return tvm_tile
-
-
-def outer_swizzle(per_element: int, swizzle_len: int, atom_len: int) -> XorSwizzle:
-    """TIRx's ``swizzle_inner=False`` swizzle: bits ``[M, M+B)`` also flip bits ``S`` higher.
-
-    >>> outer_swizzle(0, 2, 3)
-    XorSwizzle(9, 18, 4, 8, 16)
-    """
-    m, b, s = per_element, swizzle_len, atom_len
-    if m < 0 or b < 0 or s < b:
-        raise InteropError(f"TIRx swizzle ({m}, {b}, {s}): expected M, B >= 0 and S >= B")
-    return XorSwizzle([(1 << k) | ((1 << (k + s)) if m <= k < m + b else 0)
-                       for k in range(m + s + b)])
-
-
-def tirx_swizzle(sw: Swizzle | XorSwizzle) -> tuple[int, int, int, bool] | None:
-    """``(per_element, swizzle_len, atom_len, swizzle_inner)`` of the TIRx swizzle equal to
-    ``sw``, or None.
-
-    >>> tirx_swizzle(Swizzle(3, 3, 3)), tirx_swizzle(outer_swizzle(1, 2, 3))
-    ((3, 3, 3, True), (1, 2, 3, False))
-    """
-    plain = as_plain_swizzle(sw)
-    if plain is not None:
-        return plain.per_element, plain.swizzle_len, plain.atom_len, True
-    assert isinstance(sw, XorSwizzle)
-    moved = [k for k, v in enumerate(sw.images) if v != 1 << k]
-    lo, b = moved[0], len(moved)
-    s = (sw.images[lo] ^ (1 << lo)).bit_length() - 1 - lo
-    if s < b or moved != list(range(lo, lo + b)):
-        return None
-    if any(sw.images[k] != (1 << k) | (1 << (k + s)) for k in moved):
-        return None
-    return lo, b, s, False
 
 
 def _int(value: Any, what: str) -> int:
@@ -139,9 +106,12 @@ def from_tvm(obj: Any) -> Layout:
         assert isinstance(tile, TileLayout)
         params = (_int(obj.per_element, "per_element"), _int(obj.swizzle_len, "swizzle_len"),
                   _int(obj.atom_len, "atom_len"))
-        if bool(obj.swizzle_inner) or params[1] == 0:
-            return ComposeLayout(Swizzle(*params), tile)
-        return ComposeLayout(outer_swizzle(*params), tile)
+        m, b, s = params
+        try:
+            sw = signed_swizzle(m, b, s if bool(obj.swizzle_inner) else -s)
+        except SwizzleError as exc:
+            raise InteropError(f"TIRx ComposeLayout: {exc}") from None
+        return ComposeLayout(sw, tile)
     if not (hasattr(obj, "shard") and hasattr(obj, "replica") and hasattr(obj, "offset")):
         raise InteropError(f"expected a tvm_tirx TileLayout or ComposeLayout, got {type_name}")
     offset = {_axis_name(a): _int(v, "offset") for a, v in obj.offset.items()}
