@@ -25,12 +25,16 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
+from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
 from .core.errors import (
     AlgebraError,
+    BudgetError,
     DtypeError,
     IndexOutOfRangeError,
     LayoutError,
@@ -59,6 +63,8 @@ __all__ = [
     "SWIZZLE_MODES",
     "AlgebraError",
     "Axis",
+    "BudgetError",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -72,6 +78,8 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "Limits",
+    "NotInvertibleError",
     "ShapeError",
     "Swizzle",
     "SwizzleError",
@@ -85,6 +93,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "codegen",
     "complement",
     "compose",
     "count_at",
@@ -101,12 +110,14 @@ __all__ = [
     "inverse",
     "inverse_shape",
     "legality",
+    "limits",
     "max_common_vector",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "scoped_axes",
     "slice_layout",
     "smem_wavefronts",
     "span",
