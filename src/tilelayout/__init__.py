@@ -49,6 +49,8 @@ from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -61,6 +63,7 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
     "BudgetError",
@@ -81,6 +84,7 @@ __all__ = [
     "Limits",
     "NotInvertibleError",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
@@ -93,6 +97,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "choose_smem_layout",
     "codegen",
     "complement",
     "compose",
@@ -119,6 +124,7 @@ __all__ = [
     "permute_dims",
     "scoped_axes",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",
