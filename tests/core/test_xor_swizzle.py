@@ -288,3 +288,15 @@ def test_explorer_layout_view_and_explain():
     e = api.explain_view({"layout": text, "dtype": "float16", "index": [1, 0]})
     assert e["swizzle"][0]["m"] == 64 and e["swizzle"][0]["address"] == 96
     assert e["swizzle"][0]["terms"] == [[6, 96]]
+
+
+def test_explorer_example_of_a_bit_linear_swizzle_is_conflict_free():
+    from tilelayout.explorer import examples
+
+    e = examples.get("smem 8x64 float16, bit-linear XOR swizzle")
+    L = tl.parse(e.layout)
+    assert isinstance(L, tl.ComposeLayout) and tl.Swizzle.from_xor(L.swizzle) is None
+    view = api.layout_view({"layout": e.layout, "dtype": e.dtype, "shape": list(e.shape)})
+    banks = view["banks"]["bank"]
+    column0 = [banks[64 * r] // 4 for r in range(8)]  # 16-byte bank groups of column 0
+    assert sorted(column0) == list(range(8))
