@@ -99,6 +99,19 @@ def test_wide_swizzle_exact_and_vectorized():
     assert sw.apply(1 << 70) == 1 << 70  # Python ints: exact at any size
 
 
+def test_other_integer_dtypes_keep_their_dtype_or_refuse_overflow():
+    sw = tl.XorSwizzle(2, 1)
+    for dtype in (np.int8, np.int32, np.uint16, np.uint64):
+        arr = np.arange(8, dtype=dtype)
+        got = sw.apply(arr)
+        assert got.dtype == dtype and got.tolist() == [brute(sw, m) for m in range(8)]
+    assert sw.apply(np.uint8(1)) == 2 and isinstance(sw.apply(np.uint8(1)), np.uint8)
+    swap = tl.XorSwizzle([256] + [1 << k for k in range(1, 8)] + [1])  # bits 0 and 8 trade
+    with pytest.raises(tl.LayoutOverflowError, match="uint8"):
+        swap.apply(np.arange(4, dtype=np.uint8))
+    assert swap.apply(np.arange(4, dtype=np.uint16)).tolist() == [0, 256, 2, 258]
+
+
 def test_equal_to_swizzle_on_every_parameter():
     for m_, b, s in itertools.product(range(5), range(5), range(7)):
         if s < b:

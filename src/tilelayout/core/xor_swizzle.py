@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-from .errors import LayoutError, SwizzleError
+from .errors import LayoutError, LayoutOverflowError, SwizzleError
 from .iter import as_int
 
 T = TypeVar("T")
@@ -185,13 +185,33 @@ class XorSwizzle:
 
     def apply(self, m: T) -> T:
         """Swizzled address of ``m``; works on Python ints (exact, any size) and on numpy
-        integer arrays (one pass per permuted bit; map_all uses a faster table path).
+        integer arrays and scalars (one pass per permuted bit; map_all uses a faster table
+        path). A result that does not fit the input's dtype is a
+        :class:`~tilelayout.LayoutOverflowError`.
 
         Negative addresses use two's-complement bits, the same for ints and arrays.
 
         >>> XorSwizzle(2, 1).apply(1), XorSwizzle(2, 1).apply(-3)
         (2, -2)
         """
+        if isinstance(m, int):
+            return self._apply(m)  # type: ignore[return-value]
+        dtype = getattr(m, "dtype", None)
+        if dtype is None or (dtype.kind == "i" and dtype.itemsize == 8):
+            return self._apply(m)  # int64: every image and result fits (n <= 62)
+        # another width or unsigned: exact on Python ints, then back to the input's dtype
+        exact = self._apply(m.astype(object))  # type: ignore[attr-defined]
+        try:
+            if isinstance(exact, int):
+                return dtype.type(exact)  # type: ignore[no-any-return]
+            return exact.astype(dtype)  # type: ignore[no-any-return]
+        except (OverflowError, ValueError):
+            raise LayoutOverflowError(
+                f"{self} takes some of these addresses beyond {dtype}; use int64 arrays or "
+                f"Python ints"
+            ) from None
+
+    def _apply(self, m: T) -> T:
         n = len(self._images)
         out = m & ~((1 << n) - 1)  # type: ignore[operator]
         for k, v in enumerate(self._images):
