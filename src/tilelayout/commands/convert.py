@@ -39,6 +39,7 @@ from ..core.axes import is_axis
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.shape import format_shape
+from ..core.swizzle import swizzle_shift
 from ..core.tile import TileLayout
 from ..interop import InteropError
 from .common import add_layout_args, int_tuple, layout_from_args, shape_from_args
@@ -129,9 +130,9 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
 
         text = to_cute(layout, dims)
         sw, sh, st = parse_cute(text)
+        bms = None if sw is None else swizzle_shift(sw)  # (M, B, signed S): CuTe's <B,M,S>
         value = {"shape": _jsonable(sh), "stride": _jsonable(st),
-                 "swizzle": None if sw is None else
-                 [sw.swizzle_len, sw.per_element, sw.atom_len]}
+                 "swizzle": None if bms is None else [bms[1], bms[0], bms[2]]}
         axis = tile_of(layout).axes[0] if tile_of(layout).axes else "m"
         notes = [f"a CuTe Layout over the logical shape {format_shape(dims)}: coordinate -> "
                  f"offset on {axis}; one top-level mode per dimension"]
