@@ -36,9 +36,8 @@ T = pytest.importorskip(
 
 pytestmark = pytest.mark.interop
 
+from tests.strategies import brute_equivalent  # noqa: E402
 from tilelayout.interop.tvm import from_tvm, to_tvm  # noqa: E402
-
-from .strategies import brute_equivalent  # noqa: E402
 
 AXES = ("m", "laneid", "warpid")
 REFERENCE_LAYOUTS = [  # the reference document's layouts, with a shape each groups by
