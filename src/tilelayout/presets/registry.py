@@ -428,7 +428,7 @@ def info(name: str) -> PresetInfo:
     """The :class:`PresetInfo` of ``name``; unknown names suggest the nearest one.
 
     >>> info("smem.swizzle_atom").param("mode").choices
-    ('none', '32B', '64B', '128B')
+    ('none', '32B', '64B', '128B', '128B_atom32B', '128B_atom64B', '96B')
     """
     try:
         return _REGISTRY[name]
