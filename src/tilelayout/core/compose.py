@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import SwizzleError
+from .errors import SwizzleError, shown
 from .operations import LayoutOperations
 from .shape import Shape
 from .swizzle import Swizzle
@@ -36,21 +36,22 @@ class ComposeLayout(LayoutOperations):
     True
     """
 
-    __slots__ = ("_swizzle", "_tile")
+    __slots__ = ("_swizzle", "_tile", "_plans")
 
     def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle | XorSwizzle):
             raise SwizzleError(
-                f"ComposeLayout needs a Swizzle or XorSwizzle first, got {swizzle!r}"
+                f"ComposeLayout needs a Swizzle or XorSwizzle first, got {shown(swizzle)}"
             )
         if not isinstance(tile, TileLayout):
-            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {tile!r}")
+            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {shown(tile)}")
         if "m" not in tile.axes:
             raise SwizzleError(
                 f"a swizzle permutes the memory address 'm', but {tile} has no 'm' axis"
             )
         self._swizzle = swizzle
         self._tile = tile
+        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
 
     @property
     def swizzle(self) -> AnySwizzle:
@@ -89,6 +90,10 @@ class ComposeLayout(LayoutOperations):
 
     def __hash__(self) -> int:
         return hash((self._swizzle, self._tile))
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parts: the cached compiled plans are not part of the value
+        return (ComposeLayout, (self._swizzle, self._tile))
 
 
 Layout = TileLayout | ComposeLayout
