@@ -21,6 +21,8 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
 from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
 from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
@@ -61,6 +63,7 @@ __all__ = [
     "AlgebraError",
     "Axis",
     "BudgetError",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -75,6 +78,7 @@ __all__ = [
     "LayoutParseError",
     "LegalityReport",
     "Limits",
+    "NotInvertibleError",
     "ShapeError",
     "SmemChoice",
     "Swizzle",
@@ -90,6 +94,7 @@ __all__ = [
     "bank_of",
     "canonicalize",
     "choose_smem_layout",
+    "codegen",
     "count_at",
     "declare_axis",
     "direct_sum",

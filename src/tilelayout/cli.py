@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
-COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "smem",
-            "serve")
+COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
+            "smem", "serve")
 
 
 class _Parser(argparse.ArgumentParser):

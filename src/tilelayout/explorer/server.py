@@ -15,6 +15,7 @@ Routes::
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
     POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
+    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
                             text for each target, or the converter's refusal reason
 
 Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
@@ -55,7 +56,7 @@ from urllib.parse import urlsplit
 from ..core import budget
 from ..core.axes import scoped_axes
 from ..core.errors import BudgetError
-from . import admission, api, movement_view
+from . import admission, api, codegen_view, movement_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
     "/api/presets": api.presets,
@@ -71,6 +72,7 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
     "/api/smem": movement_view.smem_view,
+    "/api/codegen": codegen_view.codegen_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
