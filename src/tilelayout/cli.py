@@ -15,7 +15,8 @@ from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
 COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
-            "smem", "serve")
+            "smem",
+            "serve")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -14,9 +14,9 @@ Routes::
     POST /api/preset        name + params -> a registry preset built with those parameters
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
-    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
-    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
                             text for each target, or the converter's refusal reason
+    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
+    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
 
 Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
 status for errors, including the ones the HTTP layer itself produces: 404, 405 (also
@@ -71,8 +71,8 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
-    "/api/smem": movement_view.smem_view,
     "/api/codegen": codegen_view.codegen_view,
+    "/api/smem": movement_view.smem_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
