@@ -47,6 +47,8 @@ from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
 from .planning.access import AccessReport, smem_access
 from .planning.choose import SmemChoice, choose_smem_layout
+from .planning.conversion import ConversionPlan, plan_conversion
+from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -66,6 +68,7 @@ __all__ = [
     "CodegenError",
     "ComposeLayout",
     "ConflictReport",
+    "ConversionPlan",
     "Coord",
     "DtypeError",
     "Explanation",
@@ -79,6 +82,7 @@ __all__ = [
     "LegalityReport",
     "Limits",
     "NotInvertibleError",
+    "PlanError",
     "ShapeError",
     "SmemChoice",
     "Swizzle",
@@ -93,8 +97,8 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
-    "codegen",
     "choose_smem_layout",
+    "codegen",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -113,6 +117,7 @@ __all__ = [
     "parse",
     "parse_tile",
     "permute_dims",
+    "plan_conversion",
     "scoped_axes",
     "slice_layout",
     "smem_access",

@@ -115,6 +115,48 @@ def layout_operand(text: str, what: str):
     return preset.layout, preset
 
 
+OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VALUE" '
+                '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
+
+
+def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: str) -> None:
+    """The two layout operands (``FIRST``, ``SECOND``) of one tile, ``--shape`` and
+    ``--dtype`` (read back with :func:`layout_pair`)."""
+    p.add_argument(first, metavar=first.upper(), help=OPERAND_HELP)
+    p.add_argument(second, metavar=second.upper(), help=OPERAND_HELP)
+    p.add_argument("--shape", help=f"the tile's logical shape, e.g. {example} (default: the "
+                   f"presets' shape, else {first.upper()}'s)")
+    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+
+
+def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
+                dtype: str | None) -> tuple:
+    """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,
+    shape, dtype)``: ``shape`` (text) defaults to a preset's shape, else the first
+    layout's; ``dtype`` to a preset's element type (one is required). ``tilelayout smem``
+    and ``tilelayout plan`` take their operands this way.
+
+    >>> a, b, shape, dtype = layout_pair("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]",
+    ...                                  ("SRC", "DST"), None, None)
+    >>> shape, dtype
+    ((16, 8), 'float32')
+    """
+    a, pa = layout_operand(first, names[0])
+    b, pb = layout_operand(second, names[1])
+    found = [p for p in (pa, pb) if p is not None]
+    if shape is not None:
+        s = int_tuple(shape, "--shape")
+    elif found:
+        s = found[0].shape
+    else:
+        s = a.check_shape(None)
+    dt = dtype or next((p.dtype for p in found if p.dtype), None)
+    if not dt:
+        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
+    dtype_bits(dt)
+    return a, b, tuple(s), dt
+
+
 def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
     """The layout named by the arguments (text or ``--preset``), with ``--swizzle``
     composed in if given. An unknown ``--dtype`` is an error even without ``--swizzle``."""

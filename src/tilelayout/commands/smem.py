@@ -14,14 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError
 from ..planning.access import AccessReport
 from ..planning.choose import FAMILIES, choose_smem_layout
-from .common import int_tuple, layout_operand
-
-OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VALUE" '
-                '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
+from .common import add_pair_args, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,11 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Choose the shared-memory layout (and swizzle) for a tile stored by the "
                     "threads of WRITER and loaded by the threads of READER that needs the "
                     "fewest wavefronts; print it and the candidates it beat.")
-    p.add_argument("writer", metavar="WRITER", help=OPERAND_HELP)
-    p.add_argument("reader", metavar="READER", help=OPERAND_HELP)
-    p.add_argument("--shape", help="the tile's logical shape, e.g. 128,128 (default: the "
-                   "presets' shape, else the writer's)")
-    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    add_pair_args(p, "writer", "reader", "128,128")
     p.add_argument("--family", choices=FAMILIES, default="swizzle",
                    help="swizzle: the hardware swizzle modes (default); any: every "
                    "bijective XOR-linear layout of a 2^n-element tile")
@@ -47,20 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def operands(args: argparse.Namespace) -> tuple:
     """``(writer, reader, shape, dtype)`` from the arguments (presets fill the defaults)."""
-    writer, wp = layout_operand(args.writer, "WRITER")
-    reader, rp = layout_operand(args.reader, "READER")
-    presets = [p for p in (wp, rp) if p is not None]
-    if args.shape is not None:
-        shape = int_tuple(args.shape, "--shape")
-    elif presets:
-        shape = presets[0].shape
-    else:
-        shape = writer.check_shape(None)
-    dtype = args.dtype or next((p.dtype for p in presets if p.dtype), None)
-    if not dtype:
-        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
-    dtype_bits(dtype)
-    return writer, reader, tuple(shape), dtype
+    return layout_pair(args.writer, args.reader, ("WRITER", "READER"), args.shape, args.dtype)
 
 
 def _side(r: AccessReport) -> str:

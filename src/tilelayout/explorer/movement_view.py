@@ -1,5 +1,7 @@
 """The explorer's data-movement endpoints (the "move data" mode draws them).
 
+``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan (see :func:`plan_view`).
+
 ``POST /api/smem {writer, reader, shape?, dtype?, family?}``: the shared-memory layout
 :func:`~tilelayout.planning.choose.choose_smem_layout` picks, both sides' costs, the
 candidates table, the chosen layout's line x bank grid and each side's worst request
@@ -26,6 +28,7 @@ from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
 from ..planning.access import AccessReport, smem_addresses
 from ..planning.choose import FAMILIES, choose_smem_layout
+from ..planning.conversion import plan_conversion
 from ..syntax.parser import parse
 from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view
 
@@ -97,28 +100,35 @@ def _worst_cells(r: AccessReport, addr: np.ndarray, shape: tuple[int, ...]
     return out
 
 
-def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/smem``: see the module doc. Bad input is a 4xx :class:`ApiError`."""
-    if not isinstance(req, Mapping):
-        raise ApiError("the request body must be a JSON object")
-    writer, wshape, wdtype = operand(req, "writer")
-    reader, rshape, rdtype = operand(req, "reader")
-    shape = _int_list(req.get("shape"), "shape") or wshape or rshape
+def _pair(req: Mapping[str, Any], first: str, second: str
+          ) -> tuple[Layout, Layout, tuple[int, ...], str]:
+    """Two layout operands of one tile with its shape and dtype (defaults from presets)."""
+    a, ashape, adtype = operand(req, first)
+    b, bshape, bdtype = operand(req, second)
+    shape = _int_list(req.get("shape"), "shape") or ashape or bshape
     if shape is None:
         try:
-            shape = writer.check_shape(None)
+            shape = a.check_shape(None)
         except LayoutError as exc:
             raise ApiError(str(exc), field="shape") from None
-    dtype = _text(req, "dtype") or wdtype or rdtype
+    dtype = _text(req, "dtype") or adtype or bdtype
     if dtype is None:
         raise ApiError("'dtype' is required (no preset gives one)", field="dtype")
-    family = _text(req, "family") or "swizzle"
-    if family not in FAMILIES:
-        raise ApiError(f"'family' must be one of {', '.join(FAMILIES)}", field="family")
     n = math.prod(shape)
     if n > MAX_ELEMENTS:
         raise ApiError(f"the tile has {n} elements; the explorer plans at most "
                        f"{MAX_ELEMENTS}", 413, field="shape")
+    return a, b, tuple(shape), dtype
+
+
+def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/smem``: see the module doc. Bad input is a 4xx :class:`ApiError`."""
+    if not isinstance(req, Mapping):
+        raise ApiError("the request body must be a JSON object")
+    writer, reader, shape, dtype = _pair(req, "writer", "reader")
+    family = _text(req, "family") or "swizzle"
+    if family not in FAMILIES:
+        raise ApiError(f"'family' must be one of {', '.join(FAMILIES)}", field="family")
     try:
         dtype_bytes(dtype)
         c = choose_smem_layout(writer, reader, shape, dtype, family)
@@ -130,4 +140,32 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
     out["grid"] = _grid(c.layout, c.shape, dtype)
     out["worst_cells"] = {"write": _worst_cells(c.write, addr, c.shape),
                           "read": _worst_cells(c.read, addr, c.shape)}
+    return out
+
+
+def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan
+    (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step
+    through; when it stages through shared memory, also the chosen layout's line x bank
+    grid and each side's worst request cells (as ``/api/smem``).
+
+    >>> r = plan_view({"src": "S[(32,32):(1@laneid,1)]", "dst": "S[(32,32):(1,1@laneid)]",
+    ...                "dtype": "float32"})
+    >>> r["kind"], r["mechanism"], [s["what"] for s in r["stages"]], r["grid"]["lines"]
+    ('warp-shuffle', 'shared-memory', ['store', 'barrier', 'load'], 32)
+    """
+    if not isinstance(req, Mapping):
+        raise ApiError("the request body must be a JSON object")
+    src, dst, shape, dtype = _pair(req, "src", "dst")
+    try:
+        dtype_bytes(dtype)
+        p = plan_conversion(src, dst, shape, dtype)
+    except LayoutError as exc:
+        raise ApiError(str(exc)[:MAX_TEXT]) from None
+    out = p.to_dict()
+    if p.smem is not None:
+        addr = smem_addresses(p.smem.layout, p.shape)
+        out["grid"] = _grid(p.smem.layout, p.shape, dtype)
+        out["worst_cells"] = {"write": _worst_cells(p.smem.write, addr, p.shape),
+                              "read": _worst_cells(p.smem.read, addr, p.shape)}
     return out
