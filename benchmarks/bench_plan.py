@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import itertools
 import statistics
-import time
 
 import tilelayout as tl
+from bench_smem import best  # the shared timing helper (CPU time, fastest run)
 from tilelayout import presets
 from tilelayout.planning.staging import writer_of
 
@@ -48,15 +48,6 @@ def layouts() -> list[tuple[str, object, tuple[int, ...]]]:
     return out
 
 
-def fastest(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
-
-
 def main() -> None:
     built = layouts()
     pairs = [(a, b) for a, b in itertools.permutations(built, 2)
@@ -64,12 +55,12 @@ def main() -> None:
     rows = []
     for a, b in pairs:
         plan = tl.plan_conversion(a[1], b[1], a[2], "float16")
-        t_plan = fastest(lambda a=a, b=b: tl.plan_conversion(a[1], b[1], a[2], "float16"))
-        t_exec = fastest(plan.execute)
+        t_plan = best(lambda a=a, b=b: tl.plan_conversion(a[1], b[1], a[2], "float16"), 3)
+        t_exec = best(plan.execute, 3)
         t_choose = None
         if plan.smem is not None and plan.smem.family != "given":  # a layout was chosen
-            t_choose = fastest(lambda a=a, b=b: tl.choose_smem_layout(
-                writer_of(a[1]), b[1], a[2], "float16"))
+            t_choose = best(lambda a=a, b=b: tl.choose_smem_layout(
+                writer_of(a[1]), b[1], a[2], "float16"), 3)
         rows.append((t_plan, t_choose, t_exec, a[0], b[0], plan.kind, plan.mechanism))
     plans = [r[0] * 1e3 for r in rows]
     print(f"{len(rows)} pairs of {len(built)} presets")
