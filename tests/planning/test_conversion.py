@@ -173,3 +173,17 @@ def test_limits_and_dtype():
         tl.plan_conversion(*TRANSPOSE, (32, 32), "float17")
     with pytest.raises(tl.LayoutError, match="layout"):
         tl.plan_conversion(3, TRANSPOSE[1], None)
+
+
+def test_warp_local_exchange_in_passes_through_a_smaller_buffer():
+    # wgmma D -> each lane half a row: column blocks move only register slots on both
+    # sides, so the tile goes through shared memory in 4 passes of 2 KB (as Triton does)
+    D = "S[(4,2,8,8,4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
+    rows = "S[(4,16,2,32):(1@warpid,1@laneid,16@laneid,1)]"
+    p = run(D, rows, (64, 64), "float16")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "shared-memory")
+    assert (p.costs["passes"], p.costs["smem_bytes"], p.costs["barriers"]) == (4, 2048, 7)
+    assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
+    assert [s.what for s in p.stages[:5]] == ["store", "barrier", "load", "barrier", "store"]
+    assert p.stages[-1].text.startswith("pass 4 of 4: load")
+    assert p.smem.shape != (64, 64)  # one pass's tile
