@@ -157,6 +157,8 @@ def test_plan_to_dict_and_text():
     ("S[64:1]", "S[(8,8):(8,1)]", None, "both layouts are shared-memory"),
     ("S[(64,4):(1@laneid,1)]", "S[(64,4):(1,1@laneid)]", None, "laneid reaches 63"),
     ("S[(32,4):(1@laneid,1)]", "S[(32,4):(1,1@laneid)]", (3, 3), "source layout"),
+    ("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,0)]", None, "elements 0 and 1 at one place"),
+    ("S[(32,2):(1@laneid,0)]", "S[(32,2):(1@laneid,1)]", None, "source layout puts"),
 ])
 def test_bad_input_is_one_line(src, dst, shape, message):
     with pytest.raises(tl.LayoutError, match=message) as info:
