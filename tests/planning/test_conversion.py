@@ -189,3 +189,16 @@ def test_warp_local_exchange_in_passes_through_a_smaller_buffer():
     assert [s.what for s in p.stages[:5]] == ["store", "barrier", "load", "barrier", "store"]
     assert p.stages[-1].text.startswith("pass 4 of 4: load")
     assert p.smem.shape != (64, 64)  # one pass's tile
+
+
+def test_ctas():
+    # each CTA converts its own tile: shuffles work, shared memory spans one CTA only
+    p = run("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1@bx,1,1@laneid)]", None, "float32")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "warp-shuffle")
+    assert "shared memory cannot be planned" in p.reason
+    assert run("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1@bx,1@laneid,1)] + 0", None,
+               "float32").kind == "none"
+    with pytest.raises(tl.LayoutError, match="elements move between CTAs") as info:
+        tl.plan_conversion("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1,1@laneid,1@bx)]",
+                           None, "float32")
+    assert "\n" not in str(info.value)

@@ -273,26 +273,40 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
             bound = _vector_bound(ps, src_rows, pd, rows, gwarp, warps, bits)
             sched = None
             cost_units = float(rounds)
+            no_smem = ""  # why staging cannot be planned (e.g. the tile spans CTAs)
+
+            def stage() -> Staging | None:
+                nonlocal no_smem
+                try:
+                    return stage_through(ps, pd, dtype, gwarp, src_rows)
+                except LayoutError as exc:
+                    no_smem = str(exc)
+                    return None
+
             if rounds > bound:
-                staging = stage_through(ps, pd, dtype, gwarp, src_rows)
-            if rounds <= (bound if staging is None else _units(staging)):
+                staging = stage()
+            if no_smem or rounds <= (bound if staging is None else _units(staging)):
                 sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
                 rnd = sched.edge_round[which]
                 shuffle_instr, selects = _shuffle_instructions(sched, rnd, s_slot, d_slot)
                 cost_units = shuffle_instr * wpe + selects * wpe * SELECT_COST
                 costs.update(shuffle_instructions=shuffle_instr * wpe,
                              shuffle_selects=selects * wpe)
-                if cost_units > bound and staging is None:
-                    staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+                if cost_units > bound and staging is None and not no_smem:
+                    staging = stage()
             smem_units = bound if staging is None else _units(staging)
-            costs["smem_cost_units"] = smem_units
+            if no_smem:
+                smem_units = math.inf
+            costs["smem_cost_units"] = None if no_smem else smem_units
             if sched is not None and cost_units <= smem_units:
                 mechanism = "warp-shuffle"
                 reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
                           f"round(s) per warp and {costs['shuffle_selects']} register "
-                          f"selects ({cost_units:g} cost units) cost no more than staging "
-                          f"through shared memory ({'at least ' if staging is None else ''}"
-                          f"{smem_units} units: stores, a barrier, loads)")
+                          f"selects ({cost_units:g} cost units) "
+                          + (f"(shared memory cannot be planned: {no_smem})" if no_smem else
+                             f"cost no more than staging through shared memory "
+                             f"({'at least ' if staging is None else ''}{smem_units} units: "
+                             f"stores, a barrier, loads)"))
                 route.update(shuffle=sched, epw=epw, shuffle_fill=(
                     rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
                 if moved:
@@ -312,7 +326,15 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
                           f"staging through shared memory ({staging.store.per_warp} stores, "
                           f"a barrier, {staging.load.per_warp} loads: {smem_units} units)")
         else:
-            staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+            try:
+                staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+            except LayoutError as exc:
+                crossing = (pd.cta[rows] != ps.cta[source]).any()
+                raise PlanError(
+                    ("elements move between CTAs; plan_conversion stages through one CTA's "
+                     "shared memory (cluster shared memory and global memory are not "
+                     "planned): " if crossing else "shared memory cannot be planned: ")
+                    + str(exc)) from None
         if kind != "warp-shuffle" and shared_side:
             reason = ("the source is a shared-memory tile: each warp loads its fragment"
                       if ps.role == "shared" else
