@@ -414,8 +414,9 @@ def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.n
                   gwarp: tuple[np.ndarray, np.ndarray], warps: int, bits: int) -> int:
     """A lower bound on the staging cost units over every shared-memory layout: the
     fewest stores + loads per warp with vectors both register files allow and that can
-    both be contiguous (one side's vectors nest inside the other's), + barrier + round
-    trip."""
+    both be contiguous (one side's vectors nest inside the other's) -- or, when fewer,
+    16 bytes per lane per instruction (packed registers, ldmatrix / stmatrix) -- +
+    barrier + round trip."""
     grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
     widths = [k for k in (16, 8, 4, 2, 1) if k * bits <= 128]
     best = None
@@ -432,7 +433,16 @@ def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.n
                 continue
             n = _per_warp(grids[0], ks) + _per_warp(grids[1], kd)
             best = n if best is None else min(best, n)
-    return (best if best is not None else 0) + 1 + ROUND_TRIP
+    # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
+    # slot order: no staging issues fewer instructions than that either
+    wide = sum(_per_warp_bytes(g, bits) for g in grids)
+    return min(best if best is not None else wide, wide) + 1 + ROUND_TRIP
+
+
+def _per_warp_bytes(grid: np.ndarray, bits: int) -> int:
+    """Instructions the busiest warp needs at 16 bytes per lane per instruction."""
+    held = (grid >= 0).sum(axis=2).max(initial=0)
+    return math.ceil(int(held) * bits / 128)
 
 
 def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:

@@ -11,11 +11,12 @@ staging of a conversion plan (both sides F2-linear, as Triton's linear layouts):
 * **matrix**: a side's lanes and one register bit are laid out as ``ldmatrix`` /
   ``stmatrix`` (with or without ``.trans``) want their 8x8 matrices of 16-byte rows, the
   other bits above; the 16-byte rows are then XOR-swizzled inside each 128-byte line by
-  higher address bits (1 to 3 row bits, every source bit tried), which keeps the
+  higher address bits (2 or 3 row bits, from the first bits above the line), which keeps the
   matrices conflict-free and spreads the other side's accesses over the banks.
 
 :func:`instruction_candidates` returns them as ``(name, layout, addresses)``; the staging
-costs each side with :func:`~tilelayout.planning.mechanisms.best_access`.
+costs each side with :func:`~tilelayout.planning.mechanisms.best_access` (matrix layouts
+first: they need the fewest instructions).
 
 >>> import tilelayout as tl
 >>> from tilelayout.planning.costing import prepare
@@ -104,11 +105,11 @@ def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int) -> list[in
 
 
 def _row_swizzles(addr: np.ndarray, n: int) -> list[tuple[str, np.ndarray]]:
-    """``addr`` with the top ``b`` (1..3) of the 16-byte row bits inside a line XORed by
+    """``addr`` with the top ``b`` (2 or 3) of the 16-byte row bits inside a line XORed by
     ``b`` consecutive address bits from ``s`` on (above the line), for every ``b`` and
     ``s`` among the first :data:`_SHIFTS` above the line (the unswizzled layout first)."""
     out = [("none", addr)]
-    for b in (3, 2, 1):
+    for b in (3, 2):
         low = _LINE_BITS - b
         for s in range(_LINE_BITS, min(n - b + 1, _LINE_BITS + _SHIFTS)):
             hi = (addr >> s) & ((1 << b) - 1)
@@ -132,11 +133,7 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
         r = linear_side(sides.reader, "reader")
     except LayoutError:
         return []
-    found: list[tuple[str, list[int]]] = _packed(w, r, n, nbytes)
     out: list[tuple[str, Layout, np.ndarray, str | None]] = []
-    for name, cols in found:
-        images = inverse_columns(cols, n)
-        out.append((name, xor_layout(images, sides.shape), _addresses(images, size), None))
     if nbytes == 2 and n >= _LINE_BITS:
         for side, other, who in ((r, w, "reader"), (w, r, "writer")):
             if who not in matrix_sides:
@@ -151,4 +148,7 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
                     images = [int(addr[1 << k]) for k in range(n)]
                     out.append((f"{op}{'.trans' if trans else ''}({who}) {sw}",
                                 xor_layout(images, sides.shape), addr, who))
+    for name, cols in _packed(w, r, n, nbytes):
+        images = inverse_columns(cols, n)
+        out.append((name, xor_layout(images, sides.shape), _addresses(images, size), None))
     return out

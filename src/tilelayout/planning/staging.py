@@ -235,6 +235,8 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         if key < best:
             best, found = key, (name, layout, addr, () if costed is None else
                                 costed.accepted_by)
+            if best[0] <= floor:  # no layout moves more bytes per wavefront
+                break
     if found is None:
         return choice
     name, layout, addr, accepted = found
