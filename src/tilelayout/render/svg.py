@@ -299,3 +299,17 @@ def layout_svg(
         f'<rect width="100%" height="100%" fill="#fff"/><g fill="#222">'
         + "".join(top) + "</g>" + "".join(parts) + "</svg>"
     )
+
+
+def notebook_svg(layout: Layout) -> str | None:
+    """The picture a notebook shows for ``layout`` (``L._repr_svg_()``); ``None`` (plain
+    text instead) when it cannot be drawn, e.g. more elements than a picture holds.
+
+    >>> import tilelayout as tl
+    >>> notebook_svg(tl.parse("S[(4096,4096):(4096,1)]")) is None
+    True
+    """
+    try:
+        return layout_svg(layout)
+    except LayoutError:
+        return None
