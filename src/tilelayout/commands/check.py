@@ -17,7 +17,7 @@ from typing import Any
 from ..analysis.conflicts import tile_conflicts
 from ..analysis.legality import legality
 from ..core.errors import LayoutError
-from .common import add_layout_args, layout_from_args, shape_from_args
+from .common import add_layout_args, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,10 +49,10 @@ def _conflicts(layout, shape, dtype) -> dict[str, Any] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the report; return 1 when there is anything to fix."""
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
-    report = legality(layout, shape, args.dtype)
-    conflicts = _conflicts(layout, shape, args.dtype)
+    named = layout_args(args)
+    layout, shape, dtype = named.layout, named.shape, named.dtype
+    report = legality(layout, shape, dtype)
+    conflicts = _conflicts(layout, shape, dtype)
     conflicted = any(not c.get("conflict_free", True) for c in (conflicts or {}).values())
     if args.json:
         doc = report.to_dict()

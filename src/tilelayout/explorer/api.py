@@ -24,7 +24,8 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_axis
+from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
@@ -37,6 +38,7 @@ from ..interop.convert import TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
+from ..render.svg import MAX_ELEMENTS
 from ..syntax.parser import parse
 from . import examples
 
@@ -44,11 +46,8 @@ from . import examples
 MAX_BODY = 64 * 1024
 #: the longest layout text accepted
 MAX_TEXT = 4000
-#: the most logical elements the page draws; above it the page explains why it does not
-MAX_ELEMENTS = 1 << 17
 #: the most (element, replica) pairs sent to the page
 MAX_PAIRS = 1 << 18
-#: the most cells a physical grid may have before its axes are compressed to used values
 #: the most coordinates one elements_at request may ask about
 MAX_QUERY = 4096
 
@@ -189,11 +188,6 @@ def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # -- endpoints ---------------------------------------------------------------------------
-def palette() -> dict[str, Any]:
-    """``GET /api/palette``: the colours shared with the SVG renderer."""
-    return {"palette": list(PALETTE)}
-
-
 def options() -> dict[str, Any]:
     """``GET /api/options``: dtypes, swizzle modes and size caps for the page's controls."""
     return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES), "palette": list(PALETTE),
@@ -318,7 +312,7 @@ def presets() -> dict[str, Any]:
 
 
 def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
-    ax = axis(name) if is_axis(name) else None
+    ax = lookup_axis(name) if is_axis(name) else None
     return {"name": name, "kind": ax.kind if ax else "memory", "extent": ax.extent if ax else None,
             "scope": list(ax.scope) if ax and ax.scope else None, "doc": ax.doc if ax else "",
             "min": int(values.min()) if values.size else 0,

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.axes import SCOPE_LEVEL, is_thread_axis
 from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutParseError
@@ -376,7 +377,6 @@ def from_cute_tv(
 
 
 # -- thread-value layouts: ours -> CuTe ----------------------------------------------------
-_SCOPE_LEVEL = {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5}
 
 
 def thread_axes(layout: Layout) -> tuple[str, ...]:
@@ -390,8 +390,8 @@ def thread_axes(layout: Layout) -> tuple[str, ...]:
     ()
     """
     tile = tile_of(layout)
-    found = [a for a in tile.axes if lookup_axis(a).kind == "thread"]
-    level = {a: _SCOPE_LEVEL.get((lookup_axis(a).scope or ("thread", ""))[0], 0) for a in found}
+    found = [a for a in tile.axes if is_thread_axis(a)]
+    level = {a: SCOPE_LEVEL.get((lookup_axis(a).scope or ("thread", ""))[0], 0) for a in found}
     return tuple(sorted(found, key=lambda a: -level[a]))
 
 

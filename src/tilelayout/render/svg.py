@@ -41,7 +41,8 @@ from .palette import PALETTE
 from .physical import physical_view
 from .table import fold_shape
 
-#: above this many logical elements the picture would not be readable (nor small)
+#: the most logical elements a picture draws (an SVG, or the explorer's page, which uses
+#: this cap too); above it a picture would be neither readable nor small
 MAX_ELEMENTS = 1 << 17
 _EMPTY = "#eeeeee"
 _FONT = "font-family:ui-monospace,Menlo,Consolas,monospace"
