@@ -99,7 +99,8 @@ def _lookup(name: str) -> Axis | None:
 
 @contextlib.contextmanager
 def scoped_axes() -> Iterator[dict[str, Axis]]:
-    """Axes declared inside this block exist only inside it (this thread / task).
+    """Axes declared inside this block exist only inside it (this thread / task); a
+    block inside another sees the outer block's axes, and its own vanish at its end.
 
     The explorer serves each request in such a block, so a request that declares mesh
     axes never grows the global registry.
@@ -111,7 +112,7 @@ def scoped_axes() -> Iterator[dict[str, Axis]]:
     >>> is_axis("scratch_dp")
     False
     """
-    token = _scoped.set({})
+    token = _scoped.set(dict(_scoped.get() or {}))  # a nested block sees the outer's axes
     try:
         yield _scoped.get() or {}
     finally:

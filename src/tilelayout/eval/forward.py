@@ -130,7 +130,7 @@ def _shape(layout: Layout, shape: Sequence[int] | None) -> Shape:
     return layout.check_shape(shape)
 
 
-def resolve(layout: Layout, index: Index, shape: Sequence[int] | None) -> tuple[Shape, int]:
+def admit_index(layout: Layout, index: Index, shape: Sequence[int] | None) -> tuple[Shape, int]:
     """Validated shape and the flat index of ``index`` in it."""
     s = _shape(layout, shape)
     return s, flat_index(index, s)
@@ -151,7 +151,7 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     >>> base(tl.parse("S[(8,16):(16,1)] + R[2:1@pid] + 3"), (1, 2))
     {m: 21, pid: 0}
     """
-    _, flat = resolve(layout, index, shape)
+    _, flat = admit_index(layout, index, shape)
     plan = _plan(layout)
     values = _base_list(plan, flat)
     if plan.swizzle is not None:
@@ -171,7 +171,7 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
     ({m: 3, pid: 0}, {m: 3, pid: 1})
     """
     with budget.using(limits):
-        _, flat = resolve(layout, index, shape)
+        _, flat = admit_index(layout, index, shape)
         deltas = _deltas(layout)
     plan = _plan(layout)
     start = _base_list(plan, flat)

@@ -12,9 +12,10 @@ column), never anything else.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_axis
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, declare_axis, is_axis, scoped_axes
 from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
@@ -51,6 +52,42 @@ MAX_PAIRS = 1 << 18
 #: the most coordinates one elements_at request may ask about
 MAX_QUERY = 4096
 
+
+
+@functools.cache
+def explorer_device_axes() -> tuple[str, ...]:
+    """The device axes every request may use besides the registry's: the teaching
+    examples' mesh axes and the mesh axes of the registry presets' defaults.
+
+    >>> explorer_device_axes()
+    ('x', 'y', 'dp', 'tp')
+    """
+    names = list(examples.MESH_AXES)
+    for name in registry.names():
+        info = registry.info(name)
+        for prm in info.params:
+            if prm.kind == "mesh" and isinstance(info.defaults.get(prm.name), Mapping):
+                names += [str(a) for a in info.defaults[prm.name]]
+    return tuple(dict.fromkeys(names))
+
+
+def in_request_scope(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``view`` in its own axis scope: the explorer's device axes
+    (:func:`explorer_device_axes`) and the mesh axes a request's ``order`` names (a
+    preset's mesh) exist for this call only, so neither importing this module nor
+    answering a request grows the global axis registry."""
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        req = args[0] if args else None
+        order = req.get("order") if isinstance(req, Mapping) else None
+        extra = ([a for a in order if isinstance(a, str) and a.isidentifier() and len(a) <= 64]
+                 if isinstance(order, list) and len(order) <= 16 else [])
+        with scoped_axes():
+            for name in dict.fromkeys([*explorer_device_axes(), *extra]):
+                if not is_axis(name):
+                    declare_axis(name, kind="device", doc="mesh axis (explorer)")
+            return view(*args, **kwargs)
+    return run
 
 
 class ApiError(Exception):
@@ -123,6 +160,7 @@ def _order(req: Mapping[str, Any]) -> list[str] | None:
     return list(value)
 
 
+@in_request_scope
 def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
     """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
 
@@ -266,6 +304,7 @@ def _registry_entries() -> list[dict[str, Any]]:
     return out
 
 
+@in_request_scope
 def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/preset``: build registry preset ``name`` with ``params`` (key -> text, as
     typed into the page's widgets or a URL's ``p.<key>``; JSON values are accepted too).
@@ -306,6 +345,7 @@ def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return _preset_entry(name, built)
 
 
+@in_request_scope
 def presets() -> dict[str, Any]:
     """``GET /api/presets``: the teaching examples, then every entry of the preset registry."""
     return {"presets": [_example_entry(e) for e in examples.EXAMPLES] + _registry_entries()}
@@ -334,6 +374,7 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
     return out
 
 
+@in_request_scope
 def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/layout``: everything the page draws for one layout.
 
@@ -391,6 +432,7 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@in_request_scope
 def explain_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/explain``: the four steps for one element (``explain(...).to_dict()``).
 
@@ -443,6 +485,7 @@ def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
     return [tuple(int(x) for x in e) for e in elements_at(layout, coord, shape, limit=None)]
 
 
+@in_request_scope
 def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/elements_at``: the logical elements held at (partial) coordinates.
 
@@ -467,6 +510,7 @@ def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"elements": [list(e) for e in elements], "flat": flat}
 
 
+@in_request_scope
 def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/access``: the shared-memory banks touched when ``elements`` (flat
     indices) are read by one request: words, banks, and the worst number of distinct
@@ -507,6 +551,7 @@ def _legality(layout: Layout, shape: tuple[int, ...], dtype: str | None) -> dict
     return {"ok": report.ok, "findings": findings}
 
 
+@in_request_scope
 def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analysis``: the legality report (``analysis.legality.legality``; each
     finding also lists the flat indices of all its elements) and, for a shared-memory
@@ -560,6 +605,7 @@ def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
         raise ApiError(str(exc), field="mesh") from None
 
 
+@in_request_scope
 def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/convert``: the layout in each other tool's notation, or why not.
 

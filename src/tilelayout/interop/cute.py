@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..algebra.canonical import fuse_adjacent
 from ..core.axes import SCOPE_LEVEL, is_thread_axis
 from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
@@ -33,7 +34,7 @@ from ..core.shape import format_shape
 from ..core.swizzle import Swizzle, as_plain_swizzle
 from ..core.tile import TileLayout
 from . import InteropError, require
-from .factor import merge_iters, split_by_shape
+from .factor import split_by_shape
 
 IntTuple = int | tuple["IntTuple", ...]
 
@@ -505,7 +506,7 @@ def to_cute_tv(
     for d, group in enumerate(split_by_shape(layout.shard, dims)):
         col_weight = math.prod(cute_dims[: perm[d]])
         inner = 1
-        for it in reversed(merge_iters(group)):
+        for it in reversed(fuse_adjacent(group)):
             per_axis[it.axis].append((it.extent, it.stride, inner * col_weight))
             inner *= it.extent
     where = f"{layout} over {format_shape(dims)}"
