@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
+import sys
+from collections.abc import Callable
 
+from ..core import budget
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError, ShapeError
@@ -26,13 +30,79 @@ def int_tuple(text: str, what: str) -> tuple[int, ...]:
         cleaned = cleaned[1:-1].strip()
     if not cleaned:
         return ()
-    parts = re.split(r"\s*[,x]\s*|\s+", cleaned)
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()  # one trailing comma, as in (8,)
-    try:
-        return tuple(int(p) for p in parts)
-    except ValueError:
-        raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
+    if cleaned.endswith(","):
+        cleaned = cleaned[:-1].rstrip()  # one trailing comma, as in (8,)
+    bad = ShapeError(f"{what} must be comma-separated integers like 8,16; got {text[:60]!r}")
+    if len(cleaned) > 1000 or not _INT_LIST.fullmatch(cleaned):
+        raise bad
+    return tuple(int(p) for p in re.split(r"\s*[,x]\s*|\s+", cleaned))
+
+
+_INT_LIST = re.compile(r"-?[0-9]{1,30}(?:(?:\s*[,x]\s*|\s+)-?[0-9]{1,30})*")
+
+
+def bounded_int(lo: int, hi: int, flag: str) -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[lo, hi]`` (else a one-line usage error).
+
+    >>> bounded_int(1, 10, "--n")("7")
+    7
+    """
+    def convert(text: str) -> int:
+        try:
+            value = int(text.strip()) if len(text) < 40 else None
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{flag} must be an integer in {lo}..{hi}, "
+                                             f"got {text[:40]!r}")
+        return value
+    return convert
+
+
+def bounded_float(lo: float, hi: float, flag: str) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number in ``[lo, hi]``.
+
+    >>> bounded_float(0.1, 8, "--scale")("2")
+    2.0
+    """
+    def convert(text: str) -> float:
+        try:
+            value = float(text) if len(text) < 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise argparse.ArgumentTypeError(f"{flag} must be a number in {lo}..{hi}, "
+                                             f"got {text[:40]!r}")
+        return value
+    return convert
+
+
+#: the resource limits every command takes (see docs/limits.md)
+LIMIT_FLAGS = {"elements": "logical elements (or element x replica pairs) evaluated at once",
+               "replicas": "replica combinations listed for one element",
+               "output_bytes": "bytes of arrays or text built for one answer",
+               "text": "characters of layout text parsed",
+               "search": "candidates an inverse query may try",
+               "cells": "elements formatted one by one (tables, pictures)",
+               "seconds": "wall-clock seconds before long work is cut off"}
+
+
+def add_limit_args(p: argparse.ArgumentParser) -> None:
+    """``--max-elements`` ... ``--max-seconds``: raise (or lower) the resource limits."""
+    g = p.add_argument_group("resource limits (raise them for big layouts)")
+    for name, doc in LIMIT_FLAGS.items():
+        flag = "--max-" + name.replace("_", "-")
+        kind = (bounded_float(0.001, 1e8, flag) if name == "seconds"
+                else bounded_int(1, (1 << 62) - 1, flag))
+        g.add_argument(flag, dest=f"max_{name}", type=kind, metavar="N", help=doc)
+
+
+def limits_from_args(args: argparse.Namespace, base: budget.Limits | None = None
+                     ) -> budget.Limits:
+    """``base`` (default: the library's limits) with the ``--max-*`` flags given applied."""
+    changes = {name: getattr(args, f"max_{name}") for name in LIMIT_FLAGS
+               if getattr(args, f"max_{name}", None) is not None}
+    return (base or budget.current()).replace(**changes)
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -94,6 +164,8 @@ def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
         try:
             layout = parse(args.layout)
         except LayoutParseError as exc:
+            if not sys.stderr.isatty() or len(args.layout) > 200:
+                raise  # one line: the message names the column
             raise LayoutError(
                 f"{exc}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
             ) from None

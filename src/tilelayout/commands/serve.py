@@ -7,6 +7,7 @@ import sys
 import webbrowser
 
 from ..core.errors import LayoutError
+from .common import bounded_int, limits_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,16 +20,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     p.add_argument("--quiet", action="store_true", help="do not log requests to stderr")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also answer requests whose Host is NAME (repeatable; loopback names "
+                   "and the bound address are always allowed)")
+    p.add_argument("--workers", type=bounded_int(1, 1024, "--workers"), default=None,
+                   help="worker threads serving connections (default 32)")
     p.set_defaults(run=run)
+    p.epilog = ("The --max-* limits apply to each request the explorer serves (defaults in "
+                "docs/limits.md).")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explorer.server import make_server, url_of
+    from ..explorer.server import REQUEST_LIMITS, WORKERS, make_server, url_of
 
     if not 0 <= args.port <= 65535:
         raise LayoutError(f"--port must be in 0..65535, got {args.port}")
     try:
-        server = make_server(args.host, args.port, quiet=args.quiet)
+        server = make_server(args.host, args.port, quiet=args.quiet,
+                             limits=limits_from_args(args, REQUEST_LIMITS),
+                             allow_hosts=args.allow_host, workers=args.workers or WORKERS)
     except OSError as exc:
         raise LayoutError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") \
             from None
