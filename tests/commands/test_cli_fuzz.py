@@ -13,9 +13,9 @@ import subprocess
 import sys
 
 import pytest
-from tests.fuzzgen import mutated_text
 
 import tilelayout as tl
+from tests.fuzzgen import mutated_text
 from tilelayout.cli import main
 
 GOOD = "S[(8,16):(16,1)]"

@@ -10,9 +10,8 @@ from __future__ import annotations
 import random
 import time
 
-from tests.fuzzgen import AXES, index_for, layout_text, mutated_text, shape_for
-
 import tilelayout as tl
+from tests.fuzzgen import AXES, index_for, layout_text, mutated_text, shape_for
 from tilelayout.render.svg import layout_svg
 
 SEED = 13

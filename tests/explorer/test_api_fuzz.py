@@ -7,8 +7,8 @@ import json
 import random
 
 import pytest
-from tests.fuzzgen import NASTY_INTS, layout_text, mutated_text
 
+from tests.fuzzgen import NASTY_INTS, layout_text, mutated_text
 from tilelayout.explorer.server import serve_in_thread
 
 SEED = 1313
