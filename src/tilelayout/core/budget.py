@@ -73,15 +73,15 @@ class Limits:
       it and stop with a :class:`~tilelayout.BudgetError` once it has passed.
 
     >>> Limits().replicas, Limits(replicas=8).replace(text=100).text
-    (65536, 100)
+    (16384, 100)
     """
 
-    elements: int = 1 << 26
-    replicas: int = 1 << 16
-    output_bytes: int = 1 << 30
+    elements: int = 1 << 22
+    replicas: int = 1 << 14
+    output_bytes: int = 1 << 27
     text: int = 1 << 20
     search: int = 1 << 22
-    cells: int = 1 << 20
+    cells: int = 1 << 17
     seconds: float | None = None
 
     def __post_init__(self) -> None:

@@ -234,6 +234,9 @@ def layout_svg(
         view = physical_view(flat, n, r, banks, dtype, dims)
         tiles = view["tiles"]
         nrows, ncols = view["nrows"], view["ncols"]
+        # each tile is a rectangle, a label and its grid lines: counted like cells
+        budget.check("the physical view's tiles draw", len(tiles) * (4 + nrows + ncols),
+                     "cells")
         sub = max(1, view.get("sub", 1))
         span = max(1, view.get("span", 1))
         mesh = view.get("mesh")
