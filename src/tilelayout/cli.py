@@ -15,7 +15,9 @@ from .core import budget
 from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
-COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "serve")
+COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
+            "smem", "plan",
+            "serve")
 
 
 class _Parser(argparse.ArgumentParser):
