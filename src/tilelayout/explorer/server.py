@@ -61,7 +61,7 @@ from urllib.parse import urlsplit
 
 from ..core import budget
 from ..core.axes import scoped_axes
-from ..core.errors import BudgetError
+from ..core.errors import BudgetError, LayoutError
 from . import admission, api, codegen_view, movement_view
 from .messages import for_page
 from .table_view import table_view
@@ -225,6 +225,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self._error(exc.status, exc.message)
         except BudgetError as exc:
             self._error(503 if exc.name == "seconds" else 413, str(exc))
+        except LayoutError as exc:  # an endpoint that let the library's refusal through
+            self._error(400, str(exc)[:2000])
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except TimeoutError:
