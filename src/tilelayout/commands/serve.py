@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explorer.server import REQUEST_LIMITS, WORKERS, make_server, url_of
+    from ..explorer.server import REQUEST_LIMITS, WORKERS, make_server, tune_process, url_of
 
     if not 0 <= args.port <= 65535:
         raise LayoutError(f"--port must be in 0..65535, got {args.port}")
@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise LayoutError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") \
             from None
+    tune_process()
     url = url_of(server)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: serving on {args.host}, reachable from other machines", file=sys.stderr)

@@ -93,6 +93,16 @@ def _lookup(name: str) -> Axis | None:
     return found
 
 
+def has_scoped_axes() -> bool:
+    """Whether axes were declared in the current :func:`scoped_axes` block (so a layout
+    parsed here may not mean the same elsewhere, e.g. must not be cached across requests).
+
+    >>> has_scoped_axes()
+    False
+    """
+    return bool(_scoped.get())
+
+
 @contextlib.contextmanager
 def scoped_axes() -> Iterator[dict[str, Axis]]:
     """Axes declared inside this block exist only inside it (this thread / task).

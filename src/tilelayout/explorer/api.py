@@ -12,6 +12,7 @@ column), never anything else.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..analysis.banks import bank_map, is_shared_memory
 from ..analysis.explain import explain
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, has_scoped_axes, is_axis
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
@@ -120,6 +121,34 @@ def _order(req: Mapping[str, Any]) -> list[str] | None:
     return list(value)
 
 
+#: replica combinations up to which a parsed layout is shared between requests
+_SHARED_REPLICAS = 16
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_cached(text: str) -> Layout:
+    return parse(text)
+
+
+def parse_shared(text: str) -> Layout:
+    """``parse(text)``, shared between requests for the same text, so the compiled
+    evaluation plans a layout keeps (``eval.compiled``) are built once, not per click.
+
+    Only layouts with few replicas are shared (their plans stay small: the cache's
+    memory is bounded), and nothing is shared while the request has declared its own
+    axes (text naming them must not be cached for other requests).
+
+    >>> parse_shared("S[8:1]") is parse_shared("S[8:1]")
+    True
+    """
+    if has_scoped_axes():
+        return parse(text)
+    layout = _parse_cached(text)
+    if layout.replica_count > _SHARED_REPLICAS:
+        return parse(text)  # a fresh object: its plans go when the request ends
+    return layout
+
+
 def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
     """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
 
@@ -133,7 +162,7 @@ def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None
     text = _text(req, "layout", required=True)
     assert text is not None
     try:
-        layout = parse(text)
+        layout = parse_shared(text)
     except LayoutParseError as exc:
         raise ApiError(exc.reason if exc.column else str(exc), field="layout",
                        column=exc.column or None) from None
@@ -475,7 +504,7 @@ def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
     if count_at(layout, coord, shape) > MAX_ELEMENTS:
         raise ApiError(f"more than {MAX_ELEMENTS:,} elements sit at {coord}; narrow the query",
                        413, field="coords")
-    return [tuple(int(x) for x in e) for e in elements_at(layout, coord, shape, limit=None)]
+    return list(elements_at(layout, coord, shape, limit=None))  # tuples of Python ints
 
 
 def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -497,8 +526,11 @@ def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     except LayoutError as exc:
         raise ApiError(str(exc), field="coords") from None
     elements = sorted(found)
-    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
-    flat = [sum(i * s for i, s in zip(e, strides, strict=True)) for e in elements]
+    if elements and shape:
+        flat = np.ravel_multi_index(tuple(np.asarray(elements, dtype=np.int64).T),
+                                    shape).tolist()
+    else:  # nothing found, or a 0-d layout whose one element is flat index 0
+        flat = [0] * len(elements)
     return {"elements": [list(e) for e in elements], "flat": flat}
 
 
