@@ -8,10 +8,12 @@ keeps its connection alive, as a browser does. Two servers are measured in the s
 
 * ``hardened``: ``tilelayout.explorer.server`` as ``tilelayout serve`` runs it (bounded
   worker pool, backlog 128, ``TCP_NODELAY``, headers and body in one write, read
-  timeouts, at most two whole-layout requests at once, a 0.5 ms thread switch interval);
+  timeouts, at most two whole-layout requests at once, recent answers cached, a 0.5 ms
+  thread switch interval);
+* ``uncached``: the same without the answer cache (every layout request computed);
 * ``stdlib``: the same request handler under the standard library's
   ``ThreadingHTTPServer`` as the explorer used it before (listen backlog 5, a thread per
-  connection, Nagle's algorithm on, headers and body written separately).
+  connection, Nagle's algorithm on, headers and body written separately, no answer cache).
 
 Reported: errors (any non-200 or dropped connection), throughput, latency percentiles
 for the small requests (explain, elements_at, presets) and for the layout requests, the
@@ -24,7 +26,6 @@ Targets: no errors; small-request p99 < 250 ms; no stall over 1 s.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import http.client
 import json
 import random
@@ -37,6 +38,7 @@ from http.server import ThreadingHTTPServer
 
 from tilelayout.explorer import examples
 
+KINDS = ("hardened", "uncached", "stdlib")
 EXAMPLE = examples.get("wgmma 128x256 accumulator")
 LAYOUT = {"layout": EXAMPLE.layout, "shape": list(EXAMPLE.shape), "dtype": EXAMPLE.dtype,
           "swizzle": EXAMPLE.swizzle}
@@ -55,10 +57,13 @@ def _serve(kind: str) -> None:
         server.daemon_threads = True
         server.limits = srv.REQUEST_LIMITS  # what the shared handler reads
         server.allowed_hosts = hardened.allowed_hosts
-        server.heavy = contextlib.nullcontext()  # no cap on concurrent whole-layout requests
+        server.heavy = threading.BoundedSemaphore(1 << 20)  # no cap on whole-layout requests
+        server.answers = srv.AnswerCache(0)  # and no answer cache
     else:
         server = hardened
         srv.tune_process()  # as `tilelayout serve` does
+        if kind == "uncached":
+            server.answers = srv.AnswerCache(0)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 
@@ -156,13 +161,12 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=10_000)
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--serve", choices=("hardened", "stdlib"), help=argparse.SUPPRESS)
+    ap.add_argument("--serve", choices=KINDS, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         _serve(args.serve)
         return
-    rows = [measure(kind, args.requests, args.clients, args.seed)
-            for kind in ("hardened", "stdlib")]
+    rows = [measure(kind, args.requests, args.clients, args.seed) for kind in KINDS]
     print(f"{args.requests} requests, {args.clients} clients, keep-alive, loopback; "
           f"layout = {EXAMPLE.name}")
     print("| server | errors | req/s | small p50 | small p99 | layout p50 | layout p99 | max |")
@@ -171,10 +175,12 @@ def main() -> None:
         print(f"| {r['server']} | {r['errors']} {' '.join(r['error_kinds'])} | "
               f"{r['throughput']:.1f} | {r['small_p50']:.1f} ms | {r['small_p99']:.1f} ms | "
               f"{r['layout_p50']:.0f} ms | {r['layout_p99']:.0f} ms | {r['max']:.0f} ms |")
-    new, old = rows
-    print(f"ratios hardened/stdlib: throughput {new['throughput'] / old['throughput']:.2f}x, "
-          f"small p99 {old['small_p99'] / max(new['small_p99'], 1e-9):.2f}x lower, "
-          f"max {old['max'] / max(new['max'], 1e-9):.2f}x lower")
+    old = rows[-1]
+    for new in rows[:-1]:
+        print(f"ratios {new['server']}/stdlib: throughput "
+              f"{new['throughput'] / old['throughput']:.2f}x, small p99 "
+              f"{old['small_p99'] / max(new['small_p99'], 1e-9):.2f}x lower, "
+              f"max {old['max'] / max(new['max'], 1e-9):.2f}x lower")
 
 
 if __name__ == "__main__":

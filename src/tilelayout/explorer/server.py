@@ -51,6 +51,7 @@ import socket
 import sys
 import threading
 import traceback
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
@@ -60,7 +61,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core import budget
-from ..core.axes import scoped_axes
+from ..core.axes import has_scoped_axes, scoped_axes
 from ..core.errors import BudgetError, LayoutError
 from . import admission, api, codegen_view, movement_view
 from .messages import for_page
@@ -99,7 +100,7 @@ def _static_files() -> dict[str, bytes]:
 
 
 #: limits of one request (``tilelayout serve --max-...`` changes them)
-REQUEST_LIMITS = budget.Limits(elements=1 << 20, replicas=1 << 12, output_bytes=1 << 28,
+REQUEST_LIMITS = budget.Limits(elements=1 << 20, replicas=1 << 12, output_bytes=1 << 26,
                                text=api.MAX_TEXT, search=1 << 18, cells=1 << 18, seconds=5.0)
 #: listen backlog: connections the kernel queues before the server accepts them
 BACKLOG = 128
@@ -112,6 +113,10 @@ QUEUED = 256
 HEAVY = frozenset({"/api/layout", "/api/analysis", "/api/table", "/api/convert",
                    "/api/smem", "/api/plan", "/api/access"})
 HEAVY_SLOTS = 2
+#: seconds a whole-layout request may wait for a slot before it gets a 503
+HEAVY_WAIT = 30.0
+#: bytes of recent answers kept (an answer is a pure function of route and body)
+ANSWER_CACHE_BYTES = 64 << 20
 #: seconds a connection may sit idle or trickle a request before it is closed
 READ_TIMEOUT = 10.0
 #: the interpreter's thread switch interval in a serving process (Python's default: 5 ms)
@@ -252,7 +257,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     # -- routing --------------------------------------------------------------------
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
-            with scoped_axes(), budget.limits(self.server.limits):
+            # the seconds budget starts when the work does (see _post), not while waiting
+            with scoped_axes(), budget.limits(self.server.limits, seconds=None):
                 fn()
         except api.ApiError as exc:
             cause = exc.__context__
@@ -358,13 +364,66 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._error(400, "the body ended before Content-Length bytes")
             return
+        key = (path, raw)
+        cached = self.server.answers.get(key)
+        if cached is not None:
+            self._send(200, cached, "application/json")
+            return
         req = admission.decode_json(raw)
-        if path in HEAVY:  # few at a time: the small requests keep their latency
-            with self.server.heavy:
-                body = dumps(handler(req))
-        else:
-            body = dumps(handler(req))
-        self._send(200, body.encode(), "application/json")
+        # few whole-layout requests at a time: the small requests keep their latency
+        heavy = path in HEAVY
+        if heavy and not self.server.heavy.acquire(timeout=HEAVY_WAIT):
+            self._error(503, "the explorer is busy with other layouts; try again")
+            return
+        try:
+            with budget.limits(seconds=self.server.limits.seconds):
+                body = dumps(handler(req)).encode()
+        finally:
+            if heavy:
+                self.server.heavy.release()
+        if not has_scoped_axes():  # answers that used request-local axes are not shared
+            self.server.answers.put(key, body)
+        self._send(200, body, "application/json")
+
+
+class AnswerCache:
+    """Recent 200 answers by ``(route, body bytes)``, least recently used dropped first,
+    at most ``capacity`` bytes in all (an answer over a quarter of it is not kept).
+
+    Every POST answer is a pure function of its route and body (the server's limits are
+    fixed), so reloading a page or going back to a layout costs nothing.
+
+    >>> c = AnswerCache(100)
+    >>> c.put(("/a", b"{}"), b"x" * 10); c.get(("/a", b"{}"))
+    b'xxxxxxxxxx'
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, bytes]) -> bytes | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple[str, bytes], value: bytes) -> None:
+        cost = len(value) + len(key[1])
+        if cost > self.capacity // 4:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._size -= len(old) + len(key[1])
+            self._items[key] = value
+            self._size += cost
+            while self._size > self.capacity:
+                k, v = self._items.popitem(last=False)
+                self._size -= len(v) + len(k[1])
 
 
 class ExplorerServer(HTTPServer):
@@ -391,6 +450,7 @@ class ExplorerServer(HTTPServer):
                                         thread_name_prefix="tilelayout-explorer")
         self._slots = threading.BoundedSemaphore(workers + queued)
         self.heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
+        self.answers = AnswerCache(ANSWER_CACHE_BYTES)
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
 
