@@ -8,7 +8,7 @@ keeps its connection alive, as a browser does. Two servers are measured in the s
 
 * ``hardened``: ``tilelayout.explorer.server`` as ``tilelayout serve`` runs it (bounded
   worker pool, backlog 128, ``TCP_NODELAY``, headers and body in one write, read
-  timeouts, at most two whole-layout requests at once, recent answers cached, a 0.5 ms
+  timeouts, at most four whole-layout requests at once, recent answers cached, a 0.5 ms
   thread switch interval);
 * ``uncached``: the same without the answer cache (every layout request computed);
 * ``stdlib``: the same request handler under the standard library's
@@ -161,12 +161,15 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=10_000)
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--servers", default=",".join(KINDS),
+                    help="which servers to measure (default: all; stdlib last gives ratios)")
     ap.add_argument("--serve", choices=KINDS, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         _serve(args.serve)
         return
-    rows = [measure(kind, args.requests, args.clients, args.seed) for kind in KINDS]
+    rows = [measure(kind, args.requests, args.clients, args.seed)
+            for kind in args.servers.split(",")]
     print(f"{args.requests} requests, {args.clients} clients, keep-alive, loopback; "
           f"layout = {EXAMPLE.name}")
     print("| server | errors | req/s | small p50 | small p99 | layout p50 | layout p99 | max |")
@@ -176,7 +179,7 @@ def main() -> None:
               f"{r['throughput']:.1f} | {r['small_p50']:.1f} ms | {r['small_p99']:.1f} ms | "
               f"{r['layout_p50']:.0f} ms | {r['layout_p99']:.0f} ms | {r['max']:.0f} ms |")
     old = rows[-1]
-    for new in rows[:-1]:
+    for new in rows[:-1] if old["server"] == "stdlib" else ():
         print(f"ratios {new['server']}/stdlib: throughput "
               f"{new['throughput'] / old['throughput']:.2f}x, small p99 "
               f"{old['small_p99'] / max(new['small_p99'], 1e-9):.2f}x lower, "

@@ -79,7 +79,7 @@ class Limits:
     elements: int = 1 << 22
     replicas: int = 1 << 14
     output_bytes: int = 1 << 27
-    text: int = 1 << 20
+    text: int = 1 << 18
     search: int = 1 << 22
     cells: int = 1 << 17
     seconds: float | None = None
@@ -120,7 +120,7 @@ def current() -> Limits:
     """The limits in force here (the defaults unless a caller raised or lowered them).
 
     >>> current().text
-    1048576
+    262144
     """
     return _current.get()
 

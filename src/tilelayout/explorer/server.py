@@ -112,7 +112,7 @@ QUEUED = 256
 #: small requests (explain, elements_at, ...) still get it every switch interval
 HEAVY = frozenset({"/api/layout", "/api/analysis", "/api/table", "/api/convert",
                    "/api/smem", "/api/plan", "/api/access"})
-HEAVY_SLOTS = 2
+HEAVY_SLOTS = 4
 #: seconds a whole-layout request may wait for a slot before it gets a 503
 HEAVY_WAIT = 30.0
 #: bytes of recent answers kept (an answer is a pure function of route and body)
