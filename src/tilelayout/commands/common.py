@@ -1,44 +1,25 @@
-"""Argument helpers shared by subcommands."""
+"""Argument helpers shared by subcommands (``int_tuple`` is :func:`tilelayout.core.shape.int_tuple`)."""
 
 from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from collections.abc import Callable
 
+from .. import presets
 from ..core import budget
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError, LayoutParseError, ShapeError
+from ..core.errors import LayoutError, LayoutParseError
+from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from ..syntax.parser import parse
 
-
-def int_tuple(text: str, what: str) -> tuple[int, ...]:
-    """``"8,16"`` (or ``"8x16"``, ``"8 16"``, ``"(8, 16)"``, ``"[8,16]"``) -> ``(8, 16)``.
-
-    An empty text (or ``"()"``) is the empty tuple; an empty entry is an error.
-
-    >>> int_tuple("(8, 16)", "--shape"), int_tuple("8x16", "--shape"), int_tuple("7,", "--at")
-    ((8, 16), (8, 16), (7,))
-    """
-    cleaned = text.strip()
-    if cleaned[:1] + cleaned[-1:] in ("()", "[]"):
-        cleaned = cleaned[1:-1].strip()
-    if not cleaned:
-        return ()
-    if cleaned.endswith(","):
-        cleaned = cleaned[:-1].rstrip()  # one trailing comma, as in (8,)
-    bad = ShapeError(f"{what} must be comma-separated integers like 8,16; got {text[:60]!r}")
-    if len(cleaned) > 1000 or not _INT_LIST.fullmatch(cleaned):
-        raise bad
-    return tuple(int(p) for p in re.split(r"\s*[,x]\s*|\s+", cleaned))
-
-
-_INT_LIST = re.compile(r"-?[0-9]{1,30}(?:(?:\s*[,x]\s*|\s+)-?[0-9]{1,30})*")
+__all__ = ["add_layout_args", "add_limit_args", "add_preset_args", "bounded_float",
+           "bounded_int", "int_tuple", "layout_from_args", "limits_from_args",
+           "preset_from_args", "shape_from_args"]
 
 
 def bounded_int(lo: int, hi: int, flag: str) -> Callable[[str], int]:
@@ -100,9 +81,8 @@ def add_limit_args(p: argparse.ArgumentParser) -> None:
 def limits_from_args(args: argparse.Namespace, base: budget.Limits | None = None
                      ) -> budget.Limits:
     """``base`` (default: the library's limits) with the ``--max-*`` flags given applied."""
-    changes = {name: getattr(args, f"max_{name}") for name in LIMIT_FLAGS
-               if getattr(args, f"max_{name}", None) is not None}
-    return (base or budget.current()).replace(**changes)
+    return budget.changed(base or budget.current(),
+                          {name: getattr(args, f"max_{name}", None) for name in budget.NAMES})
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -134,8 +114,6 @@ def preset_from_args(args: argparse.Namespace):
 
 def build_preset(name: str, items: list[str], what: str):
     """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    from .. import presets
-
     texts: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")

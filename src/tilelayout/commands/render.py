@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from ..core.errors import LayoutError
+from ..render.raster import svg_to_png
 from ..render.svg import MAX_WIDTH, MIN_WIDTH, layout_svg
 from ..render.table import layout_table
 from .common import (
@@ -55,8 +56,6 @@ def run(args: argparse.Namespace) -> int:
     if suffix == ".svg":
         data = svg.encode("utf-8")
     elif suffix == ".png":
-        from ..render.raster import svg_to_png
-
         data = svg_to_png(svg, scale=args.scale)
     else:
         raise LayoutError(f"-o must end in .svg or .png, got {args.output!r}")

@@ -110,6 +110,20 @@ class Limits:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+#: the names of the limits (the fields of :class:`Limits`)
+NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Limits))
+
+
+def changed(base: Limits, values: dict[str, int | float | None]) -> Limits:
+    """``base`` with the limits in ``values`` that are not ``None`` changed (how the
+    ``--max-*`` options of the CLI and of ``tilelayout serve`` are applied).
+
+    >>> changed(Limits(), {"replicas": 8, "elements": None}).replicas
+    8
+    """
+    return base.replace(**{k: v for k, v in values.items() if v is not None})
+
+
 _current: contextvars.ContextVar[Limits] = contextvars.ContextVar("tilelayout_limits",
                                                                  default=Limits())  # noqa: B039
 _deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("tilelayout_deadline",

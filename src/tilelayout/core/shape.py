@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from .errors import IndexOutOfRangeError, ShapeError, shown
@@ -18,6 +19,34 @@ def _plain(value: object) -> object:
     if isinstance(ndim, int) and hasattr(value, "tolist") and not isinstance(value, Sequence):
         return value.tolist() if ndim == 0 else tuple(value.tolist())  # type: ignore[attr-defined]
     return value
+
+
+def int_tuple(text: str, what: str = "shape") -> tuple[int, ...]:
+    """Integers written as text: ``"8,16"`` (or ``"8x16"``, ``"8×16"``, ``"8 16"``,
+    ``"(8, 16)"``, ``"[8,16]"``) -> ``(8, 16)``; the one parser of "8,16" lists that the
+    command line, the explorer and preset parameters share.
+
+    An empty text (or ``"()"``) is the empty tuple; an empty entry is an error naming
+    ``what`` (e.g. ``"--shape"``).
+
+    >>> int_tuple("(8, 16)", "--shape"), int_tuple("8x16", "--shape"), int_tuple("7,", "--at")
+    ((8, 16), (8, 16), (7,))
+    """
+    cleaned = text.strip()
+    if cleaned[:1] + cleaned[-1:] in ("()", "[]"):
+        cleaned = cleaned[1:-1].strip()
+    if not cleaned:
+        return ()
+    if cleaned.endswith(","):
+        cleaned = cleaned[:-1].rstrip()  # one trailing comma, as in (8,)
+    if len(cleaned) > 1000 or not _INT_LIST.fullmatch(cleaned):  # "8 16 x" is not (8, 16)
+        raise ShapeError(f"{what} must be comma-separated integers like 8,16; "
+                         f"got {text[:60]!r}")
+    return tuple(int(p) for p in _SEPARATOR.split(cleaned))
+
+
+_SEPARATOR = re.compile(r"\s*[,x×]\s*|\s+")
+_INT_LIST = re.compile(r"-?[0-9]{1,30}(?:(?:\s*[,x×]\s*|\s+)-?[0-9]{1,30})*")
 
 
 def as_shape(shape: int | Sequence[int]) -> Shape:

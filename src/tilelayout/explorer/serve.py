@@ -1,4 +1,8 @@
-"""``tilelayout serve [--host 127.0.0.1] [--port 8000] [--open]``: the interactive explorer."""
+"""``tilelayout serve [--host 127.0.0.1] [--port 8000] [--open]``: the interactive explorer.
+
+The explorer's own subcommand: ``cli.py`` registers it next to ``tilelayout.commands``
+(the two top layers do not import each other).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,13 @@ import argparse
 import sys
 import webbrowser
 
+from ..core import budget
 from ..core.errors import LayoutError
-from .common import bounded_int, limits_from_args
+from .server import REQUEST_LIMITS, WORKERS, make_server, tune_process, url_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` subcommand to the CLI's subparsers."""
     p = sub.add_parser(
         "serve", help="start the interactive web explorer",
         description="Serve the layout explorer (a local web page) until Ctrl-C. "
@@ -23,22 +29,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="also answer requests whose Host is NAME (repeatable; loopback names "
                    "and the bound address are always allowed)")
-    p.add_argument("--workers", type=bounded_int(1, 1024, "--workers"), default=None,
-                   help="worker threads serving connections (default 32)")
+    p.add_argument("--workers", type=int, default=WORKERS,
+                   help=f"worker threads serving connections, 1..1024 (default {WORKERS})")
     p.set_defaults(run=run)
     p.epilog = ("The --max-* limits apply to each request the explorer serves (defaults in "
                 "docs/limits.md).")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explorer.server import REQUEST_LIMITS, WORKERS, make_server, tune_process, url_of
-
+    """Serve until Ctrl-C; a port that cannot be bound is a one-line error."""
     if not 0 <= args.port <= 65535:
         raise LayoutError(f"--port must be in 0..65535, got {args.port}")
+    if not 1 <= args.workers <= 1024:
+        raise LayoutError(f"--workers must be in 1..1024, got {args.workers}")
+    # the --max-* options (added to every subcommand by cli.py) set the per-request limits
+    limits = budget.changed(REQUEST_LIMITS, {name: getattr(args, f"max_{name}", None)
+                                             for name in budget.NAMES})
     try:
-        server = make_server(args.host, args.port, quiet=args.quiet,
-                             limits=limits_from_args(args, REQUEST_LIMITS),
-                             allow_hosts=args.allow_host, workers=args.workers or WORKERS)
+        server = make_server(args.host, args.port, quiet=args.quiet, limits=limits,
+                             allow_hosts=args.allow_host, workers=args.workers)
     except OSError as exc:
         raise LayoutError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") \
             from None
