@@ -41,6 +41,7 @@ from .core.errors import (
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
+from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
@@ -76,6 +77,7 @@ __all__ = [
     "SwizzleError",
     "TileLayout",
     "UnknownAxisError",
+    "XorSwizzle",
     "axes",
     "axis",
     "axis_ref",

@@ -1,11 +1,8 @@
-"""tl.codegen / L.codegen / `tilelayout codegen` / POST /api/codegen: arguments,
-refusals, limits and the simplified form of the expressions."""
+"""tl.codegen / L.codegen: arguments, refusals, limits and the simplified form of the
+expressions (the CLI: tests/commands/test_codegen.py; the API:
+tests/explorer/test_api_codegen.py)."""
 
 from __future__ import annotations
-
-import json
-import subprocess
-import sys
 
 import pytest
 
@@ -72,20 +69,3 @@ def test_refusals_are_one_line_layout_errors():
         tl.parse(f"S[4:{2**62}]").codegen(lang="c")
     assert str(2**62) in tl.parse(f"S[4:{2**62}]").codegen()  # Python is exact
     assert f"{3 * 2**40}LL" in tl.parse(f"S[4:{3 * 2**40}]").codegen(lang="c")
-
-
-def test_cli():
-    run = subprocess.run(
-        [sys.executable, "-m", "tilelayout.cli", "codegen", "--preset", "case.tensor_core_tile",
-         "--lang", "cuda", "--inverse"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("__host__ __device__ inline long long layout_fn(")
-    run = subprocess.run(
-        [sys.executable, "-m", "tilelayout.cli", "codegen", "S[(2,2):(0,1)]", "--inverse",
-         "--json"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "share" in run.stderr
-    run = subprocess.run(
-        [sys.executable, "-m", "tilelayout.cli", "codegen", REF, "--shape", "8,16", "--lang",
-         "triton", "--json"], capture_output=True, text=True, timeout=120)
-    doc = json.loads(run.stdout)
-    assert doc["shape"] == [8, 16] and "@triton.jit" in doc["code"]

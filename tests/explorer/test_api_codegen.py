@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers import call
 from tilelayout.explorer.codegen_view import codegen_view
-
-from .test_api import call, server  # noqa: F401 (the module-scoped server fixture)
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
 
-def test_api_view_and_http(server):  # noqa: F811
+def test_api_view_and_http(server):
     r = codegen_view({"layout": {"preset": "case.swizzle_8x64_float16"}, "lang": "c",
                       "inverse": True})
     assert r["ok"] and r["shape"] == [8, 64] and "m ^ ((m & 448) >> 3)" in r["code"]

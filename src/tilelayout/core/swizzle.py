@@ -18,6 +18,7 @@ from typing import TypeVar
 from .dtypes import dtype_bits
 from .errors import DtypeError, LayoutOverflowError, SwizzleError
 from .iter import as_int
+from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 
 #: swizzle mode name -> B (swizzle_len); S is 3 for every mode
 SWIZZLE_MODES: dict[str, int] = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
@@ -87,6 +88,56 @@ class Swizzle:
         """
         return self.swizzle_len == 0
 
+    @property
+    def fixed_bits(self) -> int:
+        """The largest ``k`` such that every address below ``2**k`` maps to itself.
+
+        >>> Swizzle(3, 3, 3).fixed_bits
+        6
+        """
+        return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element + self.atom_len
+
+    def to_xor(self) -> XorSwizzle:
+        """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
+        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.
+
+        >>> Swizzle(0, 2, 3).to_xor()
+        XorSwizzle(1, 2, 4, 9, 18)
+        """
+        low = self.per_element + self.atom_len
+        n = low + self.swizzle_len
+        return XorSwizzle(
+            tuple((1 << k) | (1 << (k - self.atom_len) if k >= low else 0) for k in range(n))
+        )
+
+    @classmethod
+    def from_xor(cls, xor: XorSwizzle) -> Swizzle | None:
+        """The ``Swizzle(M, B, S)`` equal to ``xor`` as a map, or None when there is none
+        (the identity gives ``Swizzle(0, 0, 0)``).
+
+        >>> Swizzle.from_xor(XorSwizzle(1, 2, 4, 9, 18)), Swizzle.from_xor(XorSwizzle(2, 1))
+        (Swizzle(0, 2, 3), None)
+        """
+        moved = [(k, v) for k, v in enumerate(xor.images) if v != 1 << k]
+        if not moved:
+            return cls(0, 0, 0)
+        lo, b = moved[0][0], len(moved)
+        s = lo + 1 - (moved[0][1] ^ (1 << lo)).bit_length()  # the bit lo also flips: lo - S
+        for j, (k, v) in enumerate(moved):
+            if k != lo + j or s <= 0 or k < s or v != (1 << k) | (1 << (k - s)):
+                return None
+        if s < b or lo < s:
+            return None
+        return cls(lo - s, b, s)
+
+    def inverse(self) -> Swizzle:
+        """The swizzle that undoes this one: itself (a Swizzle is an involution).
+
+        >>> Swizzle(3, 3, 3).inverse()
+        Swizzle(3, 3, 3)
+        """
+        return self
+
     def apply(self, m: T) -> T:
         """Swizzled address of ``m``; works on Python ints and on numpy integer arrays.
 
@@ -119,12 +170,22 @@ class Swizzle:
         return (x << self.per_element) | low  # type: ignore[return-value]
 
     __call__ = apply
+    unapply = apply  # an involution: the address -> linear m map is the same
 
     def __str__(self) -> str:
         return f"Swizzle({self.per_element},{self.swizzle_len},{self.atom_len})"
 
     def __repr__(self) -> str:
         return f"Swizzle({self.per_element}, {self.swizzle_len}, {self.atom_len})"
+
+
+def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
+    """``sw`` as a ``Swizzle(M, B, S)`` (what CuTe and TIRx take), or None if it is not one.
+
+    >>> as_plain_swizzle(Swizzle(3, 3, 3)), as_plain_swizzle(XorSwizzle(2, 1))
+    (Swizzle(3, 3, 3), None)
+    """
+    return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
 
 
 def mode_length(mode: str) -> int:

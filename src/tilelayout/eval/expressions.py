@@ -415,7 +415,7 @@ def forward_program(
     for a, name in zip(tile.axes, prog.names, strict=True):
         value = linear(terms[a], tile.offset.get(a, 0))
         if a == "m" and images:
-            if value.op not in ("var", "const"):
+            if value.op != "const" and not (value.op == "var" and value.value in arg_names):
                 prog.locals_[name] = value
                 value = var(name)
             value = xor_expr(value, images)

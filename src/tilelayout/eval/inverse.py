@@ -115,8 +115,8 @@ def _tile_and_query(layout: Layout, query: Mapping[str, int]) -> tuple[TileLayou
             )
         q[a] = as_int(v, f"query value for '{a}'")
     if isinstance(layout, ComposeLayout) and "m" in q:
-        # the swizzle is an involution on addresses: undo it to get the linear address
-        q["m"] = layout.swizzle.apply(q["m"])
+        # undo the swizzle (a permutation of addresses) to get the linear address
+        q["m"] = layout.swizzle.unapply(q["m"])
     return tile, q
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..core.axes import _unknown_message as unknown_axis_message
 from ..core.axes import is_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import AnySwizzle, ComposeLayout
 from ..core.errors import (
     LayoutError,
     LayoutParseError,
@@ -27,6 +27,7 @@ from ..core.errors import (
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 
 _TOKEN = re.compile(
     r"""
@@ -131,10 +132,12 @@ class _Parser:
         except LayoutError as exc:
             raise SwizzleParseError(str(exc), self.text, tile_tok.column) from None
 
-    def swizzle(self) -> Swizzle:
+    def swizzle(self) -> AnySwizzle:
         start = self.tok
+        if self.tok.kind == "name" and self.tok.text == "XorSwizzle":
+            return self.xor_swizzle()
         if not (self.tok.kind == "name" and self.tok.text == "Swizzle"):
-            raise self.error("'Swizzle(M, B, S)'")
+            raise self.error("'Swizzle(M, B, S)' or 'XorSwizzle(image, ...)'")
         self.pos += 1
         self.take("(", "'(' after Swizzle")
         params = [self.int_("an integer M (per_element)")]
@@ -145,6 +148,21 @@ class _Parser:
         self.take(")", "')' closing Swizzle(")
         try:
             return Swizzle(*params)
+        except LayoutError as exc:
+            raise SwizzleParseError(str(exc), self.text, start.column) from None
+
+    def xor_swizzle(self) -> XorSwizzle:
+        start = self.tok
+        self.pos += 1
+        self.take("(", "'(' after XorSwizzle")
+        images: list[int] = []
+        while not self.at(")"):
+            if images:
+                self.take(",", "',' or ')' after an XorSwizzle image")
+            images.append(self.int_(f"an integer image of address bit {len(images)}"))
+        self.take(")", "')' closing XorSwizzle(")
+        try:
+            return XorSwizzle(images)
         except LayoutError as exc:
             raise SwizzleParseError(str(exc), self.text, start.column) from None
 

@@ -19,9 +19,11 @@ tvm_layout = pytest.importorskip(
     reason="apache-tvm-tirx is not installed (pip install -e '.[tvm]'; scripts/test.sh does)",
 )
 
+
 pytestmark = pytest.mark.interop
 
-from .strategies import brute_equivalent, factor_shapes  # noqa: E402
+
+from tests.strategies import brute_equivalent, shapes_for  # noqa: E402
 
 AXES = ("m", "laneid", "warpid")
 
@@ -81,7 +83,7 @@ def test_canonicalize_shard_identical_to_reference(L):
 @given(st.data())
 def test_group_identical_to_reference(data):
     L = data.draw(layouts())
-    shape = data.draw(factor_shapes(L.size()))
+    shape = data.draw(shapes_for(L.size()))
     try:
         ours, seps = L.group(shape)
     except tl.AlgebraError:
@@ -100,8 +102,8 @@ def test_group_identical_to_reference(data):
 def test_tile_identical_to_reference(data):
     inner = data.draw(layouts(replica=False, axes=("m",), max_size=24))
     outer = data.draw(layouts(replica=False, axes=("m",), max_size=12))
-    ins = data.draw(factor_shapes(inner.size(), max_rank=2))
-    outs = data.draw(factor_shapes(outer.size(), max_rank=len(ins)))
+    ins = data.draw(shapes_for(inner.size(), max_rank=2))
+    outs = data.draw(shapes_for(outer.size(), max_rank=len(ins)))
     if len(outs) != len(ins):
         return
     try:

@@ -137,3 +137,13 @@ def test_stride_zero_replicas_cost_nothing_in_scalar_paths():
     L = tl.parse(f"S[4:1] + R[({2**40},2):(0,1@pid)]")
     assert L.apply(3) == ({"m": 3, "pid": 0}, {"m": 3, "pid": 1})
     assert L.base(3) == {"m": 3, "pid": 0}
+
+
+def test_equal_layouts_each_keep_their_own_axis_order():
+    a = tl.parse("S[4:1] + 1@warpid + 2@pid")
+    b = tl.parse("S[4:1] + 2@pid + 1@warpid")
+    assert a == b and hash(a) == hash(b)
+    assert list(a.apply(0)[0]) == list(a.axes) == ["m", "warpid", "pid"]
+    # b evaluated after a (same cache key before the fix) still follows b's own order
+    assert list(b.apply(0)[0]) == list(b.axes) == ["m", "pid", "warpid"]
+    assert list(b.base(0)) == list(b.axes)

@@ -4,9 +4,7 @@ tiles as a 2-D grid, mesh order, zoom in the URL, SVG export text as on the canv
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import quote
 
 import pytest
 
@@ -15,7 +13,9 @@ from tilelayout.explorer import api, examples
 
 pytestmark = pytest.mark.browser
 
+
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+
 
 # For every visible non-empty cell of a view: how many of its canvas pixels differ clearly
 # from the cell's fill colour (nothing but its text is drawn inside a cell).
@@ -43,6 +43,7 @@ CELL_INK = """(v) => {
     out.push(ink);
   }
   return out; }"""
+
 
 # how many label-grey pixels sit above each column in the frozen column-label band
 COL_INK = """(v) => {
@@ -172,51 +173,6 @@ def test_mesh_tiles_follow_the_mesh_order(page):
         assert sorted(set(g["x"])).index(g["x"][t]) == tile["tp"]
     # the tile headers read dp first
     assert page.page.evaluate("window.__tl.state.model.pgrid.spec.tileLabel(1)") == "dp 0 · tp 1"
-    assert page.errors == []
-
-
-def test_zoom_levels_live_in_the_url(page):
-    page.open(f"?layout={quote(REF)}&shape=8,16&zl=16&zp=8")
-    page.page.wait_for_function("window.__tl.cell().logical === 16 && window.__tl.cell().physical === 8")
-    q = parse_qs(urlsplit(page.page.url).query)
-    assert q["zl"] == ["16"] and q["zp"] == ["8"]
-    page.page.click("[data-testid=zoom-in-logical]")
-    cell = page.page.evaluate("window.__tl.cell()")
-    assert cell["logical"] > 16
-    q = parse_qs(urlsplit(page.page.url).query)
-    assert q["zl"] == [f"{cell['logical']:g}"] and q["zp"] == ["8"]
-    # the written link reproduces both zoom levels
-    url = page.page.url
-    page.page.goto("about:blank")
-    page.page.goto(url)
-    page.page.wait_for_function(f"window.__tl && window.__tl.state.model && "
-                                f"window.__tl.cell().logical === {cell['logical']} && "
-                                f"window.__tl.cell().physical === 8")
-    # fit removes the level; a bad value is ignored (fit)
-    page.page.click("[data-testid=zoom-fit-physical]")
-    assert "zp" not in parse_qs(urlsplit(page.page.url).query)
-    page.open(f"?layout={quote(REF)}&shape=8,16&zl=abc")
-    assert page.page.evaluate("window.__tl.state.model.lgrid.fitted")
-    assert "zl" not in parse_qs(urlsplit(page.page.url).query)
-    assert page.errors == []
-
-
-def test_svg_export_labels_the_cells_the_canvas_labels(page):
-    page.open("?layout=" + quote("S[(8,8):(8,1)]") + "&shape=8,8")
-    set_zoom(page, 16, 16)  # cells narrower than 16 px after the gap: "7,7" at 7 px
-    got = labels(page, "physical")
-    assert got["px"] == 7 and got["labelled"] == 64, got
-    assert min(ink(page, "physical")) > 0
-    with page.page.expect_download() as dl:
-        page.page.click("[data-testid=export-svg]")
-    svg = Path(dl.value.path()).read_text(encoding="utf-8")
-    cells = re.findall(r'<text [^>]*font-size="(\d+)"[^>]*fill="#1c1917"[^>]*>(\d+,\d+)</text>', svg)
-    assert sorted(t for _, t in cells) == sorted(f"{i},{j}" for i in range(8) for j in range(8))
-    assert {px for px, _ in cells} == {str(got["px"])}
-    # the logical view's text ("0".."7") is exported too, at the logical grid's size
-    lpx = labels(page, "logical")["px"]
-    logical = re.findall(rf'<text [^>]*font-size="{lpx}"[^>]*fill="#1c1917"[^>]*>\d</text>', svg)
-    assert len(logical) == 64
     assert page.errors == []
 
 

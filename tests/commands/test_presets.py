@@ -1,5 +1,6 @@
 """`tilelayout presets`, and `map` / `explain` with --preset."""
 
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """``tilelayout convert`` as a user runs it: each target's text equals the library's,
 ``--json`` for machines, and a refusal is the converter's reason on one line (exit 2)."""
 
+
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ from tilelayout import presets
 from tilelayout.interop.cute import to_cute, to_cute_tv
 from tilelayout.interop.jax import partition_spec_entries
 from tilelayout.interop.triton import to_triton_bases
+from tilelayout.interop.triton_shared import from_triton_shared_bases, to_triton_shared_bases
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -78,6 +80,15 @@ def test_triton_bases_equal_the_library():
     assert out[2].startswith("# LinearLayout bases; out dims dim0=16, dim1=8")
 
 
+def test_triton_shared_offset_bases_of_a_swizzled_tile():
+    out = ok("--preset", "smem.tile", "--to", "triton")
+    c = presets.get("smem.tile")
+    offset = to_triton_shared_bases(c.layout, c.shape)
+    assert out[0] == f"offset: {json.dumps(offset, separators=(',', ':'))}"
+    assert out[1].startswith("# gluon SharedLinearLayout offset_bases")
+    assert from_triton_shared_bases(offset, c.shape).equivalent(c.layout, c.shape)
+
+
 def test_tvm_object_text():
     pytest.importorskip("tvm_tirx", reason="the tvm extra (apache-tvm-tirx) provides tvm_tirx")
     text = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
@@ -103,7 +114,8 @@ def test_json_for_machines():
 
 @pytest.mark.parametrize(("args", "reason"), [
     (("--preset", "smem.tile", "--to", "cute-tv"), "swizzles a memory address"),
-    (("--preset", "smem.tile", "--to", "triton"), "Triton *shared* layout"),
+    (("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)] + R[2:512])", "--to", "triton"),
+     "stores each element 2 times"),
     (("--preset", "smem.tile", "--to", "jax"), "swizzles addresses inside a device"),
     (("--preset", "mma.m16n8k16.C", "--to", "cute"), "one integer codomain"),
     (("--preset", "mma.m16n8k16.C", "--to", "jax"), "uses no device (mesh) axis"),

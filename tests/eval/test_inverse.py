@@ -9,9 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tilelayout as tl
+from tests.strategies import shapes_for, tile_layouts
 from tilelayout.eval.inverse import count_at, elements_at, solve
-
-from .strategies import factor_shapes, tile_layouts
 
 TC = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
@@ -28,7 +27,7 @@ def brute(layout, query, shape):
 @given(st.data())
 def test_elements_at_matches_brute_force(data):
     L = data.draw(tile_layouts())
-    shape = data.draw(factor_shapes(L.size()))
+    shape = data.draw(shapes_for(L.size()))
     axes = data.draw(st.lists(st.sampled_from(L.axes), unique=True, max_size=3)) if L.axes else []
     # query values taken from a real coordinate (hits) or random (often misses)
     coords = L.apply(data.draw(st.integers(0, L.size() - 1)), L.size())
@@ -106,3 +105,12 @@ def test_vectorized_fallback_agrees_with_search(data):
     finally:
         inv._SEARCH_BUDGET = old
     assert scanned == searched == brute(L, {a: v}, None)
+
+
+@pytest.mark.parametrize("value", [10**30, -(10**30), 2**63])
+def test_elements_at_huge_query_value_matches_nothing(value):
+    M = tl.parse("S[(8,64):(64,1)] + R[2:1@pid]")
+    assert M.elements_at({"m": value}) == ()
+    assert tl.count_at(M, {"m": value, "pid": 1}) == 0
+    C = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    assert C.elements_at({"m": value}) == ()

@@ -1,8 +1,6 @@
-"""Legality findings and the bank-conflict model, checked against brute force."""
+"""The bank-conflict (wavefront) model, checked against brute force."""
 
 from __future__ import annotations
-
-import itertools
 
 import pytest
 from hypothesis import given
@@ -10,8 +8,6 @@ from hypothesis import strategies as st
 
 import tilelayout as tl
 from tilelayout.analysis.conflicts import wavefronts_batch
-
-from .strategies import tile_layouts
 
 
 def brute_wavefronts(addrs, access):
@@ -95,53 +91,43 @@ def test_tile_conflicts_matches_single_access():
             k += 1
 
 
-# -- legality --------------------------------------------------------------------------
-def test_legality_findings():
-    r = tl.legality(tl.parse("S[(2,32):(1@wgid,2@laneid)]"))
-    kinds = {f.kind: f for f in r.findings}
-    assert set(kinds) == {"out_of_range", "scope_gap", "unused"}
-    assert kinds["out_of_range"].count == 32 and (0, 16) in kinds["out_of_range"].examples
-    assert "wid_in_wg" in kinds["scope_gap"].message
-    assert kinds["unused"].count == 2 * 63 - 64  # box: 2 wgids x lanes 0..62, 64 used
-    assert tl.legality(tl.parse("S[(4,32):(1@warpid,1@laneid)]")).ok
-    over = tl.legality(tl.parse("S[(4,32):(1@warpid,1@laneid)] + R[2:1@tx]"))
-    assert {f.kind for f in over.findings} == {"scope_overlap"}
-    dup = tl.legality(tl.parse("S[(4,8):(0,1@laneid)]"))
-    d = next(f for f in dup.findings if f.kind == "duplicate")
-    assert d.count == 32 and d.examples[0] == (0, 0)
+@pytest.mark.parametrize("bad", [[-1] * 32, [4.5] * 32, ["8"] * 32, [True] * 32])
+def test_smem_wavefronts_rejects_bad_addresses(bad):
+    with pytest.raises(tl.LayoutError, match="lane 0"):
+        tl.smem_wavefronts(bad, 4)
 
 
-@given(tile_layouts(max_size=64))
-def test_legality_duplicates_and_range_match_brute_force(L):
-    r = tl.legality(L)
-    kinds = {f.kind: f for f in r.findings}
-    owners = {}
-    for f in range(L.size()):
-        for c in L.apply(f):
-            owners.setdefault(tuple(c.get(a, 0) for a in L.axes), set()).add(f)
-    dup_elems = set().union(*(s for s in owners.values() if len(s) > 1)) if owners else set()
-    assert ("duplicate" in kinds) == bool(dup_elems)
-    if dup_elems:
-        assert kinds["duplicate"].count == len(dup_elems)
-    bad = {f for f in range(L.size()) for c in L.apply(f)
-           if any(tl.axis(a).extent is not None and not 0 <= c[a] < tl.axis(a).extent
-                  for a in L.axes)}
-    got = sum(f.count for f in r.findings if f.kind == "out_of_range")
-    assert (got > 0) == bool(bad)
-    box = 1
-    for a in L.axes:
-        lo, hi = tl.value_range(L, a)
-        ext = tl.axis(a).extent
-        if tl.axis(a).kind == "thread" and ext is not None and lo >= 0 and hi < ext:
-            lo, hi = 0, ext - 1
-        box *= hi - lo + 1
-    unused = box - len(owners)
-    assert (kinds["unused"].count if "unused" in kinds else 0) == max(unused, 0) if L.axes else True
+def test_smem_wavefronts_rejects_float_access_bytes():
+    with pytest.raises(tl.LayoutError, match="access_bytes"):
+        tl.smem_wavefronts([0] * 32, 4.0)
 
 
-def test_report_serialises():
-    r = tl.legality(tl.parse("S[40:1@laneid]"))
-    d = r.to_dict()
-    assert d["ok"] is False and d["findings"][0]["kind"] == "out_of_range"
-    assert "laneid 39 does not exist" in str(r)
-    assert list(itertools.chain(*d["findings"][0]["examples"]))[0] == 32
+@pytest.mark.parametrize(("first", "n", "match"), [(1, 8, "aligned"), (1, 2, "aligned"),
+                                                   (0, 3, "6 bytes")])
+def test_bank_conflicts_rejects_misaligned_or_odd_vectors(first, n, match):
+    L = tl.parse("S[(8,64):(64,1)]")
+    lanes = [[(r, j) for j in range(first, first + n)] for r in range(8)]
+    with pytest.raises(tl.LayoutError, match=match):
+        tl.bank_conflicts(L, "float16", lanes)
+
+
+def test_bank_conflicts_narrow_aligned_vectors_still_count_as_words():
+    L = tl.parse("S[(8,64):(64,1)]")
+    r = tl.bank_conflicts(L, "float16", [[(0, 2 * k + 1)] for k in range(32)])  # 2 bytes each
+    assert (r.wavefronts, r.ideal) == (1, 1)
+
+
+def test_tile_conflicts_partial_access_ideal():
+    # 4 rows x one 16-byte vector: a single access with 4 active lanes in one phase
+    r = tl.tile_conflicts(tl.parse("S[32:1]"), "float16", (4, 8))
+    assert (r["wavefronts"], r["ideal"], r["conflict_free"]) == (1, 1, True)
+
+
+@pytest.mark.parametrize(("dtype", "shape", "access"), [("float64", (8, 64), 4),
+                                                        ("float16", (8, 8, 8), 16)])
+def test_tile_conflicts_bad_inputs(dtype, shape, access):
+    import math
+
+    L = tl.TileLayout([(math.prod(shape), 1, "m")])
+    with pytest.raises(tl.LayoutError):
+        tl.tile_conflicts(L, dtype, shape, access)
