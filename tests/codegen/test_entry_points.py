@@ -60,6 +60,8 @@ def test_refusals_are_one_line_layout_errors():
         L.codegen(lang="rust")
     with pytest.raises(tl.CodegenError, match="identifier"):
         L.codegen(name="1bad")
+    with pytest.raises(tl.CodegenError, match="identifier"):
+        L.codegen(name="int", lang="c")
     with pytest.raises(tl.ShapeError):
         L.codegen((3,))
     with pytest.raises(tl.LayoutError, match="over the limit of 100"):

@@ -28,7 +28,7 @@ from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutError, LayoutOverflowError
 from ..core.shape import Shape, format_shape
 from ..core.tile import TileLayout
-from ..eval.expressions import forward_program
+from ..eval.expressions import C_WORDS, forward_program
 from ..eval.forward import value_bound
 from ..syntax.parser import parse
 from .inverse import check_invertible, inverse_body
@@ -52,8 +52,10 @@ def _language(lang: str) -> Language:
 
 
 def _check_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name):
-        raise CodegenError(f"function name must be an identifier like layout_fn, got {name!r}")
+    if (not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name)
+            or name in C_WORDS):
+        raise CodegenError(f"function name must be an identifier that is no keyword of the target "
+                           f"languages, like layout_fn; got {name!r}")
     return name
 
 

@@ -214,7 +214,8 @@ def count_ops(exprs: Sequence[Expr], locals_: dict[str, Expr] | None = None) -> 
 
 # -- names ------------------------------------------------------------------------------
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_C_WORDS = frozenset(
+#: words no generated identifier may be in any target language (C/C++/CUDA keywords, ...)
+C_WORDS = frozenset(
     [
         "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
         "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
@@ -237,7 +238,7 @@ def local_names(axes: Sequence[str]) -> tuple[str, ...]:
     """
     out = []
     for k, a in enumerate(axes):
-        ok = bool(_IDENT.match(a)) and not keyword.iskeyword(a) and a not in _C_WORDS
+        ok = bool(_IDENT.match(a)) and not keyword.iskeyword(a) and a not in C_WORDS
         out.append(a if ok and not _RESERVED.match(a) else f"axis{k}")
     return tuple(out)
 
