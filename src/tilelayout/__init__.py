@@ -23,12 +23,14 @@ from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
 from .codegen.generate import CodegenError, codegen
 from .codegen.inverse import NotInvertibleError
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
+from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
 from .core.errors import (
     AlgebraError,
+    BudgetError,
     DtypeError,
     IndexOutOfRangeError,
     LayoutError,
@@ -43,6 +45,10 @@ from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
+from .planning.conversion import ConversionPlan, plan_conversion
+from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -55,11 +61,14 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
+    "BudgetError",
     "CodegenError",
     "ComposeLayout",
     "ConflictReport",
+    "ConversionPlan",
     "Coord",
     "DtypeError",
     "Explanation",
@@ -71,8 +80,11 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "Limits",
     "NotInvertibleError",
+    "PlanError",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
@@ -85,6 +97,7 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "choose_smem_layout",
     "codegen",
     "count_at",
     "declare_axis",
@@ -98,12 +111,16 @@ __all__ = [
     "group",
     "inner_of",
     "legality",
+    "limits",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "plan_conversion",
+    "scoped_axes",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",

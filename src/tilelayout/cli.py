@@ -15,6 +15,7 @@ from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
 COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
+            "smem", "plan",
             "serve")
 
 

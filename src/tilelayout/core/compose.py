@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import SwizzleError
+from .errors import SwizzleError, shown
 from .operations import LayoutOperations
 from .shape import Shape
 from .swizzle import Swizzle
@@ -41,10 +41,10 @@ class ComposeLayout(LayoutOperations):
     def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle | XorSwizzle):
             raise SwizzleError(
-                f"ComposeLayout needs a Swizzle or XorSwizzle first, got {swizzle!r}"
+                f"ComposeLayout needs a Swizzle or XorSwizzle first, got {shown(swizzle)}"
             )
         if not isinstance(tile, TileLayout):
-            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {tile!r}")
+            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {shown(tile)}")
         if "m" not in tile.axes:
             raise SwizzleError(
                 f"a swizzle permutes the memory address 'm', but {tile} has no 'm' axis"

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from .errors import LayoutError
+from .iter import as_int
+
 
 class Coord(Mapping[str, int]):
     """One point in the physical space: axis name -> integer, in the layout's axis order.
@@ -22,8 +25,15 @@ class Coord(Mapping[str, int]):
     __slots__ = ("_items", "_hash")
 
     def __init__(self, items: Mapping[str, int] | tuple[tuple[str, int], ...] = ()) -> None:
-        pairs = tuple(items.items()) if isinstance(items, Mapping) else tuple(items)
-        self._items = tuple((str(a), int(v)) for a, v in pairs)
+        try:
+            pairs = tuple(items.items()) if isinstance(items, Mapping) else tuple(items)
+            if not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                       for p in pairs):
+                raise TypeError
+        except TypeError:
+            raise LayoutError("a Coord is a mapping axis name -> integer, or (name, value) "
+                              "pairs") from None
+        self._items = tuple((a, as_int(v, f"coordinate on {a}")) for a, v in pairs)
         self._hash: int | None = None
 
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .budget import Limits
 from .coord import Coord
 from .shape import Index
 
@@ -35,7 +36,8 @@ class LayoutOperations:
     __slots__ = ()
 
     # -- evaluation (implemented in tilelayout.eval) ------------------------------------
-    def apply(self, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+    def apply(self, index: Index, shape: Sequence[int] | None = None, *,
+              limits: Limits | None = None) -> tuple[Coord, ...]:
         """The set ``L(x)`` of physical coordinates of logical element ``index``.
 
         Coordinates come in replica enumeration order, duplicates removed; on a
@@ -46,7 +48,7 @@ class LayoutOperations:
         >>> L.apply((0, 8), shape=(8, 16))
         ({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
         """
-        return (_forward or _load_forward()).apply(self, index, shape)
+        return (_forward or _load_forward()).apply(self, index, shape, limits=limits)
 
     def base(self, index: Index, shape: Sequence[int] | None = None) -> Coord:
         """The replica-free coordinate ``D(x) + O``.
@@ -57,14 +59,15 @@ class LayoutOperations:
         """
         return (_forward or _load_forward()).base(self, index, shape)
 
-    def map_all(self, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+    def map_all(self, shape: Sequence[int] | None = None, *,
+                limits: Limits | None = None) -> dict[str, np.ndarray]:
         """Every element at once: axis -> int64 array of shape ``(*shape, R)``.
 
         >>> import tilelayout as tl
         >>> tl.parse("S[4:2] + R[2:1@pid]").map_all()["pid"].shape
         (4, 2)
         """
-        return (_forward or _load_forward()).map_all(self, shape)
+        return (_forward or _load_forward()).map_all(self, shape, limits=limits)
 
     # -- inverse queries (implemented in tilelayout.eval.inverse) ---------------------
     def elements_at(

@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from . import budget
+from .budget import MAX_INT_BITS
 from .dtypes import dtype_bits
-from .errors import DtypeError, LayoutOverflowError, SwizzleError
+from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
 from .iter import as_int
 from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 
@@ -28,7 +30,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Swizzle:
-    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B.
+    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B
+    and ``M + B + S <= 256`` (no address reaches higher bits; see ``core/budget.py``).
 
     >>> sw = Swizzle(3, 3, 3)
     >>> [sw(64 * i) for i in range(4)]   # column 0 of an (8, 64) float16 tile
@@ -50,6 +53,11 @@ class Swizzle:
                 f"Swizzle({m}, {b}, {s}): atom_len S must be >= swizzle_len B "
                 f"(otherwise the XOR-ed bit groups overlap and it is not a permutation)"
             )
+        if m + b + s > MAX_INT_BITS:
+            raise SwizzleError(
+                f"Swizzle({m}, {b}, {s}) reaches bit {m + b + s}; addresses have fewer than "
+                f"{MAX_INT_BITS} bits, so M + B + S must be at most {MAX_INT_BITS}"
+            )
         object.__setattr__(self, "per_element", m)
         object.__setattr__(self, "swizzle_len", b)
         object.__setattr__(self, "atom_len", s)
@@ -66,7 +74,7 @@ class Swizzle:
         """
         bits = dtype_bits(dtype)
         if bits > 128:
-            raise DtypeError(f"dtype {dtype!r} is wider than a 16-byte swizzle unit")
+            raise DtypeError(f"dtype {shown(dtype)} is wider than a 16-byte swizzle unit")
         b = mode_length(mode)
         return cls((128 // bits).bit_length() - 1, b, 3)
 
@@ -152,7 +160,22 @@ class Swizzle:
         return self._apply(m)
 
     def _apply_wide(self, m: T) -> T:
-        # the masks do not fit int64: compute exactly on Python ints, then convert back
+        arr = m  # a numpy integer array whose masks do not fit its dtype
+        dt = arr.dtype  # type: ignore[attr-defined]
+        if arr.size and dt.kind == "i" and dt.itemsize == 8 and int(arr.min()) >= 0:  # type: ignore[attr-defined]
+            # bits 63 and up of a non-negative int64 are 0: only the mask bits below 63 can
+            # change anything, so the same formula runs on int64 with the mask clipped
+            mm, s = self.per_element, self.atom_len
+            keep = 63 - mm
+            if keep <= s:
+                return arr.copy()  # type: ignore[attr-defined,no-any-return]
+            mask = (((1 << self.swizzle_len) - 1) << s) & ((1 << keep) - 1)
+            x = arr >> mm  # type: ignore[operator]
+            x = x ^ ((x & mask) >> s)
+            return (x << mm) | (arr & ((1 << mm) - 1))  # type: ignore[operator,return-value]
+        # negative addresses: compute exactly on Python ints (one object per address, so
+        # counted against the cells limit), then convert back
+        budget.check("a wide swizzle of negative addresses computes", arr.size, "cells")  # type: ignore[attr-defined]
         exact = self._apply(m.astype(object))  # type: ignore[attr-defined]
         try:
             return exact.astype(m.dtype)  # type: ignore[attr-defined,no-any-return]
@@ -198,4 +221,4 @@ def mode_length(mode: str) -> int:
     for name, b in SWIZZLE_MODES.items():
         if key.lower() in (name.lower(), name.lower().rstrip("b")):
             return b
-    raise DtypeError(f"unknown swizzle mode {mode!r}; expected one of {', '.join(SWIZZLE_MODES)}")
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core import budget
 from ..core.compose import Layout, tile_of
 from ..core.coord import Coord, make_coord
 from ..core.shape import Shape, flat_index, unflatten
@@ -36,14 +37,31 @@ from .expressions import Expr, binary, const, forward_program, python_lines, ren
 _UNROLL = 16
 
 
-@dataclass(frozen=True)
+@dataclass
 class Plan:
-    """The compiled evaluators of one layout over one shape."""
+    """The compiled evaluators of one layout over one shape.
+
+    ``base`` is compiled at once; ``apply`` (which needs the replica deltas) on its first
+    call, after the moving replica combinations are checked against the ``replicas``
+    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal.
+    """
 
     shape: Shape
     base: Callable[[Any], Coord]
-    apply: Callable[[Any], tuple[Coord, ...]]
     source: str
+    replica_cost: int
+    _build_apply: Callable[[], Callable[[Any], tuple[Coord, ...]]]
+    _apply: Callable[[Any], tuple[Coord, ...]] | None = None
+
+    def apply(self, index: Any) -> tuple[Coord, ...]:
+        """Every coordinate of element ``index`` (replica order, no duplicates)."""
+        if self.replica_cost > 1:
+            budget.check("apply enumerates", self.replica_cost, "replicas")
+        fn = self._apply
+        if fn is None:
+            fn = self._apply = self._build_apply()
+            self.source += fn.__doc__ or ""
+        return fn(index)
 
 
 def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
@@ -64,12 +82,16 @@ def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
 
 def _deltas(layout: Layout) -> list[tuple[int, ...]]:
     """What each replica combination adds per axis: stride-0 replica iters skipped,
-    duplicates removed, first-occurrence order kept (``apply``'s order)."""
+    duplicates removed, first-occurrence order kept (``apply``'s order). Counted against
+    the ``replicas`` limit before one is listed."""
     tile = tile_of(layout)
+    budget.check("apply enumerates", budget.replica_cost(tile), "replicas")
     pos = {a: k for k, a in enumerate(tile.axes)}
     moving = [it for it in tile.replica if it.stride != 0]
     out: dict[tuple[int, ...], None] = {}
-    for combo in itertools.product(*(range(it.extent) for it in moving)):
+    for n, combo in enumerate(itertools.product(*(range(it.extent) for it in moving))):
+        if not n & 0xFFF:
+            budget.checkpoint()
         d = [0] * len(tile.axes)
         for it, r in zip(moving, combo, strict=True):
             d[pos[it.axis]] += r * it.stride
@@ -131,29 +153,37 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
 
     zero = (0,) * len(names)
     base_src = head + body + [f"    return {_coord_text(tile.axes, values(zero))}"]
-    deltas = _deltas(layout)
-    apply_src = head + body
-    if len(deltas) <= _UNROLL:
-        coords = ", ".join(_coord_text(tile.axes, values(dl)) for dl in deltas)
-        apply_src.append(f"    return ({coords},)")
-    else:
-        loop_vars = [f"d{k}" for k in range(len(names))]
-        exprs = []
-        for k, (n, dv) in enumerate(zip(names, loop_vars, strict=True)):
-            e = binary("+", var(n), var(dv))
-            exprs.append(render(xor_expr(e, images) if k == m_pos else e))  # type: ignore[arg-type]
-        unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
-        apply_src.append(
-            f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
-        )
-    source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n\n" + "\n".join(
-        apply_src
-    ).replace("def _entry", "def _apply", 1) + "\n"
 
     def _dims(index: Any) -> tuple[int, ...]:
         return unflatten(flat_index(index, shape), shape)
 
-    namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, "_deltas": tuple(deltas)}
-    # the source is generated above from validated ints and registered axis names only
-    exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
-    return Plan(shape, namespace["_base"], namespace["_apply"], source)
+    def run(source: str, name: str, **extra: Any) -> Callable[[Any], Any]:
+        namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
+        # the source is generated here from validated ints and registered axis names only
+        exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
+        fn = namespace[name]
+        fn.__doc__ = "\n" + source
+        return fn
+
+    def build_apply() -> Callable[[Any], tuple[Coord, ...]]:
+        deltas = _deltas(layout)
+        apply_src = head + body
+        if len(deltas) <= _UNROLL:
+            coords = ", ".join(_coord_text(tile.axes, values(dl)) for dl in deltas)
+            apply_src.append(f"    return ({coords},)")
+        else:
+            loop_vars = [f"d{k}" for k in range(len(names))]
+            exprs = []
+            for k, (n, dv) in enumerate(zip(names, loop_vars, strict=True)):
+                e = binary("+", var(n), var(dv))
+                exprs.append(render(xor_expr(e, images) if k == m_pos else e))  # type: ignore[arg-type]
+            unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
+            apply_src.append(
+                f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
+            )
+        source = "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n"
+        return run(source, "_apply", _deltas=tuple(deltas))
+
+    base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
+    return Plan(shape, run(base_source, "_base"), base_source,
+                budget.replica_cost(tile), build_apply)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..core import budget
 from ..core.compose import AnySwizzle, ComposeLayout, Layout, tile_of
 from ..core.coord import Coord
 from ..core.errors import LayoutOverflowError
@@ -46,8 +47,11 @@ def components(layout: Layout, flat: int) -> tuple[int, ...]:
 
 
 def replica_combinations(layout: Layout) -> list[tuple[int, ...]]:
-    """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order."""
-    return list(itertools.product(*(range(it.extent) for it in tile_of(layout).replica)))
+    """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order (refused over
+    the ``replicas`` limit before any is listed)."""
+    tile = tile_of(layout)
+    budget.check("listing replicas takes", tile.replica_count, "replicas")
+    return list(itertools.product(*(range(it.extent) for it in tile.replica)))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -79,16 +83,22 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     return plan_for(layout, shape).base(index)
 
 
-def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
+          limits: budget.Limits | None = None) -> tuple[Coord, ...]:
     """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates.
 
     Runs the layout's compiled plan (:mod:`tilelayout.eval.compiled`) on exact ints.
+    Refused (:class:`~tilelayout.BudgetError`) when the moving replica combinations
+    exceed the ``replicas`` limit (``limits=`` or ``tl.limits(...)`` raise it).
 
     >>> import tilelayout as tl
     >>> apply(tl.parse("S[4:1] + R[(2,2):(1@pid,0@pid)]"), 3)
     ({m: 3, pid: 0}, {m: 3, pid: 1})
     """
-    return plan_for(layout, shape).apply(index)
+    if limits is None:
+        return plan_for(layout, shape).apply(index)
+    with budget.using(limits):
+        return plan_for(layout, shape).apply(index)
 
 
 # -- vectorized -------------------------------------------------------------------------
@@ -159,6 +169,8 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     tile = tile_of(layout)
     s = layout.check_shape(shape)
     _check_int64(layout)
+    budget.check("map_base evaluates", tile.size(), "elements")
+    budget.check("map_base allocates", tile.size() * 8 * len(tile.axes), "output_bytes")
     dims = tile.default_shape
     size = math.prod(dims)
     out = {}
@@ -173,11 +185,14 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     return out
 
 
-def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+def map_all(layout: Layout, shape: Sequence[int] | None = None, *,
+            limits: budget.Limits | None = None) -> dict[str, np.ndarray]:
     """Every element's coordinates: axis -> int64 array of shape ``(*shape, R)``.
 
     ``R`` is the number of replica combinations (1 without replicas); entry
     ``[..., r]`` is replica combination ``r`` in row-major order, duplicates kept.
+    Refused before allocating when the element x replica pairs or the bytes exceed the
+    ``elements`` / ``output_bytes`` limits.
 
     >>> import tilelayout as tl
     >>> tl.parse("S[(8,64):(64,1)]").map_all()["m"][1, :3, 0].tolist()
@@ -186,6 +201,8 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
     s = layout.check_shape(shape)
     tile = tile_of(layout)
     _check_int64(tile)
+    with budget.using(limits):
+        budget.check_arrays("map_all evaluates", tile)
     dims = tile.default_shape
     reps = replica_offsets(tile)
     count = tile.replica_count

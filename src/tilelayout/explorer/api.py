@@ -31,6 +31,7 @@ from ..render.palette import PALETTE
 from ..render.physical import physical_view
 from ..syntax.parser import parse
 from . import examples
+from .drawing import drawing
 
 #: the largest request body the server reads (bytes)
 MAX_BODY = 64 * 1024
@@ -419,6 +420,7 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     order = _order(req)
     out["order"] = order
     out["physical"] = physical_view(flat, n, r, banks, dtype, shape, order or list(layout.axes))
+    out.update(drawing(layout, dtype, shape, banks=banks is not None))
     return out
 
 
