@@ -64,8 +64,10 @@ def test_refusals_are_one_line_layout_errors():
         L.codegen(name="int", lang="c")
     with pytest.raises(tl.ShapeError):
         L.codegen((3,))
-    with pytest.raises(tl.LayoutError, match="over the limit of 100"):
-        tl.parse("S[(16,16):(16,1)]").codegen(inverse=True, limit=100)
+    with pytest.raises(tl.BudgetError, match="scans 256 elements, over the limit of 100"):
+        tl.parse("S[(16,16):(16,1)]").codegen(inverse=True, limits=tl.Limits(elements=100))
+    with tl.limits(elements=100), pytest.raises(tl.BudgetError):
+        tl.parse("S[(16,16):(16,1)]").codegen(inverse=True)
     assert "return flat if ok else -1" in tl.parse("S[(16,16):(16,1)]").codegen(inverse=True)
     with pytest.raises(tl.LayoutOverflowError, match="64-bit"):
         tl.parse(f"S[4:{2**62}]").codegen(lang="c")

@@ -18,3 +18,9 @@ def test_preset_inverse_in_cuda_json_and_one_line_refusals():
     run = run_cli("codegen", REF, "--shape", "8,16", "--lang", "triton", "--json")
     doc = json.loads(run.stdout)
     assert doc["shape"] == [8, 16] and "@triton.jit" in doc["code"]
+
+
+def test_max_elements_bounds_the_invertibility_scan():
+    run = run_cli("codegen", "S[(16,16):(16,1)]", "--inverse", "--max-elements", "100")
+    assert run.returncode == 2 and "over the limit of 100" in run.stderr
+    assert run_cli("codegen", "S[(16,16):(16,1)]", "--inverse").returncode == 0

@@ -210,7 +210,7 @@ class LayoutOperations:
         name: str = "layout_fn",
         inverse: bool = False,
         *,
-        limit: int = 1 << 22,
+        limits: Limits | None = None,
     ) -> str:
         """The index map as source code (python, c, cpp, cuda, triton); see
         :func:`tilelayout.codegen` and ``docs/codegen.md``.
@@ -221,7 +221,7 @@ class LayoutOperations:
         """
         from ..codegen.generate import codegen
 
-        return codegen(self, shape, lang, name, inverse, limit=limit)  # type: ignore[arg-type]
+        return codegen(self, shape, lang, name, inverse, limits=limits)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         from ..syntax.printer import format_layout
