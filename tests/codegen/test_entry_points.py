@@ -50,6 +50,8 @@ def test_simplification_rules():
     assert exprs("S[(4,8):(-8,-1)] + -3") == ["-((i0 << 3) + i1) - 3"]
     assert exprs("S[16:1] + 2 + 3") == ["i0 + 5"]                     # constants combined
     assert exprs("S[(2,8):(0,1)]") == ["i1"]                          # stride 0 dropped
+    inv = tl.presets.get("mma.m16n8k16.A", dtype="float16").layout.codegen(inverse=True)
+    assert "c4 = m & 1\n" in inv and "c2 = m >> 2\n" in inv         # no nested masks
 
 
 def test_refusals_are_one_line_layout_errors():

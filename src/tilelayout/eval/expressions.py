@@ -97,6 +97,11 @@ def modulo(a: Expr, n: int) -> Expr:
     if n == 1:
         return const(0)
     k = _pow2(n)
+    if a.op in ("&", "%") and _is_const(a.args[1]):
+        inner = int(a.args[1].value) + (1 if a.op == "&" else 0)  # the inner modulus
+        low_mask = a.op == "%" or _pow2(inner) is not None  # x & (2**k - 1) only
+        if low_mask and inner % n == 0:  # (x mod M) mod n == x mod n when n divides M
+            return modulo(a.args[0], n)
     return binary("&", a, const(n - 1)) if k is not None else binary("%", a, const(n))
 
 
