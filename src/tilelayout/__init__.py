@@ -10,6 +10,9 @@ devices of a mesh.
 ({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
 """
 
+import difflib
+import importlib
+
 from .algebra.canonical import canonicalize
 from .algebra.equivalence import equivalent
 from .algebra.group import group
@@ -17,13 +20,29 @@ from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
 from .algebra.tiling import direct_sum, inner_of, outer_of, tile_to
-from .analysis.banks import bank_map, bank_of
-from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
+from .analysis.banks import BankAccess, bank_access, bank_map, bank_of
+from .analysis.conflicts import (
+    ConflictReport,
+    TileConflicts,
+    bank_conflicts,
+    smem_wavefronts,
+    tile_conflicts,
+)
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
+from .analysis.reads import TileRead, TileReads, tile_reads
 from .codegen.generate import CodegenError, codegen
 from .codegen.inverse import NotInvertibleError
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.axes import (
+    SMEM_BANK_BYTES,
+    SMEM_BANKS,
+    Axis,
+    axes,
+    axis,
+    declare_axis,
+    is_axis,
+    scoped_axes,
+)
 from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
@@ -55,6 +74,12 @@ from .syntax.builder import R, S, axis_ref
 __version__ = "0.1.0"
 
 __all__ = [
+    "BankAccess",
+    "TileConflicts",
+    "TileRead",
+    "TileReads",
+    "bank_access",
+    "tile_reads",
     "DTYPES",
     "R",
     "S",
@@ -134,19 +159,11 @@ __all__ = [
 def __getattr__(name: str):
     """``tl.presets`` / ``tl.interop`` (imported on first use), and ``tl.laneid``,
     ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
-    from .core.axes import is_axis
-
     if name in ("presets", "interop", "render"):
-        import importlib
-
         return importlib.import_module(f".{name}", __name__)
 
     if is_axis(name):
         return axis_ref(name)
-    import difflib
-
-    from .core.axes import axes as registered
-
-    close = difflib.get_close_matches(name, [a.name for a in registered()], n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, [a.name for a in axes()], n=1, cutoff=0.6)
     hint = f"; did you mean the axis '{close[0]}' (tl.{close[0]})?" if close else ""
     raise AttributeError(f"module 'tilelayout' has no attribute {name!r}{hint}")

@@ -1,38 +1,20 @@
-"""Argument helpers shared by subcommands."""
+"""Argument helpers shared by subcommands (``int_tuple`` is :func:`tilelayout.core.shape.int_tuple`)."""
 
 from __future__ import annotations
 
 import argparse
-import re
 
+from .. import presets
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError, LayoutParseError, ShapeError
+from ..core.errors import LayoutError, LayoutParseError
+from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from ..syntax.parser import parse
 
-
-def int_tuple(text: str, what: str) -> tuple[int, ...]:
-    """``"8,16"`` (or ``"8x16"``, ``"8 16"``, ``"(8, 16)"``, ``"[8,16]"``) -> ``(8, 16)``.
-
-    An empty text (or ``"()"``) is the empty tuple; an empty entry is an error.
-
-    >>> int_tuple("(8, 16)", "--shape"), int_tuple("8x16", "--shape"), int_tuple("7,", "--at")
-    ((8, 16), (8, 16), (7,))
-    """
-    cleaned = text.strip()
-    if cleaned[:1] + cleaned[-1:] in ("()", "[]"):
-        cleaned = cleaned[1:-1].strip()
-    if not cleaned:
-        return ()
-    parts = re.split(r"\s*[,x]\s*|\s+", cleaned)
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()  # one trailing comma, as in (8,)
-    try:
-        return tuple(int(p) for p in parts)
-    except ValueError:
-        raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
+__all__ = ["add_layout_args", "add_preset_args", "int_tuple", "layout_from_args",
+           "preset_from_args", "shape_from_args"]
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -64,8 +46,6 @@ def preset_from_args(args: argparse.Namespace):
 
 def build_preset(name: str, items: list[str], what: str):
     """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    from .. import presets
-
     texts: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
