@@ -14,8 +14,12 @@ import difflib
 import importlib
 
 from .algebra.canonical import canonicalize
+from .algebra.common_vector import max_common_vector
+from .algebra.complement import complement
+from .algebra.composition import compose
 from .algebra.equivalence import equivalent
 from .algebra.group import group
+from .algebra.inversion import inverse, inverse_shape
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
@@ -124,6 +128,8 @@ __all__ = [
     "canonicalize",
     "choose_smem_layout",
     "codegen",
+    "complement",
+    "compose",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -135,8 +141,11 @@ __all__ = [
     "format_layout",
     "group",
     "inner_of",
+    "inverse",
+    "inverse_shape",
     "legality",
     "limits",
+    "max_common_vector",
     "outer_of",
     "pack",
     "parse",

@@ -137,6 +137,7 @@ BAD = [
     (tl.parse("S[(16,8):(1@laneid,1)] + R[2:16@laneid]"), C_F32.layout, (16, 8), "float32",
      "replicas"),
     (C_F32.layout, C_F32.layout, (16, 8), "float32", "family"),
+    (tl.parse("S[()]"), tl.parse("S[()]"), (), "float32", "no dimensions"),
 ]
 
 

@@ -23,7 +23,8 @@ def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False)
     p.add_argument("--shape", help="logical shape, e.g. 8,16 (default: the shard extents, "
                    "or the preset's shape)", required=shape_required)
     p.add_argument("--dtype", help="element type for shared-memory banks (e.g. float16)")
-    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B (needs --dtype)")
+    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B/128B_atom32B/128B_atom64B/96B "
+                   "(needs --dtype)")
     add_preset_args(p)
 
 

@@ -130,7 +130,9 @@ class LayoutOperations:
 
         >>> import tilelayout as tl
         >>> tl.parse("S[4:1]").tile_to((12,), (4,))
-        parse('S[(3,4):(4,1)]')
+        parse('S[12:1]')
+        >>> tl.parse("S[(2,2):(1,2)]").tile_to((4, 2), (2, 2))
+        parse('S[(2,2,2):(4,1,2)]')
         """
         from ..algebra.tiling import tile_to
 

@@ -22,8 +22,17 @@ from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
 from .iter import as_int
 from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 
-#: swizzle mode name -> B (swizzle_len); S is 3 for every mode
-SWIZZLE_MODES: dict[str, int] = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+#: swizzle mode name -> CuTe ``Swizzle<B, M, S>`` on **byte** addresses, as (M, B, S):
+#: the 16-byte-atomicity modes XOR line bits [7, 7+B) into 16-byte-chunk bits [4, 4+B);
+#: the 128B mode with 32-byte atomicity is Swizzle<2,5,2> (lines 7..8 into 32-byte units
+#: 5..6), with 64-byte atomicity Swizzle<1,6,1> (line bit 7 into bit 6); the 96B mode
+#: (sm_103a) has the 32B mode's pattern (PTX 5.5.7; hardware-facts §6).
+SWIZZLE_MODE_BYTES: dict[str, tuple[int, int, int]] = {
+    "none": (4, 0, 3), "32B": (4, 1, 3), "64B": (4, 2, 3), "128B": (4, 3, 3),
+    "128B_atom32B": (5, 2, 2), "128B_atom64B": (6, 1, 1), "96B": (4, 1, 3),
+}
+#: swizzle mode name -> B (swizzle_len)
+SWIZZLE_MODES: dict[str, int] = {k: v[1] for k, v in SWIZZLE_MODE_BYTES.items()}
 
 T = TypeVar("T")
 
@@ -64,19 +73,23 @@ class Swizzle:
 
     @classmethod
     def for_dtype(cls, dtype: str, mode: str) -> Swizzle:
-        """The shared-memory swizzle for an element type and a mode (none/32B/64B/128B).
+        """The shared-memory swizzle for an element type and a mode.
 
-        ``M = bitlen(128 / bits) - 1`` keeps one 16-byte vector unswizzled;
-        ``B = 0/1/2/3`` for none/32B/64B/128B; ``S = 3``.
+        Modes with 16-byte atomicity (none/32B/64B/128B, and 96B, which has the 32B
+        pattern): ``M = bitlen(128 / bits) - 1`` keeps one 16-byte vector unswizzled,
+        ``B = 0/1/2/3`` (96B: 1), ``S = 3``. The 128B mode with 32-byte atomicity
+        (``128B_atom32B``, CuTe ``Swizzle<2,5,2>`` on bytes) and with 64-byte atomicity
+        (``128B_atom64B``, ``Swizzle<1,6,1>`` on bytes) keep a 32-/64-byte unit whole.
+        In elements, ``M`` is the byte-level M minus ``log2(bytes)``.
 
-        >>> Swizzle.for_dtype("float32", "64B")
-        Swizzle(2, 2, 3)
+        >>> Swizzle.for_dtype("float32", "64B"), Swizzle.for_dtype("float16", "128B_atom32B")
+        (Swizzle(2, 2, 3), Swizzle(4, 2, 2))
         """
         bits = dtype_bits(dtype)
         if bits > 128:
             raise DtypeError(f"dtype {shown(dtype)} is wider than a 16-byte swizzle unit")
-        b = mode_length(mode)
-        return cls((128 // bits).bit_length() - 1, b, 3)
+        m_bytes, b, s = SWIZZLE_MODE_BYTES[mode_name(mode)]
+        return cls((128 // bits).bit_length() - 1 + m_bytes - 4, b, s)
 
     @property
     def atom_size(self) -> int:
@@ -104,6 +117,16 @@ class Swizzle:
         6
         """
         return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element + self.atom_len
+
+    @property
+    def vector_bits(self) -> int:
+        """The largest ``k`` such that aligned runs of ``2**k`` addresses stay consecutive
+        and in order: ``M`` (the unswizzled run), unbounded for the identity.
+
+        >>> Swizzle(3, 3, 3).vector_bits
+        3
+        """
+        return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element
 
     def to_xor(self) -> XorSwizzle:
         """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
@@ -211,14 +234,65 @@ def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
     return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
 
 
+def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | XorSwizzle:
+    """CuTe's ``Swizzle<B, M, S>`` with a signed shift (TIRx's ``swizzle_inner`` flag).
+
+    ``S >= 0`` XORs the higher bit group into the lower one: our ``Swizzle(M, B, S)``.
+    ``S < 0`` XORs the lower group into the higher one (bit ``k`` in ``[M, M+B)`` also
+    flips bit ``k+|S|``), which no ``Swizzle`` says: the equal :class:`XorSwizzle`.
+
+    >>> signed_swizzle(3, 3, 3), signed_swizzle(0, 2, -3)
+    (Swizzle(3, 3, 3), XorSwizzle(9, 18, 4, 8, 16))
+    """
+    m = as_int(per_element, "swizzle per_element (M)")
+    b = as_int(swizzle_len, "swizzle swizzle_len (B)")
+    s = as_int(shift, "swizzle shift (S)")
+    if s >= 0 or b == 0:
+        return Swizzle(m, b, abs(s))
+    if m < 0 or b < 0 or -s < b:
+        raise SwizzleError(f"Swizzle({m}, {b}, {s}): expected M, B >= 0 and |S| >= B")
+    return XorSwizzle([(1 << k) | ((1 << (k - s)) if m <= k < m + b else 0)
+                       for k in range(m - s + b)])
+
+
+def swizzle_shift(sw: Swizzle | XorSwizzle) -> tuple[int, int, int] | None:
+    """``(M, B, signed S)`` with ``signed_swizzle(M, B, S) == sw`` as a map, or None.
+
+    >>> swizzle_shift(Swizzle(3, 3, 3)), swizzle_shift(XorSwizzle(9, 18, 4, 8, 16))
+    ((3, 3, 3), (0, 2, -3))
+    >>> swizzle_shift(XorSwizzle(2, 1)) is None
+    True
+    """
+    plain = as_plain_swizzle(sw)
+    if plain is not None:
+        return plain.per_element, plain.swizzle_len, plain.atom_len
+    assert isinstance(sw, XorSwizzle)
+    moved = [k for k, v in enumerate(sw.images) if v != 1 << k]
+    lo, b = moved[0], len(moved)
+    s = (sw.images[lo] ^ (1 << lo)).bit_length() - 1 - lo
+    if s < b or moved != list(range(lo, lo + b)):
+        return None
+    if any(sw.images[k] != (1 << k) | (1 << (k + s)) for k in moved):
+        return None
+    return lo, b, -s
+def mode_name(mode: str) -> str:
+    """The canonical name of a swizzle mode (case-insensitive; "128" and "128b" are
+    accepted for "128B").
+
+    >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
+    ('128B', '128B_atom32B', 'none')
+    """
+    key = str(mode).strip().lower()
+    for name in SWIZZLE_MODE_BYTES:
+        if key in (name.lower(), name.lower().rstrip("b")):
+            return name
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+
+
 def mode_length(mode: str) -> int:
     """B for a swizzle mode name (case-insensitive; "128" and "128b" are accepted).
 
-    >>> mode_length("128B"), mode_length("64b"), mode_length("none")
-    (3, 2, 0)
+    >>> mode_length("128B"), mode_length("64b"), mode_length("none"), mode_length("96B")
+    (3, 2, 0, 1)
     """
-    key = str(mode).strip()
-    for name, b in SWIZZLE_MODES.items():
-        if key.lower() in (name.lower(), name.lower().rstrip("b")):
-            return b
-    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+    return SWIZZLE_MODES[mode_name(mode)]

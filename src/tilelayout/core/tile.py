@@ -183,11 +183,14 @@ class TileLayout(LayoutOperations):
     # -- algebra specific to tile layouts (the rest: core/operations.py) ------------
     def tile(self, outer: TileLayout, outer_shape: Sequence[int],
              inner_shape: Sequence[int]) -> Layout:
-        """``self`` (the inner tile) repeated by ``outer``, whose strides count whole tiles.
+        """``self`` (the inner tile) repeated by ``outer``, whose shard strides count whole
+        tiles; its offset and replicas are absolute; the result is canonical (as in TIRx).
 
         >>> import tilelayout as tl
         >>> tl.parse("S[4:1]").tile(tl.parse("S[2:1]"), (2,), (4,))
-        parse('S[(2,4):(4,1)]')
+        parse('S[8:1]')
+        >>> tl.parse("S[4:1]").tile(tl.parse("S[2:1@warpid] + R[2:4@laneid] + 1"), (2,), (4,))
+        parse('S[(2,4):(1@warpid,1)] + R[2:4@laneid] + 1')
         """
         from ..algebra.tiling import tile
 
