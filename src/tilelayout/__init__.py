@@ -16,7 +16,7 @@ from .algebra.group import group
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
-from .algebra.tiling import direct_sum, inner_of, outer_of, tile_to
+from .algebra.tiling import direct_sum, inner_of, outer_of, tile_span, tile_to
 from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
@@ -120,6 +120,7 @@ __all__ = [
     "span",
     "storage",
     "tile_conflicts",
+    "tile_span",
     "tile_to",
     "unpack",
     "value_range",
