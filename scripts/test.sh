@@ -7,6 +7,7 @@ cd "$root"
 TILELAYOUT_EXTRAS=test bash scripts/bootstrap.sh
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-compiler.sh
+bash scripts/ensure-axe.sh
 TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute triton}" bash scripts/optional-extras.sh
 echo "[test] ruff" >&2
 .venv/bin/ruff check src tests benchmarks

@@ -40,7 +40,7 @@ from ..core.capacity import (
     SBUF_SOURCE,
     sbuf_bytes,
 )
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.compose import ComposeLayout, Layout, tile_of, value_range
 from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
@@ -68,6 +68,12 @@ class Finding:
     examples: tuple[tuple[int, ...], ...] = ()
     axis: str | None = None
     elements: tuple[int, ...] = ()
+
+    @property
+    def element_level(self) -> bool:
+        """True for findings about particular elements (``out_of_range``, ``duplicate``);
+        the others are about the layout as a whole."""
+        return self.kind in ("out_of_range", "duplicate")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
@@ -105,8 +111,6 @@ class LegalityReport:
 
 
 def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
-    from ..algebra.span import value_range
-
     return {a: value_range(tile, a) for a in tile.axes}
 
 
