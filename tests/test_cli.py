@@ -1,59 +1,12 @@
-"""The command line as a user runs it: tables, JSON, one-line errors, exit codes."""
+"""The command line as a user runs it: one-line errors, exit codes, shape spellings."""
+
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from tests.helpers import run
 from tilelayout.cli import main
-
-TC = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tilelayout.cli", *args],
-                          capture_output=True, text=True, timeout=60)
-
-
-def test_map_json_contract():
-    p = run("map", TC, "--shape", "8,16", "--json")
-    assert p.returncode == 0, p.stderr
-    doc = json.loads(p.stdout)
-    assert doc["layout"] == TC and doc["shape"] == [8, 16]
-    assert doc["axes"] == ["laneid", "warpid", "m"]
-    assert len(doc["elements"]) == 128
-    e = doc["elements"][8]
-    assert e["index"] == [0, 8]
-    assert e["coords"] == [{"laneid": 0, "warpid": 6, "m": 0}, {"laneid": 0, "warpid": 10, "m": 0}]
-    last = doc["elements"][-1]
-    assert last["index"] == [7, 15] and [c["warpid"] for c in last["coords"]] == [6, 10]
-
-
-def test_map_table(capsys):
-    assert main(["map", "S[(2,2):(1@laneid,1)] + R[2:1@pid]"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert out[0] == "layout S[(2,2):(1@laneid,1)] + R[2:1@pid]"
-    assert out[2].split() == ["index", "laneid", "m", "pid"]
-    assert out[3].split() == ["(0,", "0)", "0", "0", "0"]
-    assert out[4].split() == ["0", "0", "1"]  # the replica continues without an index
-    assert out[-1].split() == ["1", "1", "1"]
-    assert len(out) == 3 + 4 * 2
-
-
-def test_map_with_swizzle_and_dtype(capsys):
-    assert main(["map", "S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "128B", "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    assert doc["layout"] == "ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])"
-    assert [e["coords"][0]["m"] for e in doc["elements"] if e["index"][1] == 0] == [72 * i for i in range(8)]
-
-
-def test_explain_command():
-    p = run("explain", TC, "--shape", "8,16", "--at", "7,15")
-    assert p.returncode == 0, p.stderr
-    assert "2. split     by (8, 2, 4, 2): c = (7, 1, 3, 1)" in p.stdout
-    p = run("explain", TC, "--shape", "8,16", "--at", "127", "--json")
-    assert json.loads(p.stdout)["index"] == [7, 15]
 
 
 @pytest.mark.parametrize("args,words", [
@@ -112,45 +65,3 @@ def test_out_of_memory_is_one_line_error(monkeypatch, capsys):
     assert main(["map", "S[4:1]", "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("tilelayout: error: out of memory")
-
-
-def test_elements_at_command():
-    p = run("elements-at", TC, "laneid=5", "warpid=9", "--shape", "8,16")
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines() == ["2 element(s) at laneid=5, warpid=9:", "(1, 2) (1, 3)"]
-    p = run("elements-at", "--preset", "mma.m16n8k16.C", "laneid=5", "--json")
-    assert json.loads(p.stdout)["elements"] == [[1, 2], [1, 3], [9, 2], [9, 3]]
-    p = run("elements-at", TC, "laneid5")
-    assert p.returncode == 2 and "expected AXIS=VALUE such as laneid=5, got 'laneid5'" in p.stderr
-
-
-@pytest.mark.parametrize("args,status,words", [
-    (["S[64:1@laneid]"], 1, "laneid 63 does not exist"),
-    (["S[(2,32):(1@wgid,1@laneid)]"], 1, "nothing names the step between"),
-    (["S[(4,2):(1,0)]"], 1, "not injective"),
-    ([TC], 0, "[unused] 128 of the 384 coordinates"),  # reported, but not an error
-    (["S[(8,64):(64,1)]", "--dtype", "float16"], 1, "column reads (16 B per lane, 2 warp requests): "
-     "64 wavefronts, ideal 8: 8.0x the ideal"),
-    (["S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "128B"], 0,
-     "column reads (16 B per lane, 2 warp requests): 8 wavefronts, ideal 8: conflict-free"),
-    (["--preset", "mma.m16n8k16.C"], 0, "legal"),
-])
-def test_check_command(args, status, words):
-    p = run("check", *args)
-    assert p.returncode == status, p.stdout + p.stderr
-    assert words in p.stdout
-
-
-def test_check_json():
-    p = run("check", "S[(8,64):(64,1)]", "--dtype", "float16", "--swizzle", "64B", "--json")
-    doc = json.loads(p.stdout)
-    assert doc["ok"] is True and doc["findings"] == []
-    assert doc["conflicts"]["column"]["wavefronts"] > doc["conflicts"]["column"]["ideal"]
-    assert p.returncode == 1
-
-
-def test_check_counts_tensor_memory_columns_in_elements_of_the_dtype():
-    wide = "S[(128,1024):(1@TLane,1@TCol)]"  # 1024 columns: too many 32-bit cells ...
-    assert run("check", wide).returncode == 1
-    p = run("check", wide, "--dtype", "e4m3")  # ... but 1024 8-bit values fit in 256 cells
-    assert p.returncode == 0 and "legal" in p.stdout

@@ -21,12 +21,16 @@ from .analysis.banks import bank_map, bank_of
 from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
+from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes
 from .core.errors import (
     AlgebraError,
+    BudgetError,
     DtypeError,
     IndexOutOfRangeError,
     LayoutError,
@@ -39,7 +43,10 @@ from .core.errors import (
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
+from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -52,8 +59,11 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
+    "BudgetError",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
     "Coord",
@@ -67,11 +77,15 @@ __all__ = [
     "LayoutOverflowError",
     "LayoutParseError",
     "LegalityReport",
+    "Limits",
+    "NotInvertibleError",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TileLayout",
     "UnknownAxisError",
+    "XorSwizzle",
     "axes",
     "axis",
     "axis_ref",
@@ -79,6 +93,8 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "codegen",
+    "choose_smem_layout",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -91,12 +107,15 @@ __all__ = [
     "group",
     "inner_of",
     "legality",
+    "limits",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "scoped_axes",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",

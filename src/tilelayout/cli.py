@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from .core.errors import LayoutError
 
 #: subcommand modules under tilelayout.commands, in help order
-COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "serve")
+COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
+            "smem",
+            "serve")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -60,7 +60,8 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     ARTIFACTS.mkdir(exist_ok=True)
     panel.screenshot(path=str(ARTIFACTS / "convert-panel-mma-a.png"))
 
-    # a swizzled shared-memory tile: CuTe says it (Swizzle<3,3,3> o ...), the others refuse
+    # a swizzled shared-memory tile: CuTe says it (Swizzle<3,3,3> o ...), Triton as a shared
+    # linear layout, the others refuse
     smem = "S[(8,64):(64,1)]"
     page.open(f"?layout={quote(smem)}&shape=8,64&dtype=float16&swizzle=128B")
     L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse(smem))
@@ -73,7 +74,7 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     assert page.page.text_content("[data-testid=convert-reason-cute-tv]") == str(err.value)
     refused = page.page.eval_on_selector_all("#convert li.refused",
                                              "(els) => els.map((e) => e.dataset.target)")
-    assert refused == ["cute-tv", "jax", "triton"]
+    assert refused == ["cute-tv", "jax"]
     assert page.page.locator("[data-testid=convert-copy-cute-tv]").count() == 0
     panel.screenshot(path=str(ARTIFACTS / "convert-panel-smem-swizzled.png"))
     page.shot("convert-panel-page.png")

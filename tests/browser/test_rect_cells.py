@@ -16,7 +16,7 @@ from tilelayout.eval.inverse import elements_at
 from tilelayout.explorer import api
 
 from .test_explorer import physical_cell
-from .test_grid_review import CELL_INK
+from .test_grid import CELL_INK
 
 pytestmark = pytest.mark.browser
 

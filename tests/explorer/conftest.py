@@ -1,4 +1,4 @@
-"""One explorer server on a free port for the API tests of a module."""
+"""The explorer served on a free loopback port, once per test module that asks for it."""
 
 from __future__ import annotations
 

@@ -1,32 +1,20 @@
 """The explorer's JSON API: answers equal the library's, bad input is a 4xx JSON error."""
 
+
 from __future__ import annotations
 
 import json
-import math
-import urllib.error
-import urllib.request
 
 import numpy as np
 import pytest
 
 import tilelayout as tl
+from tests.helpers import call
 from tilelayout import presets
 from tilelayout.eval.inverse import elements_at
 from tilelayout.explorer import api, examples
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
-
-
-def call(url, path, body=None, *, raw=None, method=None, headers=None):
-    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    req = urllib.request.Request(url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, r.headers.get("Content-Type"), r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers.get("Content-Type"), e.read()
 
 
 def test_layout_view_equals_map_all():
@@ -42,19 +30,6 @@ def test_layout_view_equals_map_all():
     assert [t["warpid"] for t in p["tiles"]] == [5, 6, 9, 10]
     assert max(p["row"]) < p["nrows"] and max(p["col"]) < p["ncols"]
     assert len(p["tile"]) == 256
-
-
-@pytest.mark.parametrize("e", examples.EXAMPLES, ids=lambda e: e.name)
-def test_every_example_loads(e):
-    r = api.layout_view({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
-                         "swizzle": e.swizzle})
-    assert r["size"] == math.prod(e.shape)
-    assert "too_large" not in r
-    p = r["physical"]
-    cells = {(t, a, b, s) for t, a, b, s in zip(p["tile"], p["row"], p["col"],
-                                                 p.get("subpos", [0] * len(p["tile"])),
-                                                 strict=True)}
-    assert len(cells) >= 1 and p["nrows"] * p["ncols"] * p["sub"] * len(p["tiles"]) >= len(cells)
 
 
 def test_physical_kinds():
@@ -150,85 +125,6 @@ def test_bad_input_names_the_field(body, field, column):
         api.layout_view(body)
     assert info.value.status == 400 and info.value.field == field
     assert info.value.column == column
-
-
-def test_http_routes_and_errors(server):
-    status, ctype, body = call(server, "/")
-    assert status == 200 and "text/html" in ctype and b'data-testid="layout-input"' in body
-    status, _, body = call(server, "/api/palette")
-    assert json.loads(body)["palette"] == list(tl.render.palette.PALETTE)
-    status, _, body = call(server, "/api/layout", {"layout": REF, "shape": [8, 16]})
-    assert status == 200 and json.loads(body)["replicas"] == 2
-    cases = [
-        (("/api/layout", {"layout": "S[(8,4):(4@lane,1)]"}), 400),
-        (("/api/layout", None), 400),
-        (("/api/nope", {"layout": REF}), 404),
-        (("/static/../api.py", None), 404),
-        (("/api/explain", {"layout": REF, "index": [8, 0]}), 400),
-        (("/api/elements_at", {"layout": REF, "coords": {"bank": 1}}), 400),
-    ]
-    for (path, body), want in cases:
-        status, ctype, raw = call(server, path, body, method="POST" if path.startswith("/api/")
-                                  and path != "/api/nope" or body else "GET")
-        data = json.loads(raw)
-        assert status == want and "error" in data and "Traceback" not in raw.decode(), path
-    status, _, raw = call(server, "/api/layout", raw=b"{not json")
-    assert status == 400 and "JSON" in json.loads(raw)["error"]
-    status, _, raw = call(server, "/api/layout", raw=b"[1, 2]")
-    assert status == 400
-    big = json.dumps({"layout": "S[4]", "pad": "x" * (api.MAX_BODY + 10)}).encode()
-    status, _, raw = call(server, "/api/layout", raw=big)
-    assert status == 413 and "at most" in json.loads(raw)["error"]
-    status, _, raw = call(server, "/api/layout", {"layout": "S[4]" + " " * api.MAX_TEXT})
-    assert status == 413
-    status, _, raw = call(server, "/api/layout", method="DELETE")
-    assert status == 405
-    # and it keeps serving
-    status, _, body = call(server, "/api/presets")
-    assert status == 200 and len(json.loads(body)["presets"]) > len(examples.EXAMPLES)
-
-
-def test_internal_error_is_not_a_traceback(server, monkeypatch, capsys):
-    def boom(_req):
-        raise RuntimeError("secret internals")
-    monkeypatch.setitem(__import__("tilelayout.explorer.server", fromlist=["_POST"])._POST,
-                        "/api/layout", boom)
-    status, _, raw = call(server, "/api/layout", {"layout": REF})
-    assert status == 500 and b"secret" not in raw and b"Traceback" not in raw
-    assert json.loads(raw)["error"].startswith("internal error")
-
-
-def test_binds_loopback_by_default():
-    from tilelayout.explorer.server import make_server
-    srv = make_server(port=0)
-    try:
-        assert srv.server_address[0] == "127.0.0.1"
-    finally:
-        srv.server_close()
-
-
-def test_serve_command_starts_and_stops():
-    import subprocess
-    import sys
-    import time
-    proc = subprocess.Popen([sys.executable, "-m", "tilelayout.cli", "serve", "--port", "0",
-                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        assert "http://127.0.0.1:" in line
-        url = line.split()[3].rstrip("/")
-        deadline = time.time() + 10
-        while True:
-            try:
-                status, _, _ = call(url, "/api/options")
-                break
-            except OSError:
-                assert time.time() < deadline
-                time.sleep(0.1)
-        assert status == 200
-    finally:
-        proc.send_signal(__import__("signal").SIGINT)
-        assert proc.wait(timeout=10) == 0
 
 
 def test_map_all_coords_are_integers_in_json():

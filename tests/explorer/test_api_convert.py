@@ -8,13 +8,13 @@ import json
 import pytest
 
 import tilelayout as tl
+from tests.helpers import call
 from tilelayout import presets
 from tilelayout.interop import InteropError
 from tilelayout.interop.cute import thread_axes, to_cute, to_cute_tv
 from tilelayout.interop.jax import partition_spec_entries
 from tilelayout.interop.triton import to_triton_bases
-
-from .test_api import call
+from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 MMA_A = presets.get("mma.m16n8k16.A", dtype="float16")
 SMEM = "S[(8,64):(64,1)]"
@@ -47,14 +47,16 @@ def test_every_target_for_the_mma_a_fragment_equals_the_library():
     assert tvm and r["tvm"]["ok"] and r["tvm"]["text"] == str(to_tvm(L))
 
 
-def test_swizzled_smem_tile_refuses_all_but_cute():
+def test_swizzled_smem_tile_refuses_all_but_cute_and_triton_shared():
     r = _by_target(api_convert({"layout": SMEM, "dtype": "float16", "swizzle": "128B",
                                 "targets": ["cute", "cute-tv", "jax", "triton"]}))
     L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse(SMEM))
     assert r["cute"]["ok"] and r["cute"]["text"] == to_cute(L, (8, 64)) == "Swizzle<3,3,3> o (8,64):(64,1)"
+    offset = to_triton_shared_bases(L, (8, 64))
+    assert r["triton"]["ok"] and "SharedLinearLayout offset_bases" in r["triton"]["notes"][0]
+    assert r["triton"]["text"] == f"offset: {json.dumps(offset, separators=(',', ':'))}"
     for target, fn in (("cute-tv", lambda: to_cute_tv(L, (8, 64))),
-                       ("jax", lambda: partition_spec_entries(L, {}, (8, 64))),
-                       ("triton", lambda: to_triton_bases(L, (8, 64)))):
+                       ("jax", lambda: partition_spec_entries(L, {}, (8, 64)))):
         with pytest.raises(InteropError) as err:
             fn()
         assert r[target]["ok"] is False and r[target]["reason"] == str(err.value), target

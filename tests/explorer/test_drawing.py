@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tests.helpers import call
 from tilelayout.explorer import api, examples
 from tilelayout.explorer.drawing import colours, dim_name, logical_fold
 from tilelayout.explorer.table_view import MAX_TABLE_ELEMENTS, table_view
 from tilelayout.render.svg import default_color_key
 from tilelayout.render.table import fold_shape
 
-from .test_api import REF, call
+from .test_api import REF
 
 
 def post(url, path, body):

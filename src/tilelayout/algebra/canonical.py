@@ -120,8 +120,9 @@ def canonicalize(layout: Layout, *, fuse_threads: bool = False) -> Layout:
     """The canonical form of ``layout`` (see the module docstring for the rules).
 
     A ComposeLayout keeps its swizzle; an identity swizzle (``B == 0``), a layout whose
-    ``m`` is constant 0, or one whose ``m`` stays inside ``[0, 2**(M+S))`` (the swizzle
-    reads only zero bits there) canonicalizes to its tile (the swizzle changes nothing).
+    ``m`` is constant 0, or one whose ``m`` stays inside ``[0, 2**fixed_bits)`` (``M+S``
+    for a Swizzle: the swizzle reads only zero bits there) canonicalizes to its tile (the
+    swizzle changes nothing).
 
     >>> import tilelayout as tl
     >>> canonicalize(tl.parse("S[(4,2):(2,1)] + R[1:5@pid] + 0"))
@@ -132,9 +133,8 @@ def canonicalize(layout: Layout, *, fuse_threads: bool = False) -> Layout:
         assert isinstance(tile, TileLayout)
         sw = layout.swizzle
         lo, hi = value_range(tile, "m")
-        if sw.is_identity or "m" not in tile.axes or (0 <= lo and hi < 1 << (sw.per_element
-                                                                             + sw.atom_len)):
-            return tile  # every address in [0, 2**(M+S)) has zero swizzle bits: f is identity
+        if sw.is_identity or "m" not in tile.axes or (0 <= lo and hi >> sw.fixed_bits == 0):
+            return tile  # every address in [0, 2**fixed_bits) maps to itself
         return ComposeLayout(layout.swizzle, tile)
     tile = _canonical_tile(layout)
     if fuse_threads:

@@ -14,7 +14,9 @@ scale factors per 32-bit ``TCol`` cell is ``pack(4, "TCol")``.
 
 On a ComposeLayout (``axis == "m"``, ``n`` a power of two) the swizzle's ``M`` changes by
 ``log2 n`` (``M - log2 n`` for pack, ``M + log2 n`` for unpack; CuTe's upcast/downcast
-rule): the swizzle keeps acting on the same bytes.
+rule): the swizzle keeps acting on the same bytes. An XorSwizzle's images shift by
+``log2 n`` bits the same way (unpack prepends ``log2 n`` fixed bits; pack needs its low
+``log2 n`` bits fixed and untouched by the others).
 
 ``storage(L)`` drops thread axes: shard iters on thread axes keep their extent with
 stride 0 (so the logical shape is unchanged), thread replicas and thread offsets go.
@@ -35,6 +37,7 @@ from ..core.errors import AlgebraError
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 from .canonical import fuse_adjacent
 from .common import Layout
 from .group import group_iters
@@ -69,6 +72,9 @@ def unpack(layout: Layout, n: int, axis: str = "m") -> Layout:
         assert isinstance(inner, TileLayout)
         if axis != "m":
             return ComposeLayout(sw, inner)
+        if isinstance(sw, XorSwizzle):
+            return ComposeLayout(XorSwizzle([1 << j for j in range(k)]
+                                            + [v << k for v in sw.images]), inner)
         return ComposeLayout(Swizzle(sw.per_element + k, sw.swizzle_len, sw.atom_len), inner)
 
     def f(it: Iter) -> Iter:
@@ -97,6 +103,14 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
         assert isinstance(inner, TileLayout)
         if axis != "m":
             return ComposeLayout(sw, inner)
+        if isinstance(sw, XorSwizzle):
+            low = (1 << k) - 1
+            if sw.fixed_bits < k or any(v & low for v in sw.images[k:]):
+                raise AlgebraError(
+                    f"pack({n}) would split the runs of {n} elements that {sw} keeps together "
+                    f"only if its low {k} bits map to themselves and no other bit sets them"
+                )
+            return ComposeLayout(XorSwizzle([v >> k for v in sw.images[k:]]), inner)
         if sw.per_element < k:
             raise AlgebraError(
                 f"pack({n}) would split the swizzle's unswizzled run of 2**{sw.per_element} "

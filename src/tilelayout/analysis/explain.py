@@ -21,6 +21,7 @@ from ..core.coord import Coord
 from ..core.dtypes import dtype_bytes
 from ..core.shape import Index, Shape, format_shape, unflatten
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 from ..eval.forward import apply, base, components, replica_combinations, resolve
 from ..syntax.printer import format_term
 from .banks import bank_of
@@ -47,7 +48,11 @@ class ReplicaStep:
 
 @dataclass(frozen=True)
 class SwizzleStep:
-    """For swizzled memory: linear ``m`` -> swizzled address -> byte -> bank word, bank, line."""
+    """For swizzled memory: linear ``m`` -> swizzled address -> byte -> bank word, bank, line.
+
+    Under an XorSwizzle, ``terms`` lists ``(bit, image)`` for each set low bit of ``m``
+    and ``high`` the bits passed through: ``address = XOR of the images | high``.
+    """
 
     m: int
     address: int
@@ -55,6 +60,8 @@ class SwizzleStep:
     bankword: int | None = None
     bank: int | None = None
     line: int | None = None
+    terms: tuple[tuple[int, int], ...] | None = None
+    high: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,7 +101,10 @@ class Explanation:
                 for r in self.replicas
             ],
             "coords": [dict(c) for c in self.coords],
-            "swizzle": [s.__dict__ for s in self.swizzle],
+            "swizzle": [
+                {**s.__dict__, "terms": None if s.terms is None else [list(t) for t in s.terms]}
+                for s in self.swizzle
+            ],
             "dtype": self.dtype,
         }
 
@@ -122,7 +132,11 @@ class Explanation:
                 added = ", ".join(f"{v:+}@{a}" for a, v in r.added.items() if v) or "+0"
                 lines.append(f"     r={format_shape(r.combination)}  {added:<16} -> {_coord(r.coord)}")
         for sw in self.swizzle:
-            text = f"   swizzle   m={sw.m} -> address {sw.address}"
+            xor = ""
+            if sw.terms is not None:
+                parts = [f"{v} (bit {k})" for k, v in sw.terms] + [f"{sw.high} (high)"] * bool(sw.high)
+                xor = f" = {' ^ '.join(parts) or '0'}"
+            text = f"   swizzle   m={sw.m}{xor} -> address {sw.address}"
             if sw.byte is not None:
                 text += f" -> byte {sw.byte} -> word {sw.bankword}: bank {sw.bank}, line {sw.line}"
             lines.append(text)
@@ -168,16 +182,20 @@ def explain(
         reps.append(ReplicaStep(combo, Coord(added), Coord(values)))
     swizzle_steps = []
     if "m" in tile.axes and (isinstance(layout, ComposeLayout) or dtype is not None):
+        xor = layout.swizzle if isinstance(layout, ComposeLayout) else None
         for combo_step in reps:
             m = combo_step.coord["m"]
             linear = unswizzled["m"] + combo_step.added["m"]
+            extra: dict[str, Any] = {}
+            if isinstance(xor, XorSwizzle):
+                extra = {"terms": xor.terms(linear), "high": linear >> xor.bits << xor.bits}
             if dtype is not None:
                 word, bank, line = bank_of(m, dtype)
                 swizzle_steps.append(
-                    SwizzleStep(linear, m, m * dtype_bytes(dtype), word, bank, line)
+                    SwizzleStep(linear, m, m * dtype_bytes(dtype), word, bank, line, **extra)
                 )
             else:
-                swizzle_steps.append(SwizzleStep(linear, m))
+                swizzle_steps.append(SwizzleStep(linear, m, **extra))
         swizzle_steps = list(dict.fromkeys(swizzle_steps))
     return Explanation(
         layout=str(layout),

@@ -10,6 +10,8 @@
   ``--mesh dp=2,tp=2``, or, without it, a mesh whose axes are
   the layout's device axes with the sizes the layout spans (said in the output);
 * ``triton``: linear-layout basis vectors (:func:`tilelayout.interop.triton.to_triton_bases`);
+  for a swizzled shared-memory layout the ``SharedLinearLayout`` offset bases
+  (:func:`tilelayout.interop.triton_shared.to_triton_shared_bases`);
 * ``tvm``: the ``tvm_tirx`` object's text (needs the ``tvm`` extra).
 
 Output: the notation, then ``# ...`` lines saying what it assumes; ``--json`` prints
@@ -175,12 +177,17 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
                                                             "mesh": use}, "notes": notes}
     if target == "triton":
         from ..interop.triton import DEFAULT_IN_DIMS, to_triton_bases
+        from ..interop.triton_shared import to_triton_shared_bases
 
-        if not isinstance(layout, TileLayout):
-            to_triton_bases(layout, dims)  # refuses a swizzle with its reason
+        outs = ", ".join(f"dim{d}={n}" for d, n in enumerate(dims))
+        if not isinstance(layout, TileLayout):  # swizzled shared memory
+            offset = to_triton_shared_bases(layout, dims)
+            return {"text": f"offset: {json.dumps(offset, separators=(',', ':'))}",
+                    "value": {"offset_bases": offset, "out_dims": list(dims)},
+                    "notes": [f"gluon SharedLinearLayout offset_bases (shared-memory element "
+                              f"offset bit -> logical coordinate); out dims {outs}"]}
         bases = to_triton_bases(layout, dims)
         text = "\n".join(f"{k}: {json.dumps(v, separators=(',', ':'))}" for k, v in bases.items())
-        outs = ", ".join(f"dim{d}={n}" for d, n in enumerate(dims))
         ins = ", ".join(f"{k}->{a}" for k, a in DEFAULT_IN_DIMS.items() if k in bases)
         return {"text": text, "value": {"bases": bases, "out_dims": list(dims)},
                 "notes": [f"LinearLayout bases; out dims {outs}; in dims {ins}"]}

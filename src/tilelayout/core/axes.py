@@ -15,12 +15,15 @@ them.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import LayoutError, UnknownAxisError
+from .errors import LayoutError, UnknownAxisError, shown
 
 AxisKind = Literal["memory", "thread", "device"]
 KINDS: tuple[str, ...] = ("memory", "thread", "device")
@@ -76,6 +79,39 @@ _BUILTIN: tuple[Axis, ...] = (
 
 _lock = threading.Lock()
 _registry: dict[str, Axis] = {a.name: a for a in _BUILTIN}
+#: axes declared inside a :func:`scoped_axes` block (one dict per block, never global)
+_scoped: contextvars.ContextVar[dict[str, Axis] | None] = contextvars.ContextVar(
+    "tilelayout_scoped_axes", default=None)
+
+
+def _lookup(name: str) -> Axis | None:
+    found = _registry.get(name)
+    if found is None:
+        local = _scoped.get()
+        if local is not None:
+            found = local.get(name)
+    return found
+
+
+@contextlib.contextmanager
+def scoped_axes() -> Iterator[dict[str, Axis]]:
+    """Axes declared inside this block exist only inside it (this thread / task).
+
+    The explorer serves each request in such a block, so a request that declares mesh
+    axes never grows the global registry.
+
+    >>> with scoped_axes():
+    ...     _ = declare_axis("scratch_dp", kind="device")
+    ...     is_axis("scratch_dp")
+    True
+    >>> is_axis("scratch_dp")
+    False
+    """
+    token = _scoped.set({})
+    try:
+        yield _scoped.get() or {}
+    finally:
+        _scoped.reset(token)
 
 
 def _is_identifier(name: str) -> bool:
@@ -88,13 +124,17 @@ def axis(name: str) -> Axis:
     >>> axis("TLane").extent
     128
     """
-    try:
-        return _registry[name]
-    except KeyError:
-        raise UnknownAxisError(_unknown_message(name)) from None
+    if not isinstance(name, str):
+        raise UnknownAxisError(f"an axis name is a string, got {type(name).__name__}")
+    found = _lookup(name)
+    if found is None:
+        raise UnknownAxisError(_unknown_message(name))
+    return found
 
 
 def _unknown_message(name: str) -> str:
+    if len(name) > 64:
+        return f"unknown axis '{name[:40]}...' ({len(name)} characters; axis names are short)"
     close = difflib.get_close_matches(name, list(_registry), n=1, cutoff=0.5)
     if not close:
         lowered = {k.lower(): k for k in _registry}
@@ -113,7 +153,7 @@ def is_axis(name: str) -> bool:
     >>> is_axis("laneid"), is_axis("lane")
     (True, False)
     """
-    return name in _registry
+    return isinstance(name, str) and _lookup(name) is not None
 
 
 def axes() -> tuple[Axis, ...]:
@@ -122,7 +162,8 @@ def axes() -> tuple[Axis, ...]:
     >>> [a.name for a in axes()][:3]
     ['m', 'TLane', 'TCol']
     """
-    return tuple(_registry.values())
+    local = _scoped.get() or {}
+    return tuple(_registry.values()) + tuple(a for n, a in local.items() if n not in _registry)
 
 
 def declare_axis(
@@ -142,15 +183,24 @@ def declare_axis(
     >>> declare_axis("stage", kind="device", extent=4).extent
     4
     """
-    if not isinstance(name, str) or not _is_identifier(name):
-        raise LayoutError(f"axis name must be an identifier, got {name!r}")
+    if not isinstance(name, str) or not _is_identifier(name) or len(name) > 64:
+        raise LayoutError(f"axis name must be an identifier of at most 64 characters, "
+                          f"got {shown(name)}")
     if kind not in KINDS:
-        raise LayoutError(f"axis kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    if extent is not None and (not isinstance(extent, int) or extent < 1):
-        raise LayoutError(f"axis extent must be a positive integer or None, got {extent!r}")
+        raise LayoutError(f"axis kind must be one of {', '.join(KINDS)}, got {shown(kind)}")
+    if extent is not None and (not isinstance(extent, int) or isinstance(extent, bool)
+                               or not 1 <= extent < 1 << 62):
+        raise LayoutError(f"axis extent must be a positive integer or None, got {shown(extent)}"[:200])
+    if scope is not None and (not isinstance(scope, tuple) or len(scope) != 2
+                              or not all(isinstance(s, str) for s in scope)):
+        raise LayoutError(f"axis scope must be a pair of names like ('thread', 'warp'), "
+                          f"got {shown(scope)}"[:200])
+    if not isinstance(doc, str):
+        raise LayoutError(f"axis doc must be a string, got {type(doc).__name__}")
     new = Axis(name, kind, scope, extent, doc)
+    local = _scoped.get()
     with _lock:
-        old = _registry.get(name)
+        old = _lookup(name)
         if old is not None:
             loose = extent is None and scope is None and old.kind == kind
             if not loose and (old.kind, old.scope, old.extent) != (kind, scope, extent):
@@ -159,14 +209,14 @@ def declare_axis(
                     f"{'' if old.extent is None else f' with extent {old.extent}'}"
                 )
             return old
-        _registry[name] = new
+        (_registry if local is None else local)[name] = new
     return new
 
 
 def check_axis(name: str) -> str:
     """Return ``name`` if it is registered, else raise :class:`UnknownAxisError`."""
     if not isinstance(name, str):
-        raise LayoutError(f"axis name must be a string, got {name!r}")
-    if name not in _registry:
+        raise LayoutError(f"axis name must be a string, got {type(name).__name__}")
+    if _lookup(name) is None:
         raise UnknownAxisError(_unknown_message(name))
     return name

@@ -1,7 +1,8 @@
 """``ComposeLayout(swizzle, tile)``: a tile layout whose ``m`` address is then swizzled.
 
 The tile layout produces the linear element address ``m``; the swizzle permutes it.
-Other axes (threads, devices) pass through unchanged.
+Other axes (threads, devices) pass through unchanged. The swizzle is a
+:class:`~tilelayout.Swizzle` or the general bit-linear :class:`~tilelayout.XorSwizzle`.
 
 >>> import tilelayout as tl
 >>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
@@ -13,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import SwizzleError
+from .errors import SwizzleError, shown
 from .operations import LayoutOperations
 from .shape import Shape
 from .swizzle import Swizzle
 from .tile import TileLayout
+from .xor_swizzle import XorSwizzle
+
+#: what ``ComposeLayout`` applies to ``m``: the (M, B, S) swizzle or a bit-linear one
+AnySwizzle = Swizzle | XorSwizzle
 
 
 class ComposeLayout(LayoutOperations):
@@ -31,22 +36,25 @@ class ComposeLayout(LayoutOperations):
     True
     """
 
-    __slots__ = ("_swizzle", "_tile")
+    __slots__ = ("_swizzle", "_tile", "_plans")
 
-    def __init__(self, swizzle: Swizzle, tile: TileLayout) -> None:
-        if not isinstance(swizzle, Swizzle):
-            raise SwizzleError(f"ComposeLayout needs a Swizzle first, got {swizzle!r}")
+    def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
+        if not isinstance(swizzle, Swizzle | XorSwizzle):
+            raise SwizzleError(
+                f"ComposeLayout needs a Swizzle or XorSwizzle first, got {shown(swizzle)}"
+            )
         if not isinstance(tile, TileLayout):
-            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {tile!r}")
+            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {shown(tile)}")
         if "m" not in tile.axes:
             raise SwizzleError(
                 f"a swizzle permutes the memory address 'm', but {tile} has no 'm' axis"
             )
         self._swizzle = swizzle
         self._tile = tile
+        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
 
     @property
-    def swizzle(self) -> Swizzle:
+    def swizzle(self) -> AnySwizzle:
         """The swizzle applied to ``m``."""
         return self._swizzle
 
@@ -82,6 +90,10 @@ class ComposeLayout(LayoutOperations):
 
     def __hash__(self) -> int:
         return hash((self._swizzle, self._tile))
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parts: the cached compiled plans are not part of the value
+        return (ComposeLayout, (self._swizzle, self._tile))
 
 
 Layout = TileLayout | ComposeLayout

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .errors import DtypeError
+from .errors import DtypeError, shown
 
 #: canonical names first; aliases map to the same width
 DTYPE_BITS: dict[str, int] = {
@@ -48,10 +48,12 @@ def dtype_bits(dtype: str) -> int:
     (8, 32)
     """
     try:
-        return DTYPE_BITS[str(dtype).lower()]
+        if not isinstance(dtype, str):
+            raise KeyError(dtype)
+        return DTYPE_BITS[dtype.lower()]
     except KeyError:
         raise DtypeError(
-            f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)} "
+            f"unknown dtype {shown(dtype)}; expected one of {', '.join(DTYPES)} "
             f"(or an alias such as e4m3, fp16, bf16, int8, int32)"
         ) from None
 

@@ -8,6 +8,24 @@ its message, which always says what was expected and what was given.
 from __future__ import annotations
 
 
+def shown(value: object, width: int = 60) -> str:
+    """A short ``repr`` of a user's value for an error message: never raises (a huge
+    int or an odd object must not break the message), cut to ``width`` characters.
+
+    >>> shown(10 ** 5000)
+    'an int of 16610 bits'
+    >>> shown("x" * 100)[-5:]
+    'x...'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 (any repr failure: show the type)
+        return f"a {type(value).__name__}"
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 class LayoutError(ValueError):
     """Base class of every error raised for bad input."""
 
@@ -63,3 +81,18 @@ class UnknownAxisParseError(LayoutParseError, UnknownAxisError):
 
 class SwizzleParseError(LayoutParseError, SwizzleError):
     """A bad swizzle inside layout text (carries the column)."""
+
+
+class BudgetError(LayoutError):
+    """Work over a resource limit, refused before it starts (or cut off at its deadline).
+
+    ``what`` names the work, ``cost`` and ``limit`` are in the limit's unit and ``name``
+    is the :class:`~tilelayout.Limits` field that raises it (see ``docs/limits.md``).
+    """
+
+    def __init__(self, message: str, *, name: str = "", cost: float = 0, limit: float = 0
+                 ) -> None:
+        super().__init__(message)
+        self.name = name
+        self.cost = cost
+        self.limit = limit

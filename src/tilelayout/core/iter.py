@@ -10,21 +10,24 @@ import operator
 from dataclasses import dataclass
 
 from .axes import check_axis
-from .errors import LayoutError
+from .budget import bounded_int
+from .errors import LayoutError, shown
 
 
 def as_int(value: object, what: str) -> int:
-    """``value`` as a Python int (numpy integers accepted, bools and floats refused).
+    """``value`` as a Python int (numpy integers accepted, bools and floats refused), below
+    ``2**MAX_INT_BITS`` in magnitude (see :mod:`tilelayout.core.budget`).
 
     >>> as_int(7, "extent")
     7
     """
     if isinstance(value, bool):
-        raise LayoutError(f"{what} must be an integer, got {value!r}")
+        raise LayoutError(f"{what} must be an integer, got {shown(value)}")
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        out = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise LayoutError(f"{what} must be an integer, got {value!r}") from None
+        raise LayoutError(f"{what} must be an integer, got {shown(value)}") from None
+    return bounded_int(out, what)
 
 
 @dataclass(frozen=True)
@@ -61,4 +64,4 @@ class Iter:
             return spec
         if isinstance(spec, tuple | list) and len(spec) in (2, 3):
             return cls(*spec)
-        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {spec!r}")
+        raise LayoutError(f"expected an Iter or (extent, stride, axis), got {shown(spec)}")

@@ -7,8 +7,9 @@ Each method is a thin door into the layer that implements it (``eval``, ``algebr
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .budget import Limits
 from .coord import Coord
 from .shape import Index
 
@@ -18,13 +19,25 @@ if TYPE_CHECKING:
     from .compose import Layout
 
 
+_forward: Any = None  # tilelayout.eval.forward, once imported (the scalar doors are hot)
+
+
+def _load_forward() -> Any:
+    global _forward
+    from ..eval import forward
+
+    _forward = forward
+    return forward
+
+
 class LayoutOperations:
     """Evaluation, inverse queries, algebra and display for any layout."""
 
     __slots__ = ()
 
     # -- evaluation (implemented in tilelayout.eval) ------------------------------------
-    def apply(self, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+    def apply(self, index: Index, shape: Sequence[int] | None = None, *,
+              limits: Limits | None = None) -> tuple[Coord, ...]:
         """The set ``L(x)`` of physical coordinates of logical element ``index``.
 
         Coordinates come in replica enumeration order, duplicates removed; on a
@@ -35,9 +48,7 @@ class LayoutOperations:
         >>> L.apply((0, 8), shape=(8, 16))
         ({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
         """
-        from ..eval.forward import apply
-
-        return apply(self, index, shape)
+        return (_forward or _load_forward()).apply(self, index, shape, limits=limits)
 
     def base(self, index: Index, shape: Sequence[int] | None = None) -> Coord:
         """The replica-free coordinate ``D(x) + O``.
@@ -46,20 +57,17 @@ class LayoutOperations:
         >>> tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + 5@warpid").base(127)
         {laneid: 31, warpid: 6, m: 1}
         """
-        from ..eval.forward import base
+        return (_forward or _load_forward()).base(self, index, shape)
 
-        return base(self, index, shape)
-
-    def map_all(self, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+    def map_all(self, shape: Sequence[int] | None = None, *,
+                limits: Limits | None = None) -> dict[str, np.ndarray]:
         """Every element at once: axis -> int64 array of shape ``(*shape, R)``.
 
         >>> import tilelayout as tl
         >>> tl.parse("S[4:2] + R[2:1@pid]").map_all()["pid"].shape
         (4, 2)
         """
-        from ..eval.forward import map_all
-
-        return map_all(self, shape)
+        return (_forward or _load_forward()).map_all(self, shape, limits=limits)
 
     # -- inverse queries (implemented in tilelayout.eval.inverse) ---------------------
     def elements_at(
@@ -193,6 +201,27 @@ class LayoutOperations:
         from ..algebra.equivalence import equivalent
 
         return equivalent(self, other, shape)
+
+    # -- code generation (implemented in tilelayout.codegen) ----------------------------
+    def codegen(
+        self,
+        shape: Sequence[int] | None = None,
+        lang: str = "python",
+        name: str = "layout_fn",
+        inverse: bool = False,
+        *,
+        limit: int = 1 << 22,
+    ) -> str:
+        """The index map as source code (python, c, cpp, cuda, triton); see
+        :func:`tilelayout.codegen` and ``docs/codegen.md``.
+
+        >>> import tilelayout as tl
+        >>> print(tl.parse("S[(4,8):(8,1)]").codegen(lang="c").splitlines()[-2])
+            out[0] = (i0 << 3) + i1;  // m
+        """
+        from ..codegen.generate import codegen
+
+        return codegen(self, shape, lang, name, inverse, limit=limit)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         from ..syntax.printer import format_layout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .errors import IndexOutOfRangeError, ShapeError
+from .errors import IndexOutOfRangeError, ShapeError, shown
 from .iter import as_int
 
 Shape = tuple[int, ...]
@@ -29,25 +29,25 @@ def as_shape(shape: int | Sequence[int]) -> Shape:
     """
     shape = _plain(shape)  # type: ignore[assignment]
     if isinstance(shape, str):
-        raise ShapeError(f"shape must be a tuple of integers, got the string {shape!r}")
+        raise ShapeError(f"shape must be a tuple of integers, got the string {shown(shape)}")
     if not isinstance(shape, Sequence):
         try:
             return (_positive(as_int(shape, "shape"), shape),)
         except Exception:
-            raise ShapeError(f"shape must be a tuple of integers, got {shape!r}") from None
+            raise ShapeError(f"shape must be a tuple of integers, got {shown(shape)}") from None
     out = []
     for s in shape:
         try:
             v = as_int(s, "shape entry")
         except Exception:
-            raise ShapeError(f"shape entries must be integers, got {tuple(shape)!r}") from None
+            raise ShapeError(f"shape entries must be integers, got {shown(tuple(shape))}") from None
         out.append(_positive(v, shape))
     return tuple(out)
 
 
 def _positive(v: int, shape: object) -> int:
     if v < 1:
-        raise ShapeError(f"shape entries must be >= 1, got {shape!r}")
+        raise ShapeError(f"shape entries must be >= 1, got {shown(shape)}")
     return v
 
 
@@ -76,7 +76,7 @@ def flat_index(index: Index, shape: Shape) -> int:
     """
     index = _plain(index)  # type: ignore[assignment]
     if isinstance(index, str):
-        raise IndexOutOfRangeError(f"an index is integers, got the string {index!r}")
+        raise IndexOutOfRangeError(f"an index is integers, got the string {shown(index)}")
     size = math.prod(shape)
     if not isinstance(index, Sequence):
         i = as_int(index, "index")

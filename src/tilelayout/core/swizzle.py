@@ -15,9 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from . import budget
+from .budget import MAX_INT_BITS
 from .dtypes import dtype_bits
-from .errors import DtypeError, LayoutOverflowError, SwizzleError
+from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
 from .iter import as_int
+from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 
 #: swizzle mode name -> B (swizzle_len); S is 3 for every mode
 SWIZZLE_MODES: dict[str, int] = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
@@ -27,7 +30,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Swizzle:
-    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B.
+    """``Swizzle(per_element M, swizzle_len B, atom_len S)``; well-formed iff M, B >= 0, S >= B
+    and ``M + B + S <= 256`` (no address reaches higher bits; see ``core/budget.py``).
 
     >>> sw = Swizzle(3, 3, 3)
     >>> [sw(64 * i) for i in range(4)]   # column 0 of an (8, 64) float16 tile
@@ -49,6 +53,11 @@ class Swizzle:
                 f"Swizzle({m}, {b}, {s}): atom_len S must be >= swizzle_len B "
                 f"(otherwise the XOR-ed bit groups overlap and it is not a permutation)"
             )
+        if m + b + s > MAX_INT_BITS:
+            raise SwizzleError(
+                f"Swizzle({m}, {b}, {s}) reaches bit {m + b + s}; addresses have fewer than "
+                f"{MAX_INT_BITS} bits, so M + B + S must be at most {MAX_INT_BITS}"
+            )
         object.__setattr__(self, "per_element", m)
         object.__setattr__(self, "swizzle_len", b)
         object.__setattr__(self, "atom_len", s)
@@ -65,7 +74,7 @@ class Swizzle:
         """
         bits = dtype_bits(dtype)
         if bits > 128:
-            raise DtypeError(f"dtype {dtype!r} is wider than a 16-byte swizzle unit")
+            raise DtypeError(f"dtype {shown(dtype)} is wider than a 16-byte swizzle unit")
         b = mode_length(mode)
         return cls((128 // bits).bit_length() - 1, b, 3)
 
@@ -87,6 +96,56 @@ class Swizzle:
         """
         return self.swizzle_len == 0
 
+    @property
+    def fixed_bits(self) -> int:
+        """The largest ``k`` such that every address below ``2**k`` maps to itself.
+
+        >>> Swizzle(3, 3, 3).fixed_bits
+        6
+        """
+        return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element + self.atom_len
+
+    def to_xor(self) -> XorSwizzle:
+        """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
+        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.
+
+        >>> Swizzle(0, 2, 3).to_xor()
+        XorSwizzle(1, 2, 4, 9, 18)
+        """
+        low = self.per_element + self.atom_len
+        n = low + self.swizzle_len
+        return XorSwizzle(
+            tuple((1 << k) | (1 << (k - self.atom_len) if k >= low else 0) for k in range(n))
+        )
+
+    @classmethod
+    def from_xor(cls, xor: XorSwizzle) -> Swizzle | None:
+        """The ``Swizzle(M, B, S)`` equal to ``xor`` as a map, or None when there is none
+        (the identity gives ``Swizzle(0, 0, 0)``).
+
+        >>> Swizzle.from_xor(XorSwizzle(1, 2, 4, 9, 18)), Swizzle.from_xor(XorSwizzle(2, 1))
+        (Swizzle(0, 2, 3), None)
+        """
+        moved = [(k, v) for k, v in enumerate(xor.images) if v != 1 << k]
+        if not moved:
+            return cls(0, 0, 0)
+        lo, b = moved[0][0], len(moved)
+        s = lo + 1 - (moved[0][1] ^ (1 << lo)).bit_length()  # the bit lo also flips: lo - S
+        for j, (k, v) in enumerate(moved):
+            if k != lo + j or s <= 0 or k < s or v != (1 << k) | (1 << (k - s)):
+                return None
+        if s < b or lo < s:
+            return None
+        return cls(lo - s, b, s)
+
+    def inverse(self) -> Swizzle:
+        """The swizzle that undoes this one: itself (a Swizzle is an involution).
+
+        >>> Swizzle(3, 3, 3).inverse()
+        Swizzle(3, 3, 3)
+        """
+        return self
+
     def apply(self, m: T) -> T:
         """Swizzled address of ``m``; works on Python ints and on numpy integer arrays.
 
@@ -101,7 +160,22 @@ class Swizzle:
         return self._apply(m)
 
     def _apply_wide(self, m: T) -> T:
-        # the masks do not fit int64: compute exactly on Python ints, then convert back
+        arr = m  # a numpy integer array whose masks do not fit its dtype
+        dt = arr.dtype  # type: ignore[attr-defined]
+        if arr.size and dt.kind == "i" and dt.itemsize == 8 and int(arr.min()) >= 0:  # type: ignore[attr-defined]
+            # bits 63 and up of a non-negative int64 are 0: only the mask bits below 63 can
+            # change anything, so the same formula runs on int64 with the mask clipped
+            mm, s = self.per_element, self.atom_len
+            keep = 63 - mm
+            if keep <= s:
+                return arr.copy()  # type: ignore[attr-defined,no-any-return]
+            mask = (((1 << self.swizzle_len) - 1) << s) & ((1 << keep) - 1)
+            x = arr >> mm  # type: ignore[operator]
+            x = x ^ ((x & mask) >> s)
+            return (x << mm) | (arr & ((1 << mm) - 1))  # type: ignore[operator,return-value]
+        # negative addresses: compute exactly on Python ints (one object per address, so
+        # counted against the cells limit), then convert back
+        budget.check("a wide swizzle of negative addresses computes", arr.size, "cells")  # type: ignore[attr-defined]
         exact = self._apply(m.astype(object))  # type: ignore[attr-defined]
         try:
             return exact.astype(m.dtype)  # type: ignore[attr-defined,no-any-return]
@@ -119,12 +193,22 @@ class Swizzle:
         return (x << self.per_element) | low  # type: ignore[return-value]
 
     __call__ = apply
+    unapply = apply  # an involution: the address -> linear m map is the same
 
     def __str__(self) -> str:
         return f"Swizzle({self.per_element},{self.swizzle_len},{self.atom_len})"
 
     def __repr__(self) -> str:
         return f"Swizzle({self.per_element}, {self.swizzle_len}, {self.atom_len})"
+
+
+def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
+    """``sw`` as a ``Swizzle(M, B, S)`` (what CuTe and TIRx take), or None if it is not one.
+
+    >>> as_plain_swizzle(Swizzle(3, 3, 3)), as_plain_swizzle(XorSwizzle(2, 1))
+    (Swizzle(3, 3, 3), None)
+    """
+    return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
 
 
 def mode_length(mode: str) -> int:
@@ -137,4 +221,4 @@ def mode_length(mode: str) -> int:
     for name, b in SWIZZLE_MODES.items():
         if key.lower() in (name.lower(), name.lower().rstrip("b")):
             return b
-    raise DtypeError(f"unknown swizzle mode {mode!r}; expected one of {', '.join(SWIZZLE_MODES)}")
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")

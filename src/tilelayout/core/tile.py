@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .axes import check_axis
+from .budget import MAX_INT_BITS, product
 from .errors import LayoutError
 from .iter import Iter, as_int
 from .operations import LayoutOperations
@@ -42,6 +43,35 @@ def _offset_items(offset: Mapping[str, int] | int | None) -> tuple[tuple[str, in
     return tuple(merged.items())
 
 
+def _iters(spec: Iterable[IterSpec], what: str) -> tuple[Iter, ...]:
+    if isinstance(spec, Iter):
+        return (spec,)
+    if isinstance(spec, str | bytes) or not isinstance(spec, Iterable):
+        raise LayoutError(f"{what} must be a list of Iter or (extent, stride, axis) tuples, "
+                          f"got {type(spec).__name__}")
+    return tuple(Iter.of(it) for it in spec)
+
+
+def _check_bounds(shard: tuple[Iter, ...], replica: tuple[Iter, ...],
+                  offset: tuple[tuple[str, int], ...]) -> None:
+    """The model's size bound: element count, replica count and every coordinate value
+    below ``2**MAX_INT_BITS`` (so no operation meets Python's digit limit)."""
+    cap = 1 << MAX_INT_BITS
+    for what, its in (("element count", shard), ("replica count", replica)):
+        if product((it.extent for it in its), cap) >= cap:
+            raise LayoutError(f"the layout's {what} reaches 2**{MAX_INT_BITS} or more; "
+                              f"layouts hold integers below 2**{MAX_INT_BITS}")
+    bound: dict[str, int] = {}
+    for it in shard + replica:
+        bound[it.axis] = bound.get(it.axis, 0) + (it.extent - 1) * abs(it.stride)
+    for a, v in offset:
+        bound[a] = bound.get(a, 0) + abs(v)
+    for a, b in bound.items():
+        if b >= cap:
+            raise LayoutError(f"values on axis '{a}' reach 2**{b.bit_length() - 1} or more; "
+                              f"layouts hold integers below 2**{MAX_INT_BITS}")
+
+
 class TileLayout(LayoutOperations):
     """An immutable shard / replica / offset layout with value equality.
 
@@ -55,7 +85,7 @@ class TileLayout(LayoutOperations):
     ('laneid', 2, {'m': 3})
     """
 
-    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes")
+    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes", "_plans")
 
     def __init__(
         self,
@@ -63,13 +93,10 @@ class TileLayout(LayoutOperations):
         replica: Iterable[IterSpec] = (),
         offset: Mapping[str, int] | int | None = None,
     ) -> None:
-        if isinstance(shard, Iter):
-            shard = (shard,)
-        if isinstance(replica, Iter):
-            replica = (replica,)
-        self._shard: tuple[Iter, ...] = tuple(Iter.of(it) for it in shard)
-        self._replica: tuple[Iter, ...] = tuple(Iter.of(it) for it in replica)
+        self._shard: tuple[Iter, ...] = _iters(shard, "shard")
+        self._replica: tuple[Iter, ...] = _iters(replica, "replica")
         self._offset = _offset_items(offset)
+        _check_bounds(self._shard, self._replica, self._offset)
         self._hash = hash((self._shard, self._replica, frozenset(self._offset)))
         seen: dict[str, None] = {}
         for it in self._shard + self._replica:
@@ -77,6 +104,7 @@ class TileLayout(LayoutOperations):
         for a, _ in self._offset:
             seen.setdefault(a, None)
         self._axes: tuple[str, ...] = tuple(seen)
+        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
 
     # -- structure -----------------------------------------------------------------
     @property
@@ -177,6 +205,10 @@ class TileLayout(LayoutOperations):
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parts: the cached compiled plans are not part of the value
+        return (TileLayout, (self._shard, self._replica, dict(self._offset)))
 
     def replace(
         self,

@@ -17,16 +17,17 @@ import functools
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core import budget
+from ..core.compose import AnySwizzle, ComposeLayout, Layout, tile_of
 from ..core.coord import Coord
 from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
-from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
+from .compiled import plan_for
 
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
 
@@ -46,46 +47,11 @@ def components(layout: Layout, flat: int) -> tuple[int, ...]:
 
 
 def replica_combinations(layout: Layout) -> list[tuple[int, ...]]:
-    """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order."""
-    return list(itertools.product(*(range(it.extent) for it in tile_of(layout).replica)))
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """A layout compiled for fast scalar evaluation (cached per layout)."""
-
-    axes: tuple[str, ...]
-    steps: tuple[tuple[int, int, int], ...]  # innermost first: (extent, stride, axis position)
-    offset: tuple[int, ...]  # per axis
-    deltas: tuple[tuple[int, ...], ...]  # per replica combination: what it adds, per axis
-    swizzle: Swizzle | None
-    m_pos: int
-
-
-def _plan(layout: Layout) -> _Plan:
-    # keyed on the axis order too: equal layouts may order offset-only axes differently,
-    # and each must get its coordinates in its own order (not the order of whichever
-    # equal layout was evaluated first)
-    return _compiled_plan(layout, tile_of(layout).axes)
-
-
-@functools.lru_cache(maxsize=1024)
-def _compiled_plan(layout: Layout, axes: tuple[str, ...]) -> _Plan:
+    """Every replica combination ``(r_0, .., r_{t-1})`` in row-major order (refused over
+    the ``replicas`` limit before any is listed)."""
     tile = tile_of(layout)
-    pos = {a: k for k, a in enumerate(axes)}
-    steps = tuple((it.extent, it.stride, pos[it.axis]) for it in reversed(tile.shard))
-    offset = tuple(tile.offset.get(a, 0) for a in axes)
-    # stride-0 replica iters only repeat coordinates (apply returns a set): skip them, so
-    # R[2**40:0] costs nothing; the first-occurrence order of the rest is unchanged
-    moving = [it for it in tile.replica if it.stride != 0]
-    deltas: dict[tuple[int, ...], None] = {}
-    for combo in itertools.product(*(range(it.extent) for it in moving)):
-        d = [0] * len(axes)
-        for it, r in zip(moving, combo, strict=True):
-            d[pos[it.axis]] += r * it.stride
-        deltas.setdefault(tuple(d), None)
-    swizzle = layout.swizzle if isinstance(layout, ComposeLayout) else None
-    return _Plan(axes, steps, offset, tuple(deltas), swizzle, pos.get("m", -1))
+    budget.check("listing replicas takes", tile.replica_count, "replicas")
+    return list(itertools.product(*(range(it.extent) for it in tile.replica)))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -105,46 +71,34 @@ def resolve(layout: Layout, index: Index, shape: Sequence[int] | None) -> tuple[
     return s, flat_index(index, s)
 
 
-def _base_list(plan: _Plan, flat: int) -> list[int]:
-    values = list(plan.offset)
-    for extent, stride, k in plan.steps:
-        flat, c = divmod(flat, extent)
-        values[k] += c * stride
-    return values
-
-
 def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Coord:
     """The replica-free coordinate ``D(x) + O`` (swizzled on ``m`` for a ComposeLayout).
+
+    Runs the layout's compiled plan (:mod:`tilelayout.eval.compiled`) on exact ints.
 
     >>> import tilelayout as tl
     >>> base(tl.parse("S[(8,16):(16,1)] + R[2:1@pid] + 3"), (1, 2))
     {m: 21, pid: 0}
     """
-    _, flat = resolve(layout, index, shape)
-    plan = _plan(layout)
-    values = _base_list(plan, flat)
-    if plan.swizzle is not None:
-        values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
-    return Coord.from_values(plan.axes, values)
+    return plan_for(layout, shape).base(index)
 
 
-def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> tuple[Coord, ...]:
+def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
+          limits: budget.Limits | None = None) -> tuple[Coord, ...]:
     """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates.
+
+    Runs the layout's compiled plan (:mod:`tilelayout.eval.compiled`) on exact ints.
+    Refused (:class:`~tilelayout.BudgetError`) when the moving replica combinations
+    exceed the ``replicas`` limit (``limits=`` or ``tl.limits(...)`` raise it).
 
     >>> import tilelayout as tl
     >>> apply(tl.parse("S[4:1] + R[(2,2):(1@pid,0@pid)]"), 3)
     ({m: 3, pid: 0}, {m: 3, pid: 1})
     """
-    _, flat = resolve(layout, index, shape)
-    plan = _plan(layout)
-    start = _base_list(plan, flat)
-    out: dict[Coord, None] = {}
-    for delta in plan.deltas:
-        values = [v + d for v, d in zip(start, delta, strict=True)]
-        if plan.swizzle is not None:
-            values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
-        out.setdefault(Coord.from_values(plan.axes, values), None)
-    return tuple(out)
+    if limits is None:
+        return plan_for(layout, shape).apply(index)
+    with budget.using(limits):
+        return plan_for(layout, shape).apply(index)
 
 
 # -- vectorized -------------------------------------------------------------------------
@@ -215,6 +169,8 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     tile = tile_of(layout)
     s = layout.check_shape(shape)
     _check_int64(layout)
+    budget.check("map_base evaluates", tile.size(), "elements")
+    budget.check("map_base allocates", tile.size() * 8 * len(tile.axes), "output_bytes")
     dims = tile.default_shape
     size = math.prod(dims)
     out = {}
@@ -229,11 +185,14 @@ def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np
     return out
 
 
-def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+def map_all(layout: Layout, shape: Sequence[int] | None = None, *,
+            limits: budget.Limits | None = None) -> dict[str, np.ndarray]:
     """Every element's coordinates: axis -> int64 array of shape ``(*shape, R)``.
 
     ``R`` is the number of replica combinations (1 without replicas); entry
     ``[..., r]`` is replica combination ``r`` in row-major order, duplicates kept.
+    Refused before allocating when the element x replica pairs or the bytes exceed the
+    ``elements`` / ``output_bytes`` limits.
 
     >>> import tilelayout as tl
     >>> tl.parse("S[(8,64):(64,1)]").map_all()["m"][1, :3, 0].tolist()
@@ -242,6 +201,8 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
     s = layout.check_shape(shape)
     tile = tile_of(layout)
     _check_int64(tile)
+    with budget.using(limits):
+        budget.check_arrays("map_all evaluates", tile)
     dims = tile.default_shape
     reps = replica_offsets(tile)
     count = tile.replica_count
@@ -259,5 +220,43 @@ def map_all(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.
             np.add(grid[..., None], rep, out=arr)
         out[axis] = arr.reshape(s + (count,))
     if isinstance(layout, ComposeLayout):
-        out["m"] = layout.swizzle.apply(out["m"])
+        out["m"] = swizzle_array(layout.swizzle, out["m"])
+    return out
+
+
+_CHUNK = 12  # address bits per lookup table of the XorSwizzle fast path (32 KiB tables)
+
+
+@functools.lru_cache(maxsize=256)
+def _xor_tables(sw: XorSwizzle) -> tuple[np.ndarray, ...]:
+    """Per group of 12 address bits, the XOR of the images of each of its 4096 values."""
+    tables = []
+    for lo in range(0, sw.bits, _CHUNK):
+        images = sw.images[lo:lo + _CHUNK]
+        t = np.zeros(1 << len(images), dtype=np.int64)
+        for j, v in enumerate(images):  # doubling: values with bit j set = without ^ image
+            t[1 << j: 2 << j] = t[: 1 << j] ^ v
+        tables.append(t)
+    return tuple(tables)
+
+
+def swizzle_array(sw: AnySwizzle, m: np.ndarray) -> np.ndarray:
+    """``sw`` applied to an int64 array of linear addresses, vectorized.
+
+    An XorSwizzle is F2-linear, so its n low bits are looked up 12 at a time in tables of
+    4096 entries (``n / 12`` gathers instead of ``n`` passes; benchmarks/bench_xor_swizzle.py).
+
+    >>> import numpy as np, tilelayout as tl
+    >>> swizzle_array(tl.XorSwizzle(1, 2, 4, 9, 18), np.arange(8, 12)).tolist()
+    [9, 8, 11, 10]
+    """
+    if not isinstance(sw, XorSwizzle):
+        return sw.apply(m)
+    if sw.is_identity:
+        return m
+    m = np.asarray(m, dtype=np.int64)
+    out = m & ~np.int64(sw.atom_size - 1)
+    for c, table in enumerate(_xor_tables(sw)):
+        part = (m >> (c * _CHUNK) if c else m) & (len(table) - 1)
+        out ^= np.take(table, part)
     return out

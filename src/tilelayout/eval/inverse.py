@@ -32,9 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..algebra.span import value_range
+from ..core import budget
 from ..core.axes import check_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import AlgebraError, LayoutError
+from ..core.errors import AlgebraError, LayoutError, LayoutOverflowError
 from ..core.iter import as_int
 from ..core.shape import Shape
 from ..core.tile import TileLayout
@@ -42,7 +43,6 @@ from ..core.tile import TileLayout
 #: default cap on how many indices ``elements_at`` lists (use ``count_at`` beyond it)
 DEFAULT_LIMIT = 1 << 22
 _SEARCH_BUDGET = 1 << 16  # search nodes per equation before the vectorized fallback
-_SCAN_LIMIT = 1 << 24  # largest per-axis grid the fallback may scan
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,12 @@ class InverseSolution:
         return n
 
     def flat_indices(self) -> np.ndarray:
-        """The matching flat indices, sorted, as an int64 array."""
+        """The matching flat indices, sorted, as an int64 array (refused over the
+        ``elements`` limit before anything is built)."""
+        count = self.count
+        if count == 0:  # nothing matches: never build the free iters' ranges
+            return np.zeros(0, dtype=np.int64)
+        budget.check("listing the matching elements takes", count, "elements")
         weights = _weights(self.extents)
         if sum(weights[k] * (self.extents[k] - 1) for k in range(len(self.extents))) >= 1 << 62:
             raise LayoutError("the layout has more than 2**62 elements; list indices with count_at")
@@ -115,17 +120,47 @@ def _tile_and_query(layout: Layout, query: Mapping[str, int]) -> tuple[TileLayou
             )
         q[a] = as_int(v, f"query value for '{a}'")
     if isinstance(layout, ComposeLayout) and "m" in q:
-        # the swizzle is an involution on addresses: undo it to get the linear address
-        q["m"] = layout.swizzle.apply(q["m"])
+        # undo the swizzle (a permutation of addresses) to get the linear address
+        q["m"] = layout.swizzle.unapply(q["m"])
     return tile, q
 
 
-def _replica_sums(iters: Sequence[tuple[int, int]]) -> np.ndarray:
-    """Distinct values the replica iters of one axis can add (a small set)."""
+def _replica_sums(iters: Sequence[tuple[int, int]], lo: int, hi: int) -> np.ndarray:
+    """Distinct values in ``[lo, hi]`` that the replica iters of one axis can add.
+
+    Pruned before it enumerates: iters are taken largest stride first, and each partial
+    sum keeps only the components that can still end inside the window; the candidates
+    are counted (against the ``search`` limit) before they are built.
+    """
+    its = sorted(iters, key=lambda it: -abs(it[1]))
+    rest_lo = [0] * (len(its) + 1)
+    rest_hi = [0] * (len(its) + 1)
+    for j in range(len(its) - 1, -1, -1):
+        e, s = its[j]
+        rest_lo[j] = rest_lo[j + 1] + min(0, (e - 1) * s)
+        rest_hi[j] = rest_hi[j + 1] + max(0, (e - 1) * s)
+    if not (lo <= hi and rest_lo[0] <= hi and lo <= rest_hi[0]):
+        return np.zeros(0, dtype=np.int64)
     sums = np.zeros(1, dtype=np.int64)
-    for e, s in iters:
-        sums = np.unique((sums[:, None] + np.arange(e, dtype=np.int64)[None, :] * s).reshape(-1))
-    return sums
+    for j, (e, s) in enumerate(its):
+        # c*s must keep sum + c*s + [rest_lo, rest_hi] meeting [lo, hi]
+        a = lo - rest_hi[j + 1] - sums
+        b = hi - rest_lo[j + 1] - sums
+        if s < 0:
+            a, b, s = -b, -a, -s
+            sign = -1
+        else:
+            sign = 1
+        first = np.maximum(0, -(-a // s))
+        last = np.minimum(e - 1, b // s)
+        counts = np.maximum(0, last - first + 1)
+        budget.check("an inverse query tries", int(counts.sum()), "search")
+        base = np.repeat(sums, counts)
+        starts = np.repeat(first, counts)
+        steps = np.arange(len(base), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts,
+                                                                  counts)
+        sums = np.unique(base + (starts + steps) * (sign * s))
+    return sums[(sums >= lo) & (sums <= hi)]
 
 
 class _BudgetExceeded(Exception):
@@ -187,6 +222,10 @@ def _search(iters: Sequence[tuple[int, int]], target: int, budget: list[int]) ->
 def _scan(iters: Sequence[tuple[int, int]], targets: np.ndarray) -> np.ndarray:
     """Vectorized fallback: every component tuple of these iters whose sum is a target."""
     extents = [e for e, _ in iters]
+    cells = math.prod(extents)
+    budget.check("scanning one axis's iters evaluates", cells, "elements")
+    budget.check("scanning one axis's iters allocates", cells * 8 * (len(iters) + 2),
+                 "output_bytes")
     if not iters:
         return np.zeros((1 if np.isin(0, targets) else 0, 0), dtype=np.int64)
     grids = np.indices(extents, dtype=np.int64).reshape(len(iters), -1)
@@ -202,19 +241,32 @@ def _solve_axis(tile: TileLayout, axis: str, value: int) -> AxisSolution:
     lo, hi = value_range(tile, axis)
     if not lo <= value <= hi:  # no element reaches it (and no int64 arithmetic on it)
         return AxisSolution(axis, shard_pos, np.zeros((0, len(shard)), dtype=np.int64))
-    targets = value - tile.offset.get(axis, 0) - _replica_sums(reps)
+    if max(-lo, hi) >= 1 << 62:
+        raise LayoutOverflowError(
+            f"values on axis '{axis}' reach about 2**{max(-lo, hi).bit_length()}, beyond "
+            f"int64; inverse queries work within int64")
+    shard_lo = sum(min(0, (e - 1) * s) for e, s in shard)
+    shard_hi = sum(max(0, (e - 1) * s) for e, s in shard)
+    rest = value - tile.offset.get(axis, 0)
+    # only replica sums that leave the rest inside the shard iters' range can match
+    targets = rest - _replica_sums(reps, rest - shard_hi, rest - shard_lo)
+    if len(shard) <= 1:  # solved in closed form, vectorized over the targets
+        if not shard:
+            hit = 1 if np.any(targets == 0) else 0
+            return AxisSolution(axis, shard_pos, np.zeros((hit, 0), dtype=np.int64))
+        e, s = shard[0]
+        c = targets // s
+        c = np.unique(c[(targets % s == 0) & (c >= 0) & (c < e)])
+        return AxisSolution(axis, shard_pos, c.reshape(-1, 1))
     try:
-        budget = [_SEARCH_BUDGET]
+        search = [min(_SEARCH_BUDGET, budget.current().search)]
         found: set[tuple] = set()
-        for t in targets.tolist():
-            found.update(_search(shard, t, budget))
+        for n, t in enumerate(targets.tolist()):
+            if not n & 0xFF:
+                budget.checkpoint()
+            found.update(_search(shard, t, search))
         values = np.asarray(sorted(found), dtype=np.int64).reshape(len(found), len(shard))
     except _BudgetExceeded:
-        if math.prod(e for e, _ in shard) > _SCAN_LIMIT:
-            raise AlgebraError(
-                f"the iters on axis '{axis}' overlap too much to solve this query by search, "
-                f"and their {math.prod(e for e, _ in shard)} combinations are too many to scan"
-            ) from None
         values = _scan(shard, targets)
     return AxisSolution(axis, shard_pos, values)
 
@@ -263,6 +315,9 @@ def elements_at(
     ((7, 15),)
     """
     s: Shape = layout.check_shape(shape)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 0):
+        raise LayoutError(f"limit must be a non-negative integer or None, got {limit!r}")
     sol = solve(layout, query)
     if limit is not None and sol.count > limit:
         raise AlgebraError(
@@ -270,6 +325,8 @@ def elements_at(
             f"narrow the query, use count_at(), or pass limit=None"
         )
     flat = sol.flat_indices()
+    if not len(flat):
+        return ()
     if not len(s):
         return tuple(() for _ in flat.tolist())
     idx = np.unravel_index(flat, s)

@@ -15,15 +15,26 @@ Routes::
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
                             text for each target, or the converter's refusal reason
+    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
+    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
     POST /api/table         layout ... -> the table form (layout.table()), the views' text
 
 A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
 body plus ``"status"`` (the page validates as the user types without console noise);
-internal errors stay 500.
+internal errors and exhausted budgets (5xx) keep their status. Refusal messages are put in
+the page's words (:mod:`.messages`).
 
-Every error is JSON ``{"error": ..., "field": ..., "column": ...}`` with a 4xx status;
-unexpected failures are logged to stderr and answered with a generic 500, never a
-traceback. Binds to 127.0.0.1 unless told otherwise.
+Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
+status for errors, including the ones the HTTP layer itself produces: 404, 405 (also
+for unknown methods), 411, 413, 414, 415, 431, 505); unexpected failures are logged to stderr and answered
+with a generic 500, never a traceback. Binds to 127.0.0.1 unless told otherwise.
+
+Hardening (see ``docs/limits.md``): requests must name this server in ``Host``
+(:mod:`.admission`), POSTs must be same-origin ``application/json``; each request
+runs under the server's :class:`~tilelayout.Limits` (work over them is refused before
+it starts; the ``seconds`` budget stops long loops) and in its own axis scope (a
+request's mesh axes never reach the global registry); a bounded pool of worker threads
+serves connections (listen backlog :data:`BACKLOG`, ``TCP_NODELAY``, read timeouts).
 
 >>> server = make_server("127.0.0.1", 0)
 >>> server.server_address[0]
@@ -36,16 +47,22 @@ from __future__ import annotations
 import contextlib
 import json
 import mimetypes
+import socket
 import sys
 import threading
 import traceback
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import api
+from ..core import budget
+from ..core.axes import scoped_axes
+from ..core.errors import BudgetError
+from . import admission, api, codegen_view, movement_view
 from .messages import for_page
 from .table_view import table_view
 
@@ -62,6 +79,8 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
+    "/api/codegen": codegen_view.codegen_view,
+    "/api/smem": movement_view.smem_view,
     "/api/table": table_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
@@ -78,6 +97,18 @@ def _static_files() -> dict[str, bytes]:
     return out
 
 
+#: limits of one request (``tilelayout serve --max-...`` changes them)
+REQUEST_LIMITS = budget.Limits(elements=1 << 20, replicas=1 << 12, output_bytes=1 << 28,
+                               text=api.MAX_TEXT, search=1 << 18, cells=1 << 18, seconds=5.0)
+#: listen backlog: connections the kernel queues before the server accepts them
+BACKLOG = 128
+#: worker threads (each serves one connection at a time) and connections waiting for one
+WORKERS = 32
+QUEUED = 256
+#: seconds a connection may sit idle or trickle a request before it is closed
+READ_TIMEOUT = 10.0
+
+
 class ExplorerHandler(BaseHTTPRequestHandler):
     """Routes one request; see the module docstring for the routes."""
 
@@ -85,6 +116,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     static: dict[str, bytes] = {}
     quiet = False
+    timeout = READ_TIMEOUT  # socket timeout: idle keep-alive and slow requests are closed
+    server: ExplorerServer
 
     # -- responses ------------------------------------------------------------------
     def _send(self, status: int, body: bytes, content_type: str) -> None:
@@ -93,6 +126,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -104,6 +139,34 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def _error(self, status: int, message: str, **extra: Any) -> None:
         self._json(status, {"error": message, **extra})
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None
+                   ) -> None:
+        """Errors of the HTTP layer (bad request line, 414, 431, 505, ...) as JSON too.
+
+        An unknown method is the client's error: 405 (not the stdlib's 501)."""
+        if code == 501:
+            code, message = 405, f"method {str(getattr(self, 'command', ''))[:20]!r} is not allowed"
+        with contextlib.suppress(OSError):
+            try:
+                short = HTTPStatus(code).phrase
+            except ValueError:
+                short = "error"
+            self.close_connection = True
+            if getattr(self, "request_version", "") in ("", "HTTP/0.9"):
+                self.request_version = "HTTP/1.0"  # a status line is always sent
+            if not hasattr(self, "command") or self.command is None:
+                self.command = ""
+            self.log_error("code %d, message %s", code, message)
+            self._error(code, f"{short}: {message or explain or short}"[:300])
+
+    @staticmethod
+    def _status(exc: api.ApiError) -> int:
+        """The HTTP status of a refusal (a budget that ran out: 413, or 503 for time)."""
+        cause = exc.__context__
+        if isinstance(cause, BudgetError):
+            return 503 if cause.name == "seconds" else 413
+        return exc.status
+
     @staticmethod
     def _page_error(exc: api.ApiError) -> dict[str, Any]:
         """The JSON body of a refused request, its message in the page's words."""
@@ -113,36 +176,90 @@ class ExplorerHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
         if not self.quiet:
-            sys.stderr.write(f"[explorer] {self.address_string()} {format % args}\n")
+            sys.stderr.write(f"[explorer] {self.address_string()} {format % args}\n"[:2000])
+
+    # -- admission ------------------------------------------------------------------
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":
+            self.send_error(400, "HTTP/0.9 requests are not served")
+            return False
+        return True
+
+    def _admit(self, *, post: bool) -> bool:
+        """Host allow-list always; same Origin and JSON content type for POST."""
+        host = self.headers.get("Host")
+        refusal = None
+        if not admission.host_allowed(host, self.server.allowed_hosts):
+            refusal = (421 if host else 400,
+                       f"this explorer does not answer to Host {str(host)[:80]!r}; start it "
+                       f"with --allow-host NAME to allow another name")
+        elif post or self.headers.get("Origin"):
+            if not admission.origin_allowed(self.headers.get("Origin"), host,
+                                            self.server.allowed_hosts):
+                refusal = (403, "cross-origin requests are refused")
+            elif self.headers.get("Sec-Fetch-Site", "same-origin") not in (
+                    "same-origin", "none"):
+                refusal = (403, "cross-site requests are refused")
+        if refusal is None and post:
+            try:
+                admission.check_content_type(self.headers.get("Content-Type"))
+            except admission.Refused as exc:
+                refusal = (exc.status, exc.message)
+        if refusal is not None:
+            self.close_connection = True  # the body (if any) is not read
+            self._error(*refusal)
+            return False
+        return True
 
     # -- routing --------------------------------------------------------------------
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
-            fn()
+            with scoped_axes(), budget.limits(self.server.limits):
+                fn()
         except api.ApiError as exc:
-            self._json(exc.status, self._page_error(exc))
+            self._json(self._status(exc), self._page_error(exc))
+        except admission.Refused as exc:
+            self._error(exc.status, exc.message)
+        except BudgetError as exc:
+            self._error(503 if exc.name == "seconds" else 413, str(exc))
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            self.close_connection = True
+        except TimeoutError:
+            self.close_connection = True
+            with contextlib.suppress(OSError):
+                self._error(408, "the request was not received in time")
         except Exception:  # never a traceback to the client; log it for the operator
-            sys.stderr.write(f"[explorer] internal error on {self.command} {self.path}\n")
+            sys.stderr.write(f"[explorer] internal error on {self.command} {self.path[:200]}\n")
             traceback.print_exc(file=sys.stderr)
             with contextlib.suppress(OSError):
                 self._error(500, "internal error (logged by the server)")
 
     def do_GET(self) -> None:  # noqa: N802 (stdlib name)
-        self._guard(self._get)
+        if self._admit(post=False):
+            self._guard(self._get)
 
     def do_HEAD(self) -> None:  # noqa: N802
-        self._guard(self._get)
+        if self._admit(post=False):
+            self._guard(self._get)
 
     def do_POST(self) -> None:  # noqa: N802
-        self._guard(self._post)
+        if self._admit(post=True):
+            self._guard(self._post)
+
+    def do_OPTIONS(self) -> None:  # noqa: N802
+        """CORS pre-flights are refused (no cross-origin use); same-origin gets Allow."""
+        self.close_connection = True
+        if self._admit(post=False) and self.headers.get("Origin") is None:
+            self._error(405, "OPTIONS is not served; the API takes GET and POST",
+                        allow="GET, HEAD, POST")
 
     def _method_not_allowed(self) -> None:
         self.close_connection = True
         self._error(405, f"method {self.command} is not allowed here")
 
-    do_PUT = do_DELETE = do_PATCH = _method_not_allowed  # noqa: N815
+    do_PUT = do_DELETE = do_PATCH = do_TRACE = do_CONNECT = _method_not_allowed  # noqa: N815
 
     def _get(self) -> None:
         path = urlsplit(self.path).path
@@ -191,36 +308,118 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self._error(413, f"request body of {length} bytes; at most {api.MAX_BODY}")
             return
         raw = self.rfile.read(length)
-        try:
-            data = json.loads(raw.decode("utf-8")) if raw else None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            self._error(400, f"the body is not valid JSON: {exc}"[:300])
+        if len(raw) < length:
+            self.close_connection = True
+            self._error(400, "the body ended before Content-Length bytes")
             return
-        if not isinstance(data, dict):
-            self._error(400, "the body must be a JSON object")
-            return
+        body = admission.decode_json(raw)
         try:
-            self._json(200, handler(data))
+            self._json(200, handler(body))
         except api.ApiError as exc:
-            if "soft=1" not in urlsplit(self.path).query.split("&"):
+            status = self._status(exc)
+            if status >= 500 or "soft=1" not in urlsplit(self.path).query.split("&"):
                 raise
-            self._json(200, {**self._page_error(exc), "status": exc.status})
+            self._json(200, {**self._page_error(exc), "status": status})
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False
-                ) -> ThreadingHTTPServer:
+class ExplorerServer(HTTPServer):
+    """An HTTP server with a bounded pool of worker threads.
+
+    Accepted connections are served by at most ``workers`` threads; up to ``queued``
+    more wait for one, and beyond that a connection gets a JSON 503 at once. Each
+    accepted socket has ``TCP_NODELAY`` set (a keep-alive answer is not held back by
+    Nagle's algorithm).
+    """
+
+    request_queue_size = BACKLOG
+    allow_reuse_address = True
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[ExplorerHandler], *,
+                 limits: budget.Limits = REQUEST_LIMITS, allow_hosts: Iterable[str] = (),
+                 workers: int = WORKERS, queued: int = QUEUED) -> None:
+        super().__init__(address, handler)
+        self.limits = limits
+        self.allowed_hosts = admission.allowed_hosts(str(self.server_address[0]),
+                                                     int(self.server_address[1]), allow_hosts)
+        self._pool = ThreadPoolExecutor(max_workers=workers,
+                                        thread_name_prefix="tilelayout-explorer")
+        self._slots = threading.BoundedSemaphore(workers + queued)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        conn, addr = super().get_request()
+        with contextlib.suppress(OSError):
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, addr
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            self._busy(request)
+            return
+        try:
+            self._pool.submit(self._work, request, client_address)
+        except RuntimeError:  # shutting down
+            self._slots.release()
+            self.shutdown_request(request)
+
+    def _work(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        try:
+            self.finish_request(request, client_address)
+        except Exception:  # noqa: BLE001 (a broken connection must not kill the worker)
+            self.handle_error(request, client_address)
+        finally:
+            with self._open_lock:
+                self._open.discard(request)
+            self.shutdown_request(request)
+            self._slots.release()
+
+    def _busy(self, request: socket.socket) -> None:
+        body = b'{"error":"the explorer is busy; try again"}'
+        with contextlib.suppress(OSError):
+            request.settimeout(1.0)
+            request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json"
+                            b"\r\nConnection: close\r\nContent-Length: " + str(len(body)).encode()
+                            + b"\r\n\r\n" + body)
+        self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, OSError):  # resets, timeouts: the client's business
+            return
+        super().handle_error(request, client_address)
+
+    def server_close(self) -> None:
+        """Stop listening, wake every worker blocked on an idle connection, and stop the pool."""
+        super().server_close()
+        with self._open_lock:
+            for conn in list(self._open):
+                with contextlib.suppress(OSError):
+                    conn.shutdown(socket.SHUT_RDWR)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False,
+                limits: budget.Limits = REQUEST_LIMITS, allow_hosts: Iterable[str] = (),
+                workers: int = WORKERS, read_timeout: float = READ_TIMEOUT) -> ExplorerServer:
     """A ready (not yet serving) explorer server bound to ``host:port`` (port 0: any free).
 
-    Call ``serve_forever()`` on it (or :func:`serve_in_thread`).
+    ``limits`` bound each request's work, ``allow_hosts`` adds names the ``Host`` header
+    may use (beyond loopback and the bound address), ``workers`` is the size of the
+    thread pool and ``read_timeout`` the seconds a connection may stay silent. Call
+    ``serve_forever()`` on it (or :func:`serve_in_thread`).
     """
-    handler = type("Handler", (ExplorerHandler,), {"static": _static_files(), "quiet": quiet})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+    handler = type("Handler", (ExplorerHandler,), {"static": _static_files(), "quiet": quiet,
+                                                   "timeout": read_timeout})
+    return ExplorerServer((host, port), handler, limits=limits, allow_hosts=allow_hosts,
+                          workers=workers)
 
 
-def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True
-                    ) -> tuple[ThreadingHTTPServer, str]:
+def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,
+                    **options: Any) -> tuple[ExplorerServer, str]:
     """Start a server on a background thread; returns it and its base URL.
 
     Stop it with ``server.shutdown(); server.server_close()``.
@@ -230,7 +429,7 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = Tru
     True
     >>> server.shutdown(); server.server_close()
     """
-    server = make_server(host, port, quiet=quiet)
+    server = make_server(host, port, quiet=quiet, **options)
     thread = threading.Thread(target=server.serve_forever, name="tilelayout-explorer",
                               daemon=True)
     thread.start()
@@ -238,7 +437,7 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = Tru
     return server, f"http://{h}:{p}"
 
 
-def url_of(server: ThreadingHTTPServer) -> str:
+def url_of(server: HTTPServer) -> str:
     """The base URL a browser should open for ``server``."""
     h, p = server.server_address[:2]
     shown = "127.0.0.1" if h in ("0.0.0.0", "") else (f"[{h}]" if ":" in str(h) else h)

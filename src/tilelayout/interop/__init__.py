@@ -6,6 +6,8 @@ that need it, so ``import tilelayout.interop.cute`` works without CUTLASS instal
 * :mod:`tilelayout.interop.cute`   CuTe ``shape:stride`` text and thread-value layouts
 * :mod:`tilelayout.interop.jax`    JAX ``PartitionSpec`` / ``NamedSharding``
 * :mod:`tilelayout.interop.triton` Triton linear layouts (basis vectors)
+* :mod:`tilelayout.interop.triton_shared` Triton shared linear layouts (offset bases,
+  swizzles as :class:`~tilelayout.XorSwizzle`)
 * :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
 
 A conversion is exact or refused: when the other notation cannot express a layout,

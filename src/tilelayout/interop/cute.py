@@ -29,7 +29,7 @@ from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutParseError
 from ..core.iter import Iter
 from ..core.shape import format_shape
-from ..core.swizzle import Swizzle
+from ..core.swizzle import Swizzle, as_plain_swizzle
 from ..core.tile import TileLayout
 from . import InteropError, require
 from .factor import merge_iters, split_by_shape
@@ -266,7 +266,12 @@ def to_cute(layout: Layout, shape: Sequence[int] | None = None) -> str:
     sh, st = cute_shape_stride(layout, shape)
     text = f"{_fmt(sh)}:{_fmt(st)}"
     if isinstance(layout, ComposeLayout):
-        sw = layout.swizzle
+        sw = as_plain_swizzle(layout.swizzle)
+        if sw is None:
+            raise InteropError(
+                f"{layout.swizzle} is not a Swizzle(M, B, S), and CuTe composes only "
+                f"Swizzle<B,M,S> (one XOR of a bit group into another)"
+            )
         text = f"Swizzle<{sw.swizzle_len},{sw.per_element},{sw.atom_len}> o {text}"
     return text
 

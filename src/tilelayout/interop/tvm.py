@@ -23,7 +23,7 @@ from typing import Any
 from ..core.axes import is_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.iter import Iter
-from ..core.swizzle import Swizzle
+from ..core.swizzle import Swizzle, as_plain_swizzle
 from ..core.tile import TileLayout
 from . import InteropError, require
 
@@ -55,7 +55,12 @@ def to_tvm(layout: Layout) -> Any:
         dict(tile.offset),
     )
     if isinstance(layout, ComposeLayout):
-        sw = layout.swizzle
+        sw = as_plain_swizzle(layout.swizzle)
+        if sw is None:
+            raise InteropError(
+                f"{layout.swizzle} is not a Swizzle(M, B, S); TIRx's ComposeLayout takes only "
+                f"(per_element, swizzle_len, atom_len)"
+            )
         return T.ComposeLayout(sw.per_element, sw.swizzle_len, sw.atom_len, tvm_tile)
     return tvm_tile
 

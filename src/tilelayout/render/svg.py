@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..analysis.banks import is_shared_memory
+from ..core import budget
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
 from ..core.compose import Layout
@@ -170,6 +171,7 @@ def layout_svg(
             f"render a smaller shape or use `tilelayout map`"
         )
     r = layout.replica_count
+    budget.check("a picture draws", n * layout.replica_count, "cells")
     arrays = layout.map_all(dims)
     flat = {a: v.reshape(n * r) for a, v in arrays.items()}
     first = {a: v.reshape(n, r)[:, 0] for a, v in arrays.items()}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import budget
 from ..core.compose import Layout
 from ..core.shape import format_shape
 
@@ -95,6 +96,7 @@ def layout_table(layout: Layout, shape: Sequence[int] | None = None,
     """
     dims = layout.check_shape(shape)
     show = list(layout.axes if axes is None else axes)
+    budget.check("a text table formats", layout.size() * layout.replica_count, "cells")
     arrays = layout.map_all(dims)
     n = math.prod(dims)
     r = layout.replica_count

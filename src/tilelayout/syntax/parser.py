@@ -11,13 +11,13 @@ tilelayout.core.errors.UnknownAxisParseError: column 12: unknown axis 'lane'; di
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
+from ..core import budget
 from ..core.axes import _unknown_message as unknown_axis_message
 from ..core.axes import is_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import AnySwizzle, ComposeLayout
 from ..core.errors import (
     LayoutError,
     LayoutParseError,
@@ -27,6 +27,7 @@ from ..core.errors import (
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 
 _TOKEN = re.compile(
     r"""
@@ -64,6 +65,10 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+#: digits of the longest integer literal (2**256 has 78)
+_MAX_DIGITS = 78
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -92,13 +97,14 @@ class _Parser:
     def int_(self, what: str) -> int:
         if self.tok.kind != "int":
             raise self.error(what)
-        try:
-            value = int(self.tok.text)
-        except ValueError:  # beyond Python's limit on digits in a str -> int conversion
+        digits = len(self.tok.text.lstrip("-"))
+        if digits > _MAX_DIGITS:  # checked before int(): no 4,300-digit limit, no slow parse
             raise LayoutParseError(
-                f"integer with {len(self.tok.text.lstrip('-'))} digits is too long", self.text,
+                f"integer with {digits} digits is too long (layouts hold integers below "
+                f"2**{budget.MAX_INT_BITS}, at most {_MAX_DIGITS} digits)", self.text,
                 self.tok.column,
-            ) from None
+            )
+        value = int(self.tok.text)
         self.pos += 1
         return value
 
@@ -131,10 +137,12 @@ class _Parser:
         except LayoutError as exc:
             raise SwizzleParseError(str(exc), self.text, tile_tok.column) from None
 
-    def swizzle(self) -> Swizzle:
+    def swizzle(self) -> AnySwizzle:
         start = self.tok
+        if self.tok.kind == "name" and self.tok.text == "XorSwizzle":
+            return self.xor_swizzle()
         if not (self.tok.kind == "name" and self.tok.text == "Swizzle"):
-            raise self.error("'Swizzle(M, B, S)'")
+            raise self.error("'Swizzle(M, B, S)' or 'XorSwizzle(image, ...)'")
         self.pos += 1
         self.take("(", "'(' after Swizzle")
         params = [self.int_("an integer M (per_element)")]
@@ -145,6 +153,21 @@ class _Parser:
         self.take(")", "')' closing Swizzle(")
         try:
             return Swizzle(*params)
+        except LayoutError as exc:
+            raise SwizzleParseError(str(exc), self.text, start.column) from None
+
+    def xor_swizzle(self) -> XorSwizzle:
+        start = self.tok
+        self.pos += 1
+        self.take("(", "'(' after XorSwizzle")
+        images: list[int] = []
+        while not self.at(")"):
+            if images:
+                self.take(",", "',' or ')' after an XorSwizzle image")
+            images.append(self.int_(f"an integer image of address bit {len(images)}"))
+        self.take(")", "')' closing XorSwizzle(")
+        try:
+            return XorSwizzle(images)
         except LayoutError as exc:
             raise SwizzleParseError(str(exc), self.text, start.column) from None
 
@@ -248,14 +271,26 @@ class _Parser:
                     self.text,
                     st_tok.column,
                 )
-        else:  # no strides: row-major compact on m
-            strides = [math.prod(extents[k + 1 :]) for k in range(len(extents))]
+        else:  # no strides: row-major compact on m (suffix products, linear time)
+            strides = [1] * len(extents)
+            running = 1
+            for k in range(len(extents) - 1, -1, -1):
+                strides[k] = running
+                running *= extents[k]
+                if running.bit_length() > budget.MAX_INT_BITS:
+                    raise LayoutParseError(
+                        f"the extents multiply to 2**{running.bit_length() - 1} or more; "
+                        f"layouts hold integers below 2**{budget.MAX_INT_BITS}",
+                        self.text, self.tokens[positions[k]].column)
             axes = ["m"] * len(extents)
         return [Iter(e, s, a) for e, s, a in zip(extents, strides, axes, strict=True)]
 
 
-def parse(text: str) -> TileLayout | ComposeLayout:
+def parse(text: str, *, limits: budget.Limits | None = None) -> TileLayout | ComposeLayout:
     """Parse the text form (SPEC §2) into a :class:`TileLayout` or :class:`ComposeLayout`.
+
+    Linear time in the length of ``text``; text longer than the ``text`` limit (1 MiB
+    by default, see :class:`~tilelayout.Limits`) is refused before it is read.
 
     >>> import tilelayout as tl
     >>> str(tl.parse("S[ (2,128,112) : (112@TCol, 1@TLane, 1@TCol) ]"))
@@ -263,6 +298,8 @@ def parse(text: str) -> TileLayout | ComposeLayout:
     """
     if not isinstance(text, str):
         raise LayoutError(f"layout text must be a string, got {type(text).__name__}")
+    with budget.using(limits):
+        budget.check("the layout text has", len(text), "text")
     if not text.strip():
         raise LayoutParseError("empty layout; expected 'S[...]' or 'ComposeLayout(...)'", text, 1)
     return _Parser(text).layout()

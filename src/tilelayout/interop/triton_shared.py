@@ -1,0 +1,229 @@
+"""Triton shared linear layouts <-> our shared-memory layouts (a tile on ``m``, swizzled).
+
+A Triton shared layout maps the shared-memory element *offset* to the logical
+coordinate linearly over GF(2): ``offset_bases[k]`` is the logical coordinate stored at
+offset ``2**k`` and the coordinate at any offset is the XOR of the bases of its set
+bits. Every Gluon shared layout (``NVMMASharedLayout``, ``SwizzledSharedLayout``,
+``SharedLinearLayout``) lowers to this form.
+
+Ours runs the other way: logical -> linear ``m`` (a tile) -> address (a swizzle). The
+two meet on power-of-two tiles that store each element once at offsets ``[0, 2**N)``:
+
+* export (:func:`to_triton_shared_bases`): the tile's bits (each logical bit on one
+  ``m`` bit, as :func:`~tilelayout.interop.triton.to_triton_bases` requires) composed
+  with the inverse of the swizzle's F2 matrix. Refused, with the reason: replicas (an
+  element stored twice), an offset, other axes, non-power-of-two extents or strides, a
+  swizzle that moves tile addresses outside ``[0, 2**N)``.
+* import (:func:`from_triton_shared_bases`): a bit-permutation tile (picked so that
+  each offset bit adds one new logical bit when possible, which makes the swizzle
+  unitriangular: the 128B NVMMA layout comes back as ``Swizzle(3,3,3)``'s XorSwizzle
+  over a row-major tile) composed with the :class:`~tilelayout.XorSwizzle` that remains;
+  no swizzle when none remains. Zero bases (an element at two offsets), bases outside
+  the shape and dependent bases are refused; ``block_bases`` (CTAs of a cluster) are
+  refused; the ``alignment`` is an allocation property and is not part of the layout.
+
+``triton`` itself is imported only by :func:`to_triton_shared` / :func:`from_triton_shared`.
+
+>>> import tilelayout as tl
+>>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+>>> to_triton_shared_bases(L)
+[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]]
+>>> from_triton_shared_bases(_, (8, 64))
+parse('ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288), S[(8,64):(64,1)])')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.errors import SwizzleError
+from ..core.xor_swizzle import XorSwizzle
+from . import InteropError, require
+from .triton import _dim_bits, from_triton_bases, to_triton_bases
+
+_OFFSET = {"offset": "m"}
+
+
+def _flat_vector(vec: Sequence[int], dims: Sequence[int], where: str) -> int:
+    """A logical coordinate (one entry per dim) as a bit vector over the flat index."""
+    if len(vec) != len(dims):
+        raise InteropError(f"{where} is {list(vec)}; shape {tuple(dims)} needs {len(dims)} entries")
+    flat, shift = 0, 0
+    for d in reversed(range(len(dims))):
+        v = int(vec[d])
+        if v < 0 or v >= dims[d]:
+            raise InteropError(f"{where} is {list(vec)}, outside shape {tuple(dims)}")
+        flat |= v << shift
+        shift += dims[d].bit_length() - 1
+    return flat
+
+
+def _logical_vector(flat: int, dims: Sequence[int]) -> list[int]:
+    out = [0] * len(dims)
+    for p, (d, b) in enumerate(_dim_bits(dims)):
+        if flat >> p & 1:
+            out[d] |= 1 << b
+    return out
+
+
+def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -> list[list[int]]:
+    """``offset_bases`` of the Triton shared linear layout equal to ``layout`` on ``shape``.
+
+    >>> import tilelayout as tl
+    >>> to_triton_shared_bases(tl.parse("S[(4,2):(1,4)]"))   # column-major: offset 1 = row 1
+    [[1, 0], [2, 0], [0, 1]]
+    """
+    tile = tile_of(layout)
+    if tuple(tile.axes) != ("m",):
+        raise InteropError(
+            f"{layout}: a Triton shared layout places elements at shared-memory offsets only; "
+            f"this layout uses {', '.join(a for a in tile.axes if a != 'm') or 'no m axis'}"
+        )
+    dims = layout.check_shape(shape)
+    if tile.replica:
+        raise InteropError(
+            f"{layout} stores each element {tile.replica_count} times (replicas on m); a Triton "
+            f"shared layout maps each offset to one element and each element to one offset"
+        )
+    plain = to_triton_bases(tile, dims, _OFFSET).get("offset", [])  # m bit k -> logical
+    n = len(plain)
+    if n == 0:
+        raise InteropError(f"{layout} has a single element; a Triton shared layout needs an offset bit")
+    if not isinstance(layout, ComposeLayout):
+        return plain
+    sw = layout.swizzle
+    low = sw.to_xor() if not isinstance(sw, XorSwizzle) else sw
+    for k, v in enumerate(low.images[:n]):
+        if v >> n:
+            raise InteropError(
+                f"{sw} sends bit {k} of the tile's addresses to {v}, outside the tile's "
+                f"[0, {1 << n}); a Triton shared layout is a permutation of the tile's offsets"
+            )
+    # offset 2**k holds the element whose linear m is unapply(2**k)
+    out = []
+    for k in range(n):
+        m = sw.unapply(1 << k)
+        vec = [0] * len(dims)
+        for j in range(n):
+            if m >> j & 1:
+                vec = [a ^ b for a, b in zip(vec, plain[j], strict=True)]
+        out.append(vec)
+    return out
+
+
+def from_triton_shared_bases(
+    offset_bases: Sequence[Sequence[int]], shape: Sequence[int] | None = None
+) -> Layout:
+    """Our layout (logical -> swizzled ``m``) for Triton ``offset_bases`` over ``shape``
+    (default: per dim the smallest power of two above every basis entry, as Triton's
+    ``SharedLinearLayout.shape``).
+
+    >>> from_triton_shared_bases([[1, 0], [2, 0], [0, 1]], (4, 2))
+    parse('S[(4,2):(1,4)]')
+    >>> from_triton_shared_bases([[0, 1], [1, 1]], (2, 2))
+    parse('ComposeLayout(XorSwizzle(1,3), S[(2,2):(2,1)])')
+    """
+    bases = [[int(v) for v in vec] for vec in offset_bases]
+    if not bases:
+        raise InteropError("a Triton shared layout needs at least one offset basis")
+    if shape is None:
+        shape = [1 << max(vec[d] for vec in bases).bit_length() for d in range(len(bases[0]))]
+    dims = tuple(int(s) for s in shape)
+    for d, s in enumerate(dims):
+        if s < 1 or s & (s - 1):
+            raise InteropError(f"logical dimension {d} is {s}, not a power of two")
+    total = sum(s.bit_length() - 1 for s in dims)
+    flats = [_flat_vector(vec, dims, f"offset basis {k}") for k, vec in enumerate(bases)]
+    if len(flats) != total:
+        raise InteropError(
+            f"{len(flats)} offset bases for shape {dims} ({1 << total} elements): a shared "
+            f"layout that stores each element once has exactly {total}"
+        )
+    # pick a bit-permutation tile: m bit k = the one new logical bit of basis k, if any
+    pivots, used = [], 0
+    for f in flats:
+        new = f & ~used
+        if new == 0 or new & (new - 1):
+            pivots = [1 << p for p in range(total)]  # no such order: a row-major tile
+            break
+        pivots.append(new)
+        used |= new
+    tile = from_triton_bases({"offset": [_logical_vector(p, dims) for p in pivots]}, dims, _OFFSET)
+    m_bit = {p.bit_length() - 1: k for k, p in enumerate(pivots)}
+    # the linear m that offset 2**k holds, then the swizzle = the inverse of that matrix
+    linear = [sum(1 << m_bit[p] for p in range(total) if f >> p & 1) for f in flats]
+    try:
+        unswizzle = XorSwizzle(linear)
+    except SwizzleError:
+        raise InteropError(
+            f"offset bases {bases} are linearly dependent: two offsets hold the same element, "
+            f"so some element has no offset"
+        ) from None
+    sw = unswizzle.inverse()
+    return tile if sw.is_identity else ComposeLayout(sw, tile)
+
+
+def _gluon():
+    return require("triton.experimental.gluon.language._layouts", "triton")
+
+
+def to_triton_shared(layout: Layout, shape: Sequence[int] | None = None, alignment: int = 16) -> Any:
+    """A Gluon ``SharedLinearLayout`` equal to ``layout`` (needs the ``triton`` extra).
+
+    >>> to_triton_shared(tl.parse("S[(4,2):(1,4)]")).offset_bases  # doctest: +SKIP
+    [[1, 0], [2, 0], [0, 1]]
+    """
+    return _gluon().SharedLinearLayout(
+        offset_bases=to_triton_shared_bases(layout, shape), alignment=alignment
+    )
+
+
+def from_triton_shared(shared: Any, shape: Sequence[int] | None = None) -> Layout:
+    """Our layout for a Gluon shared layout: a ``SharedLinearLayout`` as it is, any other
+    (``NVMMASharedLayout``, ``SwizzledSharedLayout``, ...) lowered by Triton itself for
+    ``shape``; or a ``triton.tools.LinearLayout`` with in dim ``offset``.
+
+    >>> from_triton_shared(ttgl.NVMMASharedLayout(128, 16), (8, 64))  # doctest: +SKIP
+    parse('ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288), S[(8,64):(64,1)])')
+    """
+    if hasattr(shared, "bases") and hasattr(shared, "out_dims"):  # triton.tools.LinearLayout
+        bases = dict(shared.bases)
+        extra = sorted(k for k, v in bases.items() if k != "offset" and v)
+        if "offset" not in bases or extra:
+            raise InteropError(f"expected a linear layout over 'offset' only, got in dims "
+                               f"{sorted(bases)}")
+        dims = [int(s) for _, s in shared.out_dims]
+        return from_triton_shared_bases(bases["offset"], shape or dims)
+    ttgl = _gluon()
+    if not isinstance(shared, ttgl.SharedLinearLayout):
+        if not isinstance(shared, ttgl.SharedLayout):
+            raise InteropError(f"expected a Gluon shared layout, got {type(shared).__name__}")
+        if shape is None:
+            raise InteropError(f"{type(shared).__name__} needs the tensor shape to be lowered")
+        shared = _lower(shared, [int(s) for s in shape])
+    if shared.block_bases:
+        raise InteropError(
+            f"block_bases {shared.block_bases}: a layout split over the CTAs of a cluster; "
+            f"convert one CTA's part"
+        )
+    return from_triton_shared_bases(shared.offset_bases, shape)
+
+
+def _lower(shared: Any, shape: list[int]) -> Any:
+    """Triton's own lowering of a Gluon shared layout to a SharedLinearLayout (on the CPU)."""
+    ir = require("triton._C.libtriton.ir", "triton")
+    gluon_ir = require("triton._C.libtriton.gluon_ir", "triton")
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    builder = gluon_ir.GluonOpBuilder(ctx)
+    return builder.to_linear_layout(shared._to_ir(builder), shape)
+
+
+__all__ = [
+    "from_triton_shared",
+    "from_triton_shared_bases",
+    "to_triton_shared",
+    "to_triton_shared_bases",
+]

@@ -1,0 +1,31 @@
+"""Small helpers several test folders share: the reference layout, the CLI in a
+subprocess, and one HTTP call to the explorer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+TC = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+"""The reference document's tensor-core tile (shape 8x16)."""
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """``tilelayout ARGS`` in a fresh interpreter, as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "tilelayout.cli", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def call(url, path, body=None, *, raw=None, method=None, headers=None):
+    """One request to the explorer: (status, content type, body bytes), errors included."""
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    req = urllib.request.Request(url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers.get("Content-Type"), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), e.read()

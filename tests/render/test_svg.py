@@ -1,0 +1,106 @@
+"""SVG pictures: structure, colours shared with the explorer, big tiles, notebook display."""
+
+from __future__ import annotations
+
+import re
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import tilelayout as tl
+from tilelayout.render.palette import PALETTE, color
+from tilelayout.render.svg import RenderError, layout_svg
+
+REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+
+
+def _fills(svg: str) -> set[str]:
+    return set(re.findall(r'<path fill="(#[0-9a-f]{6})"', svg))
+
+
+def _group_spans(svg: str) -> list[tuple[float, float]]:
+    """(left, right) pixel extent of the cells of each translated group (view)."""
+    spans = []
+    for gx, body in re.findall(r'<g transform="translate\(([-\d.]+),[-\d.]+\)">(.*?)</g>', svg):
+        rights = [float(x) + float(w) for x, w in re.findall(r"M([\d.]+) [\d.]+h([\d.]+)", body)]
+        rights += [float(x) + float(w) for x, w in
+                   re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', body)]
+        spans.append((float(gx), float(gx) + max(rights)))
+    return spans
+
+
+def test_svg_is_well_formed_and_uses_the_shared_palette():
+    svg = layout_svg(tl.parse(REF), (8, 16))
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert "warpid" in svg and "laneid" in svg
+    # coloured by laneid: values 0..31 -> every palette colour
+    assert _fills(svg) - {"#eeeeee"} == {color(v) for v in range(32)} == set(PALETTE)
+    assert tl.parse(REF)._repr_svg_() == layout_svg(tl.parse(REF))
+
+
+def test_svg_views_per_axis_kind():
+    smem = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    assert "line x bank" in layout_svg(smem, dtype="float16")
+    assert "TLane x TCol" in layout_svg(tl.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"))
+    assert "partition P" in layout_svg(tl.parse("S[(128,64):(1@P,1@F)]"))
+    tl.declare_axis("x", kind="device")
+    assert "devices" in layout_svg(tl.parse("S[(2,4):(1@x,1)] + R[2:1@pid]"))
+
+
+def test_svg_colour_key_choices_and_errors():
+    L = tl.parse("S[(4,8):(8,1)]")
+    one = layout_svg(L, color="dim:0")
+    assert _fills(one) == {color(v) for v in range(4)}
+    with pytest.raises(RenderError, match="unknown colour key"):
+        layout_svg(L, color="laneid")
+    with pytest.raises(RenderError, match="needs --dtype"):
+        layout_svg(L, color="bank")
+    with pytest.raises(RenderError, match="at most"):
+        layout_svg(tl.parse("S[(1024,1024):(1024,1)]"))
+
+
+def test_big_tiles_stay_compact_and_fast():
+    L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(128,256):(256,1)]"))
+    start = time.perf_counter()
+    svg = layout_svg(L, dtype="float16")
+    assert time.perf_counter() - start < 5
+    assert len(svg) < 1_500_000  # 32768 elements: a few bytes per cell, one path per colour
+    assert svg.count("<path fill=") <= 2 * (len(PALETTE) + 1)
+    ET.fromstring(svg)
+    threads = layout_svg(tl.parse("S[(4,32,256):(1@warpid,1@laneid,1)]"), (128, 256))
+    assert len(threads) < 1_500_000 and "warpid" in threads
+
+
+def test_every_owner_slot_is_drawn_with_its_element():
+    """Regression: slots of neighbouring tiles were merged by rounding (warp 6 lost its m=1 column)."""
+    L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    labels = re.findall(r">(\d+,\d+)</text>", layout_svg(L, (8, 16)))
+    assert len(labels) == 128 * 2  # every (element, replica) pair has its own slot
+    assert all(labels.count(f"{i},{j}") == 2 for i in range(8) for j in range(16))
+
+
+@pytest.mark.parametrize("text", ["S[(128,2,512):(1@P,1@Bank,1@F)]", "S[(4,300):(300,1)]",
+                                  "S[(2,2048):(2048,1)]"])
+def test_wide_layouts_fit_the_picture_without_overlap(text):
+    # wide shapes used to be drawn at a 2-pixel minimum cell: the logical view ran under
+    # the physical one and both ran past the picture's right edge (clipped)
+    svg = layout_svg(tl.parse(text))
+    width = float(re.search(r'<svg[^>]*width="(\d+)"', svg).group(1))
+    (l_left, l_right), (p_left, p_right) = _group_spans(svg)
+    assert l_right <= p_left
+    assert p_right <= width
+
+
+def test_notebook_display_falls_back_to_text_for_huge_layouts():
+    huge = tl.parse("S[(4096,4096):(4096,1)]")
+    assert huge._repr_svg_() is None  # too many cells: Jupyter shows repr() instead
+    assert repr(huge) == "parse('S[(4096,4096):(4096,1)]')"
+
+
+def test_one_tile_axis_wraps_into_full_rows_in_the_svg():
+    # 4 warps: 2 + 2 or 4 in a row, never 3 + 1
+    svg = layout_svg(tl.parse("S[(4,32,2):(1@warpid,1@laneid,1)]"), (4, 64))
+    ys = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)"[^>]*>warpid=\d</text>', svg)]
+    assert len(ys) == 4 and len(set(ys)) in (1, 2) and all(ys.count(y) == 4 // len(set(ys)) for y in ys)
