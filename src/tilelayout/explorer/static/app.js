@@ -281,8 +281,9 @@ function wire() {
   for (const b of document.querySelectorAll(".zoom button")) {
     b.addEventListener("click", () => zoom(b.parentElement.dataset.view, +b.dataset.zoom));
   }
-  $("export-svg").addEventListener("click", () => exportSvg(state));
-  $("export-png").addEventListener("click", () => exportPng(state));
+  // shift + click: dim what is not selected, as the page does
+  $("export-svg").addEventListener("click", (ev) => exportSvg(state, { dim: ev.shiftKey }));
+  $("export-png").addEventListener("click", (ev) => exportPng(state, { dim: ev.shiftKey }));
   $("copy-python").addEventListener("click", async (ev) => {
     const ok = await copyText(pythonSnippet(state));
     flash(ev.target, ok ? "copied" : "failed");
