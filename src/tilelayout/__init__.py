@@ -10,20 +10,43 @@ devices of a mesh.
 ({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
 """
 
+import difflib
+import importlib
+
 from .algebra.canonical import canonicalize
+from .algebra.common_vector import max_common_vector
+from .algebra.complement import complement
+from .algebra.composition import compose
 from .algebra.equivalence import equivalent
 from .algebra.group import group
+from .algebra.inversion import inverse, inverse_shape
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
 from .algebra.tiling import direct_sum, inner_of, outer_of, tile_to
-from .analysis.banks import bank_map, bank_of
-from .analysis.conflicts import ConflictReport, bank_conflicts, smem_wavefronts, tile_conflicts
+from .analysis.banks import BankAccess, bank_access, bank_map, bank_of
+from .analysis.conflicts import (
+    ConflictReport,
+    TileConflicts,
+    bank_conflicts,
+    smem_wavefronts,
+    tile_conflicts,
+)
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
+from .analysis.reads import TileRead, TileReads, tile_reads
 from .codegen.generate import CodegenError, codegen
 from .codegen.inverse import NotInvertibleError
-from .core.axes import SMEM_BANK_BYTES, SMEM_BANKS, Axis, axes, axis, declare_axis, scoped_axes
+from .core.axes import (
+    SMEM_BANK_BYTES,
+    SMEM_BANKS,
+    Axis,
+    axes,
+    axis,
+    declare_axis,
+    is_axis,
+    scoped_axes,
+)
 from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
@@ -47,12 +70,20 @@ from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
 from .planning.access import AccessReport, smem_access
 from .planning.choose import SmemChoice, choose_smem_layout
+from .planning.conversion import ConversionPlan, plan_conversion
+from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BankAccess",
+    "TileConflicts",
+    "TileRead",
+    "TileReads",
+    "bank_access",
+    "tile_reads",
     "DTYPES",
     "R",
     "S",
@@ -66,6 +97,7 @@ __all__ = [
     "CodegenError",
     "ComposeLayout",
     "ConflictReport",
+    "ConversionPlan",
     "Coord",
     "DtypeError",
     "Explanation",
@@ -79,6 +111,7 @@ __all__ = [
     "LegalityReport",
     "Limits",
     "NotInvertibleError",
+    "PlanError",
     "ShapeError",
     "SmemChoice",
     "Swizzle",
@@ -93,8 +126,10 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
-    "codegen",
     "choose_smem_layout",
+    "codegen",
+    "complement",
+    "compose",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -106,13 +141,17 @@ __all__ = [
     "format_layout",
     "group",
     "inner_of",
+    "inverse",
+    "inverse_shape",
     "legality",
     "limits",
+    "max_common_vector",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "plan_conversion",
     "scoped_axes",
     "slice_layout",
     "smem_access",
@@ -129,19 +168,11 @@ __all__ = [
 def __getattr__(name: str):
     """``tl.presets`` / ``tl.interop`` (imported on first use), and ``tl.laneid``,
     ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
-    from .core.axes import is_axis
-
     if name in ("presets", "interop", "render"):
-        import importlib
-
         return importlib.import_module(f".{name}", __name__)
 
     if is_axis(name):
         return axis_ref(name)
-    import difflib
-
-    from .core.axes import axes as registered
-
-    close = difflib.get_close_matches(name, [a.name for a in registered()], n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, [a.name for a in axes()], n=1, cutoff=0.6)
     hint = f"; did you mean the axis '{close[0]}' (tl.{close[0]})?" if close else ""
     raise AttributeError(f"module 'tilelayout' has no attribute {name!r}{hint}")

@@ -1,6 +1,7 @@
 """The ``tilelayout`` command: parses arguments and calls the library.
 
-Each subcommand lives in ``tilelayout.commands.<name>`` with ``register(subparsers)``.
+Each subcommand lives in ``tilelayout.commands.<name>`` with ``register(subparsers)``;
+``serve`` is the explorer's own (``tilelayout.explorer.serve``).
 Bad input prints one line ``tilelayout: error: ...`` and exits 2, never a traceback.
 """
 
@@ -13,10 +14,11 @@ from collections.abc import Sequence
 
 from .core.errors import LayoutError
 
-#: subcommand modules under tilelayout.commands, in help order
+#: subcommand names, in help order
 COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
-            "smem",
-            "serve")
+            "smem", "plan", "serve")
+#: the module of each subcommand (``register(subparsers)``), relative to this package
+MODULES = {**{name: f".commands.{name}" for name in COMMANDS}, "serve": ".explorer.serve"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
-        importlib.import_module(f".commands.{name}", __package__).register(sub)
+        importlib.import_module(MODULES[name], __package__).register(sub)
     return parser
 
 

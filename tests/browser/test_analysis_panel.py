@@ -65,7 +65,6 @@ def test_bank_conflict_summary_and_requests(page):
     page.wait_render(before)
     page.page.wait_for_function(
         "document.querySelector('[data-testid=conflict-column]')?.textContent.includes('conflict-free')")
-    # conflict-free: the panel folds to one line; its text is still there
     assert "8 wavefronts vs ideal 8" in page.page.text_content("[data-testid=conflict-column]")
     assert page.errors == []
 

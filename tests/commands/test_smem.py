@@ -67,8 +67,6 @@ def test_limit_zero_prints_every_candidate():
     (("S[(32,8):(1@laneid,1)] + R[2:0]", "S[(32,8):(1@laneid,1)]", "--dtype", "float16"),
      "replicas"),
     (("preset:mma.m16n8k16.C:dtype", "S[(16,8):(1,8@laneid)]"), "KEY=VALUE"),
-    (("S[(32,8):(1@laneid,1)]", "S[(32,8):(1@laneid,1)]", "--dtype", "float16",
-      "--max-candidates", "2"), "max_candidates"),
 ])
 def test_bad_input_is_one_line(args, words):
     p = run(*args)

@@ -31,6 +31,12 @@ def test_presets_and_text_equal_the_library():
     assert r["grid"]["bank"] == ((addr // 4) % 32).tolist()
 
 
+def test_preset_dtype_is_the_default():
+    r = smem_view({"writer": {"preset": "wgmma.m64nNk16.D", "params": {"n": "16"}},
+                   "reader": {"preset": "wgmma.m64nNk16.D", "params": {"n": "16"}}})
+    assert r["dtype"] == "float32" and r["distance"] == 0
+
+
 def test_worst_request_cells_for_a_conflicted_choice():
     # lane l owns column l of a 32x32 float32 tile; the writer owns rows: a transpose
     r = smem_view({"writer": "S[(32,32):(1@laneid,1)]", "reader": "S[(32,32):(1,1@laneid)]",

@@ -119,6 +119,10 @@ def test_bad_vector_bytes(vb, words):
 
 
 def test_cost_limit():
-    with pytest.raises(tl.LayoutError, match="max_cells"):
+    with pytest.raises(tl.BudgetError, match="register file") as e:
         tl.smem_access(tl.parse(C4), tl.parse("S[(32,32):(32,1)]"), (32, 32), "float16",
-                       max_cells=1000)
+                       limits=tl.Limits(elements=1000))
+    assert "\n" not in str(e.value) and "--max-elements" in str(e.value)
+    with tl.limits(elements=1100):   # 1024 elements pass; the 2 x 32 x 16 table too
+        assert tl.smem_access(tl.parse(C4), tl.parse("S[(32,32):(32,1)]"), (32, 32),
+                              "float16").requests

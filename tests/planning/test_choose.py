@@ -157,5 +157,8 @@ def test_reader_not_covering_the_tile():
 
 
 def test_candidate_limit():
-    with pytest.raises(tl.LayoutError, match="max_candidates"):
-        tl.choose_smem_layout(C_F32.layout, C_T, (16, 8), "float32", max_candidates=3)
+    with pytest.raises(tl.BudgetError, match="swizzle family costs"):
+        tl.choose_smem_layout(C_F32.layout, C_T, (16, 8), "float32",
+                              limits=tl.Limits(search=3))
+    with tl.limits(search=3), pytest.raises(tl.BudgetError, match="family='any' costs"):
+        tl.choose_smem_layout(C_F32.layout, C_T, (16, 8), "float32", "any")

@@ -80,6 +80,7 @@ def test_beats_every_hardware_swizzle_where_they_conflict():
     a = tl.choose_smem_layout(ODD, ODD_T, (32, 32), "float32", "any")
     assert (s.wavefronts, a.wavefronts, a.ideal) == (192, 64, 64)
     assert a.name.startswith("xor") and isinstance(a.layout.swizzle, tl.XorSwizzle)
+    assert tl.parse(str(a.layout)) == a.layout          # the answer is ordinary layout text
     assert a.accepted_by == ()
 
 

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import math
 import re
 
 import pytest
 
 import tilelayout as tl
+from tilelayout.render.physical import physical_view
 from tilelayout.render.svg import layout_svg
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
 
 def _view(text, shape, order=None):
-    from tilelayout.render.physical import physical_view
-
-    L = tl.parse(text)
-    flat = {a: v.reshape(-1) for a, v in L.map_all(shape).items()}
-    return physical_view(flat, math.prod(shape), L.replica_count, None, None, shape, order)
+    return physical_view(tl.parse(text), shape, order=order).to_dict()
 
 
 WGMMA = "S[(2,4,2,8,32,4,2):(1@wgid,1@wid_in_wg,2,4@laneid,4,1@laneid,1)]"
@@ -31,12 +27,8 @@ WGMMA = "S[(2,4,2,8,32,4,2):(1@wgid,1@wid_in_wg,2,4@laneid,4,1@laneid,1)]"
     ("mma.m16n8k16.C", {}, "laneid rows; register slots m"),
 ])
 def test_physical_view_titles_name_the_hardware(name, params, title):
-    from tilelayout.render.physical import physical_view
-
     p = tl.presets.get(name, **params)
-    flat = {a: v.reshape(-1) for a, v in p.layout.map_all(p.shape).items()}
-    view = physical_view(flat, p.layout.size(), p.layout.replica_count, None, None, p.shape)
-    assert view["title"] == title
+    assert physical_view(p.layout, p.shape).title == title
 
 
 def test_two_tile_axes_of_any_kind_make_a_2d_grid_of_tiles():
@@ -71,3 +63,15 @@ def test_tile_axes_follow_the_preferred_order():
     for q in range(0, len(v["tile"]), 7):
         t = v["tiles"][v["tile"][q]]
         assert (t["dp"], t["tp"]) == (flat["dp"][q], flat["tp"][q])
+
+
+def test_physical_view_is_frozen_and_carries_the_arrays_it_was_built_from():
+    L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(8,64):(64,1)]"))
+    v = physical_view(L, (8, 64), "float16")
+    assert v.kind == "smem" and v.sub == 2 and v.subpos is not None
+    assert v.coords["m"].tolist() == L.map_all((8, 64))["m"].reshape(-1).tolist()
+    assert v.col.tolist() == v.banks["bank"].tolist()
+    with pytest.raises(ValueError):
+        v.row[0] = 1
+    with pytest.raises(TypeError):
+        v.tiles[0]["x"] = 1

@@ -32,11 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, value_range
 from ..core.iter import Iter
 from ..core.tile import TileLayout
 from .common import Layout
-from .span import value_range
 
 #: (narrow axis, wide axis, factor, fused axis): fused = narrow + factor * wide
 THREAD_FUSIONS: tuple[tuple[str, str, int, str], ...] = (

@@ -18,23 +18,10 @@ below 1; values inside ``[min, max]`` need not all be used (see the legality rep
 
 from __future__ import annotations
 
-from .common import Layout, tile_of
+from ..core.compose import value_range
+from .common import Layout
 
-
-def value_range(layout: Layout, axis: str) -> tuple[int, int]:
-    """``(min, max)`` of the (unswizzled) values on ``axis``; ``(0, 0)`` for an absent axis.
-
-    >>> import tilelayout as tl
-    >>> value_range(tl.parse("S[(8,4):(4@laneid,1@laneid)] + R[2:32@laneid]"), "laneid")
-    (0, 63)
-    """
-    tile = tile_of(layout)
-    lo = hi = tile.offset.get(axis, 0)
-    for it in tile.shard + tile.replica:
-        if it.axis == axis:
-            lo += min(0, (it.extent - 1) * it.stride)
-            hi += max(0, (it.extent - 1) * it.stride)
-    return lo, hi
+__all__ = ["span", "value_range"]
 
 
 def span(layout: Layout, axis: str | None = "m") -> int:

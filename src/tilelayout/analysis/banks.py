@@ -12,7 +12,11 @@ element of ``b`` bytes: ``bankword = a*b // 4``, ``bank = bankword % 32``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -81,3 +85,52 @@ def bank_map(
         "bank": word % SMEM_BANKS,
         "line": word // SMEM_BANKS,
     }
+
+
+@dataclass(frozen=True)
+class BankAccess:
+    """The bank words one request touches: ``words`` and ``banks`` (sorted), ``per_bank``
+    (bank -> its distinct words, read-only) and ``ways``, the worst number of distinct
+    words asked of one bank (1 = conflict-free, k = a k-way conflict)."""
+
+    words: tuple[int, ...]
+    per_bank: Mapping[int, tuple[int, ...]]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "per_bank", MappingProxyType(dict(self.per_bank)))
+
+    @property
+    def banks(self) -> tuple[int, ...]:
+        """The banks touched, in order."""
+        return tuple(self.per_bank)
+
+    @property
+    def ways(self) -> int:
+        """The most distinct words asked of one bank."""
+        return max((len(v) for v in self.per_bank.values()), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (what ``POST /api/access`` sends)."""
+        return {"words": list(self.words), "banks": list(self.banks), "ways": self.ways,
+                "per_bank": {str(b): list(v) for b, v in self.per_bank.items()}}
+
+
+def bank_access(layout: TileLayout | ComposeLayout, dtype: str, shape: Sequence[int],
+                elements: Sequence[int]) -> BankAccess:
+    """The bank words read when the elements with flat indices ``elements`` (of a tile of
+    ``shape``) are read together (every replica, every word of a wide element).
+
+    >>> import tilelayout as tl
+    >>> a = bank_access(tl.parse("S[(8,64):(64,1)]"), "float16", (8, 64), [0, 64, 128, 192])
+    >>> a.banks, a.ways, a.words
+    ((0,), 4, (0, 32, 64, 96))
+    """
+    n = math.prod(shape)
+    idx = np.asarray(elements, dtype=np.int64)
+    if idx.ndim != 1 or np.any((idx < 0) | (idx >= n)):
+        raise LayoutError(f"elements must be flat indices in [0, {n})")
+    words = bank_map(layout, dtype, shape)["bankword"].reshape(n, -1)[idx].reshape(-1)
+    banks = words % SMEM_BANKS
+    per_bank = {int(b): tuple(sorted({int(w) for w in words[banks == b]}))
+                for b in np.unique(banks)}
+    return BankAccess(tuple(sorted({int(w) for w in words})), per_bank)

@@ -18,8 +18,9 @@ it: broadcast); the request costs the sum over phases.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.iter import as_int
 from ..core.shape import flat_index
+from .banks import bank_map
 
 WARP = 32
 ACCESS_BYTES = (4, 8, 16)
@@ -103,7 +105,17 @@ class ConflictReport:
     ideal: int
     access_bytes: int
     byte_addresses: tuple[int | None, ...]
-    conflicting_banks: dict[int, int] = field(default_factory=dict)  # bank -> distinct words
+    #: bank -> the most distinct words one phase asks of it (read-only)
+    conflicting_banks: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "conflicting_banks",
+                           MappingProxyType(dict(self.conflicting_banks)))
+
+    @property
+    def ways(self) -> int:
+        """The worst bank's number of distinct words (1 = conflict-free, k = k-way)."""
+        return max(self.conflicting_banks.values(), default=1)
 
     @property
     def conflict_free(self) -> bool:
@@ -197,10 +209,59 @@ def bank_conflicts(
     return _report(addrs, width or SMEM_BANK_BYTES)
 
 
+@dataclass(frozen=True)
+class TileConflicts:
+    """Every warp-wide access that reads a 2-D tile (:func:`tile_conflicts`).
+
+    ``per_access[k]`` is access ``k``'s wavefronts and ``requests[k]`` the flat indices
+    of the tile elements its lanes read (lane by lane, each lane's vector in order).
+    ``report["wavefronts"]`` etc. still read like the dict this used to be.
+    """
+
+    order: str
+    access_bytes: int
+    per_vector: int
+    wavefronts: int
+    ideal: int
+    per_access: tuple[int, ...]
+    requests: tuple[tuple[int, ...], ...]
+
+    @property
+    def accesses(self) -> int:
+        """How many warp-wide accesses read the tile."""
+        return len(self.per_access)
+
+    @property
+    def conflict_free(self) -> bool:
+        """True when the tile costs no more wavefronts than the ideal."""
+        return self.wavefronts == self.ideal
+
+    @property
+    def ideal_per_access(self) -> int:
+        """The ideal of one full access."""
+        return self.ideal // max(1, self.accesses)
+
+    def worst(self) -> int:
+        """The index of the most expensive access (the first of equals)."""
+        return max(range(self.accesses), key=lambda k: (self.per_access[k], -k))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the totals and per-access wavefronts)."""
+        return {"wavefronts": self.wavefronts, "ideal": self.ideal, "accesses": self.accesses,
+                "per_access": list(self.per_access), "conflict_free": self.conflict_free}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_dict()[key]
+
+    def keys(self) -> Iterator[str]:
+        """The keys of :meth:`to_dict` (the report once was that dict)."""
+        return iter(self.to_dict())
+
+
 def tile_conflicts(
     layout: Layout, dtype: str, shape: Sequence[int], access_bytes: int = 16,
     order: str = "column",
-) -> dict[str, Any]:
+) -> TileConflicts:
     """Every warp-wide access that reads a 2-D tile in ``access_bytes`` vectors.
 
     The last dim is cut into vectors; ``order="column"`` lists the vectors down each
@@ -208,17 +269,15 @@ def tile_conflicts(
     a multiple of 32 rows, lane ``l`` of access ``(c, b)`` reads row ``32*b + l`` of
     column ``c``); ``"row"`` takes 32 consecutive vectors in row-major order. A last,
     partial access leaves its other lanes inactive. Vectorized over the whole tile.
-    Returns totals, the ideal (one wavefront per phase with an active lane) and the
-    per-access wavefronts.
+    Returns a frozen :class:`TileConflicts`: totals, the ideal (one wavefront per phase
+    with an active lane), the per-access wavefronts and each access's elements.
 
     >>> import tilelayout as tl
     >>> L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(64,64):(64,1)]"))
     >>> r = tile_conflicts(L, "float16", (64, 64))
-    >>> r["wavefronts"], r["ideal"]
-    (64, 64)
+    >>> r.wavefronts, r.ideal, r.requests[0][:10]
+    (64, 64, (0, 1, 2, 3, 4, 5, 6, 7, 64, 65))
     """
-    from .banks import bank_map
-
     if len(shape) != 2:
         raise LayoutError(f"tile_conflicts reads a 2-D tile, got shape {tuple(shape)}")
     rows, cols = shape
@@ -246,5 +305,13 @@ def tile_conflicts(
     # one wavefront per phase with an active lane (only the last access can be partial)
     active = (vectors >= 0).reshape(len(vectors), WARP // per_phase, per_phase).any(axis=2)
     ideal = int(active.sum())
-    return {"wavefronts": int(waves.sum()), "ideal": int(ideal), "accesses": len(waves),
-            "per_access": waves.tolist(), "conflict_free": bool(waves.sum() == ideal)}
+    # the elements of each vector, in the same order: vector (row, vc) holds
+    # row*cols + vc*per + j for j < per
+    vr, vc = np.divmod(np.arange(rows * (cols // per)), cols // per)
+    if order == "column":
+        vc, vr = np.divmod(np.arange(rows * (cols // per)), rows)
+    elems = (vr * cols + vc * per)[:, None] + np.arange(per)
+    requests = tuple(tuple(chunk.reshape(-1).tolist())
+                     for chunk in np.split(elems, range(WARP, len(elems), WARP)))
+    return TileConflicts(order, access_bytes, per, int(waves.sum()), ideal,
+                         tuple(waves.tolist()), requests)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..core.axes import axis as axis_info
-from ..core.compose import Layout, tile_of
+from ..core.compose import Layout, tile_of, value_range
 from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
@@ -56,6 +56,12 @@ class Finding:
     examples: tuple[tuple[int, ...], ...] = ()
     axis: str | None = None
     elements: tuple[int, ...] = ()
+
+    @property
+    def element_level(self) -> bool:
+        """True for findings about particular elements (``out_of_range``, ``duplicate``);
+        the others are about the layout as a whole."""
+        return self.kind in ("out_of_range", "duplicate")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
@@ -93,8 +99,6 @@ class LegalityReport:
 
 
 def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
-    from ..algebra.span import value_range
-
     return {a: value_range(tile, a) for a in tile.axes}
 
 

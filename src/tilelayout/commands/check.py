@@ -43,7 +43,7 @@ def _conflicts(layout, shape, dtype) -> dict[str, Any] | None:
         except LayoutError as exc:  # e.g. vectors not contiguous: say why instead
             out[order] = {"skipped": str(exc)}
             continue
-        out[order] = {k: r[k] for k in ("wavefronts", "ideal", "accesses", "conflict_free")}
+        out[order] = {k: getattr(r, k) for k in ("wavefronts", "ideal", "accesses", "conflict_free")}
     return out
 
 

@@ -1,38 +1,20 @@
-"""Argument helpers shared by subcommands."""
+"""Argument helpers shared by subcommands (``int_tuple`` is :func:`tilelayout.core.shape.int_tuple`)."""
 
 from __future__ import annotations
 
 import argparse
-import re
 
+from .. import presets
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError, LayoutParseError, ShapeError
+from ..core.errors import LayoutError, LayoutParseError
+from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from ..syntax.parser import parse
 
-
-def int_tuple(text: str, what: str) -> tuple[int, ...]:
-    """``"8,16"`` (or ``"8x16"``, ``"8 16"``, ``"(8, 16)"``, ``"[8,16]"``) -> ``(8, 16)``.
-
-    An empty text (or ``"()"``) is the empty tuple; an empty entry is an error.
-
-    >>> int_tuple("(8, 16)", "--shape"), int_tuple("8x16", "--shape"), int_tuple("7,", "--at")
-    ((8, 16), (8, 16), (7,))
-    """
-    cleaned = text.strip()
-    if cleaned[:1] + cleaned[-1:] in ("()", "[]"):
-        cleaned = cleaned[1:-1].strip()
-    if not cleaned:
-        return ()
-    parts = re.split(r"\s*[,x]\s*|\s+", cleaned)
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()  # one trailing comma, as in (8,)
-    try:
-        return tuple(int(p) for p in parts)
-    except ValueError:
-        raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
+__all__ = ["add_layout_args", "add_preset_args", "int_tuple", "layout_from_args",
+           "preset_from_args", "shape_from_args"]
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -64,8 +46,6 @@ def preset_from_args(args: argparse.Namespace):
 
 def build_preset(name: str, items: list[str], what: str):
     """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    from .. import presets
-
     texts: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -113,6 +93,48 @@ def layout_operand(text: str, what: str):
                           f"(`tilelayout presets` lists them)")
     preset = build_preset(name.strip(), items, f"{what}'s preset parameters")
     return preset.layout, preset
+
+
+OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VALUE" '
+                '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
+
+
+def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: str) -> None:
+    """The two layout operands (``FIRST``, ``SECOND``) of one tile, ``--shape`` and
+    ``--dtype`` (read back with :func:`layout_pair`)."""
+    p.add_argument(first, metavar=first.upper(), help=OPERAND_HELP)
+    p.add_argument(second, metavar=second.upper(), help=OPERAND_HELP)
+    p.add_argument("--shape", help=f"the tile's logical shape, e.g. {example} (default: the "
+                   f"presets' shape, else {first.upper()}'s)")
+    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+
+
+def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
+                dtype: str | None) -> tuple:
+    """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,
+    shape, dtype)``: ``shape`` (text) defaults to a preset's shape, else the first
+    layout's; ``dtype`` to a preset's element type (one is required). ``tilelayout smem``
+    and ``tilelayout plan`` take their operands this way.
+
+    >>> a, b, shape, dtype = layout_pair("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]",
+    ...                                  ("SRC", "DST"), None, None)
+    >>> shape, dtype
+    ((16, 8), 'float32')
+    """
+    a, pa = layout_operand(first, names[0])
+    b, pb = layout_operand(second, names[1])
+    found = [p for p in (pa, pb) if p is not None]
+    if shape is not None:
+        s = int_tuple(shape, "--shape")
+    elif found:
+        s = found[0].shape
+    else:
+        s = a.check_shape(None)
+    dt = dtype or next((p.dtype for p in found if p.dtype), None)
+    if not dt:
+        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
+    dtype_bits(dt)
+    return a, b, tuple(s), dt
 
 
 def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:

@@ -10,193 +10,31 @@
   ``--mesh dp=2,tp=2``, or, without it, a mesh whose axes are
   the layout's device axes with the sizes the layout spans (said in the output);
 * ``triton``: linear-layout basis vectors (:func:`tilelayout.interop.triton.to_triton_bases`);
-  for a swizzled shared-memory layout the ``SharedLinearLayout`` offset bases
-  (:func:`tilelayout.interop.triton_shared.to_triton_shared_bases`);
 * ``tvm``: the ``tvm_tirx`` object's text (needs the ``tvm`` extra).
 
 Output: the notation, then ``# ...`` lines saying what it assumes; ``--json`` prints
 ``{"layout", "shape", "target", "text", "value", "notes"}``. A layout the other notation
 cannot express is the converter's reason as the usual one-line error (exit 2).
 
-:func:`convert` is the pure function behind it (the explorer's ``/api/convert`` uses it).
+:func:`tilelayout.interop.convert.convert` is the pure function behind it (the
+explorer's ``/api/convert`` uses it too).
 
->>> import tilelayout as tl
->>> convert(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8), "cute-tv")["text"]
-'((4,8),(2,2)):((32,1),(16,8))'
+>>> from tilelayout.cli import main
+>>> main(["convert", "S[(4,8):(8,1)]", "--to", "cute"])
+(4,8):(8,1)
+# a CuTe Layout over the logical shape (4, 8): coordinate -> offset on m; one top-level mode per dimension
+0
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
-import re
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from ..core.axes import axis as lookup_axis
-from ..core.axes import is_axis
-from ..core.compose import Layout, tile_of
-from ..core.errors import LayoutError
-from ..core.shape import format_shape
-from ..core.tile import TileLayout
-from ..interop import InteropError
+from ..core.axes import axis, is_axis
+from ..interop.convert import TARGETS, convert, parse_mesh
+from ..interop.jax import mesh_axes
 from .common import add_layout_args, int_tuple, layout_from_args, shape_from_args
-
-#: the notations ``convert`` writes, in the order the explorer lists them
-TARGETS = ("cute", "cute-tv", "jax", "triton", "tvm")
-
-
-
-def parse_mesh(text: str | Mapping[str, Any] | None) -> dict[str, int] | None:
-    """``"dp=2,tp=2"`` (or a mapping) -> ``{"dp": 2, "tp": 2}``; ``None``/empty -> ``None``.
-
-    >>> parse_mesh("dp=2, tp=4")
-    {'dp': 2, 'tp': 4}
-    """
-    if text is None or text == "" or text == {}:
-        return None
-    if isinstance(text, Mapping):
-        items = list(text.items())
-    else:
-        items = []
-        for part in re.split(r"\s*,\s*", str(text).strip()):
-            name, sep, size = part.partition("=")
-            if not sep or not name.strip():
-                raise LayoutError(f"mesh entries look like NAME=SIZE (e.g. dp=2,tp=2); got {part!r}")
-            items.append((name.strip(), size.strip()))
-    out: dict[str, int] = {}
-    for name, size in items:
-        try:
-            value = int(size)
-        except (TypeError, ValueError):
-            raise LayoutError(f"mesh axis {name!r} needs an integer size, got {size!r}") from None
-        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise LayoutError(f"mesh axis names are identifiers like dp or tp; got {name!r}")
-        out[name] = value
-    return out
-
-
-def assumed_mesh(layout: Layout) -> dict[str, int]:
-    """The mesh a layout implies: each device axis it uses, sized by the values it spans.
-
-    >>> import tilelayout as tl
-    >>> assumed_mesh(tl.parse("S[(4,4):(1@pid,1)]"))
-    {'pid': 4}
-    """
-    tile = tile_of(layout)
-    out: dict[str, int] = {}
-    for a in tile.axes:
-        if lookup_axis(a).kind != "device":
-            continue
-        span = sum((it.extent - 1) * abs(it.stride) for it in (*tile.shard, *tile.replica)
-                   if it.axis == a)
-        out[a] = span + 1
-    return out
-
-
-def _mesh_text(mesh: Mapping[str, int]) -> str:
-    return ", ".join(f"{a}={n}" for a, n in mesh.items())
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    return value
-
-
-def convert(layout: Layout, shape: Sequence[int], target: str, *,
-            mesh: Mapping[str, int] | None = None,
-            thread_axis: str | Sequence[str] | None = None,
-            permute: Sequence[int] | None = None) -> dict[str, Any]:
-    """``layout`` over ``shape`` in ``target``'s notation: ``{"text", "value", "notes"}``.
-
-    ``text`` is what a user pastes, ``value`` the same as JSON data (nested lists), and
-    ``notes`` what the conversion assumed. Raises :class:`~tilelayout.interop.InteropError`
-    (the converter's reason) when the notation cannot express the layout.
-
-    >>> import tilelayout as tl
-    >>> convert(tl.parse("S[(2,8):(1@pid,1)]"), (16,), "jax")["text"]
-    "P('pid',)"
-    >>> convert(tl.parse("S[(4,8):(8,1)]"), (4, 8), "cute")["text"]
-    '(4,8):(8,1)'
-    """
-    dims = tuple(int(d) for d in shape)
-    if target == "cute":
-        from ..interop.cute import parse_cute, to_cute
-
-        text = to_cute(layout, dims)
-        sw, sh, st = parse_cute(text)
-        value = {"shape": _jsonable(sh), "stride": _jsonable(st),
-                 "swizzle": None if sw is None else
-                 [sw.swizzle_len, sw.per_element, sw.atom_len]}
-        axis = tile_of(layout).axes[0] if tile_of(layout).axes else "m"
-        notes = [f"a CuTe Layout over the logical shape {format_shape(dims)}: coordinate -> "
-                 f"offset on {axis}; one top-level mode per dimension"]
-        return {"text": text, "value": value, "notes": notes}
-    if target == "cute-tv":
-        from ..interop.cute import parse_cute, thread_axes, to_cute_tv
-
-        threads = thread_axis or thread_axes(layout) or ("laneid",)
-        threads = (threads,) if isinstance(threads, str) else tuple(threads)
-        text = to_cute_tv(layout, dims, threads, permute=permute)
-        _, sh, st = parse_cute(text)
-        cute_dims = list(dims)
-        if permute:
-            for i, p in enumerate(permute):
-                cute_dims[p] = dims[i]
-        index = " + ".join(["i0", *(f"i{d}*{math.prod(cute_dims[:d])}" for d in range(1, len(dims)))])
-        who = threads[0]
-        for k, a in enumerate(threads[1:]):
-            who = f"{f'({who})' if k else who} * {lookup_axis(a).extent} + {a}"
-        notes = [f"(thread, value) -> column-major index {index} of the "
-                 f"{format_shape(tuple(cute_dims))} tile; thread = {who}, value = m"]
-        if permute:
-            notes.append(f"CuTe's tile is ours with the dimensions permuted by {list(permute)}")
-        return {"text": text, "value": {"shape": _jsonable(sh), "stride": _jsonable(st),
-                                        "thread_axes": list(threads)}, "notes": notes}
-    if target == "jax":
-        from ..interop.jax import partition_spec_entries
-
-        if not isinstance(layout, TileLayout):
-            partition_spec_entries(layout, {}, dims)  # refuses a swizzle with its reason
-        given = mesh is not None
-        use = dict(mesh) if given else assumed_mesh(layout)
-        if not use:
-            raise InteropError(
-                f"{layout} uses no device (mesh) axis: nothing is split over devices, so there is "
-                f"no sharding to write (give a mesh, e.g. dp=2,tp=2, to ask about one)"
-            )
-        entries = partition_spec_entries(layout, use, dims)
-        how = "given" if given else "assumed: the layout's device axes, sized by the values it spans"
-        notes = [f"P = jax.sharding.PartitionSpec; mesh {_mesh_text(use)} ({how}); "
-                 f"array shape {format_shape(dims)}"]
-        return {"text": f"P{tuple(entries)!r}", "value": {"spec": _jsonable(entries),
-                                                            "mesh": use}, "notes": notes}
-    if target == "triton":
-        from ..interop.triton import DEFAULT_IN_DIMS, to_triton_bases
-        from ..interop.triton_shared import to_triton_shared_bases
-
-        outs = ", ".join(f"dim{d}={n}" for d, n in enumerate(dims))
-        if not isinstance(layout, TileLayout):  # swizzled shared memory
-            offset = to_triton_shared_bases(layout, dims)
-            return {"text": f"offset: {json.dumps(offset, separators=(',', ':'))}",
-                    "value": {"offset_bases": offset, "out_dims": list(dims)},
-                    "notes": [f"gluon SharedLinearLayout offset_bases (shared-memory element "
-                              f"offset bit -> logical coordinate); out dims {outs}"]}
-        bases = to_triton_bases(layout, dims)
-        text = "\n".join(f"{k}: {json.dumps(v, separators=(',', ':'))}" for k, v in bases.items())
-        ins = ", ".join(f"{k}->{a}" for k, a in DEFAULT_IN_DIMS.items() if k in bases)
-        return {"text": text, "value": {"bases": bases, "out_dims": list(dims)},
-                "notes": [f"LinearLayout bases; out dims {outs}; in dims {ins}"]}
-    if target == "tvm":
-        from ..interop.tvm import to_tvm
-
-        return {"text": str(to_tvm(layout)), "value": None,
-                "notes": ["tvm_tirx object text (T = tvm_tirx.tirx.layout)"]}
-    raise LayoutError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -221,8 +59,6 @@ def run(args: argparse.Namespace) -> int:
     """Print the conversion (or raise the converter's refusal)."""
     mesh = parse_mesh(args.mesh)
     if mesh is not None:
-        from ..interop.jax import mesh_axes
-
         mesh = mesh_axes(mesh)  # declares the names, so the layout text may use them
     layout = layout_from_args(args)
     shape = shape_from_args(args, layout)
@@ -231,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         threads = tuple(a.strip() for a in args.thread_axis.split(",") if a.strip())
         for a in threads:
             if not is_axis(a):
-                lookup_axis(a)  # the registry's error, with the nearest name
+                axis(a)  # the registry's error, with the nearest name
     permute = int_tuple(args.permute, "--permute") if args.permute else None
     out = convert(layout, shape, args.to, mesh=mesh, thread_axis=threads, permute=permute)
     if args.json:

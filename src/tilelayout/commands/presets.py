@@ -13,6 +13,7 @@ import sys
 
 from .. import presets
 from ..core.shape import format_shape
+from .common import preset_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,8 +38,6 @@ def run(args: argparse.Namespace) -> int:
         for entry in presets.catalog():
             out.write(f"{entry.name:<{width}}  {entry.summary}\n")
         return 0
-    from .common import preset_from_args
-
     args.preset = args.name
     preset = preset_from_args(args)
     entry = presets.info(args.name)

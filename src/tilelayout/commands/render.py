@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from ..core.errors import LayoutError
+from ..render.raster import svg_to_png
 from ..render.svg import layout_svg
 from ..render.table import layout_table
 from .common import add_layout_args, layout_from_args, shape_from_args
@@ -45,8 +46,6 @@ def run(args: argparse.Namespace) -> int:
     if suffix == ".svg":
         data = svg.encode("utf-8")
     elif suffix == ".png":
-        from ..render.raster import svg_to_png
-
         data = svg_to_png(svg, scale=args.scale)
     else:
         raise LayoutError(f"-o must end in .svg or .png, got {args.output!r}")

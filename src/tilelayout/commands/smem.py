@@ -14,15 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError
 from ..planning.access import AccessReport
-from ..planning.choose import FAMILIES, MAX_CANDIDATES, choose_smem_layout
-from ..planning.threads import MAX_CELLS
-from .common import int_tuple, layout_operand
-
-OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VALUE" '
-                '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
+from ..planning.choose import FAMILIES, choose_smem_layout
+from .common import add_pair_args, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,41 +26,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Choose the shared-memory layout (and swizzle) for a tile stored by the "
                     "threads of WRITER and loaded by the threads of READER that needs the "
                     "fewest wavefronts; print it and the candidates it beat.")
-    p.add_argument("writer", metavar="WRITER", help=OPERAND_HELP)
-    p.add_argument("reader", metavar="READER", help=OPERAND_HELP)
-    p.add_argument("--shape", help="the tile's logical shape, e.g. 128,128 (default: the "
-                   "presets' shape, else the writer's)")
-    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    add_pair_args(p, "writer", "reader", "128,128")
     p.add_argument("--family", choices=FAMILIES, default="swizzle",
                    help="swizzle: the hardware swizzle modes (default); any: every "
                    "bijective XOR-linear layout of a 2^n-element tile")
     p.add_argument("--limit", type=int, default=12, metavar="N",
                    help="candidate rows to print (default 12; 0 = all)")
-    p.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES, metavar="N",
-                   help=f"refuse to cost more candidates than this (default {MAX_CANDIDATES})")
-    p.add_argument("--max-cells", type=int, default=MAX_CELLS, metavar="N",
-                   help=f"refuse register files (warps x 32 x slots) larger than this "
-                   f"(default {MAX_CELLS})")
     p.add_argument("--json", action="store_true", help="print the choice as JSON")
     p.set_defaults(run=run)
 
 
 def operands(args: argparse.Namespace) -> tuple:
     """``(writer, reader, shape, dtype)`` from the arguments (presets fill the defaults)."""
-    writer, wp = layout_operand(args.writer, "WRITER")
-    reader, rp = layout_operand(args.reader, "READER")
-    presets = [p for p in (wp, rp) if p is not None]
-    if args.shape is not None:
-        shape = int_tuple(args.shape, "--shape")
-    elif presets:
-        shape = presets[0].shape
-    else:
-        shape = writer.check_shape(None)
-    dtype = args.dtype or next((p.dtype for p in presets if p.dtype), None)
-    if not dtype:
-        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
-    dtype_bits(dtype)
-    return writer, reader, tuple(shape), dtype
+    return layout_pair(args.writer, args.reader, ("WRITER", "READER"), args.shape, args.dtype)
 
 
 def _side(r: AccessReport) -> str:
@@ -86,8 +58,7 @@ def _worst(name: str, r: AccessReport) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Print the choice (or its JSON)."""
     writer, reader, shape, dtype = operands(args)
-    c = choose_smem_layout(writer, reader, shape, dtype, args.family,
-                           max_cells=args.max_cells, max_candidates=args.max_candidates)
+    c = choose_smem_layout(writer, reader, shape, dtype, args.family)
     if args.json:
         print(json.dumps(c.to_dict()))
         return 0

@@ -107,3 +107,23 @@ def tile_of(layout: Layout) -> TileLayout:
     'S[(8,64):(64,1)]'
     """
     return layout.tile if isinstance(layout, ComposeLayout) else layout
+
+
+def value_range(layout: Layout, axis: str) -> tuple[int, int]:
+    """``(min, max)`` of the (unswizzled) values on ``axis``; ``(0, 0)`` for an absent axis.
+
+    Exact, in iters: every digit combination occurs, so the minimum takes ``c = e - 1``
+    on the negative strides and the maximum on the positive ones (see
+    :mod:`tilelayout.algebra.span`).
+
+    >>> import tilelayout as tl
+    >>> value_range(tl.parse("S[(8,4):(4@laneid,1@laneid)] + R[2:32@laneid]"), "laneid")
+    (0, 63)
+    """
+    tile = tile_of(layout)
+    lo = hi = tile.offset.get(axis, 0)
+    for it in tile.shard + tile.replica:
+        if it.axis == axis:
+            lo += min(0, (it.extent - 1) * it.stride)
+            hi += max(0, (it.extent - 1) * it.stride)
+    return lo, hi

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from .errors import IndexOutOfRangeError, ShapeError, shown
@@ -18,6 +19,31 @@ def _plain(value: object) -> object:
     if isinstance(ndim, int) and hasattr(value, "tolist") and not isinstance(value, Sequence):
         return value.tolist() if ndim == 0 else tuple(value.tolist())  # type: ignore[attr-defined]
     return value
+
+
+def int_tuple(text: str, what: str = "shape") -> tuple[int, ...]:
+    """Integers written as text: ``"8,16"`` (or ``"8x16"``, ``"8×16"``, ``"8 16"``,
+    ``"(8, 16)"``, ``"[8,16]"``) -> ``(8, 16)``; the one parser of "8,16" lists that the
+    command line, the explorer and preset parameters share.
+
+    An empty text (or ``"()"``) is the empty tuple; an empty entry is an error naming
+    ``what`` (e.g. ``"--shape"``).
+
+    >>> int_tuple("(8, 16)", "--shape"), int_tuple("8x16", "--shape"), int_tuple("7,", "--at")
+    ((8, 16), (8, 16), (7,))
+    """
+    cleaned = text.strip()
+    if cleaned[:1] + cleaned[-1:] in ("()", "[]"):
+        cleaned = cleaned[1:-1].strip()
+    if not cleaned:
+        return ()
+    parts = re.split(r"\s*[,x×]\s*|\s+", cleaned)
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()  # one trailing comma, as in (8,)
+    try:
+        return tuple(int(p) for p in parts)
+    except ValueError:
+        raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
 
 
 def as_shape(shape: int | Sequence[int]) -> Shape:

@@ -31,10 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..algebra.span import value_range
 from ..core import budget
 from ..core.axes import check_axis
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.compose import ComposeLayout, Layout, tile_of, value_range
 from ..core.errors import AlgebraError, LayoutError, LayoutOverflowError
 from ..core.iter import as_int
 from ..core.shape import Shape

@@ -19,14 +19,22 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.banks import bank_map, is_shared_memory
+from .. import presets as registry
+from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
+from ..analysis.legality import legality
+from ..analysis.reads import tile_reads
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
-from ..core.compose import ComposeLayout, Layout
+from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
+from ..core.jsonable import jsonable
+from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.tile import TileLayout
+from ..eval.inverse import count_at, elements_at
+from ..interop.convert import TARGETS, convert, parse_mesh
+from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
 from ..syntax.parser import parse
@@ -87,13 +95,10 @@ def _int_list(value: Any, key: str, *, max_len: int = 8) -> tuple[int, ...] | No
     if value is None or value == "" or value == []:
         return None
     if isinstance(value, str):
-        cleaned = value.strip().strip("()[]").replace("x", ",").replace("×", ",")
-        parts = [p.strip() for p in cleaned.split(",") if p.strip()]
         try:
-            items = [int(p) for p in parts]
-        except ValueError:
-            raise ApiError(f"'{key}' must be integers separated by commas, like 8,16; "
-                           f"got {value!r}", field=key) from None
+            items = list(int_tuple(value, f"'{key}'"))
+        except LayoutError as exc:
+            raise ApiError(str(exc), field=key) from None
     elif isinstance(value, int) and not isinstance(value, bool):
         items = [value]
     elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
@@ -202,17 +207,6 @@ def _example_entry(e: examples.Example) -> dict[str, Any]:
             "color": e.color}
 
 
-def _registry():
-    try:
-        from .. import presets as registry  # importing it also declares its mesh axes
-    except ImportError:
-        return None
-    return registry
-
-
-_registry()
-
-
 def _has_banks(layout: Layout, dtype: str | None) -> bool:
     """Banks apply to shared memory with a dtype (see ``analysis.banks.is_shared_memory``)."""
     return dtype is not None and is_shared_memory(layout)
@@ -245,7 +239,6 @@ def param_text(kind: str, value: Any) -> str:
 
 def _preset_entry(name: str, p: Any) -> dict[str, Any]:
     """What the page needs to load a built registry preset (``presets.get(...)``)."""
-    registry = _registry()
     layout = p.layout
     shape = layout.check_shape(getattr(p, "shape", None))
     dtype = getattr(p, "dtype", None)
@@ -254,7 +247,7 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
     for prm in registry.info(name).params:
         d = prm.to_dict()
         value = p.params[prm.name]
-        d["value"] = _jsonable(value)
+        d["value"] = jsonable(value)
         d["text"] = param_text(prm.kind, value)
         d["choice_texts"] = (None if prm.choices is None
                              else [param_text(prm.kind, c) for c in prm.choices])
@@ -269,18 +262,7 @@ def _preset_entry(name: str, p: Any) -> dict[str, Any]:
             "order": order or None}
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 def _registry_entries() -> list[dict[str, Any]]:
-    registry = _registry()
-    if registry is None:
-        return []
     out = []
     for name in registry.names():
         try:
@@ -301,9 +283,6 @@ def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     >>> e["layout"], e["shape"], [p["value"] for p in e["params"]]
     ('S[(4,2,8,2,4,2):(1@wid_in_wg,2,4@laneid,4,1@laneid,1)]', [64, 16], [16])
     """
-    registry = _registry()
-    if registry is None:
-        raise ApiError("the preset registry is not available", 404)
     name = _text(req, "name", required=True)
     assert name is not None
     try:
@@ -356,8 +335,6 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
     >>> _box(parse("S[(1024,1024)]"))
     {'m': (0, 1048575)}
     """
-    from ..algebra.span import value_range
-
     out: dict[str, tuple[int, int] | None] = {a: value_range(layout, a) for a in layout.axes}
     if isinstance(layout, ComposeLayout) and "m" in out:
         out["m"] = None
@@ -399,28 +376,26 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
             info["min"], info["max"] = rng if rng else (None, None)
             out["axes"].append(info)
         return out
+    order = _order(req)
     try:
-        arrays = layout.map_all(shape)
+        view = physical_view(layout, shape, dtype, order or list(layout.axes))
     except LayoutError as exc:
         raise ApiError(str(exc), field="layout") from None
-    flat = {a: v.reshape(n * r) for a, v in arrays.items()}
+    flat = view.coords
     out["axes"] = [_axis_info(a, flat[a]) for a in flat]
     out["coords"] = {a: v.tolist() for a, v in flat.items()}
-    banks = None
-    if _has_banks(layout, dtype):
-        bm = bank_map(layout, dtype, shape)
+    if view.banks is not None:
+        assert dtype is not None
         nbytes = dtype_bytes(dtype)
-        banks = {k: bm[k].reshape(n * r) for k in ("bankword", "bank", "line")}
         out["banks"] = {
             "dtype": dtype, "bytes": nbytes, "per_word": max(1, SMEM_BANK_BYTES // nbytes),
             "words_per_element": max(1, nbytes // SMEM_BANK_BYTES), "banks": SMEM_BANKS,
-            "bank": banks["bank"].tolist(), "line": banks["line"].tolist(),
-            "bankword": banks["bankword"].tolist(),
+            "bank": view.banks["bank"].tolist(), "line": view.banks["line"].tolist(),
+            "bankword": view.banks["bankword"].tolist(),
         }
-    order = _order(req)
     out["order"] = order
-    out["physical"] = physical_view(flat, n, r, banks, dtype, shape, order or list(layout.axes))
-    out.update(drawing(layout, dtype, shape, banks=banks is not None))
+    out["physical"] = view.to_dict()
+    out.update(drawing(layout, dtype, shape, banks=view.banks is not None))
     return out
 
 
@@ -470,8 +445,6 @@ def _query_coords(req: Mapping[str, Any], layout: Layout) -> list[dict[str, int]
 def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
                  ) -> list[tuple[int, ...]]:
     """The library's inverse query (``tilelayout.eval.inverse.elements_at``)."""
-    from ..eval.inverse import count_at, elements_at
-
     if count_at(layout, coord, shape) > MAX_ELEMENTS:
         raise ApiError(f"more than {MAX_ELEMENTS:,} elements sit at {coord}; narrow the query",
                        413, field="coords")
@@ -525,87 +498,21 @@ def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError(f"'elements' must be flat indices in [0, {n})", field="elements")
     if n > MAX_ELEMENTS:
         raise ApiError("the layout is too large for the explorer", 413)
-    bm = bank_map(layout, dtype or "float32", shape)
-    idx = np.asarray(raw, dtype=np.int64)
-    words = bm["bankword"].reshape(n, -1)[idx].reshape(-1)
-    banks = words % SMEM_BANKS
-    per_bank = {int(b): sorted({int(w) for w in words[banks == b]}) for b in np.unique(banks)}
-    return {"words": sorted({int(w) for w in words}), "banks": sorted(per_bank),
-            "ways": max(len(v) for v in per_bank.values()),
-            "per_bank": {str(b): v for b, v in per_bank.items()}}
+    assert dtype is not None
+    try:
+        return bank_access(layout, dtype, shape, raw).to_dict()
+    except LayoutError as exc:
+        raise ApiError(str(exc)) from None
 
 
 # -- analysis: legality and bank conflicts -----------------------------------------------
 def _legality(layout: Layout, shape: tuple[int, ...], dtype: str | None) -> dict[str, Any]:
-    from ..analysis.legality import legality
-
+    """The legality report; the page highlights element-level findings, so layout-level
+    ones carry ``elements: null``."""
     report = legality(layout, shape, dtype)
-    findings = []
-    for f in report.findings:
-        d = f.to_dict()
-        # the page highlights element-level findings; layout-level ones carry no elements
-        d["elements"] = d["elements"] if f.kind in ("out_of_range", "duplicate") else None
-        findings.append(d)
+    findings = [{**f.to_dict(), "elements": list(f.elements) if f.element_level else None}
+                for f in report.findings]
     return {"ok": report.ok, "findings": findings}
-
-
-def _vector_elements(order: str, rows: int, cols: int, per: int, v: int) -> list[int]:
-    """Flat indices of vector ``v`` in ``tile_conflicts``' lane order."""
-    vcols = cols // per
-    row, vc = (v % rows, v // rows) if order == "column" else (v // vcols, v % vcols)
-    return [row * cols + vc * per + j for j in range(per)]
-
-
-def _conflicts(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
-    """Bank conflicts of reading the tile (folded to 2-D: rows x last dim) in 16-byte
-    vectors, 32 lanes per request, down the columns and along the rows
-    (``analysis.conflicts.tile_conflicts``); the worst request of each order in detail
-    (``bank_conflicts``)."""
-    from ..analysis.conflicts import ACCESS_BYTES, WARP, bank_conflicts, tile_conflicts
-
-    rows, cols = math.prod(shape[:-1]), shape[-1]
-    nbytes = dtype_bytes(dtype)
-    out: dict[str, Any] = {"dtype": dtype, "rows": rows, "cols": cols, "reads": []}
-    if layout.replica_count != 1:
-        out["note"] = "bank analysis needs one address per element; this layout has replicas"
-        return out
-    choices = [b for b in sorted(ACCESS_BYTES, reverse=True)
-               if b >= nbytes and b % nbytes == 0 and cols % (b // nbytes) == 0]
-    if not choices:
-        out["note"] = f"the last dim ({cols}) does not split into 4/8/16-byte vectors of {dtype}"
-        return out
-    access = choices[0]
-    per = access // nbytes
-    out.update(access_bytes=access, per_vector=per)
-    for order in ("column", "row"):
-        if order == "column" and rows == 1:
-            continue
-        try:
-            tc = tile_conflicts(layout, dtype, (rows, cols), access, order)
-        except LayoutError as exc:
-            out["reads"].append({"order": order, "error": str(exc)})
-            continue
-        waves = tc["per_access"]
-        nvec = rows * (cols // per)
-        ideal_each = tc["ideal"] // max(1, tc["accesses"])
-        requests = []
-        for k, w in enumerate(waves):
-            vecs = range(k * WARP, min(nvec, (k + 1) * WARP))
-            requests.append({"wavefronts": w, "lanes": len(vecs), "elements": [
-                e for v in vecs for e in _vector_elements(order, rows, cols, per, v)]})
-        worst = max(range(len(waves)), key=lambda k: (waves[k], -k))
-        lanes = [[divmod(e, cols) for e in _vector_elements(order, rows, cols, per, v)]
-                 for v in range(worst * WARP, min(nvec, (worst + 1) * WARP))]
-        rep = bank_conflicts(layout, dtype, lanes, (rows, cols))
-        ways = max(rep.conflicting_banks.values(), default=1)
-        out["reads"].append({
-            "order": order, "wavefronts": tc["wavefronts"], "ideal": tc["ideal"],
-            "requests": requests, "ideal_per_request": ideal_each,
-            "conflict_free": tc["conflict_free"],
-            "worst": {"request": worst, "wavefronts": rep.wavefronts, "ideal": rep.ideal,
-                      "ways": ways, "banks": {str(b): c for b, c in rep.conflicting_banks.items()}},
-        })
-    return out
 
 
 def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -629,7 +536,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"legality": _legality(layout, shape, dtype), "conflicts": None}
         if _has_banks(layout, dtype):
             assert dtype is not None
-            out["conflicts"] = _conflicts(layout, shape, dtype)
+            out["conflicts"] = tile_reads(layout, shape, dtype).to_dict()
     except LayoutError as exc:
         raise ApiError(str(exc)) from None
     return out
@@ -644,9 +551,6 @@ CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": 
 def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
     """The optional ``mesh`` (``"dp=2,tp=2"`` or ``{"dp": 2, "tp": 2}``), its axes declared
     as device axes (so the layout text may use them)."""
-    from ..commands.convert import parse_mesh
-    from ..interop.jax import mesh_axes
-
     value = req.get("mesh")
     if value is not None and not isinstance(value, str | dict):
         raise ApiError("'mesh' must be text like dp=2,tp=2 or an object like {\"dp\": 2}",
@@ -669,9 +573,9 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
 
     Same fields as ``/api/layout`` plus an optional ``mesh`` (JAX; default: the layout's
     device axes) and ``targets`` (default: all of
-    :data:`tilelayout.commands.convert.TARGETS`). Each entry of ``targets`` in the answer
+    :data:`tilelayout.interop.convert.TARGETS`). Each entry of ``targets`` in the answer
     is ``{"target", "label", "ok": true, "text", "notes"}`` (what
-    :func:`tilelayout.commands.convert.convert` returns) or ``{"target", "label",
+    :func:`tilelayout.interop.convert.convert` returns) or ``{"target", "label",
     "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
     bad input is a 4xx.
 
@@ -680,8 +584,6 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     >>> [(t["target"], t["ok"], t.get("text")) for t in r["targets"]]
     [('cute-tv', True, '((4,8),(2,2)):((32,1),(16,8))'), ('cute', False, None)]
     """
-    from ..commands.convert import TARGETS, convert
-
     if not isinstance(req, Mapping):
         raise ApiError("the request body must be a JSON object")
     mesh = _mesh(req)

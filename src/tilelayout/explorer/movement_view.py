@@ -1,5 +1,7 @@
 """The explorer's data-movement endpoints (the "move data" mode draws them).
 
+``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan (see :func:`plan_view`).
+
 ``POST /api/smem {writer, reader, shape?, dtype?, family?}``: the shared-memory layout
 :func:`~tilelayout.planning.choose.choose_smem_layout` picks, both sides' costs, the
 candidates table, the chosen layout's line x bank grid and each side's worst request
@@ -19,19 +21,16 @@ from typing import Any
 
 import numpy as np
 
+from .. import presets
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
 from ..planning.access import AccessReport, smem_addresses
 from ..planning.choose import FAMILIES, choose_smem_layout
+from ..planning.conversion import plan_conversion
 from ..syntax.parser import parse
 from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view
-
-#: register-file cells (warps x 32 lanes x slots) the explorer evaluates per side
-MAX_CELLS = 1 << 20
-#: candidates the explorer costs (the swizzle family has a few dozen)
-MAX_CANDIDATES = 512
 
 
 def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] | None,
@@ -48,8 +47,7 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
             entry = preset_view({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
-        return parse(entry["layout"]), tuple(entry["shape"]), entry.get("dtype") or \
-            _preset_dtype(entry)
+        return parse(entry["layout"]), tuple(entry["shape"]), _preset_dtype(name, entry)
     text = _text(req, key, required=True)
     assert text is not None
     try:
@@ -61,11 +59,12 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
         raise ApiError(str(exc), field=key) from None
 
 
-def _preset_dtype(entry: Mapping[str, Any]) -> str | None:
-    for p in entry.get("params") or []:
-        if p.get("name") == "dtype" and isinstance(p.get("value"), str):
-            return str(p["value"])
-    return None
+def _preset_dtype(name: str, entry: Mapping[str, Any]) -> str | None:
+    """The element type of a validated preset entry (its ``dtype``, even for register
+    fragments, where the bank view has none)."""
+    texts = {p["name"]: p["text"] for p in entry.get("params") or []}
+    built = presets.get(name, **presets.parse_params(name, texts))
+    return getattr(built, "dtype", None) or None
 
 
 def _grid(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
@@ -101,32 +100,38 @@ def _worst_cells(r: AccessReport, addr: np.ndarray, shape: tuple[int, ...]
     return out
 
 
-def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/smem``: see the module doc. Bad input is a 4xx :class:`ApiError`."""
-    if not isinstance(req, Mapping):
-        raise ApiError("the request body must be a JSON object")
-    writer, wshape, wdtype = operand(req, "writer")
-    reader, rshape, rdtype = operand(req, "reader")
-    shape = _int_list(req.get("shape"), "shape") or wshape or rshape
+def _pair(req: Mapping[str, Any], first: str, second: str
+          ) -> tuple[Layout, Layout, tuple[int, ...], str]:
+    """Two layout operands of one tile with its shape and dtype (defaults from presets)."""
+    a, ashape, adtype = operand(req, first)
+    b, bshape, bdtype = operand(req, second)
+    shape = _int_list(req.get("shape"), "shape") or ashape or bshape
     if shape is None:
         try:
-            shape = writer.check_shape(None)
+            shape = a.check_shape(None)
         except LayoutError as exc:
             raise ApiError(str(exc), field="shape") from None
-    dtype = _text(req, "dtype") or wdtype or rdtype
+    dtype = _text(req, "dtype") or adtype or bdtype
     if dtype is None:
         raise ApiError("'dtype' is required (no preset gives one)", field="dtype")
-    family = _text(req, "family") or "swizzle"
-    if family not in FAMILIES:
-        raise ApiError(f"'family' must be one of {', '.join(FAMILIES)}", field="family")
     n = math.prod(shape)
     if n > MAX_ELEMENTS:
         raise ApiError(f"the tile has {n} elements; the explorer plans at most "
                        f"{MAX_ELEMENTS}", 413, field="shape")
+    return a, b, tuple(shape), dtype
+
+
+def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/smem``: see the module doc. Bad input is a 4xx :class:`ApiError`."""
+    if not isinstance(req, Mapping):
+        raise ApiError("the request body must be a JSON object")
+    writer, reader, shape, dtype = _pair(req, "writer", "reader")
+    family = _text(req, "family") or "swizzle"
+    if family not in FAMILIES:
+        raise ApiError(f"'family' must be one of {', '.join(FAMILIES)}", field="family")
     try:
         dtype_bytes(dtype)
-        c = choose_smem_layout(writer, reader, shape, dtype, family, max_cells=MAX_CELLS,
-                               max_candidates=MAX_CANDIDATES)
+        c = choose_smem_layout(writer, reader, shape, dtype, family)
         addr = smem_addresses(c.layout, c.shape)
     except LayoutError as exc:
         raise ApiError(str(exc)[:MAX_TEXT]) from None
@@ -135,4 +140,32 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
     out["grid"] = _grid(c.layout, c.shape, dtype)
     out["worst_cells"] = {"write": _worst_cells(c.write, addr, c.shape),
                           "read": _worst_cells(c.read, addr, c.shape)}
+    return out
+
+
+def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan
+    (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step
+    through; when it stages through shared memory, also the chosen layout's line x bank
+    grid and each side's worst request cells (as ``/api/smem``).
+
+    >>> r = plan_view({"src": "S[(32,32):(1@laneid,1)]", "dst": "S[(32,32):(1,1@laneid)]",
+    ...                "dtype": "float32"})
+    >>> r["kind"], r["mechanism"], [s["what"] for s in r["stages"]], r["grid"]["lines"]
+    ('warp-shuffle', 'shared-memory', ['store', 'barrier', 'load'], 32)
+    """
+    if not isinstance(req, Mapping):
+        raise ApiError("the request body must be a JSON object")
+    src, dst, shape, dtype = _pair(req, "src", "dst")
+    try:
+        dtype_bytes(dtype)
+        p = plan_conversion(src, dst, shape, dtype)
+    except LayoutError as exc:
+        raise ApiError(str(exc)[:MAX_TEXT]) from None
+    out = p.to_dict()
+    if p.smem is not None:
+        addr = smem_addresses(p.smem.layout, p.shape)
+        out["grid"] = _grid(p.smem.layout, p.shape, dtype)
+        out["worst_cells"] = {"write": _worst_cells(p.smem.write, addr, p.shape),
+                              "read": _worst_cells(p.smem.read, addr, p.shape)}
     return out

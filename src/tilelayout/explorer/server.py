@@ -17,6 +17,7 @@ Routes::
                             text for each target, or the converter's refusal reason
     POST /api/codegen       layout, shape, lang, inverse -> the index map as code
     POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
+    POST /api/plan          src, dst, shape, dtype -> the conversion plan and its stages
     POST /api/table         layout ... -> the table form (layout.table()), the views' text
 
 A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
@@ -79,8 +80,9 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
-    "/api/codegen": codegen_view.codegen_view,
     "/api/smem": movement_view.smem_view,
+    "/api/plan": movement_view.plan_view,
+    "/api/codegen": codegen_view.codegen_view,
     "/api/table": table_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",

@@ -9,6 +9,8 @@ that need it, so ``import tilelayout.interop.cute`` works without CUTLASS instal
 * :mod:`tilelayout.interop.triton_shared` Triton shared linear layouts (offset bases,
   swizzles as :class:`~tilelayout.XorSwizzle`)
 * :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
+* :mod:`tilelayout.interop.convert` one function writing a layout in any of them
+  (``tilelayout convert`` and the explorer's ``/api/convert`` call it)
 
 A conversion is exact or refused: when the other notation cannot express a layout,
 the function raises :class:`InteropError` saying why.
@@ -19,6 +21,8 @@ the function raises :class:`InteropError` saying why.
 """
 
 from __future__ import annotations
+
+import importlib
 
 from ..core.errors import LayoutError
 
@@ -34,8 +38,6 @@ def require(module: str, extra: str):
     >>> require("math", "none").sqrt(4.0)
     2.0
     """
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError as exc:

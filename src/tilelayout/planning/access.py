@@ -29,12 +29,13 @@ from typing import Any
 import numpy as np
 
 from ..analysis.conflicts import WARP, wavefronts_batch
+from ..core import budget
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
-from .threads import MAX_CELLS, RegisterFile, register_file
+from .threads import RegisterFile, register_file
 
 #: the widest single shared-memory access of one lane (LDS.128 / STS.128)
 MAX_VECTOR_BYTES = 16
@@ -292,12 +293,13 @@ def check_tile(layout: Layout, shape: Sequence[int], what: str) -> Shape:
 
 def smem_access(
     dist: Layout, smem: Layout, shape: Sequence[int], dtype: str,
-    vector_bytes: int | None = None, *, max_cells: int = MAX_CELLS,
+    vector_bytes: int | None = None, *, limits: budget.Limits | None = None,
 ) -> AccessReport:
     """Wavefronts of moving a tile between the registers of ``dist`` and the shared-memory
     layout ``smem`` (see the module doc). ``vector_bytes`` defaults to the widest width, at
     most 16 bytes, contiguous in both register slots and shared-memory addresses.
-    ``max_cells`` bounds the register file (warps x 32 x slots) evaluated.
+    The register file (warps x 32 x slots) is bounded by the ``elements`` limit
+    (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
     >>> rows = tl.parse("S[(32,8):(1@laneid,1)]")                  # lane l holds row l
@@ -305,7 +307,8 @@ def smem_access(
     >>> r.vector_bytes, r.wavefronts, r.ideal, r.worst.conflict_lanes[:4], r.worst.banks[:2]
     (16, 32, 4, (0, 1, 2, 3), (0, 0))
     """
-    s = check_tile(dist, shape, "distributed")
-    check_tile(smem, s, "shared-memory")
-    rf = register_file(dist, s, "distributed", max_cells=max_cells)
-    return access_report(rf, smem_addresses(smem, s), dtype, vector_bytes)
+    with budget.using(limits):
+        s = check_tile(dist, shape, "distributed")
+        check_tile(smem, s, "shared-memory")
+        rf = register_file(dist, s, "distributed")
+        return access_report(rf, smem_addresses(smem, s), dtype, vector_bytes)

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import budget
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
@@ -36,12 +37,9 @@ from ..core.shape import Shape
 from .access import AccessReport
 from .costing import Costed, best, cost, lower_bound, prepare
 from .swizzle_family import swizzle_candidates
-from .threads import MAX_CELLS
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
-#: the most candidates costed by default
-MAX_CANDIDATES = 4096
 
 
 @dataclass(frozen=True)
@@ -96,11 +94,12 @@ class SmemChoice:
 
 def choose_smem_layout(
     writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
-    family: str = "swizzle", *, max_cells: int = MAX_CELLS,
-    max_candidates: int = MAX_CANDIDATES,
+    family: str = "swizzle", *, limits: budget.Limits | None = None,
 ) -> SmemChoice:
     """The shared-memory layout for a tile stored through ``writer`` and loaded through
-    ``reader`` that minimises write + read wavefronts (see the module doc).
+    ``reader`` that minimises write + read wavefronts (see the module doc). The register
+    files are bounded by the ``elements`` limit, the candidates costed by ``search``
+    (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
     >>> rows = tl.parse("S[(2,32,32):(1@warpid,1@laneid,1)]")     # lane owns a row
@@ -111,18 +110,22 @@ def choose_smem_layout(
     """
     if family not in FAMILIES:
         raise LayoutError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
-    sides = prepare(writer, reader, shape, dtype, max_cells)
+    with budget.using(limits):
+        return _choose(writer, reader, shape, dtype, family)
+
+
+def _choose(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
+            family: str) -> SmemChoice:
+    sides = prepare(writer, reader, shape, dtype)
     nbytes = dtype_bytes(dtype)
     ideal = lower_bound(sides.writer, nbytes) + lower_bound(sides.reader, nbytes)
     notes: list[str] = []
     if family == "swizzle":
         cands = swizzle_candidates(sides.shape, dtype)
-        if len(cands) > max_candidates:
-            raise LayoutError(f"the swizzle family has {len(cands)} candidates for this tile, "
-                              f"over the limit of {max_candidates} (raise max_candidates)")
+        budget.check("the swizzle family costs", len(cands), "search")
         costed = [cost(sides, c.name, c.layout, c.accepted_by) for c in cands]
     else:
-        costed, notes = xor_candidates(sides, max_candidates)
+        costed, notes = xor_candidates(sides)
     if not costed:
         raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")
     ranked = best(costed)

@@ -31,7 +31,7 @@ from .access import (
     vector_ok,
     widths,
 )
-from .threads import MAX_CELLS, RegisterFile, register_file
+from .threads import RegisterFile, register_file
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,7 @@ class Sides:
     dtype: str
 
 
-def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
-            max_cells: int = MAX_CELLS) -> Sides:
+def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str) -> Sides:
     """Validate the two sides (one-line errors) and build their register files."""
     nbytes = dtype_bytes(dtype)
     if nbytes > 16:
@@ -103,11 +102,11 @@ def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
                           f"{reader.size()}: the layouts have different shapes")
     s = check_tile(writer, shape, "writer")
     check_tile(reader, s, "reader")
-    w = register_file(writer, s, "writer", max_cells=max_cells)
+    w = register_file(writer, s, "writer")
     if w.replicated:
         raise LayoutError("the writer has replicas (several threads hold one element); "
                           "a tile is written once: drop the replicas from the writer")
-    return Sides(w, register_file(reader, s, "reader", max_cells=max_cells), s, dtype)
+    return Sides(w, register_file(reader, s, "reader"), s, dtype)
 
 
 def cost(sides: Sides, name: str, layout: Layout, accepted_by: tuple[str, ...] = (),

@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core import budget
 from ..core.axes import axis as axis_info
 from ..core.axes import is_axis
 from ..core.compose import Layout
 from ..core.errors import LayoutError
 
 WARP = 32
-#: the most register-file cells (warps x 32 lanes x slots) a table may have by default
-MAX_CELLS = 1 << 24
 
 _WARP_SCOPES = ("warp", "warpgroup")
 
@@ -112,14 +111,13 @@ def _lane_axis(layout: Layout, what: str) -> tuple[str | None, list[str]]:
     return lane, warps
 
 
-def register_file(
-    layout: Layout, shape: Sequence[int], what: str = "distributed", *,
-    max_cells: int = MAX_CELLS,
-) -> RegisterFile:
+def register_file(layout: Layout, shape: Sequence[int], what: str = "distributed"
+                  ) -> RegisterFile:
     """The register file of a distributed layout over ``shape`` (see the module doc).
 
     Refuses (``LayoutError``) non-thread axes, lane values outside ``[0, 32)``, negative
-    slots, two elements in one register, and tables over ``max_cells`` cells.
+    slots and two elements in one register; the elements evaluated and the table's cells
+    (warps x 32 x slots) are checked against the ``elements`` limit (``tl.limits``).
 
     >>> import tilelayout as tl
     >>> rf = register_file(tl.parse("S[(2,32):(1@warpid,1@laneid)]"), (2, 32))
@@ -130,9 +128,7 @@ def register_file(
     lane_name, warp_names = _lane_axis(layout, what)
     size = math.prod(s)
     reps = layout.replica_count
-    if size * reps > max_cells:
-        raise LayoutError(f"the {what} layout has {size} elements x {reps} replica "
-                          f"combinations, over the limit of {max_cells} (raise max_cells)")
+    budget.check(f"the {what} layout's register file evaluates", size * reps, "elements")
     coords = layout.map_all(s)
     n = size * reps
     elem = np.repeat(np.arange(size, dtype=np.int64), reps)
@@ -170,10 +166,8 @@ def register_file(
     warps = tuple({k: int(v) for k, v in zip(names, row, strict=True)} for row in uniq)
     nslots = int(slot.max()) + 1 if n else 0
     cells = len(warps) * WARP * nslots
-    if cells > max_cells:
-        raise LayoutError(f"the {what} layout's register file has {len(warps)} warps x "
-                          f"{WARP} lanes x {nslots} slots = {cells} cells, over the limit of "
-                          f"{max_cells} (raise max_cells)")
+    budget.check(f"the {what} layout's register file ({len(warps)} warps x {WARP} lanes x "
+                 f"{nslots} slots) holds", cells, "elements")
     table = np.full((len(warps), WARP, nslots), -1, dtype=np.int64)
     cell = (warp * WARP + lane) * nslots + slot
     pair = np.sort(cell * max(size, 1) + elem)  # a stride-0 replica repeats a pair: one copy

@@ -25,7 +25,7 @@ of-two extents and strides, as Triton's linear layouts.
 >>> import tilelayout as tl
 >>> from tilelayout.planning.costing import prepare
 >>> rows = tl.parse("S[(32,8):(1@laneid,1)]")
->>> costed, notes = xor_candidates(prepare(rows, rows, (32, 8), "float16"), 100)
+>>> costed, notes = xor_candidates(prepare(rows, rows, (32, 8), "float16"))
 >>> min(c.wavefronts for c in costed)
 8
 """
@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import budget
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
@@ -255,7 +256,7 @@ def _max_vector(rf: RegisterFile, nbytes: int) -> int:
     return j
 
 
-def xor_candidates(sides: Sides, max_candidates: int) -> tuple[list[Costed], list[str]]:
+def xor_candidates(sides: Sides) -> tuple[list[Costed], list[str]]:
     """The XOR-linear candidates (one per feasible vector split) and the hardware swizzle
     family, costed; plus notes for the report."""
     shape = sides.shape
@@ -270,9 +271,7 @@ def xor_candidates(sides: Sides, max_candidates: int) -> tuple[list[Costed], lis
     splits = [(jw, jr) for jw in range(_max_vector(sides.writer, nbytes) + 1)
               for jr in range(_max_vector(sides.reader, nbytes) + 1)]
     family = [c for c in swizzle_candidates(shape, sides.dtype)]
-    if len(splits) + len(family) > max_candidates:
-        raise LayoutError(f"family='any' would cost {len(splits) + len(family)} candidates, "
-                          f"over the limit of {max_candidates} (raise max_candidates)")
+    budget.check("family='any' costs", len(splits) + len(family), "search")
     costed: list[Costed] = []
     seen: set[tuple[int, ...]] = set()
     flat = np.arange(size, dtype=np.int64)

@@ -12,7 +12,7 @@ its tables.
 from __future__ import annotations
 
 from ..syntax.parser import parse
-from .registry import Built, Param, register
+from .registry import Built, Param, fail, register
 
 _REF = "reference/layout.rst"
 
@@ -76,8 +76,6 @@ def scale_factor_atom(sf_per_mma: int = 4) -> Built:
     Source: reference/layout.rst, "Scale factors (SFA / SFB)".
     """
     if sf_per_mma < 1:
-        from .registry import fail
-
         raise fail("case.scale_factor_atom", f"sf_per_mma must be >= 1, got {sf_per_mma}")
     layout = parse(f"S[(32,{sf_per_mma}):(1@TLane,1@TCol)] + R[4:32@TLane]")
     return Built(layout, (32, sf_per_mma), dtype="e8m0")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import inspect
 import json
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from typing import Any
 
 from ..core.compose import Layout
 from ..core.errors import LayoutError
+from ..core.jsonable import jsonable
+from ..core.shape import int_tuple
 
 #: parameter kinds; the explorer picks a widget per kind
 PARAM_KINDS = ("choice", "int", "bool", "shape", "mesh", "spec")
@@ -108,8 +111,8 @@ class Param:
         return {
             "name": self.name,
             "kind": self.kind,
-            "default": _jsonable(self.default),
-            "choices": None if self.choices is None else [_jsonable(c) for c in self.choices],
+            "default": jsonable(self.default),
+            "choices": None if self.choices is None else [jsonable(c) for c in self.choices],
             "required": self.required,
             "doc": self.doc,
         }
@@ -122,10 +125,9 @@ def _parse_loose(kind: str, text: str) -> Any:
         except ValueError:
             return text
     if kind == "shape":
-        parts = text.strip("()[] ").replace("x", ",").split(",")
         try:
-            return tuple(int(p) for p in parts if p.strip())
-        except ValueError:
+            return int_tuple(text)
+        except LayoutError:
             return text
     if kind == "mesh":  # data=2,model=4  or  data:2,model:4
         out: dict[str, Any] = {}
@@ -216,14 +218,6 @@ def _as_spec(where: str, value: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 @dataclass(frozen=True)
 class Built:
     """What a builder returns: the layout, its logical shape and display hints."""
@@ -264,7 +258,7 @@ class Preset:
             "summary": self.summary,
             "source": self.source,
             "doc": self.doc,
-            "params": _jsonable(dict(self.params)),
+            "params": jsonable(dict(self.params)),
             "layout": str(self.layout),
             "shape": list(self.shape),
             "axes": list(self.layout.axes),
@@ -321,7 +315,7 @@ class PresetInfo:
             "source": self.source,
             "doc": self.doc,
             "params": [p.to_dict() for p in self.params],
-            "defaults": _jsonable(self.defaults),
+            "defaults": jsonable(self.defaults),
         }
 
 
@@ -403,15 +397,11 @@ def _example(
 
 
 def _signature_default(builder: Callable[..., Built], name: str) -> Any:
-    import inspect
-
     param = inspect.signature(builder).parameters.get(name)
     return inspect.Parameter.empty if param is None else param.default
 
 
 def _dedent(text: str) -> str:
-    import inspect
-
     return inspect.cleandoc(text)
 
 

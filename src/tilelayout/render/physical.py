@@ -8,20 +8,24 @@ dtype, the shared-memory line x bank grid.
 
 >>> import tilelayout as tl
 >>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
->>> flat = {a: v.reshape(-1) for a, v in L.map_all((8, 16)).items()}
->>> v = physical_view(flat, 128, 2, None, None, (8, 16))
->>> [t["warpid"] for t in v["tiles"]], v["nrows"], v["ncols"]
-([5, 6, 9, 10], 32, 2)
+>>> v = physical_view(L, (8, 16))
+>>> [t["warpid"] for t in v.tiles], v.nrows, v.ncols, v.kind
+([5, 6, 9, 10], 32, 2, 'threads')
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
+from ..analysis.banks import bank_map, is_shared_memory
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
+from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 
 #: largest number of physical cells a view lays out
@@ -63,7 +67,7 @@ def _values(name: str, v: np.ndarray, budget: int) -> tuple[np.ndarray, bool]:
     return used, True
 
 
-def _mixed(names: list[str], flat: dict[str, np.ndarray], budget: int
+def _mixed(names: list[str], flat: Mapping[str, np.ndarray], budget: int
            ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
     """Grid position along one direction from several axes (first axis outermost)."""
     pos = np.zeros(next(iter(flat.values())).shape, dtype=np.int64)
@@ -99,10 +103,68 @@ def _ordered(outer: list[str], order: Sequence[str] | None) -> list[str]:
     return sorted(outer, key=lambda a: (rank.get(a, len(rank)), outer.index(a)))
 
 
-def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, np.ndarray] | None,
-                  dtype: str | None, shape: tuple[int, ...], order: Sequence[str] | None = None
-                  ) -> dict[str, Any]:
-    """The grid the physical view draws, from the coordinate arrays of ``map_all``.
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class PhysicalView:
+    """Where each (element, replica) pair of a layout is drawn (:func:`physical_view`).
+
+    ``coords`` and ``banks`` are the flat (``size * R``) arrays the grid was built from
+    (entry ``e*R + r`` is replica ``r`` of element ``e``; ``banks`` has ``bankword``,
+    ``bank`` and ``line`` for a shared-memory layout with a dtype, else None). Pair ``p``
+    sits in tile ``tile[p]``, row ``row[p]``, column ``col[p]`` and, when ``sub > 1``
+    elements share a cell, slot ``subpos[p]``. Arrays are read-only; :meth:`to_dict` is
+    the JSON the explorer sends.
+    """
+
+    shape: tuple[int, ...]
+    replicas: int
+    coords: Mapping[str, np.ndarray]
+    banks: Mapping[str, np.ndarray] | None
+    kind: str
+    title: str
+    tile_axes: tuple[str, ...]
+    tiles: tuple[Mapping[str, int], ...]
+    mesh: Mapping[str, tuple[int, ...]] | None
+    rows: tuple[Mapping[str, Any], ...]
+    cols: tuple[Mapping[str, Any], ...]
+    nrows: int
+    ncols: int
+    sub: int
+    span: int
+    fold: Mapping[str, Any] | None
+    tile: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    subpos: np.ndarray | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data: the grid (``tile``/``row``/``col`` as lists)."""
+        part = lambda p: {"axis": p["axis"], "values": list(p["values"]),  # noqa: E731
+                          "compressed": p["compressed"]}
+        out: dict[str, Any] = {
+            "tile_axes": list(self.tile_axes), "tiles": [dict(t) for t in self.tiles],
+            "sub": self.sub, "span": self.span,
+            "fold": None if self.fold is None else {**self.fold,
+                                                    "values": list(self.fold["values"])},
+            "mesh": None if self.mesh is None else {k: list(v) for k, v in self.mesh.items()},
+            "kind": self.kind, "rows": [part(p) for p in self.rows],
+            "cols": [part(p) for p in self.cols], "title": self.title,
+            "nrows": self.nrows, "ncols": self.ncols, "tile": self.tile.tolist(),
+            "row": self.row.tolist(), "col": self.col.tolist(),
+        }
+        if self.subpos is not None:
+            out["subpos"] = self.subpos.tolist()
+        return out
+
+
+def physical_view(layout: Layout, shape: Sequence[int] | None = None, dtype: str | None = None,
+                  order: Sequence[str] | None = None) -> PhysicalView:
+    """The grid the physical view of ``layout`` over ``shape`` draws (one ``map_all``,
+    plus the bank map for a shared-memory layout with a ``dtype``).
 
     Axes are placed by kind: device axes and warp/warpgroup/CTA-level thread axes
     enumerate *tiles* (only the used combinations); thread-level axes (``laneid``,
@@ -118,6 +180,34 @@ def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, 
     across (``mesh["rows"]``, ``mesh["cols"]``: their used values); otherwise ``mesh`` is
     None and the tiles wrap in ``tiles`` order.
     """
+    dims = layout.check_shape(shape)
+    n, r = math.prod(dims), layout.replica_count
+    flat = {a: _frozen(v.reshape(n * r)) for a, v in layout.map_all(dims).items()}
+    banks = None
+    if dtype is not None and is_shared_memory(layout):
+        bm = bank_map(layout, dtype, dims)
+        banks = {k: _frozen(bm[k].reshape(n * r)) for k in ("bankword", "bank", "line")}
+    view = _grid(flat, n, r, banks, dtype, dims, order)
+    freeze = lambda parts: tuple(MappingProxyType({**p, "values": tuple(p["values"])})  # noqa: E731
+                                 for p in parts)
+    fold = view["fold"]
+    return PhysicalView(
+        dims, r, MappingProxyType(flat), None if banks is None else MappingProxyType(banks),
+        view["kind"], view["title"], tuple(view["tile_axes"]),
+        tuple(MappingProxyType(t) for t in view["tiles"]),
+        None if view["mesh"] is None else MappingProxyType(
+            {k: tuple(v) for k, v in view["mesh"].items()}),
+        freeze(view["rows"]), freeze(view["cols"]), view["nrows"], view["ncols"], view["sub"],
+        view["span"],
+        None if fold is None else MappingProxyType({**fold, "values": tuple(fold["values"])}),
+        _frozen(view["tile"]), _frozen(view["row"]), _frozen(view["col"]),
+        None if view["sub"] <= 1 else _frozen(view["subpos"]))
+
+
+def _grid(flat: Mapping[str, np.ndarray], n: int, r: int,
+          banks: Mapping[str, np.ndarray] | None, dtype: str | None, shape: tuple[int, ...],
+          order: Sequence[str] | None) -> dict[str, Any]:
+    """The physical grid as plain data (arrays for the per-pair positions)."""
     names = list(flat)
     pairs = n * r
     roles = {a: _role(a) for a in names}
@@ -204,8 +294,7 @@ def physical_view(flat: dict[str, np.ndarray], n: int, r: int, banks: dict[str, 
         else:
             kind, title = "memory", " x ".join(rows + cols)
         view.update(kind=kind, rows=row_parts, cols=col_parts, title=title)
-    view.update(nrows=int(nrows), ncols=int(ncols), tile=tile.tolist(), row=row.tolist(),
-                col=col.tolist())
-    if view["sub"] > 1:
-        view["subpos"] = sub.tolist()
+    view.update(nrows=int(nrows), ncols=int(ncols), tile=np.asarray(tile, dtype=np.int64),
+                row=np.asarray(row, dtype=np.int64), col=np.asarray(col, dtype=np.int64),
+                subpos=np.asarray(sub, dtype=np.int64))
     return view

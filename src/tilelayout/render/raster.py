@@ -14,6 +14,7 @@ b'\\x89PNG'
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -47,7 +48,7 @@ def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
     """PNG bytes of an SVG picture (``scale`` 2 for a sharper image)."""
     problem = "cairosvg is not installed"
     try:
-        import cairosvg  # type: ignore[import-not-found]
+        cairosvg = importlib.import_module("cairosvg")  # optional: the 'png' route
     except ImportError:
         cairosvg = None
     except OSError as exc:  # installed, but the system cairo library is missing

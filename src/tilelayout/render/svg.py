@@ -159,8 +159,6 @@ def layout_svg(
     >>> "line x bank" in layout_svg(L, dtype="float16")
     True
     """
-    from ..analysis.banks import bank_map
-
     if views not in ("both", "logical", "physical"):
         raise RenderError(f"views must be both, logical or physical; got {views!r}")
     dims = layout.check_shape(shape)
@@ -172,13 +170,10 @@ def layout_svg(
         )
     r = layout.replica_count
     budget.check("a picture draws", n * layout.replica_count, "cells")
-    arrays = layout.map_all(dims)
-    flat = {a: v.reshape(n * r) for a, v in arrays.items()}
-    first = {a: v.reshape(n, r)[:, 0] for a, v in arrays.items()}
-    banks = None
-    if dtype and is_shared_memory(layout):
-        bm = bank_map(layout, dtype, dims)
-        banks = {k: bm[k].reshape(n * r) for k in ("bankword", "bank", "line")}
+    # one evaluation serves both panels: the physical view keeps the flat arrays
+    view = physical_view(layout, dims, dtype or None)
+    flat, banks = view.coords, view.banks
+    first = {a: v[::r] for a, v in flat.items()}
     key = color or default_color_key(layout, dtype, dims)
     cval = _color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
     cidx = (cval % len(PALETTE)).astype(np.int64)
@@ -223,15 +218,14 @@ def layout_svg(
         x_panel = max(x_panel + panel_w, right) + pad
 
     if show_physical:
-        view = physical_view(flat, n, r, banks, dtype, dims)
-        tiles = view["tiles"]
-        nrows, ncols = view["nrows"], view["ncols"]
-        sub = max(1, view.get("sub", 1))
-        span = max(1, view.get("span", 1))
-        mesh = view.get("mesh")
+        tiles = view.tiles
+        nrows, ncols = view.nrows, view.ncols
+        sub = max(1, view.sub)
+        span = max(1, view.span)
+        mesh = view.mesh
         if mesh:
             tr, tc = len(mesh["rows"]), len(mesh["cols"])
-            ta = view["tile_axes"]
+            ta = view.tile_axes
             tile_pos = [(mesh["rows"].index(t[ta[0]]), mesh["cols"].index(t[ta[1]])) for t in tiles]
         else:
             tc = max(1, min(len(tiles), int((panel_w + 8) // max(1, ncols * 3 + 8))))
@@ -246,12 +240,10 @@ def layout_svg(
         cell = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
                           900 - label_room * tr)
         x0, y0 = x_panel + 24, head + 28
-        parts.append(_text(x_panel, head + 8, view.get("title", "physical"), 11, "start", "bold"))
+        parts.append(_text(x_panel, head + 8, view.title, 11, "start", "bold"))
         tw, th = (ncols + gap_cells) * cell, (nrows + gap_cells) * cell + label_room
-        tile = np.asarray(view["tile"], dtype=np.int64)
-        prow = np.asarray(view["row"], dtype=np.int64)
-        pcol = np.asarray(view["col"], dtype=np.int64)
-        psub = np.asarray(view.get("subpos", np.zeros(n * r)), dtype=np.int64)
+        tile, prow, pcol = view.tile, view.row, view.col
+        psub = view.subpos if view.subpos is not None else np.zeros(n * r, dtype=np.int64)
         tpos = np.asarray(tile_pos, dtype=np.int64).reshape(-1, 2)
         gx = tpos[tile, 1] * (tw / cell) + pcol + psub / sub
         gy = tpos[tile, 0] * (th / cell) + prow + label_room / cell

@@ -1,4 +1,8 @@
-"""``tilelayout serve [--host 127.0.0.1] [--port 8000] [--open]``: the interactive explorer."""
+"""``tilelayout serve [--host 127.0.0.1] [--port 8000] [--open]``: the interactive explorer.
+
+The explorer's own subcommand: ``cli.py`` registers it next to ``tilelayout.commands``
+(the two top layers do not import each other).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,11 @@ import sys
 import webbrowser
 
 from ..core.errors import LayoutError
+from .server import make_server, url_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` subcommand to the CLI's subparsers."""
     p = sub.add_parser(
         "serve", help="start the interactive web explorer",
         description="Serve the layout explorer (a local web page) until Ctrl-C. "
@@ -23,8 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explorer.server import make_server, url_of
-
+    """Serve until Ctrl-C; a port that cannot be bound is a one-line error."""
     if not 0 <= args.port <= 65535:
         raise LayoutError(f"--port must be in 0..65535, got {args.port}")
     try:

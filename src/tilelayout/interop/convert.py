@@ -1,0 +1,183 @@
+"""The layout in other tools' notations: one function the CLI and the explorer share.
+
+:func:`convert` writes a layout over a shape as
+
+* ``cute``: CuTe ``shape:stride`` text of a single-axis (memory) layout
+  (:func:`tilelayout.interop.cute.to_cute`), ``Swizzle<B,M,S> o ...`` when swizzled;
+* ``cute-tv``: CuTe thread-value text ((thread, value) -> column-major tile index) of a
+  register fragment (:func:`tilelayout.interop.cute.to_cute_tv`); the thread axes are the
+  layout's own (``thread_axes``), outermost first, unless ``thread_axis`` says;
+* ``jax``: the ``PartitionSpec``, printed as JAX does (``P('dp', None)``), from
+  :func:`tilelayout.interop.jax.partition_spec_entries` (no JAX needed) for a given mesh
+  or, without one, a mesh whose axes are the layout's device axes with the sizes the
+  layout spans (said in the notes);
+* ``triton``: linear-layout basis vectors (:func:`tilelayout.interop.triton.to_triton_bases`);
+  for a swizzled shared-memory layout the ``SharedLinearLayout`` offset bases
+  (:func:`tilelayout.interop.triton_shared.to_triton_shared_bases`);
+* ``tvm``: the ``tvm_tirx`` object's text (needs the ``tvm`` extra).
+
+A layout the other notation cannot express raises the converter's
+:class:`~tilelayout.interop.InteropError`. ``tilelayout convert`` prints it;
+``POST /api/convert`` lists every target's answer or refusal.
+
+>>> import tilelayout as tl
+>>> convert(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8), "cute-tv")["text"]
+'((4,8),(2,2)):((32,1),(16,8))'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..core.axes import axis
+from ..core.compose import Layout, tile_of
+from ..core.errors import LayoutError
+from ..core.jsonable import jsonable
+from ..core.shape import format_shape
+from ..core.swizzle import swizzle_shift
+from ..core.tile import TileLayout
+from . import InteropError
+from .cute import parse_cute, thread_axes, to_cute, to_cute_tv
+from .jax import partition_spec_entries
+from .triton import DEFAULT_IN_DIMS, to_triton_bases
+from .triton_shared import to_triton_shared_bases
+from .tvm import to_tvm
+
+#: the notations ``convert`` writes, in the order the explorer lists them
+TARGETS = ("cute", "cute-tv", "jax", "triton", "tvm")
+
+
+def parse_mesh(text: str | Mapping[str, Any] | None) -> dict[str, int] | None:
+    """``"dp=2,tp=2"`` (or a mapping) -> ``{"dp": 2, "tp": 2}``; ``None``/empty -> ``None``.
+
+    >>> parse_mesh("dp=2, tp=4")
+    {'dp': 2, 'tp': 4}
+    """
+    if text is None or text == "" or text == {}:
+        return None
+    if isinstance(text, Mapping):
+        items = list(text.items())
+    else:
+        items = []
+        for part in re.split(r"\s*,\s*", str(text).strip()):
+            name, sep, size = part.partition("=")
+            if not sep or not name.strip():
+                raise LayoutError(f"mesh entries look like NAME=SIZE (e.g. dp=2,tp=2); got {part!r}")
+            items.append((name.strip(), size.strip()))
+    out: dict[str, int] = {}
+    for name, size in items:
+        try:
+            value = int(size)
+        except (TypeError, ValueError):
+            raise LayoutError(f"mesh axis {name!r} needs an integer size, got {size!r}") from None
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise LayoutError(f"mesh axis names are identifiers like dp or tp; got {name!r}")
+        out[name] = value
+    return out
+
+
+def assumed_mesh(layout: Layout) -> dict[str, int]:
+    """The mesh a layout implies: each device axis it uses, sized by the values it spans.
+
+    >>> import tilelayout as tl
+    >>> assumed_mesh(tl.parse("S[(4,4):(1@pid,1)]"))
+    {'pid': 4}
+    """
+    tile = tile_of(layout)
+    out: dict[str, int] = {}
+    for a in tile.axes:
+        if axis(a).kind != "device":
+            continue
+        span = sum((it.extent - 1) * abs(it.stride) for it in (*tile.shard, *tile.replica)
+                   if it.axis == a)
+        out[a] = span + 1
+    return out
+
+
+def _mesh_text(mesh: Mapping[str, int]) -> str:
+    return ", ".join(f"{a}={n}" for a, n in mesh.items())
+
+
+def convert(layout: Layout, shape: Sequence[int], target: str, *,
+            mesh: Mapping[str, int] | None = None,
+            thread_axis: str | Sequence[str] | None = None,
+            permute: Sequence[int] | None = None) -> dict[str, Any]:
+    """``layout`` over ``shape`` in ``target``'s notation: ``{"text", "value", "notes"}``.
+
+    ``text`` is what a user pastes, ``value`` the same as JSON data (nested lists), and
+    ``notes`` what the conversion assumed. Raises :class:`~tilelayout.interop.InteropError`
+    (the converter's reason) when the notation cannot express the layout.
+
+    >>> import tilelayout as tl
+    >>> convert(tl.parse("S[(2,8):(1@pid,1)]"), (16,), "jax")["text"]
+    "P('pid',)"
+    >>> convert(tl.parse("S[(4,8):(8,1)]"), (4, 8), "cute")["text"]
+    '(4,8):(8,1)'
+    """
+    dims = tuple(int(d) for d in shape)
+    if target == "cute":
+        text = to_cute(layout, dims)
+        sw, sh, st = parse_cute(text)
+        bms = None if sw is None else swizzle_shift(sw)  # (M, B, signed S): CuTe's <B,M,S>
+        value = {"shape": jsonable(sh), "stride": jsonable(st),
+                 "swizzle": None if bms is None else [bms[1], bms[0], bms[2]]}
+        first = tile_of(layout).axes[0] if tile_of(layout).axes else "m"
+        notes = [f"a CuTe Layout over the logical shape {format_shape(dims)}: coordinate -> "
+                 f"offset on {first}; one top-level mode per dimension"]
+        return {"text": text, "value": value, "notes": notes}
+    if target == "cute-tv":
+        threads = thread_axis or thread_axes(layout) or ("laneid",)
+        threads = (threads,) if isinstance(threads, str) else tuple(threads)
+        text = to_cute_tv(layout, dims, threads, permute=permute)
+        _, sh, st = parse_cute(text)
+        cute_dims = list(dims)
+        if permute:
+            for i, p in enumerate(permute):
+                cute_dims[p] = dims[i]
+        index = " + ".join(["i0", *(f"i{d}*{math.prod(cute_dims[:d])}" for d in range(1, len(dims)))])
+        who = threads[0]
+        for k, a in enumerate(threads[1:]):
+            who = f"{f'({who})' if k else who} * {axis(a).extent} + {a}"
+        notes = [f"(thread, value) -> column-major index {index} of the "
+                 f"{format_shape(tuple(cute_dims))} tile; thread = {who}, value = m"]
+        if permute:
+            notes.append(f"CuTe's tile is ours with the dimensions permuted by {list(permute)}")
+        return {"text": text, "value": {"shape": jsonable(sh), "stride": jsonable(st),
+                                        "thread_axes": list(threads)}, "notes": notes}
+    if target == "jax":
+        if not isinstance(layout, TileLayout):
+            partition_spec_entries(layout, {}, dims)  # refuses a swizzle with its reason
+        given = mesh is not None
+        use = dict(mesh) if given else assumed_mesh(layout)
+        if not use:
+            raise InteropError(
+                f"{layout} uses no device (mesh) axis: nothing is split over devices, so there is "
+                f"no sharding to write (give a mesh, e.g. dp=2,tp=2, to ask about one)"
+            )
+        entries = partition_spec_entries(layout, use, dims)
+        how = "given" if given else "assumed: the layout's device axes, sized by the values it spans"
+        notes = [f"P = jax.sharding.PartitionSpec; mesh {_mesh_text(use)} ({how}); "
+                 f"array shape {format_shape(dims)}"]
+        return {"text": f"P{tuple(entries)!r}", "value": {"spec": jsonable(entries),
+                                                            "mesh": use}, "notes": notes}
+    if target == "triton":
+        outs = ", ".join(f"dim{d}={n}" for d, n in enumerate(dims))
+        if not isinstance(layout, TileLayout):  # swizzled shared memory
+            offset = to_triton_shared_bases(layout, dims)
+            return {"text": f"offset: {json.dumps(offset, separators=(',', ':'))}",
+                    "value": {"offset_bases": offset, "out_dims": list(dims)},
+                    "notes": [f"gluon SharedLinearLayout offset_bases (shared-memory element "
+                              f"offset bit -> logical coordinate); out dims {outs}"]}
+        bases = to_triton_bases(layout, dims)
+        text = "\n".join(f"{k}: {json.dumps(v, separators=(',', ':'))}" for k, v in bases.items())
+        ins = ", ".join(f"{k}->{a}" for k, a in DEFAULT_IN_DIMS.items() if k in bases)
+        return {"text": text, "value": {"bases": bases, "out_dims": list(dims)},
+                "notes": [f"LinearLayout bases; out dims {outs}; in dims {ins}"]}
+    if target == "tvm":
+        return {"text": str(to_tvm(layout)), "value": None,
+                "notes": ["tvm_tirx object text (T = tvm_tirx.tirx.layout)"]}
+    raise LayoutError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
