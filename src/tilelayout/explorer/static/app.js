@@ -3,6 +3,7 @@
 // JSON API (the Python library); the page only draws them.
 import { getJSON, postJSON } from "./api.js";
 import { chooseColour, recolor, paletteOf } from "./colouring.js";
+import { fetchCodegen, renderCodegenShell, wireCodegen } from "./codegen.js";
 import { convertToggled } from "./convert.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
@@ -112,6 +113,7 @@ async function update(opts = {}) {
   fetchAnalysis(seq);
   fetchConvert(seq);
   fetchTable(seq);
+  fetchCodegen(seq);
   if (!hooks.firstRenderAt) hooks.firstRenderAt = performance.now();
   hooks.renders = ++state.renders;
   hooks.ready = true;
@@ -259,6 +261,7 @@ function wire() {
   $("analysis").addEventListener("click", onAnalysisClick);
   $("convert").addEventListener("click", onConvertClick);
   $("convert").addEventListener("toggle", (ev) => convertToggled(ev.target), true);
+  wireCodegen(copyText, flash);
   $("dtype").addEventListener("change", () => update());
   $("swizzle").addEventListener("change", () => update());
   $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });
@@ -303,6 +306,7 @@ async function main() {
   state.palette = opts.palette;
   state.options = opts;
   fillControls(opts);
+  renderCodegenShell();
   // dark mode follows the system setting, live
   const dark = matchMedia("(prefers-color-scheme: dark)");
   setTheme(dark.matches ? DARK : LIGHT);
