@@ -5,13 +5,14 @@ import { getJSON, postJSON } from "./api.js";
 import { chooseColour, recolor, paletteOf } from "./colouring.js";
 import { fetchCodegen, renderCodegenShell, wireCodegen } from "./codegen.js";
 import { convertToggled } from "./convert.js";
+import { fillMovePresets, renderMoveShell, wireMoveData } from "./movedata.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
 import { DARK, LIGHT, setTheme } from "./grid.js";
 import { fetchAnalysis, fetchConvert, fetchTable, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
 import { fillControls, applyPresetEntry, renderParams, paramTexts, setParamTexts } from "./presets.js";
 import {
-  HINT, selectElement, clearSelection,
+  HINT, selectElement, selectSet, clearSelection,
   onLogicalClick, onPhysicalClick, onLogicalHover, onPhysicalHover, hideTooltip, onKey,
 } from "./selection.js";
 import { state, hooks } from "./state.js";
@@ -175,6 +176,18 @@ function build() {
   recolor();
 }
 
+// draw layout text (e.g. a chosen shared-memory layout) and select elements in it
+async function showLayout(text, shape, dtype, elements, label) {
+  $("preset").value = ""; state.preset = null; state.axisOrder = null; renderParams(rebuildPreset);
+  $("layout").value = text;
+  $("shape").value = shape.join(",");
+  $("dtype").value = dtype || "";
+  $("swizzle").value = "none";
+  state.lastEdit = null;
+  await update();
+  if (state.model && elements.length) selectSet(elements, label);
+}
+
 // -- presets ----------------------------------------------------------------------------------
 function loadPreset(name, opts = {}) {
   const p = state.presets.find((x) => x.name === name);
@@ -262,6 +275,7 @@ function wire() {
   $("convert").addEventListener("click", onConvertClick);
   $("convert").addEventListener("toggle", (ev) => convertToggled(ev.target), true);
   wireCodegen(copyText, flash);
+  wireMoveData(showLayout);
   $("dtype").addEventListener("change", () => update());
   $("swizzle").addEventListener("change", () => update());
   $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });
@@ -307,6 +321,8 @@ async function main() {
   state.options = opts;
   fillControls(opts);
   renderCodegenShell();
+  renderMoveShell(opts.dtypes);
+  fillMovePresets(state.presets.filter((p) => p.params && !p.error).map((p) => p.name));
   // dark mode follows the system setting, live
   const dark = matchMedia("(prefers-color-scheme: dark)");
   setTheme(dark.matches ? DARK : LIGHT);
