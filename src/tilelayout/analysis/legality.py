@@ -33,7 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.axes import axis as axis_info
+from ..algebra.common import distinct_rows
+from ..core import budget
+from ..core.axes import SCOPE_LEVEL
+from ..core.axes import axis as lookup_axis
 from ..core.capacity import (
     MAX_REGISTERS_PER_THREAD,
     PSUM_BANK_BYTES,
@@ -45,11 +48,10 @@ from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
 
-#: scope levels, innermost first (cluster and kernel both sit above cta)
-SCOPE_LEVEL = {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5}
 #: how many elements a report lists per finding
 EXAMPLES = 8
-#: largest N*R the element-level checks scan (beyond, findings give counts from ranges)
+#: largest N*R the element-level checks scan (beyond, findings give counts from ranges);
+#: also at most an eighth of the ``elements`` limit (see core/budget.py)
 SCAN_LIMIT = 1 << 24
 
 
@@ -115,13 +117,14 @@ def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
 
 
 def _examples(flat: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(unflatten(int(f), shape) for f in np.unique(flat)[:EXAMPLES])
+    """The first few of ``flat`` (sorted, distinct flat indices) as logical indices."""
+    return tuple(unflatten(int(f), shape) for f in flat[:EXAMPLES])
 
 
 def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
     scoped = sorted(
         ((SCOPE_LEVEL[s[0]], SCOPE_LEVEL[s[1]], a) for a in axes
-         if (s := axis_info(a).scope) is not None),
+         if (s := lookup_axis(a).scope) is not None),
     )
     out = []
     for (_lo1, hi1, a1), (lo2, _hi2, a2) in zip(scoped, scoped[1:], strict=False):
@@ -147,7 +150,7 @@ def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
     >>> hardware_extent("laneid"), hardware_extent("TCol"), hardware_extent("TCol", "e8m0")
     (32, 512, 2048)
     """
-    ext = axis_info(axis).extent
+    ext = lookup_axis(axis).extent
     if axis == "TCol" and ext is not None and dtype is not None:
         bits = dtype_bits(dtype)
         if bits < 32:
@@ -157,7 +160,7 @@ def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
 
 def _register_findings(layout: Layout, ranges: dict[str, tuple[int, int]],
                        dtype: str | None) -> list[Finding]:
-    threaded = [a for a in ranges if (sc := axis_info(a).scope) is not None and sc[0] == "thread"]
+    threaded = [a for a in ranges if (sc := lookup_axis(a).scope) is not None and sc[0] == "thread"]
     if isinstance(layout, ComposeLayout) or not threaded or "m" not in ranges:
         return []
     lo, hi = ranges["m"]
@@ -217,7 +220,10 @@ def legality(
     s = layout.check_shape(shape)
     ranges = _ranges(tile)
     findings: list[Finding] = []
-    small = layout.size() * layout.replica_count <= SCAN_LIMIT
+    # the exact scan sorts one key per (element, replica) pair: about 8x the work of
+    # evaluating them, so it runs up to an eighth of the elements limit (and SCAN_LIMIT)
+    small = layout.size() * layout.replica_count <= min(SCAN_LIMIT,
+                                                         budget.current().elements // 8)
     coords = layout.map_all(s) if small else None
     n = layout.size()
     for a, (lo, hi) in ranges.items():
@@ -240,14 +246,19 @@ def legality(
         axes = tile.axes
         r = next(iter(coords.values())).shape[-1]
         elem = np.repeat(np.arange(n, dtype=np.int64), r)
-        rows = np.stack([coords[a].reshape(-1) for a in axes], axis=1)
-        uniq, inv = np.unique(np.column_stack([rows, elem]), axis=0, return_inverse=True)
         # distinct (coordinate, element) pairs; a coordinate with two elements is a duplicate
-        cu, cinv, ccount = np.unique(uniq[:, :-1], axis=0, return_inverse=True,
-                                     return_counts=True)
+        uniq_key = distinct_rows([coords[a].reshape(-1) for a in axes] + [elem])
+        if uniq_key.ndim == 1:  # one int64 per row, the element fastest
+            coord_key = uniq_key // n
+            cu, cinv, ccount = np.unique(coord_key, return_inverse=True, return_counts=True)
+            pair_elem = uniq_key % n
+        else:  # the ranges multiply beyond int64: distinct rows, compared row-wise
+            cu, cinv, ccount = np.unique(uniq_key[:, :-1], axis=0, return_inverse=True,
+                                         return_counts=True)
+            pair_elem = uniq_key[:, -1]
         dup = ccount[cinv.reshape(-1)] > 1
         if dup.any():
-            flat = np.unique(uniq[dup, -1])
+            flat = np.unique(pair_elem[dup])
             findings.append(Finding("duplicate",
                                     f"{int((ccount > 1).sum())} coordinate(s) hold more than one "
                                     f"logical element (the layout is not injective)",
@@ -256,7 +267,7 @@ def legality(
         for a in axes:
             # from the values themselves: a swizzle moves 'm' outside the tile's range
             lo, hi = int(coords[a].min()), int(coords[a].max())
-            info = axis_info(a)
+            info = lookup_axis(a)
             if info.kind == "thread" and info.extent is not None and lo >= 0 and hi < info.extent:
                 lo, hi = 0, info.extent - 1
             box *= hi - lo + 1

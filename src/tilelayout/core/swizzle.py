@@ -130,13 +130,18 @@ class Swizzle:
 
     def to_xor(self) -> XorSwizzle:
         """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
-        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.
+        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself. A swizzle of
+        more than 62 bits (``M+S+B``) has none (:class:`SwizzleError`).
 
         >>> Swizzle(0, 2, 3).to_xor()
         XorSwizzle(1, 2, 4, 9, 18)
         """
         low = self.per_element + self.atom_len
         n = low + self.swizzle_len
+        if n > MAX_XOR_BITS:
+            raise SwizzleError(
+                f"{self!r} permutes {n} address bits; an XorSwizzle holds at most {MAX_XOR_BITS}"
+            )
         return XorSwizzle(
             tuple((1 << k) | (1 << (k - self.atom_len) if k >= low else 0) for k in range(n))
         )
@@ -234,6 +239,20 @@ def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
     return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
 
 
+def mode_name(mode: str) -> str:
+    """The canonical name of a swizzle mode (case-insensitive; "128" and "128b" are
+    accepted for "128B").
+
+    >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
+    ('128B', '128B_atom32B', 'none')
+    """
+    key = str(mode).strip().lower()
+    for name in SWIZZLE_MODE_BYTES:
+        if key in (name.lower(), name.lower().rstrip("b")):
+            return name
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+
+
 def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | XorSwizzle:
     """CuTe's ``Swizzle<B, M, S>`` with a signed shift (TIRx's ``swizzle_inner`` flag).
 
@@ -275,18 +294,6 @@ def swizzle_shift(sw: Swizzle | XorSwizzle) -> tuple[int, int, int] | None:
     if any(sw.images[k] != (1 << k) | (1 << (k + s)) for k in moved):
         return None
     return lo, b, -s
-def mode_name(mode: str) -> str:
-    """The canonical name of a swizzle mode (case-insensitive; "128" and "128b" are
-    accepted for "128B").
-
-    >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
-    ('128B', '128B_atom32B', 'none')
-    """
-    key = str(mode).strip().lower()
-    for name in SWIZZLE_MODE_BYTES:
-        if key in (name.lower(), name.lower().rstrip("b")):
-            return name
-    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
 
 
 def mode_length(mode: str) -> int:
