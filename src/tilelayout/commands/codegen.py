@@ -29,9 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inverse", action="store_true",
                    help="generate the inverse map (refused when two elements share a coordinate)")
     p.add_argument("--name", default="layout_fn", help="function name (default: layout_fn)")
-    p.add_argument("--max-elements", type=int, default=None, metavar="N",
-                   help="most element/replica coordinates the inverse's invertibility check may "
-                   f"scan (default {budget.Limits().elements:,})")
     p.add_argument("--json", action="store_true", help="print {layout, shape, lang, code} as JSON")
     p.set_defaults(run=run)
 

@@ -36,6 +36,11 @@ from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement
 from .threads import RegisterFile
 
+#: a staging in passes is searched only for a whole-tile buffer above this many bytes:
+#: smaller buffers hardly limit occupancy, and the search for a pass's layout (every
+#: order of its many small dims) costs more than planning the rest
+MIN_PASS_BYTES = 2048
+
 
 @dataclass(frozen=True)
 class Side:
@@ -270,7 +275,8 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
                grids) -> Staging | None:
     """The exchange in passes through a smaller buffer (:mod:`.chunking`), when that
     costs no more wavefronts and no more instructions per warp than ``whole``."""
-    if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout):
+    if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout) or \
+            whole.bytes <= MIN_PASS_BYTES:
         return None
     digits = common_digits(src, dst)
     nbytes = dtype_bytes(dtype)
