@@ -7,7 +7,9 @@ Measures, in one run, per pair (the fastest of 3 runs, CPU time: the machine is 
 * ``plan_conversion`` (target < 50 ms for every pair);
 * for the pairs that stage through shared memory, ``choose_smem_layout`` alone on the
   same pair (the share of the plan spent choosing the layout), with the ratio;
-* ``plan.execute()`` (the numpy machine model moving every element's own index).
+* ``plan.execute()`` (the numpy machine model moving every element's own index);
+* which instructions the staged sides use (plain / packed ``st``/``ld.shared``,
+  ``ldmatrix`` / ``stmatrix``).
 
 Run: .venv/bin/python benchmarks/bench_plan.py
 """
@@ -53,8 +55,14 @@ def main() -> None:
     pairs = [(a, b) for a, b in itertools.permutations(built, 2)
              if a[1].size() == b[1].size() and ("@" in str(a[1]) or "@" in str(b[1]))]
     rows = []
+    kinds: dict[str, int] = {}  # the instructions staged plans use
     for a, b in pairs:
         plan = tl.plan_conversion(a[1], b[1], a[2], "float16")
+        for side in ("store_instruction", "load_instruction"):
+            if side in plan.costs:
+                k = plan.costs[side].split(" (")[0] if "packed" not in plan.costs[side] \
+                    else "packed registers"
+                kinds[k] = kinds.get(k, 0) + 1
         t_plan = best(lambda a=a, b=b: tl.plan_conversion(a[1], b[1], a[2], "float16"), 3)
         t_exec = best(plan.execute, 3)
         t_choose = None
@@ -72,6 +80,8 @@ def main() -> None:
         share = [r[1] / r[0] for r in staged]
         print(f"staged pairs: {len(staged)}; choose_smem_layout alone is "
               f"{statistics.median(share):.2f}x the whole plan (median)")
+    print("instructions of the staged sides: "
+          + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     print(f"execute(): median {statistics.median(r[2] * 1e3 for r in rows):.1f} ms, "
           f"max {max(r[2] * 1e3 for r in rows):.1f} ms")
     by_kind: dict[tuple[str, str], list[float]] = {}

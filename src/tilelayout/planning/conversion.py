@@ -461,6 +461,8 @@ def _instruction(r: AccessReport, *, store: bool) -> str:
     ldmatrix / stmatrix."""
     if r.matrix is not None:
         return r.mechanism
+    if not r.requests:
+        return "none"
     op = "st.shared" if store else "ld.shared"
     return f"{op} {r.vector_bytes} B" + (" (packed registers)" if r.mechanism == "packed"
                                          else "")
