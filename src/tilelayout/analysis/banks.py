@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_axis
-from ..core.axes import axis as axis_info
+from ..core import budget
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_thread_axis
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutOverflowError
@@ -47,7 +47,7 @@ def is_shared_memory(layout: TileLayout | ComposeLayout) -> bool:
     (True, False)
     """
     return "m" in layout.axes and not any(
-        is_axis(a) and axis_info(a).kind == "thread" for a in layout.axes
+        is_thread_axis(a) for a in layout.axes
     )
 
 
@@ -67,6 +67,9 @@ def bank_map(
     if "m" not in layout.axes:
         raise LayoutError(f"bank analysis needs a shared-memory address on axis 'm'; {layout} has none")
     nbytes = dtype_bytes(dtype)
+    pairs = layout.size() * layout.replica_count
+    # map_all of every axis, then four more arrays: counted as six evaluations of the pairs
+    budget.check("bank_map evaluates", pairs * (len(layout.axes) + 4), "elements")
     address = layout.map_all(shape)["m"]
     if address.size:
         low, high = int(address.min()) * nbytes, int(address.max()) * nbytes

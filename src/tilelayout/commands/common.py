@@ -3,18 +3,88 @@
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .. import presets
+from ..core import budget
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..presets.registry import Preset
 from ..syntax.parser import parse
 
-__all__ = ["add_layout_args", "add_preset_args", "int_tuple", "layout_from_args",
+__all__ = ["LayoutArgs", "add_layout_args", "add_limit_args", "add_preset_args", "bounded_float",
+           "bounded_int", "int_tuple", "layout_args", "layout_from_args", "limits_from_args",
            "preset_from_args", "shape_from_args"]
+
+
+def bounded_int(lo: int, hi: int, flag: str) -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[lo, hi]`` (else a one-line usage error).
+
+    >>> bounded_int(1, 10, "--n")("7")
+    7
+    """
+    def convert(text: str) -> int:
+        try:
+            value = int(text.strip()) if len(text) < 40 else None
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{flag} must be an integer in {lo}..{hi}, "
+                                             f"got {text[:40]!r}")
+        return value
+    return convert
+
+
+def bounded_float(lo: float, hi: float, flag: str) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number in ``[lo, hi]``.
+
+    >>> bounded_float(0.1, 8, "--scale")("2")
+    2.0
+    """
+    def convert(text: str) -> float:
+        try:
+            value = float(text) if len(text) < 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise argparse.ArgumentTypeError(f"{flag} must be a number in {lo}..{hi}, "
+                                             f"got {text[:40]!r}")
+        return value
+    return convert
+
+
+#: the resource limits every command takes (see docs/limits.md)
+LIMIT_FLAGS = {"elements": "logical elements (or element x replica pairs) evaluated at once",
+               "replicas": "replica combinations listed for one element",
+               "output_bytes": "bytes of arrays or text built for one answer",
+               "text": "characters of layout text parsed",
+               "search": "candidates an inverse query may try",
+               "cells": "elements formatted one by one (tables, pictures)",
+               "seconds": "wall-clock seconds before long work is cut off"}
+
+
+def add_limit_args(p: argparse.ArgumentParser) -> None:
+    """``--max-elements`` ... ``--max-seconds``: raise (or lower) the resource limits."""
+    g = p.add_argument_group("resource limits (raise them for big layouts)")
+    for name, doc in LIMIT_FLAGS.items():
+        flag = "--max-" + name.replace("_", "-")
+        kind = (bounded_float(0.001, 1e8, flag) if name == "seconds"
+                else bounded_int(1, (1 << 62) - 1, flag))
+        g.add_argument(flag, dest=f"max_{name}", type=kind, metavar="N", help=doc)
+
+
+def limits_from_args(args: argparse.Namespace, base: budget.Limits | None = None
+                     ) -> budget.Limits:
+    """``base`` (default: the library's limits) with the ``--max-*`` flags given applied."""
+    return budget.changed(base or budget.current(),
+                          {name: getattr(args, f"max_{name}", None) for name in budget.NAMES})
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -23,7 +93,8 @@ def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False)
     p.add_argument("--shape", help="logical shape, e.g. 8,16 (default: the shard extents, "
                    "or the preset's shape)", required=shape_required)
     p.add_argument("--dtype", help="element type for shared-memory banks (e.g. float16)")
-    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B (needs --dtype)")
+    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B/128B_atom32B/128B_atom64B/96B "
+                   "(needs --dtype)")
     add_preset_args(p)
 
 
@@ -62,10 +133,13 @@ PRESET_PREFIX = "preset:"
 
 
 def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
-    """Layout text parsed, a parse error as one line with the caret under it."""
+    """Layout text parsed. A parse error is one line naming the column; on a terminal
+    the text follows with a caret under the column (piped output stays one line)."""
     try:
         return parse(text)
     except LayoutParseError as exc:
+        if not sys.stderr.isatty() or len(text) > 200:
+            raise
         raise LayoutError(
             f"{exc}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
         ) from None
@@ -137,18 +211,30 @@ def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | No
     return a, b, tuple(s), dt
 
 
-def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
-    """The layout named by the arguments (text or ``--preset``), with ``--swizzle``
-    composed in if given. An unknown ``--dtype`` is an error even without ``--swizzle``."""
-    if getattr(args, "dtype", None):
-        dtype_bits(args.dtype)
+@dataclass(frozen=True)
+class LayoutArgs:
+    """What the layout options name: the layout (``--swizzle`` composed in), its logical
+    shape, the dtype (``--dtype``, else a swizzled preset's own) and the preset, if any."""
+
+    layout: TileLayout | ComposeLayout
+    shape: tuple[int, ...]
+    dtype: str | None
+    preset: Preset | None
+
+
+def layout_args(args: argparse.Namespace) -> LayoutArgs:
+    """The layout, shape and dtype the arguments name (text or ``--preset``); ``args`` is
+    only read. An unknown ``--dtype`` is an error even without ``--swizzle``."""
+    dtype = getattr(args, "dtype", None) or None
+    if dtype:
+        dtype_bits(dtype)
+    preset = None
     if getattr(args, "preset", None):
         if args.layout:
             raise LayoutError("give either a LAYOUT or --preset NAME, not both")
         preset = preset_from_args(args)
-        args.preset_object = preset
-        if preset.swizzle_mode is not None and not args.dtype:
-            args.dtype = preset.dtype  # m is a shared-memory address: banks are meaningful
+        if preset.swizzle_mode is not None and not dtype:
+            dtype = preset.dtype  # m is a shared-memory address: banks are meaningful
         layout = preset.layout
     elif getattr(args, "param", None):
         raise LayoutError("--param needs --preset NAME")
@@ -158,19 +244,25 @@ def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
     else:
         layout = parse_layout_text(args.layout)
     if getattr(args, "swizzle", None):
-        if not args.dtype:
+        if not dtype:
             raise LayoutError("--swizzle needs --dtype (the swizzle depends on the element size)")
         if isinstance(layout, ComposeLayout):
             raise LayoutError("the layout already has a swizzle; drop --swizzle")
-        sw = Swizzle.for_dtype(args.dtype, args.swizzle)
-        layout = ComposeLayout(sw, layout)
-    return layout
+        layout = ComposeLayout(Swizzle.for_dtype(dtype, args.swizzle), layout)
+    shape = None if getattr(args, "shape", None) is None else int_tuple(args.shape, "--shape")
+    if shape is None and preset is not None:
+        shape = preset.shape
+    return LayoutArgs(layout, layout.check_shape(shape), dtype, preset)
+
+
+def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
+    """The layout the arguments name (``layout_args(args).layout``)."""
+    return layout_args(args).layout
 
 
 def shape_from_args(args: argparse.Namespace, layout: TileLayout | ComposeLayout) -> tuple[int, ...]:
     """``--shape``, else the preset's logical shape, else the layout's default shape."""
     shape = None if args.shape is None else int_tuple(args.shape, "--shape")
-    preset = getattr(args, "preset_object", None)
-    if shape is None and preset is not None:
-        shape = preset.shape
+    if shape is None and getattr(args, "preset", None):
+        shape = preset_from_args(args).shape
     return layout.check_shape(shape)

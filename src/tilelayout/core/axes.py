@@ -21,6 +21,7 @@ import difflib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from .errors import LayoutError, UnknownAxisError, shown
@@ -29,6 +30,9 @@ AxisKind = Literal["memory", "thread", "device"]
 KINDS: tuple[str, ...] = ("memory", "thread", "device")
 
 #: Shared memory has 32 banks of 4 bytes (CUDA programming guide, CC 5.x+).
+#: scope levels, innermost first (cluster and kernel both sit above cta)
+SCOPE_LEVEL = MappingProxyType(
+    {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5})
 SMEM_BANKS = 32
 SMEM_BANK_BYTES = 4
 
@@ -93,9 +97,32 @@ def _lookup(name: str) -> Axis | None:
     return found
 
 
+def has_scoped_axes() -> bool:
+    """Whether axes were declared in the current :func:`scoped_axes` block (so a layout
+    parsed here may not mean the same elsewhere, e.g. must not be cached across requests).
+
+    >>> has_scoped_axes()
+    False
+    """
+    return bool(_scoped.get())
+
+
+def scoped_axis_names() -> frozenset[str]:
+    """The names of the axes declared in the current :func:`scoped_axes` block (empty
+    outside one): what a text parsed here may name beyond the global registry.
+
+    >>> with scoped_axes():
+    ...     _ = declare_axis("scratch_tp", kind="device")
+    ...     sorted(scoped_axis_names())
+    ['scratch_tp']
+    """
+    return frozenset(_scoped.get() or ())
+
+
 @contextlib.contextmanager
 def scoped_axes() -> Iterator[dict[str, Axis]]:
-    """Axes declared inside this block exist only inside it (this thread / task).
+    """Axes declared inside this block exist only inside it (this thread / task); a
+    block inside another sees the outer block's axes, and its own vanish at its end.
 
     The explorer serves each request in such a block, so a request that declares mesh
     axes never grows the global registry.
@@ -107,7 +134,7 @@ def scoped_axes() -> Iterator[dict[str, Axis]]:
     >>> is_axis("scratch_dp")
     False
     """
-    token = _scoped.set({})
+    token = _scoped.set(dict(_scoped.get() or {}))  # a nested block sees the outer's axes
     try:
         yield _scoped.get() or {}
     finally:
@@ -154,6 +181,17 @@ def is_axis(name: str) -> bool:
     (True, False)
     """
     return isinstance(name, str) and _lookup(name) is not None
+
+
+def is_thread_axis(name: str) -> bool:
+    """Whether ``name`` is a registered thread axis (a lane, warp, CTA... index): the one
+    test of "is this a thread axis" every layer uses.
+
+    >>> is_thread_axis("laneid"), is_thread_axis("m"), is_thread_axis("lane")
+    (True, False, False)
+    """
+    found = _lookup(name) if isinstance(name, str) else None
+    return found is not None and found.kind == "thread"
 
 
 def axes() -> tuple[Axis, ...]:

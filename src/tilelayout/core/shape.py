@@ -13,7 +13,7 @@ Shape = tuple[int, ...]
 Index = int | Sequence[int]
 
 
-def _plain(value: object) -> object:
+def _from_array(value: object) -> object:
     """A 1-D array-like (numpy array) as a tuple, a 0-d one as its scalar; else unchanged."""
     ndim = getattr(value, "ndim", None)
     if isinstance(ndim, int) and hasattr(value, "tolist") and not isinstance(value, Sequence):
@@ -37,13 +37,16 @@ def int_tuple(text: str, what: str = "shape") -> tuple[int, ...]:
         cleaned = cleaned[1:-1].strip()
     if not cleaned:
         return ()
-    parts = re.split(r"\s*[,x×]\s*|\s+", cleaned)
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()  # one trailing comma, as in (8,)
-    try:
-        return tuple(int(p) for p in parts)
-    except ValueError:
-        raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
+    if cleaned.endswith(","):
+        cleaned = cleaned[:-1].rstrip()  # one trailing comma, as in (8,)
+    if len(cleaned) > 1000 or not _INT_LIST.fullmatch(cleaned):  # "8 16 x" is not (8, 16)
+        raise ShapeError(f"{what} must be comma-separated integers like 8,16; "
+                         f"got {text[:60]!r}")
+    return tuple(int(p) for p in _SEPARATOR.split(cleaned))
+
+
+_SEPARATOR = re.compile(r"\s*[,x×]\s*|\s+")
+_INT_LIST = re.compile(r"-?[0-9]{1,30}(?:(?:\s*[,x×]\s*|\s+)-?[0-9]{1,30})*")
 
 
 def as_shape(shape: int | Sequence[int]) -> Shape:
@@ -53,7 +56,7 @@ def as_shape(shape: int | Sequence[int]) -> Shape:
     >>> as_shape(8), as_shape([8, 16])
     ((8,), (8, 16))
     """
-    shape = _plain(shape)  # type: ignore[assignment]
+    shape = _from_array(shape)  # type: ignore[assignment]
     if isinstance(shape, str):
         raise ShapeError(f"shape must be a tuple of integers, got the string {shown(shape)}")
     if not isinstance(shape, Sequence):
@@ -100,7 +103,7 @@ def flat_index(index: Index, shape: Shape) -> int:
     >>> flat_index((7, 15), (8, 16)), flat_index(127, (8, 16))
     (127, 127)
     """
-    index = _plain(index)  # type: ignore[assignment]
+    index = _from_array(index)  # type: ignore[assignment]
     if isinstance(index, str):
         raise IndexOutOfRangeError(f"an index is integers, got the string {shown(index)}")
     size = math.prod(shape)

@@ -34,7 +34,7 @@ import numpy as np
 from ..core import budget
 from ..core.axes import check_axis
 from ..core.compose import ComposeLayout, Layout, tile_of, value_range
-from ..core.errors import AlgebraError, LayoutError, LayoutOverflowError
+from ..core.errors import LayoutError, LayoutOverflowError, TooManyElementsError
 from ..core.iter import as_int
 from ..core.shape import Shape
 from ..core.tile import TileLayout
@@ -87,7 +87,8 @@ class InverseSolution:
         budget.check("listing the matching elements takes", count, "elements")
         weights = _weights(self.extents)
         if sum(weights[k] * (self.extents[k] - 1) for k in range(len(self.extents))) >= 1 << 62:
-            raise LayoutError("the layout has more than 2**62 elements; list indices with count_at")
+            raise LayoutOverflowError("the layout has more than 2**62 elements, beyond int64; "
+                                      "count them with count_at")
         flat = np.zeros(1, dtype=np.int64)
         parts = [np.arange(self.extents[k], dtype=np.int64) * weights[k] for k in self.free]
         for sol in self.axes:
@@ -234,9 +235,13 @@ def _scan(iters: Sequence[tuple[int, int]], targets: np.ndarray) -> np.ndarray:
 
 
 def _solve_axis(tile: TileLayout, axis: str, value: int) -> AxisSolution:
-    shard_pos = tuple(k for k, it in enumerate(tile.shard) if it.axis == axis and it.stride != 0)
+    # iters that cannot move the axis (stride 0 or extent 1) constrain nothing: skipping
+    # them also keeps their (possibly huge) strides out of int64 arithmetic
+    shard_pos = tuple(k for k, it in enumerate(tile.shard)
+                      if it.axis == axis and it.stride != 0 and it.extent > 1)
     shard = [(tile.shard[k].extent, tile.shard[k].stride) for k in shard_pos]
-    reps = [(it.extent, it.stride) for it in tile.replica if it.axis == axis and it.stride != 0]
+    reps = [(it.extent, it.stride) for it in tile.replica
+            if it.axis == axis and it.stride != 0 and it.extent > 1]
     lo, hi = value_range(tile, axis)
     if not lo <= value <= hi:  # no element reaches it (and no int64 arithmetic on it)
         return AxisSolution(axis, shard_pos, np.zeros((0, len(shard)), dtype=np.int64))
@@ -319,10 +324,10 @@ def elements_at(
         raise LayoutError(f"limit must be a non-negative integer or None, got {limit!r}")
     sol = solve(layout, query)
     if limit is not None and sol.count > limit:
-        raise AlgebraError(
+        raise TooManyElementsError(
             f"{sol.count} elements match {dict(query)}, more than limit={limit}; "
-            f"narrow the query, use count_at(), or pass limit=None"
-        )
+            f"narrow the query, use count_at(), or pass limit=None",
+            name="limit", cost=sol.count, limit=limit)
     flat = sol.flat_indices()
     if not len(flat):
         return ()
