@@ -22,7 +22,8 @@ Routes::
 
 A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
 body plus ``"status"`` (the page validates as the user types without console noise);
-internal errors stay 500.
+internal errors and exhausted budgets (5xx) keep their status. Refusal messages are put in
+the page's words (:mod:`.messages`).
 
 Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
 status for errors, including the ones the HTTP layer itself produces: 404, 405 (also
@@ -140,13 +141,6 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def _error(self, status: int, message: str, **extra: Any) -> None:
         self._json(status, {"error": message, **extra})
 
-    @staticmethod
-    def _page_error(exc: api.ApiError) -> dict[str, Any]:
-        """The JSON body of a refused request, its message in the page's words."""
-        body = exc.to_dict()
-        body["error"] = for_page(body["error"])
-        return body
-
     def send_error(self, code: int, message: str | None = None, explain: str | None = None
                    ) -> None:
         """Errors of the HTTP layer (bad request line, 414, 431, 505, ...) as JSON too.
@@ -166,6 +160,21 @@ class ExplorerHandler(BaseHTTPRequestHandler):
                 self.command = ""
             self.log_error("code %d, message %s", code, message)
             self._error(code, f"{short}: {message or explain or short}"[:300])
+
+    @staticmethod
+    def _status(exc: api.ApiError) -> int:
+        """The HTTP status of a refusal (a budget that ran out: 413, or 503 for time)."""
+        cause = exc.__context__
+        if isinstance(cause, BudgetError):
+            return 503 if cause.name == "seconds" else 413
+        return exc.status
+
+    @staticmethod
+    def _page_error(exc: api.ApiError) -> dict[str, Any]:
+        """The JSON body of a refused request, its message in the page's words."""
+        body = exc.to_dict()
+        body["error"] = for_page(body["error"])
+        return body
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
         if not self.quiet:
@@ -212,15 +221,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             with scoped_axes(), budget.limits(self.server.limits):
                 fn()
         except api.ApiError as exc:
-            cause = exc.__context__
-            status = exc.status
-            if isinstance(cause, BudgetError):
-                status = 503 if cause.name == "seconds" else 413
-            body = self._page_error(exc)
-            if self.command == "POST" and "soft=1" in urlsplit(self.path).query.split("&"):
-                self._json(200, {**body, "status": status})
-            else:
-                self._json(status, body)
+            self._json(self._status(exc), self._page_error(exc))
         except admission.Refused as exc:
             self._error(exc.status, exc.message)
         except BudgetError as exc:
@@ -313,7 +314,14 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._error(400, "the body ended before Content-Length bytes")
             return
-        self._json(200, handler(admission.decode_json(raw)))
+        body = admission.decode_json(raw)
+        try:
+            self._json(200, handler(body))
+        except api.ApiError as exc:
+            status = self._status(exc)
+            if status >= 500 or "soft=1" not in urlsplit(self.path).query.split("&"):
+                raise
+            self._json(200, {**self._page_error(exc), "status": status})
 
 
 class ExplorerServer(HTTPServer):
