@@ -23,8 +23,9 @@ def _plan(page, dst, dtype):
     page.page.click("[data-testid=move-toggle] summary")
     page.page.fill("[data-testid=move-dst]", dst)
     page.page.select_option("[data-testid=move-dtype]", dtype)
+    before = page.page.evaluate("window.__tl.moveRuns || 0")
     page.page.click("[data-testid=move-go]")
-    page.page.wait_for_function("(d) => window.__tl.moveFor === 'plan|' + d", arg=dst)
+    page.page.wait_for_function("(n) => (window.__tl.moveRuns || 0) > n", arg=before)
 
 
 def _costs(page) -> dict[str, str]:
@@ -133,3 +134,17 @@ def test_readable_at_window_sizes(browser, explorer_url, w, h):
         pg.screenshot(path=str(ARTIFACTS / "move-data-page-1000x700.png"))
     assert errors == []
     ctx.close()
+
+
+def test_destination_preset_with_parameters_as_the_cli_writes_them(page):
+    dst = "mma.m16n8k16.B:dtype=int8"
+    B = presets.get("mma.m16n8k16.B", dtype="int8").layout
+    assert B != presets.get("mma.m16n8k16.B", dtype="float16").layout  # the parameter matters
+    src = "S[(16,8):(1@laneid,16)]"   # row i in lane i
+    page.open(f"?layout={quote(src)}&shape=16,8")
+    _plan(page, dst, "float8")   # an 8-bit element, as int8
+    p = tl.plan_conversion(tl.parse(src), B, (16, 8), "float8")
+    assert page.page.inner_text("[data-testid=move-kind]") == f"{p.kind} via {p.mechanism}"
+    assert _costs(page) == {k.replace("_", " "): str(v) for k, v in p.costs.items()}
+    assert parse_qs(urlparse(page.page.url).query)["to"] == [dst]
+    assert page.errors == []

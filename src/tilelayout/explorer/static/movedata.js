@@ -8,7 +8,7 @@
 import { postJSON } from "./api.js";
 import { state, hooks } from "./state.js";
 import { $, escapeHtml, ravel } from "./util.js";
-import { noteMoveRequest, renderMoveExtras } from "./movestages.js";
+import { noteMoveRequest, presetOperand, renderMoveExtras } from "./movestages.js";
 
 const panel = { open: false, result: null, stage: 0 };
 
@@ -30,10 +30,7 @@ export function fillMovePresets(names) {
   $("move-presets").innerHTML = names.map((n) => `<option value="${escapeHtml(n)}">`).join("");
 }
 
-const operand = (text) => {
-  const t = text.trim();
-  return state.presets.some((p) => p.name === t && p.params) ? { preset: t } : t;
-};
+const operand = (text) => presetOperand(text, state.presets);
 
 const costLine = (side, r) => `${side}: ${r.requests} request(s) of ${r.vector_bytes}-byte vectors, ` +
   `${r.wavefronts} wavefront(s) (ideal ${r.ideal})${r.conflict_free ? " — conflict-free" : ""}`;
@@ -70,7 +67,7 @@ async function run() {
   const body = mode === "plan" ? { src: d.text, dst, shape: d.shape, dtype }
     : { writer: d.text, reader: dst, shape: d.shape, dtype };
   out.textContent = "…";
-  noteMoveRequest(mode, typeof dst === "string" ? dst : dst.preset, dtype);
+  noteMoveRequest(mode, $("movedata").querySelector("[data-testid=move-dst]").value.trim(), dtype);
   try {
     const r = await postJSON(mode === "plan" ? "/api/plan" : "/api/smem", body);
     panel.result = { mode, r, dtype };

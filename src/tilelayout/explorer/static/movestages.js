@@ -156,6 +156,18 @@ export function renderMoveExtras(out, res, stage) {
   writeMoveURL();
 }
 
+// a destination typed in the panel as a request operand: a registry preset by name, with
+// parameters as the CLI writes them ("NAME:KEY=VALUE[:KEY=VALUE]", "preset:" optional),
+// becomes {preset, params}; anything else is layout text
+export function presetOperand(text, presets) {
+  const t = text.trim().replace(/^preset:/, "");
+  const [name, ...items] = t.split(":");
+  const known = presets.some((p) => p.name === name && p.params);
+  if (!known || !items.every((it) => /^[A-Za-z_]\w*=/.test(it))) return text.trim();
+  const params = Object.fromEntries(items.map((it) => [it.slice(0, it.indexOf("=")), it.slice(it.indexOf("=") + 1)]));
+  return items.length ? { preset: name, params } : { preset: name };
+}
+
 // remember what the panel asked for (from its controls) and put it in the URL
 export function noteMoveRequest(mode, dst, dtype) {
   Object.assign(view, { mode, dst, dtype, stage: 0 });
