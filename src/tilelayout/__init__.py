@@ -23,7 +23,7 @@ from .algebra.inversion import inverse, inverse_shape
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
-from .algebra.tiling import direct_sum, inner_of, outer_of, tile_to
+from .algebra.tiling import direct_sum, inner_of, outer_of, tile, tile_to
 from .analysis.banks import BankAccess, bank_access, bank_map, bank_of
 from .analysis.conflicts import (
     ConflictReport,
@@ -59,8 +59,10 @@ from .core.errors import (
     LayoutError,
     LayoutOverflowError,
     LayoutParseError,
+    LayoutTypeError,
     ShapeError,
     SwizzleError,
+    TooManyElementsError,
     UnknownAxisError,
 )
 from .core.iter import Iter
@@ -107,6 +109,7 @@ __all__ = [
     "Layout",
     "LayoutError",
     "LayoutOverflowError",
+    "LayoutTypeError",
     "LayoutParseError",
     "LegalityReport",
     "Limits",
@@ -116,6 +119,7 @@ __all__ = [
     "SmemChoice",
     "Swizzle",
     "SwizzleError",
+    "TooManyElementsError",
     "TileLayout",
     "UnknownAxisError",
     "XorSwizzle",
@@ -159,6 +163,7 @@ __all__ = [
     "span",
     "storage",
     "tile_conflicts",
+    "tile",
     "tile_to",
     "unpack",
     "value_range",

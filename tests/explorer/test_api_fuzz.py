@@ -13,7 +13,7 @@ from tilelayout.explorer.server import serve_in_thread
 
 SEED = 1313
 ROUTES = ("/api/layout", "/api/explain", "/api/elements_at", "/api/access", "/api/preset",
-          "/api/analysis", "/api/convert", "/api/presets", "/api/options", "/api/palette",
+          "/api/analysis", "/api/convert", "/api/presets", "/api/options",
           "/", "/static/app.js", "/api/nope", "/static/../server.py", "/%00", "/api/layout?x=1")
 FIELDS = ("layout", "shape", "index", "coords", "elements", "dtype", "swizzle", "name",
           "params", "mesh", "targets", "order")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -17,11 +19,12 @@ def test_every_example_loads(e):
     n, reps = math.prod(e.shape), r["replicas"]
     assert r["size"] == n and "too_large" not in r and e.doc
     # the drawn coordinates are the library's, for the layout as typed
-    layout = tl.parse(e.layout)
-    if e.swizzle != "none":
-        layout = tl.ComposeLayout(tl.Swizzle.for_dtype(e.dtype, e.swizzle), layout)
+    with examples.example_axes():
+        layout = tl.parse(e.layout)
+        if e.swizzle != "none":
+            layout = tl.ComposeLayout(tl.Swizzle.for_dtype(e.dtype, e.swizzle), layout)
+        want = {a: v.reshape(-1).tolist() for a, v in layout.map_all(e.shape).items()}
     assert r["layout"] == str(layout)
-    want = {a: v.reshape(-1).tolist() for a, v in layout.map_all(e.shape).items()}
     assert r["coords"] == want
     # every (element, replica) pair has one physical slot inside the grid it is drawn in
     p = r["physical"]
@@ -38,3 +41,22 @@ def test_every_example_loads(e):
             assert "banks" in r
         else:
             assert e.color in r["axis_names"]
+
+
+def test_importing_and_using_the_explorer_never_grows_the_axis_registry():
+    # a fresh interpreter: importing examples and api, and answering requests that use the
+    # examples' mesh axes and a mesh preset's, leave the global registry as it was
+    code = """
+import tilelayout as tl
+before = [a.name for a in tl.axes()]
+from tilelayout.explorer import api, examples
+assert [a.name for a in tl.axes()] == before, "import"
+api.presets()
+api.layout_view({"layout": "S[(2,4,2,4):(1@x,4,1@y,1)]", "shape": "8,8"})
+api.preset_view({"name": "mesh.shard", "params": {"mesh": "dp=2,tp=4"}})
+assert [a.name for a in tl.axes()] == before, [a.name for a in tl.axes()]
+assert not tl.core.axes.is_axis("x")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr

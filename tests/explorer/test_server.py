@@ -15,7 +15,7 @@ REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 def test_http_routes_and_errors(server):
     status, ctype, body = call(server, "/")
     assert status == 200 and "text/html" in ctype and b'data-testid="layout-input"' in body
-    status, _, body = call(server, "/api/palette")
+    status, _, body = call(server, "/api/options")  # the colours shared with the SVG renderer
     assert json.loads(body)["palette"] == list(tl.render.palette.PALETTE)
     status, _, body = call(server, "/api/layout", {"layout": REF, "shape": [8, 16]})
     assert status == 200 and json.loads(body)["replicas"] == 2

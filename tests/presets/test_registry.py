@@ -124,3 +124,13 @@ def test_import_builds_nothing_and_declares_no_axis():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_presets_and_their_parameters_hold_no_mutable_mappings():
+    p = presets.get("mesh.shard")
+    with pytest.raises(TypeError):
+        p.params["mesh"] = {}  # type: ignore[index]
+    for entry in presets.catalog():
+        for prm in entry.params:
+            with pytest.raises(TypeError):
+                prm.refused["x"] = "no"  # type: ignore[index]

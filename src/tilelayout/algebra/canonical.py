@@ -48,7 +48,10 @@ THREAD_FUSIONS: tuple[tuple[str, str, int, str], ...] = (
 
 
 def fuse_adjacent(iters: Iterable[Iter]) -> list[Iter]:
-    """Drop extent-1 iters and fuse neighbours on one axis with ``e[k+1]*s[k+1] == s[k]``.
+    """Drop extent-1 iters and fuse neighbours on one axis with ``e[k+1]*s[k+1] == s[k]``
+    into one iter (the mapping is unchanged: splitting a flat index by the pair is
+    splitting it by their product). The one iter-fusing rule, used by canonicalize,
+    pack, slice and every interop converter.
 
     >>> fuse_adjacent([Iter(2, 4), Iter(1, 9), Iter(4, 1)])
     [Iter(extent=8, stride=1, axis='m')]

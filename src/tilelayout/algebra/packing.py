@@ -31,7 +31,8 @@ parse('S[(2,4):(4,1)]')
 
 from __future__ import annotations
 
-from ..core.axes import axis as axis_info
+from ..core.axes import axis as lookup_axis
+from ..core.axes import is_thread_axis
 from ..core.compose import ComposeLayout
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
@@ -62,7 +63,7 @@ def unpack(layout: Layout, n: int, axis: str = "m") -> Layout:
     parse('S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]')
     """
     _check_n(n)
-    axis_info(axis)
+    lookup_axis(axis)
     if n == 1:
         return layout  # one element per element: nothing changes
     if isinstance(layout, ComposeLayout):
@@ -93,7 +94,7 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
     parse('S[(128,4):(1@TLane,1@TCol)]')
     """
     _check_n(n)
-    axis_info(axis)
+    lookup_axis(axis)
     if n == 1:
         return layout
     if isinstance(layout, ComposeLayout):
@@ -116,8 +117,6 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
                 f"elements of {sw}; pack by at most {1 << sw.per_element}"
             )
         return ComposeLayout(Swizzle(sw.per_element - k, sw.swizzle_len, sw.atom_len), inner)
-    if n == 1:
-        return layout
     size = layout.size()
     if size % n:
         raise AlgebraError(f"cannot pack {n} elements: the layout has {size} elements")
@@ -147,10 +146,6 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
     return TileLayout([f(i) for i in outer], [f(i) for i in layout.replica], offset)
 
 
-def _is_thread(name: str) -> bool:
-    return axis_info(name).kind == "thread"
-
-
 def storage(layout: Layout) -> Layout:
     """Where each element is stored, without who holds it (thread axes dropped).
 
@@ -162,9 +157,9 @@ def storage(layout: Layout) -> Layout:
         inner = storage(layout.tile)
         assert isinstance(inner, TileLayout)
         return ComposeLayout(layout.swizzle, inner)
-    memory = [a for a in layout.axes if not _is_thread(a)]
+    memory = [a for a in layout.axes if not is_thread_axis(a)]
     home = memory[0] if memory else "m"
-    shard = [Iter(i.extent, 0, home) if _is_thread(i.axis) else i for i in layout.shard]
-    replica = [i for i in layout.replica if not _is_thread(i.axis)]
-    offset = {a: v for a, v in layout.offset.items() if not _is_thread(a)}
+    shard = [Iter(i.extent, 0, home) if is_thread_axis(i.axis) else i for i in layout.shard]
+    replica = [i for i in layout.replica if not is_thread_axis(i.axis)]
+    offset = {a: v for a, v in layout.offset.items() if not is_thread_axis(a)}
     return TileLayout(shard, replica, offset)

@@ -282,7 +282,7 @@ def _offset_difference(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, 
     return out
 
 
-def _plain(layout: Layout, what: str) -> TileLayout:
+def _unswizzled(layout: Layout, what: str) -> TileLayout:
     if isinstance(layout, ComposeLayout):
         raise AlgebraError(f"{what}: recognition works on TileLayouts; pass the .tile")
     return layout
@@ -297,7 +297,7 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
     >>> outer_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(4,1)]"), (2, 2), (2, 2))
     parse('S[(2,2):(8,2)]')
     """
-    L, inn = _plain(layout, "outer_of"), _plain(inner, "outer_of")
+    L, inn = _unswizzled(layout, "outer_of"), _unswizzled(inner, "outer_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
     oshard = [i for i in _interleaved_groups(L, os, ins)[0] if i.extent > 1]
@@ -342,7 +342,7 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     >>> inner_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(8,2)]"), (2, 2), (2, 2))
     parse('S[(2,2):(4,1)]')
     """
-    L, out = _plain(layout, "inner_of"), _plain(outer, "inner_of")
+    L, out = _unswizzled(layout, "inner_of"), _unswizzled(outer, "inner_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
     oshard_l, ishard = (

@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_axis
-from ..core.axes import axis as axis_info
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_thread_axis
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutOverflowError
@@ -47,7 +46,7 @@ def is_shared_memory(layout: TileLayout | ComposeLayout) -> bool:
     (True, False)
     """
     return "m" in layout.axes and not any(
-        is_axis(a) and axis_info(a).kind == "thread" for a in layout.axes
+        is_thread_axis(a) for a in layout.axes
     )
 
 

@@ -22,7 +22,7 @@ from ..core.dtypes import dtype_bytes
 from ..core.shape import Index, Shape, format_shape, unflatten
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
-from ..eval.forward import apply, base, components, replica_combinations, resolve
+from ..eval.forward import admit_index, apply, base, components, replica_combinations
 from ..syntax.printer import format_term
 from .banks import bank_of
 
@@ -163,7 +163,7 @@ def explain(
     >>> print(str(e).splitlines()[-2])
          r=(1,)  -1@pid           -> (3@m, -1@pid)
     """
-    s, flat = resolve(layout, index, shape)
+    s, flat = admit_index(layout, index, shape)
     tile = tile_of(layout)
     comps = components(tile, flat)
     unswizzled = base(tile, flat)

@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.axes import axis as axis_info
+from ..core.axes import SCOPE_LEVEL
+from ..core.axes import axis as lookup_axis
 from ..core.capacity import (
     MAX_REGISTERS_PER_THREAD,
     PSUM_BANK_BYTES,
@@ -45,8 +46,6 @@ from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
 
-#: scope levels, innermost first (cluster and kernel both sit above cta)
-SCOPE_LEVEL = {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5}
 #: how many elements a report lists per finding
 EXAMPLES = 8
 #: largest N*R the element-level checks scan (beyond, findings give counts from ranges)
@@ -121,7 +120,7 @@ def _examples(flat: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[int, ...]
 def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
     scoped = sorted(
         ((SCOPE_LEVEL[s[0]], SCOPE_LEVEL[s[1]], a) for a in axes
-         if (s := axis_info(a).scope) is not None),
+         if (s := lookup_axis(a).scope) is not None),
     )
     out = []
     for (_lo1, hi1, a1), (lo2, _hi2, a2) in zip(scoped, scoped[1:], strict=False):
@@ -147,7 +146,7 @@ def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
     >>> hardware_extent("laneid"), hardware_extent("TCol"), hardware_extent("TCol", "e8m0")
     (32, 512, 2048)
     """
-    ext = axis_info(axis).extent
+    ext = lookup_axis(axis).extent
     if axis == "TCol" and ext is not None and dtype is not None:
         bits = dtype_bits(dtype)
         if bits < 32:
@@ -157,7 +156,7 @@ def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
 
 def _register_findings(layout: Layout, ranges: dict[str, tuple[int, int]],
                        dtype: str | None) -> list[Finding]:
-    threaded = [a for a in ranges if (sc := axis_info(a).scope) is not None and sc[0] == "thread"]
+    threaded = [a for a in ranges if (sc := lookup_axis(a).scope) is not None and sc[0] == "thread"]
     if isinstance(layout, ComposeLayout) or not threaded or "m" not in ranges:
         return []
     lo, hi = ranges["m"]
@@ -256,7 +255,7 @@ def legality(
         for a in axes:
             # from the values themselves: a swizzle moves 'm' outside the tile's range
             lo, hi = int(coords[a].min()), int(coords[a].max())
-            info = axis_info(a)
+            info = lookup_axis(a)
             if info.kind == "thread" and info.extent is not None and lo >= 0 and hi < info.extent:
                 lo, hi = 0, info.extent - 1
             box *= hi - lo + 1

@@ -18,7 +18,7 @@ from ..analysis.conflicts import tile_conflicts
 from ..analysis.legality import legality
 from ..core.capacity import GENERATIONS
 from ..core.errors import LayoutError
-from .common import add_layout_args, layout_from_args, shape_from_args
+from .common import add_layout_args, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,13 +52,12 @@ def _conflicts(layout, shape, dtype) -> dict[str, Any] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the report; return 1 when there is anything to fix."""
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
-    preset = getattr(args, "preset_object", None)
-    dtype = args.dtype or (preset.dtype if preset is not None else None)
+    named = layout_args(args)
+    layout, shape, preset = named.layout, named.shape, named.preset
+    dtype = named.dtype or (preset.dtype if preset is not None else None)
     generation = args.generation or (preset.params.get("generation") if preset else None)
     report = legality(layout, shape, dtype, generation=generation or "trn2")
-    conflicts = _conflicts(layout, shape, args.dtype)
+    conflicts = _conflicts(layout, shape, named.dtype)
     conflicted = any(not c.get("conflict_free", True) for c in (conflicts or {}).values())
     if args.json:
         doc = report.to_dict()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from .. import presets
 from ..core.compose import ComposeLayout
@@ -11,10 +12,11 @@ from ..core.errors import LayoutError, LayoutParseError
 from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..presets.registry import Preset
 from ..syntax.parser import parse
 
-__all__ = ["add_layout_args", "add_preset_args", "int_tuple", "layout_from_args",
-           "preset_from_args", "shape_from_args"]
+__all__ = ["LayoutArgs", "add_layout_args", "add_preset_args", "int_tuple", "layout_args",
+           "layout_from_args", "preset_from_args", "shape_from_args"]
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -138,18 +140,30 @@ def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | No
     return a, b, tuple(s), dt
 
 
-def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
-    """The layout named by the arguments (text or ``--preset``), with ``--swizzle``
-    composed in if given. An unknown ``--dtype`` is an error even without ``--swizzle``."""
-    if getattr(args, "dtype", None):
-        dtype_bits(args.dtype)
+@dataclass(frozen=True)
+class LayoutArgs:
+    """What the layout options name: the layout (``--swizzle`` composed in), its logical
+    shape, the dtype (``--dtype``, else a swizzled preset's own) and the preset, if any."""
+
+    layout: TileLayout | ComposeLayout
+    shape: tuple[int, ...]
+    dtype: str | None
+    preset: Preset | None
+
+
+def layout_args(args: argparse.Namespace) -> LayoutArgs:
+    """The layout, shape and dtype the arguments name (text or ``--preset``); ``args`` is
+    only read. An unknown ``--dtype`` is an error even without ``--swizzle``."""
+    dtype = getattr(args, "dtype", None) or None
+    if dtype:
+        dtype_bits(dtype)
+    preset = None
     if getattr(args, "preset", None):
         if args.layout:
             raise LayoutError("give either a LAYOUT or --preset NAME, not both")
         preset = preset_from_args(args)
-        args.preset_object = preset
-        if preset.swizzle_mode is not None and not args.dtype:
-            args.dtype = preset.dtype  # m is a shared-memory address: banks are meaningful
+        if preset.swizzle_mode is not None and not dtype:
+            dtype = preset.dtype  # m is a shared-memory address: banks are meaningful
         layout = preset.layout
     elif getattr(args, "param", None):
         raise LayoutError("--param needs --preset NAME")
@@ -159,19 +173,25 @@ def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
     else:
         layout = parse_layout_text(args.layout)
     if getattr(args, "swizzle", None):
-        if not args.dtype:
+        if not dtype:
             raise LayoutError("--swizzle needs --dtype (the swizzle depends on the element size)")
         if isinstance(layout, ComposeLayout):
             raise LayoutError("the layout already has a swizzle; drop --swizzle")
-        sw = Swizzle.for_dtype(args.dtype, args.swizzle)
-        layout = ComposeLayout(sw, layout)
-    return layout
+        layout = ComposeLayout(Swizzle.for_dtype(dtype, args.swizzle), layout)
+    shape = None if getattr(args, "shape", None) is None else int_tuple(args.shape, "--shape")
+    if shape is None and preset is not None:
+        shape = preset.shape
+    return LayoutArgs(layout, layout.check_shape(shape), dtype, preset)
+
+
+def layout_from_args(args: argparse.Namespace) -> TileLayout | ComposeLayout:
+    """The layout the arguments name (``layout_args(args).layout``)."""
+    return layout_args(args).layout
 
 
 def shape_from_args(args: argparse.Namespace, layout: TileLayout | ComposeLayout) -> tuple[int, ...]:
     """``--shape``, else the preset's logical shape, else the layout's default shape."""
     shape = None if args.shape is None else int_tuple(args.shape, "--shape")
-    preset = getattr(args, "preset_object", None)
-    if shape is None and preset is not None:
-        shape = preset.shape
+    if shape is None and getattr(args, "preset", None):
+        shape = preset_from_args(args).shape
     return layout.check_shape(shape)

@@ -31,10 +31,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core.axes import axis, is_axis
+from ..core.axes import axis as lookup_axis
+from ..core.axes import is_axis
 from ..interop.convert import TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
-from .common import add_layout_args, int_tuple, layout_from_args, shape_from_args
+from .common import add_layout_args, int_tuple, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
     mesh = parse_mesh(args.mesh)
     if mesh is not None:
         mesh = mesh_axes(mesh)  # declares the names, so the layout text may use them
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
+    named = layout_args(args)
+    layout, shape = named.layout, named.shape
     threads = None
     if args.thread_axis:
         threads = tuple(a.strip() for a in args.thread_axis.split(",") if a.strip())
         for a in threads:
             if not is_axis(a):
-                axis(a)  # the registry's error, with the nearest name
+                lookup_axis(a)  # the registry's error, with the nearest name
     permute = int_tuple(args.permute, "--permute") if args.permute else None
     out = convert(layout, shape, args.to, mesh=mesh, thread_axis=threads, permute=permute)
     if args.json:

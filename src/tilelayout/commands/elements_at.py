@@ -12,7 +12,7 @@ import json
 from ..core.errors import LayoutError
 from ..core.shape import format_shape
 from ..eval.inverse import elements_at
-from .common import add_layout_args, layout_from_args, shape_from_args
+from .common import add_layout_args, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,10 +49,10 @@ def run(args: argparse.Namespace) -> int:
     """Print every logical index held at the queried coordinate."""
     # a LAYOUT given with --preset arrives as the first AXIS=VALUE: put it back
     if args.layout and "=" in args.layout and not args.layout.lstrip().startswith(("S", "C")):
-        args.where.insert(0, args.layout)
-        args.layout = None
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
+        args = argparse.Namespace(**{**vars(args), "layout": None,
+                                     "where": [args.layout, *args.where]})
+    named = layout_args(args)
+    layout, shape = named.layout, named.shape
     query = parse_query(args.where)
     found = elements_at(layout, query, shape)
     if args.json:

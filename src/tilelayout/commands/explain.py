@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..analysis.explain import explain
-from .common import add_layout_args, int_tuple, layout_from_args, shape_from_args
+from .common import add_layout_args, int_tuple, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,10 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the four steps for the element ``--at`` (text, or JSON with ``--json``)."""
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
+    named = layout_args(args)
+    layout, shape, dtype = named.layout, named.shape, named.dtype
     at = int_tuple(args.at, "--at")
     index = at[0] if len(at) == 1 and len(shape) != 1 else at
-    result = explain(layout, index, shape, dtype=args.dtype)
+    result = explain(layout, index, shape, dtype=dtype)
     print(json.dumps(result.to_dict()) if args.json else result)
     return 0

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.shape import format_shape
 from ..eval.forward import map_all
-from .common import add_layout_args, layout_from_args, shape_from_args
+from .common import add_layout_args, layout_args
 
 _CHUNK = 1 << 16
 
@@ -72,8 +72,8 @@ def _rows(
 
 def run(args: argparse.Namespace) -> int:
     """Print every element of the layout and its coordinates (a table, or JSON)."""
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
+    named = layout_args(args)
+    layout, shape = named.layout, named.shape
     axes = list(layout.axes)
     arrays = map_all(layout, shape)
     out = sys.stdout

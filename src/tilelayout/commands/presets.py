@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         for entry in presets.catalog():
             out.write(f"{entry.name:<{width}}  {entry.summary}\n")
         return 0
-    args.preset = args.name
+    args = argparse.Namespace(**{**vars(args), "preset": args.name})
     preset = preset_from_args(args)
     entry = presets.info(args.name)
     if args.json:

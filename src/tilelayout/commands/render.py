@@ -14,7 +14,7 @@ from ..core.errors import LayoutError
 from ..render.raster import svg_to_png
 from ..render.svg import layout_svg
 from ..render.table import layout_table
-from .common import add_layout_args, layout_from_args, shape_from_args
+from .common import add_layout_args, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,12 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    layout = layout_from_args(args)
-    shape = shape_from_args(args, layout)
+    named = layout_args(args)
+    layout, shape, dtype = named.layout, named.shape, named.dtype
     if args.text:
         sys.stdout.write(layout_table(layout, shape) + "\n")
         return 0
-    svg = layout_svg(layout, shape, dtype=args.dtype, color=args.color, views=args.views,
+    svg = layout_svg(layout, shape, dtype=dtype, color=args.color, views=args.views,
                      width=args.width)
     if not args.output:
         sys.stdout.write(svg + "\n")

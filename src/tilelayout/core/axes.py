@@ -21,6 +21,7 @@ import difflib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from .errors import LayoutError, UnknownAxisError, shown
@@ -29,6 +30,9 @@ AxisKind = Literal["memory", "thread", "device"]
 KINDS: tuple[str, ...] = ("memory", "thread", "device")
 
 #: Shared memory has 32 banks of 4 bytes (CUDA programming guide, CC 5.x+).
+#: scope levels, innermost first (cluster and kernel both sit above cta)
+SCOPE_LEVEL = MappingProxyType(
+    {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5})
 SMEM_BANKS = 32
 SMEM_BANK_BYTES = 4
 
@@ -95,7 +99,8 @@ def _lookup(name: str) -> Axis | None:
 
 @contextlib.contextmanager
 def scoped_axes() -> Iterator[dict[str, Axis]]:
-    """Axes declared inside this block exist only inside it (this thread / task).
+    """Axes declared inside this block exist only inside it (this thread / task); a
+    block inside another sees the outer block's axes, and its own vanish at its end.
 
     The explorer serves each request in such a block, so a request that declares mesh
     axes never grows the global registry.
@@ -107,7 +112,7 @@ def scoped_axes() -> Iterator[dict[str, Axis]]:
     >>> is_axis("scratch_dp")
     False
     """
-    token = _scoped.set({})
+    token = _scoped.set(dict(_scoped.get() or {}))  # a nested block sees the outer's axes
     try:
         yield _scoped.get() or {}
     finally:
@@ -154,6 +159,17 @@ def is_axis(name: str) -> bool:
     (True, False)
     """
     return isinstance(name, str) and _lookup(name) is not None
+
+
+def is_thread_axis(name: str) -> bool:
+    """Whether ``name`` is a registered thread axis (a lane, warp, CTA... index): the one
+    test of "is this a thread axis" every layer uses.
+
+    >>> is_thread_axis("laneid"), is_thread_axis("m"), is_thread_axis("lane")
+    (True, False, False)
+    """
+    found = _lookup(name) if isinstance(name, str) else None
+    return found is not None and found.kind == "thread"
 
 
 def axes() -> tuple[Axis, ...]:

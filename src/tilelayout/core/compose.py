@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import SwizzleError, shown
+from .errors import LayoutTypeError, SwizzleError, shown
 from .operations import LayoutOperations
 from .shape import Shape
 from .swizzle import Swizzle
@@ -40,11 +40,11 @@ class ComposeLayout(LayoutOperations):
 
     def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle | XorSwizzle):
-            raise SwizzleError(
+            raise LayoutTypeError(
                 f"ComposeLayout needs a Swizzle or XorSwizzle first, got {shown(swizzle)}"
             )
         if not isinstance(tile, TileLayout):
-            raise SwizzleError(f"ComposeLayout needs a TileLayout second, got {shown(tile)}")
+            raise LayoutTypeError(f"ComposeLayout needs a TileLayout second, got {shown(tile)}")
         if "m" not in tile.axes:
             raise SwizzleError(
                 f"a swizzle permutes the memory address 'm', but {tile} has no 'm' axis"

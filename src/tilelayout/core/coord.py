@@ -71,10 +71,6 @@ class Coord(Mapping[str, int]):
     def __repr__(self) -> str:
         return "{" + ", ".join(f"{a}: {v}" for a, v in self._items) + "}"
 
-    def sort_key(self) -> tuple[int, ...]:
-        """Values in axis order, for sorting coordinates of one layout."""
-        return tuple(v for _, v in self._items)
-
 
 _new = object.__new__
 

@@ -75,6 +75,10 @@ class AlgebraError(LayoutError):
     """An algebra operation whose preconditions do not hold (e.g. shapes do not divide)."""
 
 
+class LayoutTypeError(LayoutError, TypeError):
+    """An argument of the wrong type (e.g. ``ComposeLayout(tile, swizzle)``)."""
+
+
 class UnknownAxisParseError(LayoutParseError, UnknownAxisError):
     """An unknown axis name inside layout text (carries the column)."""
 
@@ -96,3 +100,8 @@ class BudgetError(LayoutError):
         self.name = name
         self.cost = cost
         self.limit = limit
+
+
+class TooManyElementsError(BudgetError, AlgebraError):
+    """A query that matches more elements than the caller's ``limit`` allows (raise the
+    limit, pass ``None``, or count instead); still an :class:`AlgebraError`, as before."""

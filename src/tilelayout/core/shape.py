@@ -13,7 +13,7 @@ Shape = tuple[int, ...]
 Index = int | Sequence[int]
 
 
-def _plain(value: object) -> object:
+def _from_array(value: object) -> object:
     """A 1-D array-like (numpy array) as a tuple, a 0-d one as its scalar; else unchanged."""
     ndim = getattr(value, "ndim", None)
     if isinstance(ndim, int) and hasattr(value, "tolist") and not isinstance(value, Sequence):
@@ -53,7 +53,7 @@ def as_shape(shape: int | Sequence[int]) -> Shape:
     >>> as_shape(8), as_shape([8, 16])
     ((8,), (8, 16))
     """
-    shape = _plain(shape)  # type: ignore[assignment]
+    shape = _from_array(shape)  # type: ignore[assignment]
     if isinstance(shape, str):
         raise ShapeError(f"shape must be a tuple of integers, got the string {shown(shape)}")
     if not isinstance(shape, Sequence):
@@ -100,7 +100,7 @@ def flat_index(index: Index, shape: Shape) -> int:
     >>> flat_index((7, 15), (8, 16)), flat_index(127, (8, 16))
     (127, 127)
     """
-    index = _plain(index)  # type: ignore[assignment]
+    index = _from_array(index)  # type: ignore[assignment]
     if isinstance(index, str):
         raise IndexOutOfRangeError(f"an index is integers, got the string {shown(index)}")
     size = math.prod(shape)

@@ -130,13 +130,18 @@ class Swizzle:
 
     def to_xor(self) -> XorSwizzle:
         """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
-        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.
+        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself. A swizzle of
+        more than 62 bits (``M+S+B``) has none (:class:`SwizzleError`).
 
         >>> Swizzle(0, 2, 3).to_xor()
         XorSwizzle(1, 2, 4, 9, 18)
         """
         low = self.per_element + self.atom_len
         n = low + self.swizzle_len
+        if n > MAX_XOR_BITS:
+            raise SwizzleError(
+                f"{self!r} permutes {n} address bits; an XorSwizzle holds at most {MAX_XOR_BITS}"
+            )
         return XorSwizzle(
             tuple((1 << k) | (1 << (k - self.atom_len) if k >= low else 0) for k in range(n))
         )

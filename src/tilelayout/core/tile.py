@@ -22,12 +22,12 @@ from .axes import check_axis
 from .budget import MAX_INT_BITS, product
 from .errors import LayoutError
 from .iter import Iter, as_int
-from .operations import LayoutOperations
+from .operations import Door, LayoutOperations
 from .shape import Shape, admit
 
 if TYPE_CHECKING:
 
-    from .compose import Layout
+    pass
 
 IterSpec = Iter | tuple[int, int] | tuple[int, int, str]
 
@@ -181,20 +181,10 @@ class TileLayout(LayoutOperations):
         return admit(shape, self.size(), self.default_shape)
 
     # -- algebra specific to tile layouts (the rest: core/operations.py) ------------
-    def tile(self, outer: TileLayout, outer_shape: Sequence[int],
-             inner_shape: Sequence[int]) -> Layout:
-        """``self`` (the inner tile) repeated by ``outer``, whose shard strides count whole
-        tiles; its offset and replicas are absolute; the result is canonical (as in TIRx).
-
-        >>> import tilelayout as tl
-        >>> tl.parse("S[4:1]").tile(tl.parse("S[2:1]"), (2,), (4,))
-        parse('S[8:1]')
-        >>> tl.parse("S[4:1]").tile(tl.parse("S[2:1@warpid] + R[2:4@laneid] + 1"), (2,), (4,))
-        parse('S[(2,4):(1@warpid,1)] + R[2:4@laneid] + 1')
-        """
-        from ..algebra.tiling import tile
-
-        return tile(self, outer, outer_shape, inner_shape)
+    #: ``L.tile(outer, outer_shape, inner_shape)`` is :func:`tilelayout.tile` (``L`` the
+    #: inner tile). On a ComposeLayout ``.tile`` is its TileLayout (a property), so tile a
+    #: swizzled layout with ``tl.tile(L, outer, ...)``, which takes either kind.
+    tile = Door("tilelayout.algebra.tiling", "tile")
 
     # -- value semantics -------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

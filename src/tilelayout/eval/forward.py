@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -65,7 +64,7 @@ def _shape(layout: Layout, shape: Sequence[int] | None) -> Shape:
     return layout.check_shape(shape)
 
 
-def resolve(layout: Layout, index: Index, shape: Sequence[int] | None) -> tuple[Shape, int]:
+def admit_index(layout: Layout, index: Index, shape: Sequence[int] | None) -> tuple[Shape, int]:
     """Validated shape and the flat index of ``index`` in it."""
     s = _shape(layout, shape)
     return s, flat_index(index, s)
@@ -157,31 +156,6 @@ def replica_offsets(layout: Layout) -> dict[str, np.ndarray]:
                 term = np.arange(it.extent, dtype=np.int64) * it.stride
                 acc = acc + term.reshape((1,) * k + (it.extent,) + (1,) * (t - k - 1))
         out[axis] = np.broadcast_to(acc, tuple(it.extent for it in tile.replica)).reshape(-1)
-    return out
-
-
-def map_base(layout: Layout, shape: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-    """Replica-free coordinates of every element: axis -> int64 array of ``shape``.
-
-    Unlike :func:`map_all` there is no replica dimension, and the ``m`` array of a
-    ComposeLayout is *not* swizzled here (``map_all`` swizzles it).
-    """
-    tile = tile_of(layout)
-    s = layout.check_shape(shape)
-    _check_int64(layout)
-    budget.check("map_base evaluates", tile.size(), "elements")
-    budget.check("map_base allocates", tile.size() * 8 * len(tile.axes), "output_bytes")
-    dims = tile.default_shape
-    size = math.prod(dims)
-    out = {}
-    for axis in tile.axes:
-        grid = _axis_grid(tile, axis)
-        if grid.shape == dims:
-            flat = grid.reshape(size)
-        else:
-            flat = np.empty(size, dtype=np.int64)
-            np.copyto(flat.reshape(dims), grid)
-        out[axis] = flat.reshape(s)
     return out
 
 

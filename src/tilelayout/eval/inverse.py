@@ -34,7 +34,7 @@ import numpy as np
 from ..core import budget
 from ..core.axes import check_axis
 from ..core.compose import ComposeLayout, Layout, tile_of, value_range
-from ..core.errors import AlgebraError, LayoutError, LayoutOverflowError
+from ..core.errors import LayoutError, LayoutOverflowError, TooManyElementsError
 from ..core.iter import as_int
 from ..core.shape import Shape
 from ..core.tile import TileLayout
@@ -87,7 +87,8 @@ class InverseSolution:
         budget.check("listing the matching elements takes", count, "elements")
         weights = _weights(self.extents)
         if sum(weights[k] * (self.extents[k] - 1) for k in range(len(self.extents))) >= 1 << 62:
-            raise LayoutError("the layout has more than 2**62 elements; list indices with count_at")
+            raise LayoutOverflowError("the layout has more than 2**62 elements, beyond int64; "
+                                      "count them with count_at")
         flat = np.zeros(1, dtype=np.int64)
         parts = [np.arange(self.extents[k], dtype=np.int64) * weights[k] for k in self.free]
         for sol in self.axes:
@@ -319,10 +320,10 @@ def elements_at(
         raise LayoutError(f"limit must be a non-negative integer or None, got {limit!r}")
     sol = solve(layout, query)
     if limit is not None and sol.count > limit:
-        raise AlgebraError(
+        raise TooManyElementsError(
             f"{sol.count} elements match {dict(query)}, more than limit={limit}; "
-            f"narrow the query, use count_at(), or pass limit=None"
-        )
+            f"narrow the query, use count_at(), or pass limit=None",
+            name="limit", cost=sol.count, limit=limit)
     flat = sol.flat_indices()
     if not len(flat):
         return ()

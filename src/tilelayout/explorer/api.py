@@ -12,9 +12,10 @@ column), never anything else.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,8 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, axis, is_axis
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, declare_axis, is_axis, scoped_axes
+from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
@@ -37,6 +39,7 @@ from ..interop.convert import TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
+from ..render.svg import MAX_ELEMENTS
 from ..syntax.parser import parse
 from . import examples
 from .drawing import drawing
@@ -45,14 +48,47 @@ from .drawing import drawing
 MAX_BODY = 64 * 1024
 #: the longest layout text accepted
 MAX_TEXT = 4000
-#: the most logical elements the page draws; above it the page explains why it does not
-MAX_ELEMENTS = 1 << 17
 #: the most (element, replica) pairs sent to the page
 MAX_PAIRS = 1 << 18
-#: the most cells a physical grid may have before its axes are compressed to used values
 #: the most coordinates one elements_at request may ask about
 MAX_QUERY = 4096
 
+
+
+@functools.cache
+def explorer_device_axes() -> tuple[str, ...]:
+    """The device axes every request may use besides the registry's: the teaching
+    examples' mesh axes and the mesh axes of the registry presets' defaults.
+
+    >>> explorer_device_axes()
+    ('x', 'y', 'dp', 'tp')
+    """
+    names = list(examples.MESH_AXES)
+    for name in registry.names():
+        info = registry.info(name)
+        for prm in info.params:
+            if prm.kind == "mesh" and isinstance(info.defaults.get(prm.name), Mapping):
+                names += [str(a) for a in info.defaults[prm.name]]
+    return tuple(dict.fromkeys(names))
+
+
+def in_request_scope(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``view`` in its own axis scope: the explorer's device axes
+    (:func:`explorer_device_axes`) and the mesh axes a request's ``order`` names (a
+    preset's mesh) exist for this call only, so neither importing this module nor
+    answering a request grows the global axis registry."""
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        req = args[0] if args else None
+        order = req.get("order") if isinstance(req, Mapping) else None
+        extra = ([a for a in order if isinstance(a, str) and a.isidentifier() and len(a) <= 64]
+                 if isinstance(order, list) and len(order) <= 16 else [])
+        with scoped_axes():
+            for name in dict.fromkeys([*explorer_device_axes(), *extra]):
+                if not is_axis(name):
+                    declare_axis(name, kind="device", doc="mesh axis (explorer)")
+            return view(*args, **kwargs)
+    return run
 
 
 class ApiError(Exception):
@@ -125,6 +161,7 @@ def _order(req: Mapping[str, Any]) -> list[str] | None:
     return list(value)
 
 
+@in_request_scope
 def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
     """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
 
@@ -190,11 +227,6 @@ def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # -- endpoints ---------------------------------------------------------------------------
-def palette() -> dict[str, Any]:
-    """``GET /api/palette``: the colours shared with the SVG renderer."""
-    return {"palette": list(PALETTE)}
-
-
 def options() -> dict[str, Any]:
     """``GET /api/options``: dtypes, swizzle modes and size caps for the page's controls."""
     return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES), "palette": list(PALETTE),
@@ -275,6 +307,7 @@ def _registry_entries() -> list[dict[str, Any]]:
     return out
 
 
+@in_request_scope
 def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/preset``: build registry preset ``name`` with ``params`` (key -> text, as
     typed into the page's widgets or a URL's ``p.<key>``; JSON values are accepted too).
@@ -315,13 +348,14 @@ def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return _preset_entry(name, built)
 
 
+@in_request_scope
 def presets() -> dict[str, Any]:
     """``GET /api/presets``: the teaching examples, then every entry of the preset registry."""
     return {"presets": [_example_entry(e) for e in examples.EXAMPLES] + _registry_entries()}
 
 
 def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
-    ax = axis(name) if is_axis(name) else None
+    ax = lookup_axis(name) if is_axis(name) else None
     return {"name": name, "kind": ax.kind if ax else "memory", "extent": ax.extent if ax else None,
             "scope": list(ax.scope) if ax and ax.scope else None, "doc": ax.doc if ax else "",
             "min": int(values.min()) if values.size else 0,
@@ -343,6 +377,7 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
     return out
 
 
+@in_request_scope
 def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/layout``: everything the page draws for one layout.
 
@@ -401,6 +436,7 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@in_request_scope
 def explain_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/explain``: the four steps for one element (``explain(...).to_dict()``).
 
@@ -453,6 +489,7 @@ def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
     return [tuple(int(x) for x in e) for e in elements_at(layout, coord, shape, limit=None)]
 
 
+@in_request_scope
 def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/elements_at``: the logical elements held at (partial) coordinates.
 
@@ -477,6 +514,7 @@ def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"elements": [list(e) for e in elements], "flat": flat}
 
 
+@in_request_scope
 def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/access``: the shared-memory banks touched when ``elements`` (flat
     indices) are read by one request: words, banks, and the worst number of distinct
@@ -517,6 +555,7 @@ def _legality(layout: Layout, shape: tuple[int, ...], dtype: str | None) -> dict
     return {"ok": report.ok, "findings": findings}
 
 
+@in_request_scope
 def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analysis``: the legality report (``analysis.legality.legality``; each
     finding also lists the flat indices of all its elements) and, for a shared-memory
@@ -570,6 +609,7 @@ def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
         raise ApiError(str(exc), field="mesh") from None
 
 
+@in_request_scope
 def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/convert``: the layout in each other tool's notation, or why not.
 

@@ -10,9 +10,10 @@ load it exactly as a user would type it.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core.axes import declare_axis
+from ..core.axes import declare_axis, is_axis, scoped_axes
 from ..core.errors import LayoutError
 
 
@@ -29,15 +30,27 @@ class Example:
     color: str | None = None  # preferred colour-by choice ("laneid", "dim:0", "bank", ...)
 
 
-def _declare_mesh_axes() -> None:
-    # the 2x2 mesh examples use two device axes named like a JAX mesh
-    # (a name already declared elsewhere with other properties keeps theirs)
-    for name in ("x", "y"):
-        with contextlib.suppress(LayoutError):
-            declare_axis(name, kind="device")
+#: the device axes the 2x2 mesh examples use, named like a JAX mesh's
+MESH_AXES = ("x", "y")
 
 
-_declare_mesh_axes()
+@contextlib.contextmanager
+def example_axes() -> Iterator[None]:
+    """A block in which the examples' mesh axes exist, declared for this block only (the
+    global axis registry never grows; a name declared elsewhere keeps its properties).
+
+    >>> from tilelayout.core.axes import is_axis
+    >>> with example_axes():
+    ...     is_axis("x")
+    True
+    >>> is_axis("x")
+    False
+    """
+    with scoped_axes():
+        for name in MESH_AXES:
+            if not is_axis(name):
+                declare_axis(name, kind="device")
+        yield
 
 EXAMPLES: tuple[Example, ...] = (
     Example("shard to lanes", "S[(4,8):(8@laneid,1@laneid)]", (4, 8),

@@ -5,7 +5,6 @@ Routes::
     GET  /                  the page (static/index.html)
     GET  /static/<file>     page assets (JS, CSS)
     GET  /api/presets       teaching examples + the preset registry
-    GET  /api/palette       the shared colour palette
     GET  /api/options       dtypes, swizzle modes, size caps
     POST /api/layout        layout text, shape, dtype, swizzle -> everything the page draws
     POST /api/explain       ... + index -> the four steps for one element
@@ -69,7 +68,6 @@ from .table_view import table_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
     "/api/presets": api.presets,
-    "/api/palette": api.palette,
     "/api/options": api.options,
 }
 _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

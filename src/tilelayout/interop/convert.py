@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.axes import axis
+from ..core.axes import axis as lookup_axis
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.jsonable import jsonable
@@ -90,7 +90,7 @@ def assumed_mesh(layout: Layout) -> dict[str, int]:
     tile = tile_of(layout)
     out: dict[str, int] = {}
     for a in tile.axes:
-        if axis(a).kind != "device":
+        if lookup_axis(a).kind != "device":
             continue
         span = sum((it.extent - 1) * abs(it.stride) for it in (*tile.shard, *tile.replica)
                    if it.axis == a)
@@ -141,7 +141,7 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
         index = " + ".join(["i0", *(f"i{d}*{math.prod(cute_dims[:d])}" for d in range(1, len(dims)))])
         who = threads[0]
         for k, a in enumerate(threads[1:]):
-            who = f"{f'({who})' if k else who} * {axis(a).extent} + {a}"
+            who = f"{f'({who})' if k else who} * {lookup_axis(a).extent} + {a}"
         notes = [f"(thread, value) -> column-major index {index} of the "
                  f"{format_shape(tuple(cute_dims))} tile; thread = {who}, value = m"]
         if permute:

@@ -24,6 +24,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..algebra.canonical import fuse_adjacent
+from ..core.axes import SCOPE_LEVEL, is_thread_axis
 from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutParseError
@@ -33,7 +35,7 @@ from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
-from .factor import merge_iters, split_by_shape
+from .factor import split_by_shape
 
 IntTuple = int | tuple["IntTuple", ...]
 
@@ -379,7 +381,6 @@ def from_cute_tv(
 
 
 # -- thread-value layouts: ours -> CuTe ----------------------------------------------------
-_SCOPE_LEVEL = {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5}
 
 
 def thread_axes(layout: Layout) -> tuple[str, ...]:
@@ -393,8 +394,8 @@ def thread_axes(layout: Layout) -> tuple[str, ...]:
     ()
     """
     tile = tile_of(layout)
-    found = [a for a in tile.axes if lookup_axis(a).kind == "thread"]
-    level = {a: _SCOPE_LEVEL.get((lookup_axis(a).scope or ("thread", ""))[0], 0) for a in found}
+    found = [a for a in tile.axes if is_thread_axis(a)]
+    level = {a: SCOPE_LEVEL.get((lookup_axis(a).scope or ("thread", ""))[0], 0) for a in found}
     return tuple(sorted(found, key=lambda a: -level[a]))
 
 
@@ -508,7 +509,7 @@ def to_cute_tv(
     for d, group in enumerate(split_by_shape(layout.shard, dims)):
         col_weight = math.prod(cute_dims[: perm[d]])
         inner = 1
-        for it in reversed(merge_iters(group)):
+        for it in reversed(fuse_adjacent(group)):
             per_axis[it.axis].append((it.extent, it.stride, inner * col_weight))
             inner *= it.extent
     where = f"{layout} over {format_shape(dims)}"

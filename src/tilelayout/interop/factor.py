@@ -47,24 +47,6 @@ def split_by_shape(iters: Sequence[Iter], shape: Sequence[int]) -> list[list[Ite
     return [[it for it in g if it.extent != 1] for g in groups]
 
 
-def merge_iters(iters: Sequence[Iter]) -> list[Iter]:
-    """Fuse neighbours ``(a, s*b)(b, s)`` on one axis into ``(a*b, s)``; drop extent-1 iters.
-
-    The mapping is unchanged (the split of a flat index into the pair is the split by
-    ``a*b``).
-
-    >>> merge_iters([Iter(2, 8), Iter(2, 4), Iter(4, 1)])
-    [Iter(extent=16, stride=1, axis='m')]
-    """
-    out: list[Iter] = []
-    for it in reversed([i for i in iters if i.extent != 1]):
-        if out and out[-1].axis == it.axis and it.stride == out[-1].stride * out[-1].extent:
-            inner = out.pop()
-            it = Iter(it.extent * inner.extent, inner.stride, it.axis)
-        out.append(it)
-    return list(reversed(out))
-
-
 def first_difference(a: TileLayout, b: TileLayout, shape: tuple[int, ...]) -> int | None:
     """Flat index of the first element whose coordinate sets differ under ``a`` and ``b``
     (``None`` when they agree everywhere), comparing every axis of either layout.

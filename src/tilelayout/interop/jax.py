@@ -27,6 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..algebra.canonical import fuse_adjacent
 from ..core.axes import axis as lookup_axis
 from ..core.axes import declare_axis, is_axis
 from ..core.compose import ComposeLayout
@@ -34,7 +35,7 @@ from ..core.iter import Iter
 from ..core.shape import format_shape, unflatten
 from ..core.tile import TileLayout
 from . import InteropError, require
-from .factor import first_difference, merge_iters, split_by_shape
+from .factor import first_difference, split_by_shape
 
 Entry = None | str | tuple[str, ...]
 MeshShape = Mapping[str, int] | Sequence[tuple[str, int]] | Any
@@ -178,7 +179,7 @@ def partition_spec_entries(
     for d, group in enumerate(split_by_shape(layout.shard, dims)):
         names: list[str] = []
         seen_memory = False
-        for it in merge_iters(group):
+        for it in fuse_adjacent(group):
             if it.axis == "m":
                 seen_memory = True
                 continue
@@ -205,7 +206,7 @@ def partition_spec_entries(
     # R[(2,2):(1@y,2@y)] merges into R[4:1@y] like its equal R[(2,2):(2@y,1@y)]
     first = {a: k for k, a in reversed(list(enumerate(it.axis for it in layout.replica)))}
     replicas = sorted(layout.replica, key=lambda it: (first[it.axis], -it.stride))
-    for it in merge_iters(replicas):
+    for it in fuse_adjacent(replicas):
         if it.axis == "m":
             raise InteropError(f"{layout} replicates inside a device (a replica on 'm')")
         if it.axis in used or it.stride != 1 or it.extent != mesh[it.axis]:

@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..algebra.canonical import fuse_adjacent
 from ..core.compose import ComposeLayout
 from ..core.iter import Iter
 from ..core.tile import TileLayout
 from . import InteropError, require
-from .factor import merge_iters
 
 #: Triton input dimension -> our axis (Triton's "block" is the CTA within a cluster)
 DEFAULT_IN_DIMS: dict[str, str] = {"register": "m", "lane": "laneid", "warp": "warpid", "block": "cbx"}
@@ -188,8 +188,8 @@ def from_triton_bases(
     shard: list[Iter] = []
     for d in range(len(dims)):  # merge inside each logical dimension, keeping dims visible
         bits = [p for p in reversed(range(len(logical))) if logical[p][0] == d]
-        shard.extend(merge_iters([source[p] for p in bits]))
-    return TileLayout(shard, merge_iters(replica))
+        shard.extend(fuse_adjacent([source[p] for p in bits]))
+    return TileLayout(shard, fuse_adjacent(replica))
 
 
 def to_triton(

@@ -17,7 +17,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.axes import axis, declare_axis, is_axis
+from ..core.axes import axis as lookup_axis
+from ..core.axes import declare_axis, is_axis
 from .digits import Digit, digits_layout
 from .registry import Built, Param, fail, register
 
@@ -26,9 +27,9 @@ NAME = "mesh.shard"
 
 def _device_axis(name: str) -> None:
     if is_axis(name):
-        if axis(name).kind != "device":
+        if lookup_axis(name).kind != "device":
             raise fail(NAME, f"mesh axis {name!r} clashes with the built-in "
-                       f"{axis(name).kind} axis {name!r}; choose another name")
+                       f"{lookup_axis(name).kind} axis {name!r}; choose another name")
         return
     declare_axis(name, kind="device", doc="mesh axis (declared by presets mesh.shard)")
 

@@ -55,7 +55,10 @@ class Param:
     required: bool = False
     doc: str = ""
     #: values that are recognized but refused, with the reason (e.g. not sourced)
-    refused: Mapping[Any, str] = field(default_factory=dict)
+    refused: Mapping[Any, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "refused", MappingProxyType(dict(self.refused)))
 
     def check(self, preset: str, value: Any) -> Any:
         """``value`` validated (and normalized) for this parameter of ``preset``."""
@@ -256,6 +259,10 @@ class Preset:
     params: Mapping[str, Any]
     dtype: str | None = None
     swizzle_mode: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.params, MappingProxyType):
+            object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description (layout as canonical text)."""

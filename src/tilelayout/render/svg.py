@@ -41,7 +41,8 @@ from .palette import PALETTE
 from .physical import physical_view
 from .table import fold_shape
 
-#: above this many logical elements the picture would not be readable (nor small)
+#: the most logical elements a picture draws (an SVG, or the explorer's page, which uses
+#: this cap too); above it a picture would be neither readable nor small
 MAX_ELEMENTS = 1 << 17
 _EMPTY = "#eeeeee"
 _FONT = "font-family:ui-monospace,Menlo,Consolas,monospace"
@@ -299,3 +300,17 @@ def layout_svg(
         f'<rect width="100%" height="100%" fill="#fff"/><g fill="#222">'
         + "".join(top) + "</g>" + "".join(parts) + "</svg>"
     )
+
+
+def notebook_svg(layout: Layout) -> str | None:
+    """The picture a notebook shows for ``layout`` (``L._repr_svg_()``); ``None`` (plain
+    text instead) when it cannot be drawn, e.g. more elements than a picture holds.
+
+    >>> import tilelayout as tl
+    >>> notebook_svg(tl.parse("S[(4096,4096):(4096,1)]")) is None
+    True
+    """
+    try:
+        return layout_svg(layout)
+    except LayoutError:
+        return None

@@ -1,0 +1,170 @@
+"""Imports point down the layer order only (docs/architecture.md), checked on the source.
+
+Every module under ``src/tilelayout`` is parsed with ``ast``; each import of a
+``tilelayout`` module (absolute or relative, at any depth, including ``TYPE_CHECKING``
+blocks) must name a module of a lower layer or of its own package. Siblings of one rank
+(``planning``/``codegen``, ``presets``/``interop``, ``explorer``/``commands``) may not
+import each other. ``cli.py`` and the package ``__init__`` sit on top. The only way up is
+the model's doors (``core/operations.py``), which import by name at run time and are
+listed in :data:`DOORS`, the one place exceptions live.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "tilelayout"
+
+#: layer -> rank; a module may import ranks below its own (and its own package)
+LAYERS = {
+    "core": 0, "syntax": 1, "eval": 2, "algebra": 3, "analysis": 4,
+    "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7,
+    "explorer": 8, "commands": 8, "cli": 9, "__init__": 9,
+}
+
+#: the documented exceptions: module -> the layers it may reach upward, and how
+DOORS = {
+    "core/operations.py": "the model's methods are Doors: free functions of eval, algebra, "
+                          "syntax and render bound to the layout, imported by name on first "
+                          "use (importlib), so no import statement points up",
+}
+
+
+def _layer(parts: list[str]) -> str:
+    """The layer of module ``tilelayout.<parts...>``."""
+    return parts[0] if parts else "__init__"
+
+
+def imports_of(path: Path, root: Path) -> list[tuple[int, list[str]]]:
+    """``(line, target parts below tilelayout)`` for every import of a tilelayout module."""
+    rel = path.relative_to(root).with_suffix("").parts
+    package = list(rel[:-1]) if rel[-1] != "__init__" else list(rel[:-1])
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "tilelayout":
+                    out.append((node.lineno, parts[1:]))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                parts = (node.module or "").split(".")
+                if parts[0] != "tilelayout":
+                    continue
+                base = parts[1:]
+            else:
+                up = node.level - 1
+                if up > len(package):
+                    raise AssertionError(f"{path}:{node.lineno}: relative import above the package")
+                base = package[:len(package) - up] + (node.module.split(".") if node.module else [])
+            for alias in node.names:  # each name may itself be a module
+                target = base + [alias.name]
+                known = (root.joinpath(*target).is_dir()
+                         or root.joinpath(*target).with_suffix(".py").exists())
+                out.append((node.lineno, target if known else base))
+    return out
+
+
+def violations(root: Path) -> list[str]:
+    """Every import under ``root`` (a ``tilelayout`` source folder) that points up or
+    sideways, as ``file:line: a -> b``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        source_parts = list(rel.with_suffix("").parts)
+        src_layer = _layer(source_parts)
+        if src_layer not in LAYERS:
+            found.append(f"{rel}: module outside every layer ({src_layer})")
+            continue
+        for line, target in imports_of(path, root):
+            dst_layer = _layer(target)
+            if dst_layer not in LAYERS:
+                found.append(f"{rel}:{line}: imports unknown layer {dst_layer}")
+                continue
+            if dst_layer == src_layer and src_layer not in ("cli", "__init__"):
+                continue  # inside one package
+            if src_layer == "__init__" and source_parts == ["__init__"]:
+                continue  # the package root re-exports every layer
+            if LAYERS[dst_layer] < LAYERS[src_layer]:
+                continue
+            if rel.as_posix() in DOORS:
+                continue
+            how = "sideways" if LAYERS[dst_layer] == LAYERS[src_layer] else "up"
+            found.append(f"{rel}:{line}: {src_layer} imports {'.'.join(target) or 'tilelayout'} "
+                         f"({how}: {dst_layer})")
+    return found
+
+
+def test_every_import_points_down_the_layers():
+    assert SRC.is_dir()
+    assert violations(SRC) == []
+
+
+def test_the_doors_import_nothing_up_by_statement():
+    # the listed doors still use no import statement that points up: they name modules
+    door = SRC / "core" / "operations.py"
+    assert [t for _, t in imports_of(door, SRC) if _layer(t) != "core"] == []
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "tilelayout"
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    for d in [root, *[p for p in root.rglob("*") if p.is_dir()]]:
+        (d / "__init__.py").touch()
+    return root
+
+
+@pytest.mark.parametrize("files,expected", [
+    # an upward import at module level, relative and absolute
+    ({"core/x.py": "from ..explorer import api\n", "explorer/api.py": ""},
+     ["core/x.py:1: core imports explorer.api (up: explorer)"]),
+    ({"eval/inverse.py": "from tilelayout.algebra.span import value_range\n",
+      "algebra/span.py": ""},
+     ["eval/inverse.py:1: eval imports algebra.span (up: algebra)"]),
+    # sideways between siblings of one rank, inside a function
+    ({"explorer/api.py": "def f():\n    from ..commands import convert\n",
+      "commands/convert.py": ""},
+     ["explorer/api.py:2: explorer imports commands.convert (sideways: commands)"]),
+    # `from .. import presets` names the presets package
+    ({"analysis/x.py": "from .. import presets\n", "presets/registry.py": ""},
+     ["analysis/x.py:1: analysis imports presets (up: presets)"]),
+    # a TYPE_CHECKING import counts too; `import tilelayout` is the top
+    ({"render/x.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from ..explorer.api import ApiError\n", "explorer/api.py": "",
+      "syntax/y.py": "import tilelayout as tl\n"},
+     ["render/x.py:3: render imports explorer.api (up: explorer)",
+      "syntax/y.py:1: syntax imports tilelayout (up: __init__)"]),
+    # downward and same-package imports are fine; so is the package root
+    ({"render/x.py": "from ..analysis.banks import bank_map\nfrom .y import z\n",
+      "analysis/banks.py": "", "render/y.py": "", "__init__.py": "from .render import x\n",
+      "cli.py": "from .explorer import serve\n", "explorer/serve.py": ""}, []),
+])
+def test_the_checker_fails_on_a_synthetic_upward_import(tmp_path, files, expected):
+    assert violations(_package(tmp_path, files)) == expected
+
+
+def test_the_lint_rule_refuses_function_level_imports(tmp_path):
+    # ruff with the project's configuration (PLC0415): a function-level import in the
+    # package is an error, the same import at module level is not
+    import subprocess
+    import sys
+
+    config = SRC.parents[1] / "pyproject.toml"
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from tilelayout.explorer import api\n\n    return api\n")
+    good = tmp_path / "good.py"
+    good.write_text("from tilelayout.explorer import api\n\n\ndef f():\n    return api\n")
+    run = lambda p: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "--config", str(config),
+         "--select", "PLC0415", str(p)], capture_output=True, text=True, timeout=60)
+    refused, passed = run(bad), run(good)
+    assert refused.returncode == 1 and "PLC0415" in refused.stdout
+    assert passed.returncode == 0, passed.stdout
+    assert '"PLC0415"' in config.read_text().split("[tool.ruff.lint]")[1].split("\n[")[0]
