@@ -10,9 +10,10 @@ import pytest
 
 import tilelayout as tl
 from tilelayout import presets
-from tilelayout.explorer.movement_view import plan_view
+from tilelayout.explorer.movement_view import plan_view, smem_view
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, Page
+from .test_accessibility import _axe
 
 pytestmark = pytest.mark.browser
 
@@ -147,4 +148,31 @@ def test_destination_preset_with_parameters_as_the_cli_writes_them(page):
     assert page.page.inner_text("[data-testid=move-kind]") == f"{p.kind} via {p.mechanism}"
     assert _costs(page) == {k.replace("_", " "): str(v) for k, v in p.costs.items()}
     assert parse_qs(urlparse(page.page.url).query)["to"] == [dst]
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_wcag_violations_with_the_panels_open(browser, explorer_url, scheme):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, color_scheme=scheme)
+    pg = Page(ctx.new_page(), explorer_url)
+    pg.open(f"?layout={quote(SRC)}&shape=32,32&move=plan&to={quote(DST)}&mdtype=float32&stage=3")
+    pg.page.wait_for_function("window.__tl.moveStage === 2")
+    pg.page.click("[data-testid=codegen-toggle] summary")
+    pg.page.wait_for_function("window.__tl.codegenFor !== undefined")
+    violations = _axe(pg)
+    assert violations == [], violations
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_smem_mode_picture_highlights_the_worst_read(page):
+    writer = "S[(16,8):(1@laneid,16)]"
+    want = smem_view({"writer": writer, "reader": {"preset": "mma.m16n8k16.C"}, "shape": [16, 8],
+                      "dtype": "float16"})
+    page.open(f"?layout={quote(writer)}&shape=16,8&move=smem&to=mma.m16n8k16.C&mdtype=float16")
+    page.page.wait_for_function("window.__tl.movePicture && window.__tl.movePicture.kind === 'banks'")
+    pic = page.page.evaluate("window.__tl.movePicture")
+    assert pic["rows"] == want["grid"]["lines"]
+    assert pic["highlighted"] == sorted(c["element"] for c in want["worst_cells"]["read"])
+    assert "worst load request" in page.page.inner_text("[data-testid=move-caption]")
     assert page.errors == []
