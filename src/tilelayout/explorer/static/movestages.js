@@ -61,10 +61,14 @@ function paint(canvas, rows, cols, cells, rowLabel) {
   for (let r = 0; r < rows; r += ch >= 14 ? 1 : 4) g.fillText(rowLabel(r), gutter - 3, 14 + r * ch + ch / 2);
   g.fillStyle = fill.none; g.fillRect(gutter, 14, cols * cw, rows * ch);
   let drawn = 0, marked = 0;
-  const font = Math.min(11, Math.floor(ch * 0.7));
-  g.font = `${font}px ui-monospace, monospace`; g.textAlign = "center";
-  // element numbers in every cell, or in none (when one does not fit, the caption says so)
-  const fits = cells.every((c) => !c.text || g.measureText(c.text).width <= cw - 2);
+  // element numbers in every cell, or in none (when one does not fit, the caption says so):
+  // the largest font from 11 px down to 8 px at which every text fits its cell
+  let fits = false;
+  for (let font = Math.min(11, Math.floor(ch * 0.7)); font >= 8 && !fits; font--) {
+    g.font = `${font}px ui-monospace, monospace`;
+    fits = cells.every((c) => !c.text || g.measureText(c.text).width <= cw - 2);
+  }
+  g.textAlign = "center";
   for (const c of cells) {
     const x = gutter + c.col * cw, y = 14 + c.row * ch;
     g.fillStyle = fill[c.mark || "used"];
