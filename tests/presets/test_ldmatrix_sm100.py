@@ -92,7 +92,9 @@ def test_m8n16_matches_formula_and_cute(num, dtype):
 
 
 def test_refusals():
-    with pytest.raises(presets.PresetError, match="must be one of 1, 2"):
+    with pytest.raises(presets.PresetError, match=r"x1 or x2 only \(PTX ISA 9.7.14.5.15\)"):
         presets.get("ldmatrix.m16n16", num=4)
-    with pytest.raises(presets.PresetError, match="b6x16_p32, b4x16_p64"):
+    with pytest.raises(presets.PresetError, match=r"b6x16_p32 / .b4x16_p64 sources \(PTX"):
         presets.get("ldmatrix.m8n16", dtype="b8")
+    with pytest.raises(presets.PresetError, match="must be one of 1, 2, 4"):
+        presets.get("ldmatrix.m8n16", num=3)

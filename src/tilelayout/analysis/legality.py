@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from ..algebra.common import distinct_rows
+from ..core import budget
 from ..core.axes import SCOPE_LEVEL
 from ..core.axes import axis as lookup_axis
 from ..core.capacity import (
@@ -48,7 +50,8 @@ from ..core.tile import TileLayout
 
 #: how many elements a report lists per finding
 EXAMPLES = 8
-#: largest N*R the element-level checks scan (beyond, findings give counts from ranges)
+#: largest N*R the element-level checks scan (beyond, findings give counts from ranges);
+#: also at most an eighth of the ``elements`` limit (see core/budget.py)
 SCAN_LIMIT = 1 << 24
 
 
@@ -114,7 +117,8 @@ def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
 
 
 def _examples(flat: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(unflatten(int(f), shape) for f in np.unique(flat)[:EXAMPLES])
+    """The first few of ``flat`` (sorted, distinct flat indices) as logical indices."""
+    return tuple(unflatten(int(f), shape) for f in flat[:EXAMPLES])
 
 
 def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
@@ -216,7 +220,10 @@ def legality(
     s = layout.check_shape(shape)
     ranges = _ranges(tile)
     findings: list[Finding] = []
-    small = layout.size() * layout.replica_count <= SCAN_LIMIT
+    # the exact scan sorts one key per (element, replica) pair: about 8x the work of
+    # evaluating them, so it runs up to an eighth of the elements limit (and SCAN_LIMIT)
+    small = layout.size() * layout.replica_count <= min(SCAN_LIMIT,
+                                                         budget.current().elements // 8)
     coords = layout.map_all(s) if small else None
     n = layout.size()
     for a, (lo, hi) in ranges.items():
@@ -239,14 +246,19 @@ def legality(
         axes = tile.axes
         r = next(iter(coords.values())).shape[-1]
         elem = np.repeat(np.arange(n, dtype=np.int64), r)
-        rows = np.stack([coords[a].reshape(-1) for a in axes], axis=1)
-        uniq, inv = np.unique(np.column_stack([rows, elem]), axis=0, return_inverse=True)
         # distinct (coordinate, element) pairs; a coordinate with two elements is a duplicate
-        cu, cinv, ccount = np.unique(uniq[:, :-1], axis=0, return_inverse=True,
-                                     return_counts=True)
+        uniq_key = distinct_rows([coords[a].reshape(-1) for a in axes] + [elem])
+        if uniq_key.ndim == 1:  # one int64 per row, the element fastest
+            coord_key = uniq_key // n
+            cu, cinv, ccount = np.unique(coord_key, return_inverse=True, return_counts=True)
+            pair_elem = uniq_key % n
+        else:  # the ranges multiply beyond int64: distinct rows, compared row-wise
+            cu, cinv, ccount = np.unique(uniq_key[:, :-1], axis=0, return_inverse=True,
+                                         return_counts=True)
+            pair_elem = uniq_key[:, -1]
         dup = ccount[cinv.reshape(-1)] > 1
         if dup.any():
-            flat = np.unique(uniq[dup, -1])
+            flat = np.unique(pair_elem[dup])
             findings.append(Finding("duplicate",
                                     f"{int((ccount > 1).sum())} coordinate(s) hold more than one "
                                     f"logical element (the layout is not injective)",

@@ -97,6 +97,28 @@ def _lookup(name: str) -> Axis | None:
     return found
 
 
+def has_scoped_axes() -> bool:
+    """Whether axes were declared in the current :func:`scoped_axes` block (so a layout
+    parsed here may not mean the same elsewhere, e.g. must not be cached across requests).
+
+    >>> has_scoped_axes()
+    False
+    """
+    return bool(_scoped.get())
+
+
+def scoped_axis_names() -> frozenset[str]:
+    """The names of the axes declared in the current :func:`scoped_axes` block (empty
+    outside one): what a text parsed here may name beyond the global registry.
+
+    >>> with scoped_axes():
+    ...     _ = declare_axis("scratch_tp", kind="device")
+    ...     sorted(scoped_axis_names())
+    ['scratch_tp']
+    """
+    return frozenset(_scoped.get() or ())
+
+
 @contextlib.contextmanager
 def scoped_axes() -> Iterator[dict[str, Axis]]:
     """Axes declared inside this block exist only inside it (this thread / task); a

@@ -239,6 +239,20 @@ def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
     return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
 
 
+def mode_name(mode: str) -> str:
+    """The canonical name of a swizzle mode (case-insensitive; "128" and "128b" are
+    accepted for "128B").
+
+    >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
+    ('128B', '128B_atom32B', 'none')
+    """
+    key = str(mode).strip().lower()
+    for name in SWIZZLE_MODE_BYTES:
+        if key in (name.lower(), name.lower().rstrip("b")):
+            return name
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+
+
 def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | XorSwizzle:
     """CuTe's ``Swizzle<B, M, S>`` with a signed shift (TIRx's ``swizzle_inner`` flag).
 
@@ -280,18 +294,6 @@ def swizzle_shift(sw: Swizzle | XorSwizzle) -> tuple[int, int, int] | None:
     if any(sw.images[k] != (1 << k) | (1 << (k + s)) for k in moved):
         return None
     return lo, b, -s
-def mode_name(mode: str) -> str:
-    """The canonical name of a swizzle mode (case-insensitive; "128" and "128b" are
-    accepted for "128B").
-
-    >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
-    ('128B', '128B_atom32B', 'none')
-    """
-    key = str(mode).strip().lower()
-    for name in SWIZZLE_MODE_BYTES:
-        if key in (name.lower(), name.lower().rstrip("b")):
-            return name
-    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
 
 
 def mode_length(mode: str) -> int:

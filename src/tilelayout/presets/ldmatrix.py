@@ -78,7 +78,8 @@ _SOURCE_SM100 = (
     summary="ldmatrix .m16n16.x{1,2}.trans.b8 destination fragment: (num, 16, 16) bytes "
     "-> laneid, m (sm_100a)",
     source=_SOURCE_SM100,
-    params=[Param("num", "choice", 1, (1, 2), doc=".num: x1 or x2 16x16 matrices"),
+    params=[Param("num", "choice", 1, (1, 2), doc=".num: x1 or x2 16x16 matrices",
+                  refused={4: ".m16n16 takes .num x1 or x2 only (PTX ISA 9.7.14.5.15)"}),
             Param("dtype", "choice", "b8", M16N16_DTYPES,
                   doc="b8, or 6-/4-bit data in 8-bit containers (b6x16_p32, b4x16_p64)")],
 )
@@ -116,7 +117,9 @@ def m16n16(num: int = 1, dtype: str = "b8") -> Built:
     source=_SOURCE_SM100,
     params=[Param("num", "choice", 1, (1, 2, 4), doc=".num: x1, x2 or x4 8x16 matrices"),
             Param("dtype", "choice", "b6x16_p32", M8N16_DTYPES,
-                  doc="source packing: 16 six-bit (+32 pad) or four-bit (+64 pad) values per row")],
+                  doc="source packing: 16 six-bit (+32 pad) or four-bit (+64 pad) values per row",
+                  refused={"b8": ".m8n16 loads only .b6x16_p32 / .b4x16_p64 sources "
+                                 "(PTX ISA 9.7.14.5.15; b8 is .m16n16 or .m8n8)"})],
 )
 def m8n16(num: int = 1, dtype: str = "b6x16_p32") -> Built:
     """``ldmatrix.sync.aligned.m8n16.x{num}.shared.b8x16.{dtype}`` (sm_100a/110a/120a).
