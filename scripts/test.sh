@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite from a fresh clone: sets up .venv, Chromium and the optional
-# interop tools, runs ruff and pytest (unit, property, CLI, browser, interop tests).
+# The whole test suite from a fresh clone: sets up .venv, Chromium, a C/C++ compiler and
+# the optional interop tools, runs ruff and pytest (unit, property, CLI, browser, interop tests).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 TILELAYOUT_EXTRAS=test bash scripts/bootstrap.sh
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-compiler.sh
+bash scripts/ensure-axe.sh
 TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute triton}" bash scripts/optional-extras.sh
 echo "[test] ruff" >&2
 .venv/bin/ruff check src tests benchmarks

@@ -14,8 +14,12 @@ import difflib
 import importlib
 
 from .algebra.canonical import canonicalize
+from .algebra.common_vector import max_common_vector
+from .algebra.complement import complement
+from .algebra.composition import compose
 from .algebra.equivalence import equivalent
 from .algebra.group import group
+from .algebra.inversion import inverse, inverse_shape
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
@@ -31,6 +35,8 @@ from .analysis.conflicts import (
 from .analysis.explain import Explanation, explain
 from .analysis.legality import Finding, LegalityReport, legality
 from .analysis.reads import TileRead, TileReads, tile_reads
+from .codegen.generate import CodegenError, codegen
+from .codegen.inverse import NotInvertibleError
 from .core.axes import (
     SMEM_BANK_BYTES,
     SMEM_BANKS,
@@ -64,6 +70,10 @@ from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
+from .planning.access import AccessReport, smem_access
+from .planning.choose import SmemChoice, choose_smem_layout
+from .planning.conversion import ConversionPlan, plan_conversion
+from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 
@@ -82,11 +92,14 @@ __all__ = [
     "SMEM_BANKS",
     "SMEM_BANK_BYTES",
     "SWIZZLE_MODES",
+    "AccessReport",
     "AlgebraError",
     "Axis",
     "BudgetError",
+    "CodegenError",
     "ComposeLayout",
     "ConflictReport",
+    "ConversionPlan",
     "Coord",
     "DtypeError",
     "Explanation",
@@ -100,7 +113,10 @@ __all__ = [
     "LayoutParseError",
     "LegalityReport",
     "Limits",
+    "NotInvertibleError",
+    "PlanError",
     "ShapeError",
+    "SmemChoice",
     "Swizzle",
     "SwizzleError",
     "TooManyElementsError",
@@ -114,6 +130,10 @@ __all__ = [
     "bank_map",
     "bank_of",
     "canonicalize",
+    "choose_smem_layout",
+    "codegen",
+    "complement",
+    "compose",
     "count_at",
     "declare_axis",
     "direct_sum",
@@ -125,15 +145,20 @@ __all__ = [
     "format_layout",
     "group",
     "inner_of",
+    "inverse",
+    "inverse_shape",
     "legality",
     "limits",
+    "max_common_vector",
     "outer_of",
     "pack",
     "parse",
     "parse_tile",
     "permute_dims",
+    "plan_conversion",
     "scoped_axes",
     "slice_layout",
+    "smem_access",
     "smem_wavefronts",
     "span",
     "storage",

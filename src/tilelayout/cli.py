@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from .core.errors import LayoutError
 
 #: subcommand names, in help order
-COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "serve")
+COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
+            "smem", "plan", "serve")
 #: the module of each subcommand (``register(subparsers)``), relative to this package
 MODULES = {**{name: f".commands.{name}" for name in COMMANDS}, "serve": ".explorer.serve"}
 

@@ -43,7 +43,7 @@ def test_legality_findings_highlight_their_elements(page):
     page.page.wait_for_selector("[data-testid=finding][data-kind=unused]")
     assert page.page.get_attribute("[data-testid=finding][data-kind=unused]", "data-finding") is None
     page.open("?preset=" + quote("shard to lanes"))
-    page.page.wait_for_selector("[data-testid=legal]")
+    page.page.wait_for_selector("[data-testid=legal]", state="attached")  # in the folded one-liner
     assert page.errors == []
 
 
@@ -64,8 +64,8 @@ def test_bank_conflict_summary_and_requests(page):
     page.page.select_option("[data-testid=swizzle-select]", "128B")
     page.wait_render(before)
     page.page.wait_for_function(
-        "document.querySelector('[data-testid=conflict-column]')?.innerText.includes('conflict-free')")
-    assert "8 wavefronts vs ideal 8" in page.page.inner_text("[data-testid=conflict-column]")
+        "document.querySelector('[data-testid=conflict-column]')?.textContent.includes('conflict-free')")
+    assert "8 wavefronts vs ideal 8" in page.page.text_content("[data-testid=conflict-column]")
     assert page.errors == []
 
 

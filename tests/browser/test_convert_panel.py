@@ -28,6 +28,10 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     _wait_convert(page, str(a.layout))
     panel = page.page.locator("[data-testid=convert]")
     assert panel.is_visible()
+    # one line until opened: which notations can say it
+    assert not page.page.locator("[data-testid=convert-text-cute-tv]").is_visible()
+    assert "CuTe TV" in page.page.inner_text("[data-testid=convert-toggle] summary")
+    page.page.click("[data-testid=convert-toggle] summary")
     # below the legality panel and the details (a click's details must stay in view)
     order = page.page.evaluate(
         "[...document.getElementById('side').children].map((e) => e.id)")
@@ -41,9 +45,12 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     assert "refused" in cute.get_attribute("class")
     with pytest.raises(InteropError) as err:
         to_cute(a.layout, a.shape)
-    assert page.page.inner_text("[data-testid=convert-reason-cute]") == str(err.value)
+    assert page.page.text_content("[data-testid=convert-reason-cute]") == str(err.value)
+    # greyed in the page's muted text colour (readable: the axe check covers its contrast),
+    # its reason one click away
     grey = page.page.eval_on_selector("[data-testid=convert-cute]", "(e) => getComputedStyle(e).color")
-    assert grey == "rgb(168, 162, 158)"
+    assert grey == "rgb(87, 83, 78)"
+    assert not page.page.locator("[data-testid=convert-reason-cute]").is_visible()
     # copy: the clipboard gets exactly the text shown
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=page.base)
     page.page.click("[data-testid=convert-copy-cute-tv]")
@@ -59,11 +66,12 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     page.open(f"?layout={quote(smem)}&shape=8,64&dtype=float16&swizzle=128B")
     L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse(smem))
     _wait_convert(page, str(L))
+    page.page.click("[data-testid=convert-toggle] summary")  # a new page: folded again
     assert page.page.inner_text("[data-testid=convert-text-cute]") == to_cute(L) == \
         "Swizzle<3,3,3> o (8,64):(64,1)"
     with pytest.raises(InteropError) as err:
         to_cute_tv(L, (8, 64))
-    assert page.page.inner_text("[data-testid=convert-reason-cute-tv]") == str(err.value)
+    assert page.page.text_content("[data-testid=convert-reason-cute-tv]") == str(err.value)
     refused = page.page.eval_on_selector_all("#convert li.refused",
                                              "(els) => els.map((e) => e.dataset.target)")
     assert refused == ["cute-tv", "jax"]
@@ -77,6 +85,10 @@ def test_panel_folds_and_stays_folded_for_the_next_layout(page):
     page.open("?preset=mma.m16n8k16.C")
     c = presets.get("mma.m16n8k16.C")
     _wait_convert(page, str(c.layout))
+    # collapsed at first; opened, then folded again by hand
+    assert not page.page.locator("[data-testid=convert-text-cute-tv]").is_visible()
+    page.page.click("[data-testid=convert-toggle] summary")
+    assert page.page.locator("[data-testid=convert-text-cute-tv]").is_visible()
     page.page.click("[data-testid=convert-toggle] summary")
     assert not page.page.locator("[data-testid=convert-text-cute-tv]").is_visible()
     before = page.renders()

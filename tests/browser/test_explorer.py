@@ -294,10 +294,14 @@ def test_large_tile_is_smooth_and_too_large_is_explained(page):
 def test_api_errors_keep_server_alive_from_the_page(page):
     page.open()
     out = page.page.evaluate("""async () => {
-        const r1 = await fetch('/api/layout', {method: 'POST', body: '{bad'});
+        const headers = {'Content-Type': 'application/json'};
+        const r1 = await fetch('/api/layout', {method: 'POST', body: '{bad', headers});
         const big = JSON.stringify({layout: 'S[' + '1,'.repeat(30000) + ']'});
-        const r2 = await fetch('/api/layout', {method: 'POST', body: big});
+        const r2 = await fetch('/api/layout', {method: 'POST', body: big, headers});
+        const r4 = await fetch('/api/layout', {method: 'POST', body: '{}'});
         const r3 = await fetch('/api/presets');
-        return [r1.status, (await r1.json()).error, r2.status, r3.status]; }""")
+        return [r1.status, (await r1.json()).error, r2.status, r3.status, r4.status]; }""")
+    # a POST that is not application/json (what a foreign page could send) is refused
     assert out[0] == 400 and "JSON" in out[1] and out[2] == 413 and out[3] == 200
+    assert out[4] == 415
     assert json.dumps(out)

@@ -117,10 +117,10 @@ def test_cell_text_has_one_size_per_grid_in_all_cells_or_none(page):
 def test_every_column_label_is_shown_when_it_fits(page):
     page.page.set_viewport_size({"width": 1000, "height": 700})
     try:
-        # ldmatrix.x4: register slots m 0..7 in cells of about 11 px
+        # ldmatrix.x4: register slots m 0..7 in cells of the readable minimum (14 px)
         page.open("?preset=" + quote("ldmatrix.x4"))
         cell = page.page.evaluate("window.__tl.state.model.pgrid.cell")
-        assert 8 <= cell < 12
+        assert 14 <= cell < 18
         cols = page.page.evaluate(COL_INK, "physical")
         assert len(cols) == 8 and min(cols) > 0, cols  # "1", "3", "5", "7" too
         # narrow warp tiles of the tensor-core tile: both register slots "0" and "1"

@@ -196,11 +196,15 @@ def test_tall_logical_grid_with_wide_labels_widens_too(page):
 
 
 def test_cells_stay_square_where_widening_is_not_needed(page):
+    # (the line x bank view's bank-word halves are narrow on purpose: two-line "i,j" text)
     for q in ("?preset=" + quote("smem 8x64 float16, no swizzle"),
               "?preset=" + quote("wgmma 128x256 accumulator")):
         page.open(q)
         g = geometry(page)
         for v in ("logical", "physical"):
+            if v == "physical" and "smem" in q:
+                assert g[v]["aspect"] == 0.75 and g[v]["w"] < g[v]["h"], g
+                continue
             assert g[v]["w"] == g[v]["h"] and g[v]["aspect"] == 1, (q, v, g)
             assert re.fullmatch(r"[\d.]+ px · fit", zoom_text(page, v)), zoom_text(page, v)
     assert page.errors == []

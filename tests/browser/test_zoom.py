@@ -44,12 +44,13 @@ def test_cells_fill_the_panels_and_follow_the_window(page):
         assert g["sw"] <= g["vw"] + 1 and g["sh"] <= g["vh"] + 1
     page.open("?layout=" + quote("S[(2,4):(4@laneid,1@laneid)]"))
     assert geom(page, "logical")["cell"] == 36  # the cap
-    # a narrower window: the cells shrink to fit again
+    # a narrower window: the cells shrink to fit again, but not below the readable 14 px
+    # (the view scrolls down instead, never sideways)
     before = page.page.evaluate("window.__tl.state.model.pgrid.cell")
     page.page.set_viewport_size({"width": 1000, "height": 700})
     page.page.wait_for_function(f"window.__tl.state.model.pgrid.cell < {before}")
     g = geom(page, "physical")
-    assert g["sw"] <= g["vw"] + 1 and g["sh"] <= g["vh"] + 1
+    assert g["cell"] >= 14 and g["sw"] <= g["vw"] + 1
     page.page.set_viewport_size({"width": 1400, "height": 1000})
     page.page.wait_for_function(f"window.__tl.state.model.pgrid.cell === {before}")
     assert page.errors == []
@@ -106,7 +107,9 @@ def test_zoom_scroll_and_pan_a_128x256_tile(page):
     want = [r * 256 + c for r, c in tl.eval.inverse.elements_at(L, coord, e.shape)]
     assert page.page.evaluate("window.__tl.highlight.logical") == sorted(want)
     page.page.click("[data-testid=zoom-fit-logical]")
-    assert geom(page, "logical")["cell"] == fit["cell"]
+    # fitted again (its box may have changed: the zoomed physical view takes what it needs)
+    refit = geom(page, "logical")
+    assert refit["fitted"] and abs(refit["cell"] - fit["cell"]) <= 0.5, (refit, fit)
     assert page.errors == []
 
 

@@ -80,6 +80,13 @@ def test_triton_bases_equal_the_library():
     assert out[2].startswith("# LinearLayout bases; out dims dim0=16, dim1=8")
 
 
+def test_cute_text_and_json_of_a_lower_into_higher_xor_swizzle():
+    text = "ComposeLayout(XorSwizzle(9,18,4,8,16), S[(8,4):(4,1)])"  # CuTe Swizzle<2,0,-3>
+    doc = json.loads(run(text, "--to", "cute", "--json").stdout)
+    assert doc["text"] == "Swizzle<2,0,-3> o (8,4):(4,1)"
+    assert doc["value"]["swizzle"] == [2, 0, -3]
+
+
 def test_triton_shared_offset_bases_of_a_swizzled_tile():
     out = ok("--preset", "smem.tile", "--to", "triton")
     c = presets.get("smem.tile")

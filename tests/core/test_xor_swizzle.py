@@ -99,6 +99,19 @@ def test_wide_swizzle_exact_and_vectorized():
     assert sw.apply(1 << 70) == 1 << 70  # Python ints: exact at any size
 
 
+def test_other_integer_dtypes_keep_their_dtype_or_refuse_overflow():
+    sw = tl.XorSwizzle(2, 1)
+    for dtype in (np.int8, np.int32, np.uint16, np.uint64):
+        arr = np.arange(8, dtype=dtype)
+        got = sw.apply(arr)
+        assert got.dtype == dtype and got.tolist() == [brute(sw, m) for m in range(8)]
+    assert sw.apply(np.uint8(1)) == 2 and isinstance(sw.apply(np.uint8(1)), np.uint8)
+    swap = tl.XorSwizzle([256] + [1 << k for k in range(1, 8)] + [1])  # bits 0 and 8 trade
+    with pytest.raises(tl.LayoutOverflowError, match="uint8"):
+        swap.apply(np.arange(4, dtype=np.uint8))
+    assert swap.apply(np.arange(4, dtype=np.uint16)).tolist() == [0, 256, 2, 258]
+
+
 def test_equal_to_swizzle_on_every_parameter():
     for m_, b, s in itertools.product(range(5), range(5), range(7)):
         if s < b:
@@ -272,7 +285,7 @@ def test_interop_exports_only_a_plain_swizzle():
     tile = tl.parse("S[(8,64):(64,1)]")
     as_xor = tl.ComposeLayout(tl.Swizzle(3, 3, 3).to_xor(), tile)
     assert to_cute(as_xor) == to_cute(tl.ComposeLayout(tl.Swizzle(3, 3, 3), tile))
-    with pytest.raises(InteropError, match="not a Swizzle"):
+    with pytest.raises(InteropError, match="not a CuTe Swizzle"):
         to_cute(tl.ComposeLayout(tl.XorSwizzle(2, 1), tile))
 
 
@@ -288,3 +301,15 @@ def test_explorer_layout_view_and_explain():
     e = api.explain_view({"layout": text, "dtype": "float16", "index": [1, 0]})
     assert e["swizzle"][0]["m"] == 64 and e["swizzle"][0]["address"] == 96
     assert e["swizzle"][0]["terms"] == [[6, 96]]
+
+
+def test_explorer_example_of_a_bit_linear_swizzle_is_conflict_free():
+    from tilelayout.explorer import examples
+
+    e = examples.get("smem 8x64 float16, bit-linear XOR swizzle")
+    L = tl.parse(e.layout)
+    assert isinstance(L, tl.ComposeLayout) and tl.Swizzle.from_xor(L.swizzle) is None
+    view = api.layout_view({"layout": e.layout, "dtype": e.dtype, "shape": list(e.shape)})
+    banks = view["banks"]["bank"]
+    column0 = [banks[64 * r] // 4 for r in range(8)]  # 16-byte bank groups of column 0
+    assert sorted(column0) == list(range(8))

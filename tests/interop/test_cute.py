@@ -97,6 +97,20 @@ def test_swizzle_matches_pycute():
     assert to_cute(ours) == text
 
 
+@pytest.mark.parametrize("b, m, s", [(3, 3, 3), (3, 3, -3), (2, 0, -3), (1, 2, -4), (2, 1, -2)])
+def test_signed_swizzle_shift_matches_pycute(b, m, s):
+    """A negative S (the lower bit group XORed into the higher one) is an XorSwizzle; both
+    signs evaluate like pycute's Swizzle at every address and print back unchanged."""
+    text = f"Swizzle<{b},{m},{s}> o (8,64):(64,1)"
+    ours = from_cute(text)
+    assert isinstance(ours.swizzle, tl.XorSwizzle if s < 0 else tl.Swizzle)
+    sw, base = pycute.Swizzle(b, m, s), pycute.Layout((8, 64), (64, 1))
+    got = ours.map_all((8, 64))["m"][..., 0]
+    assert [[int(v) for v in row] for row in got] == \
+        [[sw(base(i, j)) for j in range(64)] for i in range(8)]
+    assert to_cute(ours) == text
+
+
 def test_to_cute_groups_by_shape_and_refuses_what_cute_cannot_say():
     L = tl.parse("S[(8,4,2):(1,32,16)]")
     assert to_cute(L, (32, 2)) == "((4,8),2):((32,1),16)"

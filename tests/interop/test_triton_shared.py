@@ -183,6 +183,7 @@ def test_export_refusals(text, shape, reason):
     ([[0, 1, 0]], (2, 2), "needs 2 entries"),
     ([[0, 1], [1, 0]], (3, 2), "not a power of two"),
     ([], None, "at least one"),
+    ([[0, 1 << k] for k in range(64)], (1, 1 << 64), "at most 2"),
 ])
 def test_import_refusals(bases, shape, reason):
     with pytest.raises(InteropError, match=reason):

@@ -105,8 +105,7 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
         if axis != "m":
             return ComposeLayout(sw, inner)
         if isinstance(sw, XorSwizzle):
-            low = (1 << k) - 1
-            if sw.fixed_bits < k or any(v & low for v in sw.images[k:]):
+            if sw.vector_bits < k:
                 raise AlgebraError(
                     f"pack({n}) would split the runs of {n} elements that {sw} keeps together "
                     f"only if its low {k} bits map to themselves and no other bit sets them"

@@ -61,14 +61,20 @@ def wavefronts_batch(byte_addresses: np.ndarray, access_bytes: int) -> np.ndarra
         raise LayoutError(f"every active byte address must be aligned to {access_bytes} bytes")
     k = access_bytes // SMEM_BANK_BYTES
     n = addr.shape[0]
-    words = (addr // SMEM_BANK_BYTES)[:, :, None] + np.arange(k)  # (n, 32, k)
-    req = np.broadcast_to(np.arange(n)[:, None, None], words.shape)
-    phase = np.broadcast_to((np.arange(WARP) // per_phase)[None, :, None], words.shape)
-    keep = np.broadcast_to(active[:, :, None], words.shape)
     nphase = WARP // per_phase
-    rows = np.stack([req[keep], phase[keep], words[keep]], axis=1)
-    rows = np.unique(rows, axis=0)  # distinct words per (request, phase)
-    slot = (rows[:, 0] * nphase + rows[:, 1]) * SMEM_BANKS + rows[:, 2] % SMEM_BANKS
+    words = (addr // SMEM_BANK_BYTES)[:, :, None] + np.arange(k)  # (n, 32, k)
+    # one key per (request, phase, bank) group and line: distinct keys = distinct words
+    group = ((np.arange(n)[:, None] * nphase + np.arange(WARP) // per_phase)[:, :, None]
+             * SMEM_BANKS + words % SMEM_BANKS)
+    line = words // SMEM_BANKS
+    span = int(line.max()) + 1 if line.size else 1
+    if n * nphase * SMEM_BANKS * span < 1 << 62:
+        key = group * span + line
+        key = np.sort(key[np.broadcast_to(active[:, :, None], key.shape)])
+        slot = key[np.r_[True, key[1:] != key[:-1]]] // span if key.size else key
+    else:  # huge addresses: deduplicate (group, line) rows instead
+        keep = np.broadcast_to(active[:, :, None], words.shape)
+        slot = np.unique(np.stack([group[keep], line[keep]], axis=1), axis=0)[:, 0]
     per_bank = np.bincount(slot, minlength=n * nphase * SMEM_BANKS)
     return per_bank.reshape(n, nphase, SMEM_BANKS).max(axis=2).sum(axis=1)
 

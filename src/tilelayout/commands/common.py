@@ -43,15 +43,100 @@ def preset_from_args(args: argparse.Namespace):
 
     Parameters not given on the command line take the preset's defaults.
     """
+    return build_preset(args.preset, getattr(args, "param", None) or [], "--param")
+
+
+def build_preset(name: str, items: list[str], what: str):
+    """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
     texts: dict[str, str] = {}
-    for item in getattr(args, "param", None) or []:
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise LayoutError(f"--param must look like KEY=VALUE, got {item!r}")
+            raise LayoutError(f"{what} must look like KEY=VALUE, got {item!r}")
         texts[key.strip()] = value
-    params = presets.info(args.preset).defaults
-    params.update(presets.parse_params(args.preset, texts))
-    return presets.get(args.preset, **params)
+    params = presets.info(name).defaults
+    params.update(presets.parse_params(name, texts))
+    return presets.get(name, **params)
+
+
+#: how an operand names a preset: ``preset:NAME`` or ``preset:NAME:KEY=VALUE:KEY=VALUE``
+PRESET_PREFIX = "preset:"
+
+
+def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
+    """Layout text parsed, a parse error as one line with the caret under it."""
+    try:
+        return parse(text)
+    except LayoutParseError as exc:
+        raise LayoutError(
+            f"{exc}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
+        ) from None
+
+
+def layout_operand(text: str, what: str):
+    """A layout given as a positional operand: layout text, or a preset written
+    ``preset:NAME`` / ``preset:NAME:KEY=VALUE[:KEY=VALUE...]`` (e.g.
+    ``preset:wgmma.m64nNk16.D:n=128``). Returns ``(layout, preset or None)``; the commands
+    that take two layouts (``smem``, ``plan``) use it for both.
+
+    >>> L, p = layout_operand("preset:mma.m16n8k16.C:dtype=float16", "WRITER")
+    >>> str(L), p.shape, p.dtype
+    ('S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', (16, 8), 'float16')
+    """
+    text = text.strip()
+    if not text.startswith(PRESET_PREFIX):
+        try:
+            return parse_layout_text(text), None
+        except LayoutError as exc:
+            raise LayoutError(f"{what}: {exc}") from None
+    name, *items = text[len(PRESET_PREFIX):].split(":")
+    if not name:
+        raise LayoutError(f"{what}: give a preset name after 'preset:' "
+                          f"(`tilelayout presets` lists them)")
+    preset = build_preset(name.strip(), items, f"{what}'s preset parameters")
+    return preset.layout, preset
+
+
+OPERAND_HELP = ('layout text, or a preset: "preset:NAME" or "preset:NAME:KEY=VALUE" '
+                '(e.g. preset:mma.m16n8k16.C:dtype=float16)')
+
+
+def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: str) -> None:
+    """The two layout operands (``FIRST``, ``SECOND``) of one tile, ``--shape`` and
+    ``--dtype`` (read back with :func:`layout_pair`)."""
+    p.add_argument(first, metavar=first.upper(), help=OPERAND_HELP)
+    p.add_argument(second, metavar=second.upper(), help=OPERAND_HELP)
+    p.add_argument("--shape", help=f"the tile's logical shape, e.g. {example} (default: the "
+                   f"presets' shape, else {first.upper()}'s)")
+    p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+
+
+def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
+                dtype: str | None) -> tuple:
+    """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,
+    shape, dtype)``: ``shape`` (text) defaults to a preset's shape, else the first
+    layout's; ``dtype`` to a preset's element type (one is required). ``tilelayout smem``
+    and ``tilelayout plan`` take their operands this way.
+
+    >>> a, b, shape, dtype = layout_pair("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]",
+    ...                                  ("SRC", "DST"), None, None)
+    >>> shape, dtype
+    ((16, 8), 'float32')
+    """
+    a, pa = layout_operand(first, names[0])
+    b, pb = layout_operand(second, names[1])
+    found = [p for p in (pa, pb) if p is not None]
+    if shape is not None:
+        s = int_tuple(shape, "--shape")
+    elif found:
+        s = found[0].shape
+    else:
+        s = a.check_shape(None)
+    dt = dtype or next((p.dtype for p in found if p.dtype), None)
+    if not dt:
+        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
+    dtype_bits(dt)
+    return a, b, tuple(s), dt
 
 
 @dataclass(frozen=True)
@@ -85,12 +170,7 @@ def layout_args(args: argparse.Namespace) -> LayoutArgs:
         raise LayoutError('give a LAYOUT such as "S[(8,16):(16,1)]" or --preset NAME '
                           "(`tilelayout presets` lists the names)")
     else:
-        try:
-            layout = parse(args.layout)
-        except LayoutParseError as exc:
-            raise LayoutError(
-                f"{exc}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
-            ) from None
+        layout = parse_layout_text(args.layout)
     if getattr(args, "swizzle", None):
         if not dtype:
             raise LayoutError("--swizzle needs --dtype (the swizzle depends on the element size)")

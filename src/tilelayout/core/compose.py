@@ -36,7 +36,7 @@ class ComposeLayout(LayoutOperations):
     True
     """
 
-    __slots__ = ("_swizzle", "_tile")
+    __slots__ = ("_swizzle", "_tile", "_plans")
 
     def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle | XorSwizzle):
@@ -51,6 +51,7 @@ class ComposeLayout(LayoutOperations):
             )
         self._swizzle = swizzle
         self._tile = tile
+        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
 
     @property
     def swizzle(self) -> AnySwizzle:
@@ -89,6 +90,10 @@ class ComposeLayout(LayoutOperations):
 
     def __hash__(self) -> int:
         return hash((self._swizzle, self._tile))
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parts: the cached compiled plans are not part of the value
+        return (ComposeLayout, (self._swizzle, self._tile))
 
 
 Layout = TileLayout | ComposeLayout

@@ -34,15 +34,12 @@ class Coord(Mapping[str, int]):
             raise LayoutError("a Coord is a mapping axis name -> integer, or (name, value) "
                               "pairs") from None
         self._items = tuple((a, as_int(v, f"coordinate on {a}")) for a, v in pairs)
-        self._hash = hash(frozenset(self._items))
+        self._hash: int | None = None
 
     @classmethod
     def from_values(cls, axes: tuple[str, ...], values: list[int]) -> Coord:
         """Fast constructor from parallel axis names and Python ints (no conversion)."""
-        self = cls.__new__(cls)
-        self._items = tuple(zip(axes, values, strict=True))
-        self._hash = hash(frozenset(self._items))
-        return self
+        return make_coord(tuple(zip(axes, values, strict=True)))
 
     def __getitem__(self, axis: str) -> int:
         for a, v in self._items:
@@ -57,11 +54,16 @@ class Coord(Mapping[str, int]):
         return len(self._items)
 
     def __hash__(self) -> int:
-        return self._hash
+        h = self._hash
+        if h is None:  # computed on first use: most coordinates are only read
+            h = self._hash = hash(frozenset(self._items))
+        return h
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Coord):
-            return self._hash == other._hash and dict(self._items) == dict(other._items)
+            if self._items == other._items:
+                return True
+            return hash(self) == hash(other) and dict(self._items) == dict(other._items)
         if isinstance(other, Mapping):
             return dict(self._items) == dict(other.items())
         return NotImplemented
@@ -69,3 +71,19 @@ class Coord(Mapping[str, int]):
     def __repr__(self) -> str:
         return "{" + ", ".join(f"{a}: {v}" for a, v in self._items) + "}"
 
+
+
+_new = object.__new__
+
+
+def make_coord(items: tuple[tuple[str, int], ...]) -> Coord:
+    """A Coord from ``((axis, int), ...)`` pairs as they are (no conversion, no copy): the
+    constructor of the compiled evaluation plans.
+
+    >>> make_coord((("m", 3),))
+    {m: 3}
+    """
+    c = _new(Coord)
+    c._items = items
+    c._hash = None
+    return c

@@ -1,11 +1,12 @@
 """Operations shared by every layout (TileLayout and ComposeLayout): the model's doors.
 
 Each method *is* a free function of the layer that implements it (``eval``,
-``algebra``, ``syntax``, ``render``), bound to the layout as its first argument: one
+``algebra``, ``codegen``, ``syntax``, ``render``), bound to the layout as its first argument: one
 signature and one docstring (the function's), so the two spellings cannot drift::
 
     L.span("m")            is  tilelayout.algebra.span.span(L, "m")
     L.slice(shape, region) is  tilelayout.algebra.slicing.slice_layout(L, shape, region)
+    L.codegen(lang="c")    is  tilelayout.codegen.generate.codegen(L, lang="c")
 
 The implementing module is imported on first use, by name (:class:`Door`), so the model
 itself imports nothing above ``core``. These doors are the only place where the package
@@ -80,6 +81,9 @@ class LayoutOperations:
     unpack = Door("tilelayout.algebra.packing", "unpack")
     storage = Door("tilelayout.algebra.packing", "storage")
     equivalent = Door("tilelayout.algebra.equivalence", "equivalent")
+
+    # -- code generation: tilelayout.codegen (docs/codegen.md) --------------------------
+    codegen = Door("tilelayout.codegen.generate", "codegen")
 
     # -- text and pictures: tilelayout.syntax, tilelayout.render -------------------------
     __str__ = Door("tilelayout.syntax.printer", "format_layout")

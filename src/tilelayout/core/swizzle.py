@@ -105,6 +105,16 @@ class Swizzle:
         """
         return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element + self.atom_len
 
+    @property
+    def vector_bits(self) -> int:
+        """The largest ``k`` such that aligned runs of ``2**k`` addresses stay consecutive
+        and in order: ``M`` (the unswizzled run), unbounded for the identity.
+
+        >>> Swizzle(3, 3, 3).vector_bits
+        3
+        """
+        return MAX_XOR_BITS + 1 if self.swizzle_len == 0 else self.per_element
+
     def to_xor(self) -> XorSwizzle:
         """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
         ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.
@@ -209,6 +219,49 @@ def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
     (Swizzle(3, 3, 3), None)
     """
     return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
+
+
+def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | XorSwizzle:
+    """CuTe's ``Swizzle<B, M, S>`` with a signed shift (TIRx's ``swizzle_inner`` flag).
+
+    ``S >= 0`` XORs the higher bit group into the lower one: our ``Swizzle(M, B, S)``.
+    ``S < 0`` XORs the lower group into the higher one (bit ``k`` in ``[M, M+B)`` also
+    flips bit ``k+|S|``), which no ``Swizzle`` says: the equal :class:`XorSwizzle`.
+
+    >>> signed_swizzle(3, 3, 3), signed_swizzle(0, 2, -3)
+    (Swizzle(3, 3, 3), XorSwizzle(9, 18, 4, 8, 16))
+    """
+    m = as_int(per_element, "swizzle per_element (M)")
+    b = as_int(swizzle_len, "swizzle swizzle_len (B)")
+    s = as_int(shift, "swizzle shift (S)")
+    if s >= 0 or b == 0:
+        return Swizzle(m, b, abs(s))
+    if m < 0 or b < 0 or -s < b:
+        raise SwizzleError(f"Swizzle({m}, {b}, {s}): expected M, B >= 0 and |S| >= B")
+    return XorSwizzle([(1 << k) | ((1 << (k - s)) if m <= k < m + b else 0)
+                       for k in range(m - s + b)])
+
+
+def swizzle_shift(sw: Swizzle | XorSwizzle) -> tuple[int, int, int] | None:
+    """``(M, B, signed S)`` with ``signed_swizzle(M, B, S) == sw`` as a map, or None.
+
+    >>> swizzle_shift(Swizzle(3, 3, 3)), swizzle_shift(XorSwizzle(9, 18, 4, 8, 16))
+    ((3, 3, 3), (0, 2, -3))
+    >>> swizzle_shift(XorSwizzle(2, 1)) is None
+    True
+    """
+    plain = as_plain_swizzle(sw)
+    if plain is not None:
+        return plain.per_element, plain.swizzle_len, plain.atom_len
+    assert isinstance(sw, XorSwizzle)
+    moved = [k for k, v in enumerate(sw.images) if v != 1 << k]
+    lo, b = moved[0], len(moved)
+    s = (sw.images[lo] ^ (1 << lo)).bit_length() - 1 - lo
+    if s < b or moved != list(range(lo, lo + b)):
+        return None
+    if any(sw.images[k] != (1 << k) | (1 << (k + s)) for k in moved):
+        return None
+    return lo, b, -s
 
 
 def mode_length(mode: str) -> int:

@@ -85,7 +85,7 @@ class TileLayout(LayoutOperations):
     ('laneid', 2, {'m': 3})
     """
 
-    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes")
+    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes", "_plans")
 
     def __init__(
         self,
@@ -104,6 +104,7 @@ class TileLayout(LayoutOperations):
         for a, _ in self._offset:
             seen.setdefault(a, None)
         self._axes: tuple[str, ...] = tuple(seen)
+        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
 
     # -- structure -----------------------------------------------------------------
     @property
@@ -197,6 +198,10 @@ class TileLayout(LayoutOperations):
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parts: the cached compiled plans are not part of the value
+        return (TileLayout, (self._shard, self._replica, dict(self._offset)))
 
     def replace(
         self,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-from .errors import LayoutError, SwizzleError
+from .errors import LayoutError, LayoutOverflowError, SwizzleError
 from .iter import as_int
 
 T = TypeVar("T")
@@ -137,6 +137,20 @@ class XorSwizzle:
                 return k
         return MAX_XOR_BITS + 1  # the identity fixes every address of int64
 
+    @property
+    def vector_bits(self) -> int:
+        """The largest ``k`` such that every aligned run of ``2**k`` addresses maps to an
+        aligned run of ``2**k`` consecutive addresses, in order (the low ``k`` bits map to
+        themselves and no other bit sets them): the widest vector the swizzle keeps whole.
+
+        >>> XorSwizzle(1, 2, 4, 9, 18).vector_bits, XorSwizzle(1, 2, 4, 8, 16, 36).vector_bits
+        (0, 2)
+        """
+        k = min(self.fixed_bits, len(self._images))
+        while k and any(v & ((1 << k) - 1) for v in self._images[k:]):
+            k -= 1
+        return MAX_XOR_BITS + 1 if self.is_identity else k
+
     def inverse(self) -> XorSwizzle:
         """The XorSwizzle that undoes this one (Gauss-Jordan over F2, cost O(n^2)).
 
@@ -171,13 +185,33 @@ class XorSwizzle:
 
     def apply(self, m: T) -> T:
         """Swizzled address of ``m``; works on Python ints (exact, any size) and on numpy
-        integer arrays (one pass per permuted bit; map_all uses a faster table path).
+        integer arrays and scalars (one pass per permuted bit; map_all uses a faster table
+        path). A result that does not fit the input's dtype is a
+        :class:`~tilelayout.LayoutOverflowError`.
 
         Negative addresses use two's-complement bits, the same for ints and arrays.
 
         >>> XorSwizzle(2, 1).apply(1), XorSwizzle(2, 1).apply(-3)
         (2, -2)
         """
+        if isinstance(m, int):
+            return self._apply(m)  # type: ignore[return-value]
+        dtype = getattr(m, "dtype", None)
+        if dtype is None or (dtype.kind == "i" and dtype.itemsize == 8):
+            return self._apply(m)  # int64: every image and result fits (n <= 62)
+        # another width or unsigned: exact on Python ints, then back to the input's dtype
+        exact = self._apply(m.astype(object))  # type: ignore[attr-defined]
+        try:
+            if isinstance(exact, int):
+                return dtype.type(exact)  # type: ignore[no-any-return]
+            return exact.astype(dtype)  # type: ignore[no-any-return]
+        except (OverflowError, ValueError):
+            raise LayoutOverflowError(
+                f"{self} takes some of these addresses beyond {dtype}; use int64 arrays or "
+                f"Python ints"
+            ) from None
+
+    def _apply(self, m: T) -> T:
         n = len(self._images)
         out = m & ~((1 << n) - 1)  # type: ignore[operator]
         for k, v in enumerate(self._images):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
+from .compiled import plan_for
 
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
 
@@ -53,72 +53,6 @@ def replica_combinations(layout: Layout) -> list[tuple[int, ...]]:
     return list(itertools.product(*(range(it.extent) for it in tile.replica)))
 
 
-@dataclass(frozen=True)
-class _Plan:
-    """A layout compiled for fast scalar evaluation (cached per layout)."""
-
-    axes: tuple[str, ...]
-    steps: tuple[tuple[int, int, int], ...]  # innermost first: (extent, stride, axis position)
-    offset: tuple[int, ...]  # per axis
-    swizzle: AnySwizzle | None
-    m_pos: int
-
-
-def _plan(layout: Layout) -> _Plan:
-    # keyed on the axis order too: equal layouts may order offset-only axes differently,
-    # and each must get its coordinates in its own order (not the order of whichever
-    # equal layout was evaluated first)
-    return _compiled_plan(layout, tile_of(layout).axes)
-
-
-@functools.lru_cache(maxsize=1024)
-def _compiled_plan(layout: Layout, axes: tuple[str, ...]) -> _Plan:
-    tile = tile_of(layout)
-    pos = {a: k for k, a in enumerate(axes)}
-    steps = tuple((it.extent, it.stride, pos[it.axis]) for it in reversed(tile.shard))
-    offset = tuple(tile.offset.get(a, 0) for a in axes)
-    swizzle = layout.swizzle if isinstance(layout, ComposeLayout) else None
-    return _Plan(axes, steps, offset, swizzle, pos.get("m", -1))
-
-
-def _deltas(layout: Layout) -> tuple[tuple[int, ...], ...]:
-    """What each replica combination adds, per axis (distinct, first-occurrence order).
-
-    Only ``apply`` needs them (``base`` never does); they are counted against the
-    ``replicas`` limit before one is listed.
-    """
-    tile = tile_of(layout)
-    cost = budget.replica_cost(tile)
-    budget.check("apply enumerates", cost, "replicas")
-    if cost > _CACHED_REPLICAS:  # big lists are not kept: the cache's memory stays small
-        return _enumerate_deltas(tile, tile.axes)
-    return _cached_deltas(tile, tile.axes)
-
-
-_CACHED_REPLICAS = 1 << 12
-
-
-@functools.lru_cache(maxsize=256)
-def _cached_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
-    return _enumerate_deltas(tile, axes)
-
-
-def _enumerate_deltas(tile: TileLayout, axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
-    pos = {a: k for k, a in enumerate(axes)}
-    # stride-0 replica iters only repeat coordinates (apply returns a set): skip them, so
-    # R[2**40:0] costs nothing; the first-occurrence order of the rest is unchanged
-    moving = [it for it in tile.replica if it.stride != 0]
-    deltas: dict[tuple[int, ...], None] = {}
-    for n, combo in enumerate(itertools.product(*(range(it.extent) for it in moving))):
-        if not n & 0xFFF:
-            budget.checkpoint()
-        d = [0] * len(axes)
-        for it, r in zip(moving, combo, strict=True):
-            d[pos[it.axis]] += r * it.stride
-        deltas.setdefault(tuple(d), None)
-    return tuple(deltas)
-
-
 @functools.lru_cache(maxsize=1024)
 def _cached_shape(layout: Layout, shape: tuple[int, ...] | None) -> Shape:
     return layout.check_shape(shape)
@@ -136,33 +70,23 @@ def admit_index(layout: Layout, index: Index, shape: Sequence[int] | None) -> tu
     return s, flat_index(index, s)
 
 
-def _base_list(plan: _Plan, flat: int) -> list[int]:
-    values = list(plan.offset)
-    for extent, stride, k in plan.steps:
-        flat, c = divmod(flat, extent)
-        values[k] += c * stride
-    return values
-
-
 def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Coord:
     """The replica-free coordinate ``D(x) + O`` (swizzled on ``m`` for a ComposeLayout).
+
+    Runs the layout's compiled plan (:mod:`tilelayout.eval.compiled`) on exact ints.
 
     >>> import tilelayout as tl
     >>> base(tl.parse("S[(8,16):(16,1)] + R[2:1@pid] + 3"), (1, 2))
     {m: 21, pid: 0}
     """
-    _, flat = admit_index(layout, index, shape)
-    plan = _plan(layout)
-    values = _base_list(plan, flat)
-    if plan.swizzle is not None:
-        values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
-    return Coord.from_values(plan.axes, values)
+    return plan_for(layout, shape).base(index)
 
 
 def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
           limits: budget.Limits | None = None) -> tuple[Coord, ...]:
     """The set ``L(x)``: every coordinate of element ``index``, replica order, no duplicates.
 
+    Runs the layout's compiled plan (:mod:`tilelayout.eval.compiled`) on exact ints.
     Refused (:class:`~tilelayout.BudgetError`) when the moving replica combinations
     exceed the ``replicas`` limit (``limits=`` or ``tl.limits(...)`` raise it).
 
@@ -170,18 +94,10 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
     >>> apply(tl.parse("S[4:1] + R[(2,2):(1@pid,0@pid)]"), 3)
     ({m: 3, pid: 0}, {m: 3, pid: 1})
     """
+    if limits is None:
+        return plan_for(layout, shape).apply(index)
     with budget.using(limits):
-        _, flat = admit_index(layout, index, shape)
-        deltas = _deltas(layout)
-    plan = _plan(layout)
-    start = _base_list(plan, flat)
-    out: dict[Coord, None] = {}
-    for delta in deltas:
-        values = [v + d for v, d in zip(start, delta, strict=True)]
-        if plan.swizzle is not None:
-            values[plan.m_pos] = plan.swizzle.apply(values[plan.m_pos])
-        out.setdefault(Coord.from_values(plan.axes, values), None)
-    return tuple(out)
+        return plan_for(layout, shape).apply(index)
 
 
 # -- vectorized -------------------------------------------------------------------------

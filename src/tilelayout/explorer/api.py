@@ -42,6 +42,7 @@ from ..render.physical import physical_view
 from ..render.svg import MAX_ELEMENTS
 from ..syntax.parser import parse
 from . import examples
+from .drawing import drawing
 
 #: the largest request body the server reads (bytes)
 MAX_BODY = 64 * 1024
@@ -429,6 +430,7 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
         }
     out["order"] = order
     out["physical"] = view.to_dict()
+    out.update(drawing(layout, dtype, shape, banks=view.banks is not None))
     return out
 
 

@@ -39,12 +39,10 @@ def example_axes() -> Iterator[None]:
     """A block in which the examples' mesh axes exist, declared for this block only (the
     global axis registry never grows; a name declared elsewhere keeps its properties).
 
-    >>> from tilelayout.core.axes import is_axis
+    >>> import tilelayout as tl
     >>> with example_axes():
-    ...     is_axis("x")
-    True
-    >>> is_axis("x")
-    False
+    ...     tl.parse(get("2x2 device mesh").layout).axes
+    ('x', 'm', 'y')
     """
     with scoped_axes():
         for name in MESH_AXES:
@@ -87,6 +85,12 @@ EXAMPLES: tuple[Example, ...] = (
             "The same tile with Swizzle(3,3,3): column j=0 lands on banks 0,4,..,28, "
             "no conflict. Colour is the bank.",
             dtype="float16", swizzle="128B", color="bank"),
+    Example("smem 8x64 float16, bit-linear XOR swizzle",
+            "ComposeLayout(XorSwizzle(1,2,4,8,16,32,96,144,264), S[(8,64):(64,1)])", (8, 64),
+            "A swizzle no Swizzle(M,B,S) expresses (Triton's shared linear layouts live in this "
+            "family): row bits 0,1,2 flip 16-byte chunk bits 2,1,0, so row r's chunks are XORed "
+            "with r bit-reversed. Column 0 still lands on 8 different bank groups: no conflict. "
+            "Colour is the bank.", dtype="float16", swizzle="none", color="bank"),
     Example("1-D shard", "S[64:1@laneid]", (64,),
             "64 elements over lanes with stride 1: lanes 32..63 do not exist in one warp "
             "(the mapping is still defined; legality analysis reports it).", color="laneid"),

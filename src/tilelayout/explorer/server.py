@@ -14,6 +14,14 @@ Routes::
     POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
     POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
                             text for each target, or the converter's refusal reason
+    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
+    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
+    POST /api/plan          src, dst, shape, dtype -> the conversion plan and its stages
+    POST /api/table         layout ... -> the table form (layout.table()), the views' text
+
+A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
+body plus ``"status"`` (the page validates as the user types without console noise);
+internal errors stay 500.
 
 Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
 status for errors, including the ones the HTTP layer itself produces: 404, 405 (also
@@ -53,7 +61,9 @@ from urllib.parse import urlsplit
 from ..core import budget
 from ..core.axes import scoped_axes
 from ..core.errors import BudgetError
-from . import admission, api
+from . import admission, api, codegen_view, movement_view
+from .messages import for_page
+from .table_view import table_view
 
 _GET: dict[str, Callable[[], dict[str, Any]]] = {
     "/api/presets": api.presets,
@@ -67,6 +77,10 @@ _POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/preset": api.preset_view,
     "/api/analysis": api.analysis_view,
     "/api/convert": api.convert_view,
+    "/api/smem": movement_view.smem_view,
+    "/api/plan": movement_view.plan_view,
+    "/api/codegen": codegen_view.codegen_view,
+    "/api/table": table_view,
 }
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
@@ -123,6 +137,13 @@ class ExplorerHandler(BaseHTTPRequestHandler):
 
     def _error(self, status: int, message: str, **extra: Any) -> None:
         self._json(status, {"error": message, **extra})
+
+    @staticmethod
+    def _page_error(exc: api.ApiError) -> dict[str, Any]:
+        """The JSON body of a refused request, its message in the page's words."""
+        body = exc.to_dict()
+        body["error"] = for_page(body["error"])
+        return body
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None
                    ) -> None:
@@ -193,7 +214,11 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             status = exc.status
             if isinstance(cause, BudgetError):
                 status = 503 if cause.name == "seconds" else 413
-            self._json(status, exc.to_dict())
+            body = self._page_error(exc)
+            if self.command == "POST" and "soft=1" in urlsplit(self.path).query.split("&"):
+                self._json(200, {**body, "status": status})
+            else:
+                self._json(status, body)
         except admission.Refused as exc:
             self._error(exc.status, exc.message)
         except BudgetError as exc:

@@ -38,6 +38,7 @@ from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.jsonable import jsonable
 from ..core.shape import format_shape
+from ..core.swizzle import swizzle_shift
 from ..core.tile import TileLayout
 from . import InteropError
 from .cute import parse_cute, thread_axes, to_cute, to_cute_tv
@@ -121,9 +122,9 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
     if target == "cute":
         text = to_cute(layout, dims)
         sw, sh, st = parse_cute(text)
+        bms = None if sw is None else swizzle_shift(sw)  # (M, B, signed S): CuTe's <B,M,S>
         value = {"shape": jsonable(sh), "stride": jsonable(st),
-                 "swizzle": None if sw is None else
-                 [sw.swizzle_len, sw.per_element, sw.atom_len]}
+                 "swizzle": None if bms is None else [bms[1], bms[0], bms[2]]}
         first = tile_of(layout).axes[0] if tile_of(layout).axes else "m"
         notes = [f"a CuTe Layout over the logical shape {format_shape(dims)}: coordinate -> "
                  f"offset on {first}; one top-level mode per dimension"]

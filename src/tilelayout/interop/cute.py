@@ -31,8 +31,9 @@ from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutParseError
 from ..core.iter import Iter
 from ..core.shape import format_shape
-from ..core.swizzle import Swizzle, as_plain_swizzle
+from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
+from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
 from .factor import split_by_shape
 
@@ -86,12 +87,13 @@ class _Reader:
         return tuple(items)
 
 
-def parse_cute(text: str) -> tuple[Swizzle | None, IntTuple, IntTuple]:
+def parse_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, IntTuple, IntTuple]:
     """``(swizzle or None, shape, stride)`` from CuTe's printed form.
 
     Accepts ``shape:stride`` with nested tuples, CuTe's static-integer spelling ``_4``,
     a shape alone (CuTe's default column-major compact strides) and a leading
-    ``Swizzle<B,M,S> o``.
+    ``Swizzle<B,M,S> o`` (a negative ``S`` XORs the lower bit group into the higher one:
+    an :class:`~tilelayout.XorSwizzle`).
 
     >>> parse_cute("Swizzle<3,3,3> o (8,64):(64,1)")
     (Swizzle(3, 3, 3), (8, 64), (64, 1))
@@ -111,7 +113,7 @@ def parse_cute(text: str) -> tuple[Swizzle | None, IntTuple, IntTuple]:
         if r.peek() not in ("o", "∘", "*"):
             raise r.fail("'o' (composition) after the swizzle")
         r.k += 1
-        swizzle = Swizzle(m, b, s)  # CuTe Swizzle<B,M,S> is our Swizzle(M,B,S)
+        swizzle = signed_swizzle(m, b, s)  # CuTe Swizzle<B,M,S> is our Swizzle(M,B,S)
     shape = r.tree()
     if r.peek() == ":":
         r.take(":")
@@ -158,7 +160,7 @@ def _check_congruent(shape: IntTuple, stride: IntTuple, text: str) -> None:
         raise InteropError(f"CuTe layout {text!r}: extents must be >= 1, got {shape}")
 
 
-def _as_cute(src: Any) -> tuple[Swizzle | None, IntTuple, IntTuple]:
+def _as_cute(src: Any) -> tuple[Swizzle | XorSwizzle | None, IntTuple, IntTuple]:
     if isinstance(src, str):
         return parse_cute(src)
     if isinstance(src, tuple) and len(src) == 2:
@@ -268,13 +270,14 @@ def to_cute(layout: Layout, shape: Sequence[int] | None = None) -> str:
     sh, st = cute_shape_stride(layout, shape)
     text = f"{_fmt(sh)}:{_fmt(st)}"
     if isinstance(layout, ComposeLayout):
-        sw = as_plain_swizzle(layout.swizzle)
-        if sw is None:
+        params = swizzle_shift(layout.swizzle)
+        if params is None:
             raise InteropError(
-                f"{layout.swizzle} is not a Swizzle(M, B, S), and CuTe composes only "
-                f"Swizzle<B,M,S> (one XOR of a bit group into another)"
+                f"{layout.swizzle} is not a CuTe Swizzle<B,M,S>: CuTe XORs one bit group "
+                f"into another (S > 0 the higher into the lower, S < 0 the lower into the higher)"
             )
-        text = f"Swizzle<{sw.swizzle_len},{sw.per_element},{sw.atom_len}> o {text}"
+        m, b, s = params
+        text = f"Swizzle<{b},{m},{s}> o {text}"
     return text
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import SwizzleError
-from ..core.xor_swizzle import XorSwizzle
+from ..core.xor_swizzle import MAX_XOR_BITS, XorSwizzle
 from . import InteropError, require
 from .triton import _dim_bits, from_triton_bases, to_triton_bases
 
@@ -135,6 +135,9 @@ def from_triton_shared_bases(
         if s < 1 or s & (s - 1):
             raise InteropError(f"logical dimension {d} is {s}, not a power of two")
     total = sum(s.bit_length() - 1 for s in dims)
+    if total > MAX_XOR_BITS:
+        raise InteropError(f"shape {dims} has 2**{total} elements; an address swizzle permutes at "
+                           f"most 2**{MAX_XOR_BITS}")
     flats = [_flat_vector(vec, dims, f"offset basis {k}") for k, vec in enumerate(bases)]
     if len(flats) != total:
         raise InteropError(

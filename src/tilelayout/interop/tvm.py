@@ -5,9 +5,12 @@ to one: ``T.TileLayout.from_iters(shard, replica, offset)`` with ``T.Iter(extent
 stride, axis)``, and ``T.ComposeLayout(per_element, swizzle_len, atom_len, tile)`` for
 a swizzle. Refused: a swizzled layout whose tile uses axes other than ``m`` (TIRx
 applies a ``ComposeLayout`` only to a tile on ``m``), symbolic (non-constant) extents or
-strides, a TIRx swizzle with ``swizzle_inner=False`` (it XORs the lower bit group into
-the higher one, which our :class:`~tilelayout.Swizzle` does not), and TIRx axes that
-our registry does not know (declare them with :func:`tilelayout.declare_axis` first).
+strides, an :class:`~tilelayout.XorSwizzle` that is neither TIRx form, and TIRx axes
+that our registry does not know (declare them with :func:`tilelayout.declare_axis`
+first). A TIRx swizzle with ``swizzle_inner=False`` XORs the lower bit group into the
+higher one (bit ``k`` in ``[M, M+B)`` also flips bit ``k+S``): no ``Swizzle(M, B, S)``
+says that, so it comes back as the equal :class:`~tilelayout.XorSwizzle`, and goes out
+again as ``swizzle_inner=False``.
 
 ``tvm_tirx`` is imported only inside the functions.
 
@@ -22,8 +25,9 @@ from typing import Any
 
 from ..core.axes import is_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.errors import SwizzleError
 from ..core.iter import Iter
-from ..core.swizzle import Swizzle, as_plain_swizzle
+from ..core.swizzle import signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from . import InteropError, require
 
@@ -55,13 +59,14 @@ def to_tvm(layout: Layout) -> Any:
         dict(tile.offset),
     )
     if isinstance(layout, ComposeLayout):
-        sw = as_plain_swizzle(layout.swizzle)
-        if sw is None:
+        params = swizzle_shift(layout.swizzle)
+        if params is None:
             raise InteropError(
-                f"{layout.swizzle} is not a Swizzle(M, B, S); TIRx's ComposeLayout takes only "
-                f"(per_element, swizzle_len, atom_len)"
+                f"{layout.swizzle} is not a TIRx swizzle: TIRx's ComposeLayout XORs one bit "
+                f"group into another (per_element, swizzle_len, atom_len, swizzle_inner)"
             )
-        return T.ComposeLayout(sw.per_element, sw.swizzle_len, sw.atom_len, tvm_tile)
+        m, b, shift = params
+        return T.ComposeLayout(m, b, abs(shift), tvm_tile, swizzle_inner=shift >= 0)
     return tvm_tile
 
 
@@ -97,15 +102,15 @@ def from_tvm(obj: Any) -> Layout:
     """
     type_name = type(obj).__name__
     if type_name == "ComposeLayout" or hasattr(obj, "tile_layout"):
-        if not bool(obj.swizzle_inner):
-            raise InteropError(
-                "TIRx ComposeLayout with swizzle_inner=False XORs the lower bit group into the "
-                "higher one; tilelayout's Swizzle XORs the higher group into the lower one only"
-            )
         tile = from_tvm(obj.tile_layout)
         assert isinstance(tile, TileLayout)
-        sw = Swizzle(_int(obj.per_element, "per_element"), _int(obj.swizzle_len, "swizzle_len"),
-                     _int(obj.atom_len, "atom_len"))
+        params = (_int(obj.per_element, "per_element"), _int(obj.swizzle_len, "swizzle_len"),
+                  _int(obj.atom_len, "atom_len"))
+        m, b, s = params
+        try:
+            sw = signed_swizzle(m, b, s if bool(obj.swizzle_inner) else -s)
+        except SwizzleError as exc:
+            raise InteropError(f"TIRx ComposeLayout: {exc}") from None
         return ComposeLayout(sw, tile)
     if not (hasattr(obj, "shard") and hasattr(obj, "replica") and hasattr(obj, "offset")):
         raise InteropError(f"expected a tvm_tirx TileLayout or ComposeLayout, got {type_name}")

@@ -4,15 +4,16 @@ Value ``v`` of the colouring axis gets ``color(v)``: a categorical palette that 
 neighbouring values distinguishable and repeats every ``len(PALETTE)`` values.
 
 >>> color(0), color(len(PALETTE))
-('#4e79a7', '#4e79a7')
+('#6f9fd8', '#6f9fd8')
 """
 
 from __future__ import annotations
 
-#: 16 categorical colours (Tableau-like, light and dark alternating)
+#: 16 categorical colours (Tableau-like), each light enough for dark text on it (contrast
+#: at least 4.5:1 with #1c1917)
 PALETTE: tuple[str, ...] = (
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f", "#bab0ac", "#1f77b4", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94",
+    "#6f9fd8", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#b58b72", "#bab0ac", "#4fc1d6", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94",
 )
 
 

@@ -40,14 +40,22 @@ class Fold:
     col: np.ndarray
     row_label: tuple[str, ...]
     col_label: tuple[str, ...]
+    #: the folded dims (a long 1-D shape wrapped: (rows, width)), which of them go down
+    #: and across (outer first), and the wrap width (0: not wrapped)
+    dims: tuple[int, ...] = ()
+    row_dims: tuple[int, ...] = ()
+    col_dims: tuple[int, ...] = ()
+    wrap: int = 0
 
 
 def fold_shape(shape: Sequence[int]) -> Fold:
     """Rows and columns of each element of ``shape`` in the 2-D logical picture.
 
     >>> f = fold_shape((2, 3, 4))   # dims 2 across, 1 down, 0 across
-    >>> (f.nrows, f.ncols)
-    (3, 8)
+    >>> (f.nrows, f.ncols, f.row_dims, f.col_dims)
+    (3, 8, (1,), (0, 2))
+    >>> fold_shape((256,)).wrap   # a long 1-D shape wraps into rows of 64
+    64
     """
     dims = list(shape)
     n = math.prod(dims)
@@ -71,7 +79,8 @@ def fold_shape(shape: Sequence[int]) -> Fold:
     last_c = dims[col_dims[-1]] if col_dims else 1
     rl = tuple(str(r * dims[1]) if virtual else str(r % last_r) for r in range(nrows))
     cl = tuple(str(c % last_c) for c in range(ncols))
-    return Fold(nrows, ncols, row, col, rl, cl)
+    return Fold(nrows, ncols, row, col, rl, cl, tuple(dims), tuple(row_dims), tuple(col_dims),
+                dims[1] if virtual else 0)
 
 
 def layout_table(layout: Layout, shape: Sequence[int] | None = None,

@@ -1,19 +1,13 @@
 // The analysis panel: renders what POST /api/analysis returned (the library's legality
 // report and bank-conflict analysis). Clicking a finding or a request selects its elements.
-import { escapeHtml } from "./details.js";
+import { escapeHtml, plural, unravel } from "./util.js";
 
 const KIND = {
   out_of_range: "out of range", scope_gap: "scope gap", scope_overlap: "scope overlap",
   duplicate: "duplicate", unused: "unused",
 };
 
-function indexText(flat, shape) {
-  const idx = [];
-  for (let d = shape.length - 1; d >= 0; d--) { idx[d] = flat % shape[d]; flat = Math.floor(flat / shape[d]); }
-  return `(${idx.join(",")})`;
-}
-
-const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+const indexText = (flat, shape) => `(${unravel(flat, shape).join(",")})`;
 
 // "0-3, 8" from a sorted list of integers
 function ranges(values) {
@@ -92,8 +86,17 @@ function conflictsHtml(c) {
   return html + `</ul>`;
 }
 
+// One line (collapsed) when nothing needs doing: "legal · conflict-free"; open when
+// there are findings or bank conflicts to look at.
 export function renderAnalysis(a, data) {
-  return `<h3>legality</h3>${legalityHtml(a.legality, data)}${conflictsHtml(a.conflicts)}`;
+  const c = a.conflicts;
+  const conflicted = c && !c.note && c.reads.some((r) => !r.error && !r.conflict_free);
+  const parts = [a.legality.ok ? "legal" : plural(a.legality.findings.length, "finding")];
+  if (c && !c.note) parts.push(conflicted ? "bank conflicts" : "no bank conflicts");
+  const open = !a.legality.ok || conflicted;
+  return `<details data-testid="analysis-toggle"${open ? " open" : ""}><summary><h3>legality</h3> ` +
+    `<span class="oneline">${parts.join(" · ")}</span></summary>` +
+    `${legalityHtml(a.legality, data)}${conflictsHtml(a.conflicts)}</details>`;
 }
 
 export function requestLabel(read, k, shape) {

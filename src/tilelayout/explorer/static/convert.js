@@ -1,20 +1,21 @@
 // The "In other tools" panel: renders what POST /api/convert returned — the layout in
 // CuTe / CuTe TV / JAX / Triton notation (tilelayout.commands.convert.convert), each with
 // a copy button, or greyed with the converter's reason when that notation cannot say it.
-import { escapeHtml } from "./details.js";
+import { escapeHtml } from "./util.js";
 
 export const CONVERT_TARGETS = ["cute", "cute-tv", "jax", "triton"];
 
-// collapsed or open, kept while the page lives (the panel is rebuilt for every layout)
-let open = true;
+// collapsed (one line) or open, kept while the page lives (the panel is rebuilt for every
+// layout); collapsed at first: the notations are there when asked for
+let open = false;
 export function convertToggled(el) { open = el.open; }
 
 export function renderConvert(r) {
   const rows = r.targets.map((t, i) => {
     if (!t.ok) {
       return `<li class="refused" data-testid="convert-${t.target}" data-target="${t.target}">` +
-        `<div class="thead"><b>${escapeHtml(t.label)}</b><span class="why">not expressible</span></div>` +
-        `<div class="reason" data-testid="convert-reason-${t.target}">${escapeHtml(t.reason)}</div></li>`;
+        `<details><summary class="thead"><b>${escapeHtml(t.label)}</b><span class="why">not expressible: why?</span></summary>` +
+        `<div class="reason" data-testid="convert-reason-${t.target}">${escapeHtml(t.reason)}</div></details></li>`;
     }
     // "->" would wrap after its hyphen in a narrow panel; an arrow does not
     const notes = (t.notes || []).map((n) =>
@@ -25,6 +26,8 @@ export function renderConvert(r) {
       `title="copy the ${escapeHtml(t.label)} text">copy</button></div>` +
       `<pre class="text" data-testid="convert-text-${t.target}">${escapeHtml(t.text)}</pre>${notes}</li>`;
   }).join("");
+  const ok = r.targets.filter((t) => t.ok).map((t) => t.label);
+  const line = ok.length ? `as ${ok.join(", ")}` : "no other notation can say this layout";
   return `<details data-testid="convert-toggle"${open ? " open" : ""}>` +
-    `<summary><h3>in other tools</h3></summary><ul>${rows}</ul></details>`;
+    `<summary><h3>in other tools</h3> <span class="oneline">${escapeHtml(line)}</span></summary><ul>${rows}</ul></details>`;
 }

@@ -1,8 +1,5 @@
 // The details panel: renders what the API returned (explain(...).to_dict(), elements_at).
-
-export function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
+import { escapeHtml, unravel } from "./util.js";
 
 const coordHtml = (c) => `<span class="coord mono">${escapeHtml(
   Object.entries(c).map(([a, v]) => `${a}=${v}`).join(", "))}</span>`;
@@ -11,7 +8,8 @@ function indexText(index, names) {
   return index.map((x, k) => `${names[k] || "d" + k}=${x}`).join(", ");
 }
 
-export function renderDetails(ex, data, names) {
+export function renderDetails(ex, data) {
+  const names = data.dim_names;
   const idx = ex.index;
   const shape = ex.shape;
   const flatTerms = idx.map((x, d) => {
@@ -37,8 +35,12 @@ export function renderDetails(ex, data, names) {
         ? ` → byte ${s.byte} → bank word ${s.bankword} → <b>bank ${s.bank}</b>, line ${s.line}` : "") +
       `</td></tr>`).join("") + `</table>` : "";
   const owners = ex.coords.map(coordHtml).join("");
+  // a swizzled layout: the owners' m is the address after the swizzle, step 3's before it
+  const moved = data.swizzle ? ex.swizzle.filter((s) => s.m !== s.address) : [];
+  const swzNote = moved.length
+    ? `<p class="note" data-testid="swizzle-note">The owner's <span class="mono">m=${moved.map((s) => s.address).join(", ")}</span> is the address after the swizzle; step 3 computes <span class="mono">m = ${moved.map((s) => s.m).join(", ")}</span> before it (the memory chain below shows both).</p>` : "";
   return `<h3>element (${escapeHtml(indexText(idx, names))})</h3>
-<div class="owners"><b>${ex.coords.length} owner${ex.coords.length === 1 ? "" : "s"}:</b> ${owners}</div>
+<div class="owners"><b>${ex.coords.length} owner${ex.coords.length === 1 ? "" : "s"}:</b> ${owners}</div>${swzNote}
 <table>
 <tr><th>1. flatten</th><td class="mono">flat = ${flatTerms} = <b>${ex.flat}</b></td></tr>
 <tr><th>2. split</th><td class="mono">by (${ex.extents.join(", ")}): c = (${ex.components.join(", ")})</td></tr>
@@ -47,26 +49,20 @@ export function renderDetails(ex, data, names) {
 </table>${swz}`;
 }
 
-function elementChips(elems, data, names, limit = 256) {
-  const shape = data.shape;
-  const chips = elems.slice(0, limit).map((e) => {
-    const idx = [];
-    let f = e;
-    for (let d = shape.length - 1; d >= 0; d--) { idx[d] = f % shape[d]; f = Math.floor(f / shape[d]); }
-    return `<span>(${idx.join(",")})</span>`;
-  }).join("");
+function elementChips(elems, data, limit = 256) {
+  const chips = elems.slice(0, limit).map((e) => `<span>(${unravel(e, data.shape).join(",")})</span>`).join("");
   return `<div class="chips">${chips}${elems.length > limit ? ` <i>… ${elems.length - limit} more</i>` : ""}</div>`;
 }
 
-export function renderSlotDetails(label, coords, res, data, names) {
+export function renderSlotDetails(label, coords, res, data) {
   const list = Array.isArray(coords) ? coords : [coords];
   return `<h3>${escapeHtml(label)}</h3>
 <p>${list.length === 1 ? "coordinate " + coordHtml(list[0]) + " holds" : `${list.length} coordinates hold`}
 <b>${res.flat.length}</b> logical element${res.flat.length === 1 ? "" : "s"} (elements_at):</p>
-${elementChips(res.flat, data, names)}`;
+${elementChips(res.flat, data)}`;
 }
 
-export function renderSetDetails(label, elems, data, access, names) {
+export function renderSetDetails(label, elems, data, access) {
   let extra = "";
   if (access) {
     // bank words touched when the set is read by one request (POST /api/access)
@@ -76,5 +72,5 @@ export function renderSetDetails(label, elems, data, access, names) {
  ${ways <= 1 ? '<span class="ok">conflict-free if read by one request</span>'
     : `<span class="bad">${ways}-way bank conflict if read by one request</span>`}</p>`;
   }
-  return `<h3>${escapeHtml(label)}</h3><p><b>${elems.length}</b> element${elems.length === 1 ? "" : "s"}; their owners are highlighted.</p>${extra}${elementChips(elems, data, names, 128)}`;
+  return `<h3>${escapeHtml(label)}</h3><p><b>${elems.length}</b> element${elems.length === 1 ? "" : "s"}; their owners are highlighted.</p>${extra}${elementChips(elems, data, 128)}`;
 }

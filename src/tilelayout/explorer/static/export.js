@@ -1,5 +1,6 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
-import { labelStep, GAP_T, CELL_FONT } from "./grid.js";
+import { labelStep, GAP_T, CELL_FONT, LIGHT } from "./grid.js";
+import { escapeHtml as esc, unravel } from "./util.js";
 
 function download(name, blob) {
   const a = document.createElement("a");
@@ -10,8 +11,6 @@ function download(name, blob) {
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
-
 // the row and column labels, as the canvas draws them (same spacing rule)
 function labelsSvg(grid, dx, dy) {
   const s = grid.spec, out = [];
@@ -20,7 +19,7 @@ function labelsSvg(grid, dx, dy) {
   if (s.rowLabel) {
     const step = labelStep(grid.ch, 12);
     for (let i = 0; i < grid.tileRows; i++) {  // left of each row of tiles
-      const t = grid._tileInRow(i);
+      const t = grid.tileInRow(i);
       if (t < 0) continue;
       for (let r = 0; r < s.nrows; r += step) {
         const label = s.rowLabel(r);
@@ -122,12 +121,12 @@ export function exportPng(state) {
   ctx.font = "bold 12px system-ui, sans-serif";
   ctx.fillText("logical", 10, TOP - 6);
   ctx.fillText(`physical: ${d.physical.title}`, 30 + pl[2], TOP - 6, Math.max(60, pp[2]));
-  ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, true); ctx.restore();
-  ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, true); ctx.restore();
+  ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, { highlight: true, theme: LIGHT }); ctx.restore();
+  ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, { highlight: true, theme: LIGHT }); ctx.restore();
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");
 }
 
-export function pythonSnippet(state, unravel) {
+export function pythonSnippet(state) {
   const d = state.data;
   if (!d) return "";
   const shape = d.shape.length === 1 ? `(${d.shape[0]},)` : `(${d.shape.join(", ")})`;

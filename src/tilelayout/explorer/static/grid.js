@@ -14,15 +14,28 @@
 // keeps the aspect (it scales both dimensions); the zoom level is the cell height.
 
 const DPR = () => Math.max(1, Math.min(3, window.devicePixelRatio || 1));
-const EMPTY = "#efedea";
-const TILE_BG = "#e7e5e4";
-export const HIGHLIGHT_DIM = "rgba(255,255,255,0.68)";
+// the colours of the grid (cell fills come from the caller): light, and dark for a page
+// that follows a dark system setting; exports are always light
+export const LIGHT = {
+  bg: "#ffffff", empty: "#efedea", tileBg: "#e7e5e4", head: "#44403c", label: "#57534e",
+  band: "rgba(255,255,255,0.94)", text: "#1c1917", dim: "rgba(255,255,255,0.68)",
+  ring: "#111111", primary: "#2563eb",
+};
+export const DARK = {
+  bg: "#1c1917", empty: "#3a3633", tileBg: "#292524", head: "#e7e5e4", label: "#d6d3d1",
+  band: "rgba(28,25,23,0.94)", text: "#1c1917", dim: "rgba(28,25,23,0.72)",
+  ring: "#fafaf9", primary: "#60a5fa",
+};
+let theme = LIGHT;
+export function setTheme(t) { theme = t; }
+export const LABEL_PX = 10;  // row / column label font size
 export const MIN_CELL = 1;
 export const MAX_FIT = 36;
 export const ZOOM_STEPS = [1, 1.5, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 36, 42, 48, 56, 64];
 export const GAP_T = 10;       // between tiles
 export const MAX_ASPECT = 3;   // cell width / height at most
 const SCROLLBAR = 16;   // reserved when one direction overflows
+const MAX_MARGIN = 120; // the widest row-label band
 
 // start offsets of n mixed-radix positions (radices outer -> inner) with a gap at every
 // boundary of an outer digit; gaps shrink for inner levels
@@ -67,10 +80,18 @@ function textWidth(text, font) {
   return measureCtx.measureText(text).width;
 }
 
-export const LABEL_FONT = "10px ui-monospace, monospace";
+export const LABEL_FONT = `${LABEL_PX}px ui-monospace, monospace`;
+const HEAD_FONT = "600 11px system-ui, sans-serif";
 export const CELL_FONT = "ui-monospace, monospace";
 export const MIN_LABEL_PX = 7;   // cell text below this size is not drawn at all
 export const TEXT_CELL = 14;     // nor in cells lower than this
+export const LINE_HEIGHT = 1.15;  // of two-line cell texts, in font sizes
+
+// "i,j" -> ["i,", "j"] (where a cell text breaks onto two lines); [text, null] without a comma
+export function splitLabel(text) {
+  const k = text.lastIndexOf(",");
+  return k < 0 ? [text, null] : [text.slice(0, k + 1), text.slice(k + 1)];
+}
 
 // the widest of n labels label(i), in px of `font` (all of them when n is moderate,
 // else a spread sample plus the last)
@@ -104,7 +125,11 @@ export class Grid {
     this.header = tiled ? 16 : 0;
     const widest = s.rowLabel && s.labels !== false ? widestLabel(s.nrows, s.rowLabel, LABEL_FONT) : 0;
     this.colLabelW = s.colLabel && s.labels !== false ? widestLabel(s.ncols, s.colLabel, LABEL_FONT) : 0;
-    this.marginL = s.labels === false ? 2 : Math.ceil(Math.min(72, Math.max(22, widest + 8)));
+    // the row-label band: as wide as the widest label (a label that does not fit it is
+    // left out, never squeezed)
+    this.marginL = s.labels === false ? 2 : Math.ceil(Math.min(MAX_MARGIN, Math.max(22, widest + 8)));
+    // fit() never goes below this cell height: the view scrolls instead
+    this.minFit = Math.max(MIN_CELL, s.minFit || MIN_CELL);
     this.marginT = s.labels === false ? 2 : 16;
     const extra = (radices) => (s.gaps && radices.length > 1
       ? positions(radices, 0, true)[radices.reduce((a, b) => a * b, 1) - 1] : 0);
@@ -141,23 +166,26 @@ export class Grid {
     return out;
   }
 
-  // the largest square cell (MIN_CELL..MAX_FIT) at which everything fits the box, and the
-  // tiles per row for it; when nothing fits, the smallest cell with the least overflow.
+  // the largest square cell (minFit..MAX_FIT) at which everything fits the box, and the
+  // tiles per row for it; when nothing fits, the smallest cell with the least overflow
+  // (raw: the cell at which it would fit, below minFit too; visible: the part of the
+  // content the box shows, 1 when it all fits).
   // Wrapped tiles prefer a count per row that divides the number of tiles (full rows,
   // 8 tiles as 2 x 4, not 3 + 3 + 2) unless another count gives clearly bigger cells.
   // Then the cells are widened into spare width when their labels need it (widen()):
   // {c: height, k, a: aspect, w, h}.
   fit(boxW, boxH) {
     const s = this.spec;
-    let best = this._fit(boxW, boxH, this.candidates());
+    const a0 = s.aspect || 1;  // a fixed aspect (narrow bank-word halves), else square first
+    let best = this._fit(boxW, boxH, this.candidates(), a0);
     if (!s.mesh && s.ntiles > 2) {
-      const even = this._fit(boxW, boxH, divisors(s.ntiles).filter((k) => k <= 64));
+      const even = this._fit(boxW, boxH, divisors(s.ntiles).filter((k) => k <= 64), a0);
       if (even && even.c * 1.25 >= best.c) best = even;
     }
-    const a = this.widen(best.c, best.k, boxW);
-    if (a === 1) return { ...best, a };
-    const [w, h] = this.size(best.c, best.k, a);
-    return { ...best, a, w, h };
+    const a = s.aspect || this.widen(best.c, best.k, boxW);
+    const [w, h] = a === 1 ? [best.w, best.h] : this.size(best.c, best.k, a);
+    const visible = Math.min(1, boxW / w) * Math.min(1, boxH / h);
+    return { ...best, a, w, h, visible };
   }
 
   // The aspect (width / height) of cells of height c with k tiles per row in a box boxW
@@ -177,20 +205,20 @@ export class Grid {
     return sw / c;
   }
 
-  _fit(boxW, boxH, ks) {
+  _fit(boxW, boxH, ks, a = 1) {
     let best = null;
     for (const k of ks) {
-      const [w1, h1] = this.size(1, k), [w0, h0] = this.size(0, k);
+      const [w1, h1] = this.size(1, k, a), [w0, h0] = this.size(0, k, a);
       // whole pixels from 4 px up (crisp edges); quarter pixels below, so that big tiles
       // still fit as an overview
       const raw = Math.min(MAX_FIT, (boxW - w0) / (w1 - w0), (boxH - h0) / (h1 - h0));
-      const c = Math.max(MIN_CELL, raw >= 4 ? Math.floor(raw) : Math.floor(raw * 4) / 4);
-      const [w, h] = this.size(c, k);
+      const c = Math.max(this.minFit, raw >= 4 ? Math.floor(raw) : Math.floor(raw * 4) / 4);
+      const [w, h] = this.size(c, k, a);
       const over = Math.max(0, w - boxW) * 4 + Math.max(0, h - boxH); // prefer vertical scrolling
       const score = [c, -over, -w * h];
       if (!best || score[0] > best.score[0] || (score[0] === best.score[0] &&
           (score[1] > best.score[1] || (score[1] === best.score[1] && score[2] > best.score[2])))) {
-        best = { c, k, w, h, score };
+        best = { c, k, w, h, score, raw: Math.max(MIN_CELL, raw) };
       }
     }
     return best;
@@ -319,7 +347,7 @@ export class Grid {
   }
 
   // the first tile of tile row i (a mesh may leave some places empty), or -1
-  _tileInRow(i) {
+  tileInRow(i) {
     for (let j = 0; j < this.perRow; j++) {
       const t = this._tileAt(i, j);
       if (t >= 0) return t;
@@ -344,7 +372,7 @@ export class Grid {
       const cy = y + this.sy;
       const i = this._tileRow(cy);
       if (i < 0) return null;
-      const t = this._tileInRow(i);
+      const t = this.tileInRow(i);
       if (t < 0) return null;
       const r = bisect(this.rowY, cy - this.tileY[t], s.nrows);
       if (r < 0 || cy - this.tileY[t] >= this.tileH) return null;
@@ -391,12 +419,17 @@ export class Grid {
     if (fns.widest === undefined) {
       // the longest text of any cell (monospace: the longest string is the widest)
       const s = this.spec, n = s.ntiles * s.nrows * s.ncols * this.sub;
-      let longest = "";
+      let longest = "", part = "";
       for (let key = 0; key < n; key++) {
         const t = fns.text(key);
-        if (t && t.length > longest.length) longest = t;
+        if (!t) continue;
+        if (t.length > longest.length) longest = t;
+        const [a, b] = splitLabel(t);
+        if (b !== null && Math.max(a.length, b.length) > part.length) part = a.length >= b.length ? a : b;
       }
       fns.widest = longest ? textWidth(longest, `100px ${CELL_FONT}`) / 100 : 0;
+      // the widest line when every "i,j" text is written on two lines ("i," over "j")
+      fns.widestLine = part ? textWidth(part, `100px ${CELL_FONT}`) / 100 : 0;
     }
     return fns.widest;
   }
@@ -405,7 +438,7 @@ export class Grid {
   paint() {
     if (!this.fns) return;
     const ctx = this._ctx(this.canvas);
-    this.render(ctx, this.sx, this.sy, this.vw, this.vh, false);
+    this.render(ctx, this.sx, this.sy, this.vw, this.vh);
     this._paintOverlay();
   }
 
@@ -423,33 +456,51 @@ export class Grid {
 
   // draw the content region [x0, x0+w) x [y0, y0+h) into ctx at (0, 0); labels as frozen
   // bands along the region's left and top edges
-  render(ctx, x0, y0, w, h, withOverlay) {
+  // opts: {highlight: draw the highlight (rings; dimmed others when `dim`), theme}
+  render(ctx, x0, y0, w, h, opts = {}) {
     const s = this.spec;
     const { fill, text, mark } = this.fns;
+    const th = opts.theme || theme;
+    const boxes = [];  // every text drawn: [x, y, w, h, kind, cellRect?] in region coordinates
     ctx.save();
-    ctx.fillStyle = "#ffffff";
+    ctx.fillStyle = th.bg;
     ctx.fillRect(0, 0, w, h);
     ctx.translate(-x0, -y0);
     const gap = this.ch >= 6 ? 1 : 0;
     const subGap = this.sw >= 10 ? 1 : 0;
     const px = this.labelPx();  // one text size for the whole grid; 0: no cell text
+    const lines = this.labelLines();
+    const th2 = lines === 2 ? px * LINE_HEIGHT + px : px;  // the text block's height
     ctx.textBaseline = "middle";
     const showText = text && px > 0;
-    const stats = { px, filled: 0, labelled: 0 };
+    // a cell's text is drawn only where it is whole: inside the region, clear of the
+    // frozen label bands (drawn over the cells once scrolled)
+    const labels = s.labels !== false;
+    const tx0 = x0 + (labels && x0 > 0 ? this.marginL : 0), ty0 = y0 + (labels && y0 > 0 ? this.marginT : 0);
+    const whole = (x, y, cw) => x >= tx0 - 0.01 && x + cw <= x0 + w + 0.01 && y >= ty0 - 0.01 && y + this.ch <= y0 + h + 0.01;
+    const stats = { px, filled: 0, labelled: 0 };  // filled: non-empty cells shown whole
     for (let t = 0; t < s.ntiles; t++) {
       const rg = this._ranges(t, x0, y0, w, h);
       if (!rg) continue;
       const [r0, r1, c0, c1] = rg;
       const tx = this.tileX[t], ty = this.tileY[t];
       if (this.header) {
-        ctx.fillStyle = "#44403c";
+        // the tile's label, or its short form, whole and inside the region; else none
+        ctx.fillStyle = th.head;
         ctx.textAlign = "left";
-        ctx.font = "600 11px system-ui, sans-serif";
+        ctx.textBaseline = "middle";
+        ctx.font = HEAD_FONT;
+        const room = Math.min(this.tileW + GAP_T - 4, x0 + w - tx);
         let label = s.tileLabel(t);
-        if (s.tileShort && ctx.measureText(label).width > this.tileW + GAP_T - 2) label = s.tileShort(t);
-        ctx.fillText(label, tx, ty - 8, this.tileW + GAP_T - 2);
+        if (s.tileShort && ctx.measureText(label).width > room) label = s.tileShort(t);
+        const lw = ctx.measureText(label).width;
+        const top = ty - 8 - 6;
+        if (label && lw <= room && tx >= x0 && top >= y0 && top + 12 <= y0 + h) {
+          ctx.fillText(label, tx, ty - 8);
+          boxes.push([tx - x0, top - y0, lw, 12, "tile"]);
+        }
       }
-      ctx.fillStyle = gap ? "#ffffff" : TILE_BG;
+      ctx.fillStyle = gap ? th.bg : th.tileBg;
       ctx.fillRect(tx, ty, this.tileW, this.tileH);
       for (let r = r0; r <= r1; r++) {
         const y = ty + this.rowY[r];
@@ -458,7 +509,7 @@ export class Grid {
           for (let k = 0; k < this.sub; k++) {
             const key = ((t * s.nrows + r) * s.ncols + c) * this.sub + k;
             const col = fill(key);
-            ctx.fillStyle = col || EMPTY;
+            ctx.fillStyle = col || th.empty;
             const last = k === this.sub - 1;
             ctx.fillRect(xc + k * this.sw, y, this.sw - (last ? gap : subGap), this.ch - gap);
             if (mark && mark(key)) {
@@ -470,27 +521,44 @@ export class Grid {
               ctx.lineTo(x1, y + Math.max(3, this.ch / 3));
               ctx.fill();
             }
-            if (col) stats.filled++;
-            if (showText && col && this._label(ctx, text(key), xc + k * this.sw, y, this.sw, px)) stats.labelled++;
+            // counted and labelled: the non-empty cells the region shows whole
+            if (!col || !whole(xc + k * this.sw, y, this.sw)) continue;
+            stats.filled++;
+            if (showText) {
+              const lw = this._label(ctx, text(key), xc + k * this.sw, y, this.sw, px, th, lines);
+              if (lw) {
+                stats.labelled++;
+                if (this.audit) boxes.push([xc + k * this.sw + (this.sw - lw) / 2 - x0, y + (this.ch - th2) / 2 - y0, lw, th2, "cell", [xc + k * this.sw - x0, y - y0, this.sw - (k === this.sub - 1 ? gap : subGap), this.ch - gap]]);
+              }
+            }
           }
         }
       }
     }
-    if (withOverlay) this._highlight(ctx, x0, y0, w, h);
+    if (opts.highlight) this._highlight(ctx, x0, y0, w, h, th, !!opts.dim);
     ctx.restore();
-    this._labels(ctx, x0, y0, w, h);
+    this._labels(ctx, x0, y0, w, h, th, boxes);
+    stats.boxes = boxes;
     this.painted = stats;
   }
 
-  // a cell's text at the grid's one label size
-  _label(ctx, label, x, y, w, size) {
-    if (!label) return false;
+  // a cell's text at the grid's one label size (on two lines when labelLines() says so);
+  // its width (0: nothing drawn)
+  _label(ctx, label, x, y, w, size, th = theme, lines = 1) {
+    if (!label) return 0;
     ctx.font = `${size}px ${CELL_FONT}`;
-    ctx.fillStyle = "#1c1917";
+    ctx.fillStyle = th.text;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.fillText(label, x + w / 2, y + this.ch / 2 + 0.5);
-    return true;
+    const [a, b] = lines === 2 ? splitLabel(label) : [label, null];
+    if (b === null) {
+      ctx.fillText(label, x + w / 2, y + this.ch / 2 + 0.5);
+      return ctx.measureText(label).width || 1;
+    }
+    const dy = (size * LINE_HEIGHT) / 2;
+    ctx.fillText(a, x + w / 2, y + this.ch / 2 - dy + 0.5);
+    ctx.fillText(b, x + w / 2, y + this.ch / 2 + dy + 0.5);
+    return Math.max(ctx.measureText(a).width, ctx.measureText(b).width) || 1;
   }
 
   // the full cell-text size for cells ch px high
@@ -498,11 +566,25 @@ export class Grid {
 
   // the label size in (sub-)cells sw x ch: the largest up to _cellSize(ch) at which the
   // widest label fits the width; 0 when that is below MIN_LABEL_PX or cells are too low
-  _pxFor(sw, ch) {
+  _pxFor(sw, ch) { return this._textFit(sw, ch).px; }
+
+  // {px, lines}: one line as _pxFor says; else, for "i,j" texts in narrow cells (a bank
+  // word's half), two lines ("i," over "j") when they fit at MIN_LABEL_PX or more
+  _textFit(sw, ch) {
     const widest = this.widestText();
-    if (!widest || ch < TEXT_CELL) return 0;
+    if (!widest || ch < TEXT_CELL) return { px: 0, lines: 1 };
     const px = Math.min(this._cellSize(ch), Math.floor((sw - 3) / widest + 1e-9));
-    return px >= MIN_LABEL_PX ? px : 0;
+    if (px >= MIN_LABEL_PX) return { px, lines: 1 };
+    const line = this.fns.widestLine;
+    if (!this.spec.twoLines || !line) return { px: 0, lines: 1 };
+    const px2 = Math.min(this._cellSize(ch), Math.floor((ch - 2) / (2 * LINE_HEIGHT)), Math.floor((sw - 3) / line + 1e-9));
+    return px2 >= MIN_LABEL_PX ? { px: px2, lines: 2 } : { px: 0, lines: 1 };
+  }
+
+  // 1 or 2: how the cell texts are written at the current size
+  labelLines() {
+    if (!this.fns || !this.fns.text || this.ch < TEXT_CELL) return 1;
+    return this._textFit(this.sw, this.ch).lines;
   }
 
   // The cell-text size of the whole grid: the largest (up to _cellSize()) at which the
@@ -524,29 +606,38 @@ export class Grid {
   // power-of-two subsample
   colStep() { return labelStep(this.cw, this.colLabelW + 3); }
 
-  _labels(ctx, x0, y0, w, h) {
+  // The frozen label bands (region coordinates): row labels right-aligned in the left band,
+  // column labels centred in the top band. A label is drawn whole or not at all: never
+  // squeezed, never cut by the region's edges or the corner, never over its neighbour
+  // (every 2nd, 4th, ... label when they do not all fit).
+  _labels(ctx, x0, y0, w, h, th = theme, boxes = []) {
     const s = this.spec;
     if (s.labels === false) return;
     ctx.save();
     ctx.font = LABEL_FONT;
-    ctx.fillStyle = "rgba(255,255,255,0.94)";
+    ctx.fillStyle = th.band;
     if (y0 > 0) ctx.fillRect(0, 0, w, this.marginT);
     if (x0 > 0) ctx.fillRect(0, 0, this.marginL, h);
-    ctx.fillStyle = "#78716c";
+    ctx.fillStyle = th.label;
+    const half = LABEL_PX / 2;
     if (s.rowLabel) {
-      const step = labelStep(this.ch, 12);
+      const step = labelStep(this.ch, LABEL_PX + 2);
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";
       for (let i = 0; i < this.tileRows; i++) {
-        const t = this._tileInRow(i);
+        const t = this.tileInRow(i);
         if (t < 0) continue;
         const ty = this.tileY[t] - y0;
         if (ty > h || ty + this.tileH < 0) continue;
         for (let r = 0; r < s.nrows; r += step) {
           const y = ty + this.rowY[r] + this.ch / 2;
-          if (y < this.marginT || y > h) continue;
+          if (y - half < this.marginT || y + half > h) continue;
           const label = s.rowLabel(r);
-          if (label !== null) ctx.fillText(label, this.marginL - 4, y, this.marginL - 4);
+          if (label === null || label === undefined || label === "") continue;
+          const lw = ctx.measureText(label).width;
+          if (lw > this.marginL - 6) continue;
+          ctx.fillText(label, this.marginL - 4, y);
+          boxes.push([this.marginL - 4 - lw, y - half, lw, LABEL_PX, "row"]);
         }
       }
     }
@@ -560,17 +651,41 @@ export class Grid {
         if (tx > w || tx + this.tileW < 0) continue;
         for (let c = 0; c < s.ncols; c += step) {
           const x = tx + this.colX[c] + this.cw / 2;
-          if (x < this.marginL || x > w) continue;
           const label = s.colLabel(c);
-          if (label === null) continue;
-          const half = ctx.measureText(label).width / 2;
-          if (x + half <= w) ctx.fillText(label, Math.max(x, this.marginL + half), this.marginT - 2);
+          if (label === null || label === undefined || label === "") continue;
+          const lw = ctx.measureText(label).width;
+          if (x - lw / 2 < this.marginL || x + lw / 2 > w) continue;
+          ctx.fillText(label, x, this.marginT - 2);
+          boxes.push([x - lw / 2, this.marginT - 2 - LABEL_PX, lw, LABEL_PX, "col"]);
         }
       }
     }
-    ctx.fillStyle = "#ffffff";
+    ctx.fillStyle = th.bg;
     if (x0 > 0 || y0 > 0) ctx.fillRect(0, 0, this.marginL, this.marginT);
     ctx.restore();
+  }
+
+  // Texts that overlap each other, leave the canvas, or leave their cell, in the last paint
+  // (this.audit must have been set before it): [] when every text is readable.
+  textProblems() {
+    const boxes = (this.painted && this.painted.boxes) || [];
+    const out = [];
+    const eps = 0.5;
+    const inside = (b, r) => b[0] >= r[0] - eps && b[1] >= r[1] - eps && b[0] + b[2] <= r[0] + r[2] + eps && b[1] + b[3] <= r[1] + r[3] + eps;
+    for (const b of boxes) {
+      if (!inside(b, [0, 0, this.vw, this.vh])) out.push({ problem: "outside the canvas", box: b.slice(0, 5) });
+      if (b[4] === "cell" && !inside(b, b[5])) out.push({ problem: "outside its cell", box: b.slice(0, 6) });
+    }
+    // labels against each other (cell texts are inside distinct cells, checked above)
+    const labels = boxes.filter((b) => b[4] !== "cell").sort((a, b) => a[0] - b[0]);
+    for (let i = 0; i < labels.length; i++) {
+      const a = labels[i];
+      for (let k = i + 1; k < labels.length && labels[k][0] < a[0] + a[2] - eps; k++) {
+        const b = labels[k];
+        if (b[1] < a[1] + a[3] - eps && a[1] < b[1] + b[3] - eps) out.push({ problem: "labels overlap", a: a.slice(0, 5), b: b.slice(0, 5) });
+      }
+    }
+    return out;
   }
 
   // cells: iterable of keys; colour(key) -> fill; primary: a key to ring more strongly
@@ -590,15 +705,18 @@ export class Grid {
       ctx.clip();
     }
     ctx.translate(-this.sx, -this.sy);
-    this._highlight(ctx, this.sx, this.sy, this.vw, this.vh);
+    this._highlight(ctx, this.sx, this.sy, this.vw, this.vh, theme, true);
     ctx.restore();
   }
 
-  _highlight(ctx, x0, y0, w, h) {
+  // the highlight: other cells dimmed (when `dim`), the highlighted ones redrawn and ringed
+  _highlight(ctx, x0, y0, w, h, th = theme, dim = true) {
     const hl = this.hl;
     if (!hl) return;
-    ctx.fillStyle = HIGHLIGHT_DIM;
-    ctx.fillRect(x0, y0, w, h);
+    if (dim) {
+      ctx.fillStyle = th.dim;
+      ctx.fillRect(x0, y0, w, h);
+    }
     const g = this.ch >= 6 ? 1 : 0;
     const rects = [];
     for (const key of hl.cells) {
@@ -606,7 +724,7 @@ export class Grid {
       if (x > x0 + w || x + cw < x0 || y > y0 + h || y + ch < y0) continue;
       rects.push([key, x, y, cw, ch]);
     }
-    ctx.strokeStyle = "#111111";
+    ctx.strokeStyle = th.ring;
     ctx.lineWidth = 1;
     for (const [, x, y, cw, ch] of rects) ctx.strokeRect(x - 0.5, y - 0.5, cw + 1 - g, ch + 1 - g);
     const px = this.labelPx();
@@ -616,20 +734,20 @@ export class Grid {
         const subGap = this.sw >= 10 ? 1 : 0;
         for (let k = 0; k < this.sub; k++) {
           const col = hl.colour(key + k);
-          ctx.fillStyle = col || EMPTY;
+          ctx.fillStyle = col || th.empty;
           ctx.fillRect(x + k * this.sw, y, this.sw - (k === this.sub - 1 ? g : subGap), ch - g);
-          if (text && col) this._label(ctx, text(key + k), x + k * this.sw, y, this.sw, px);
+          if (text && col) this._label(ctx, text(key + k), x + k * this.sw, y, this.sw, px, th, this.labelLines());
         }
         continue;
       }
       const col = hl.colour(key);
-      ctx.fillStyle = col || EMPTY;
+      ctx.fillStyle = col || th.empty;
       ctx.fillRect(x, y, cw - g, ch - g);
-      if (text && col) this._label(ctx, text(key), x, y, cw, px);
+      if (text && col) this._label(ctx, text(key), x, y, cw, px, th, this.labelLines());
     }
     if (hl.primary >= 0) {
       const [x, y, cw, ch] = this.keyRect(hl.primary);
-      ctx.strokeStyle = "#2563eb";
+      ctx.strokeStyle = th.primary;
       ctx.lineWidth = 2;
       ctx.strokeRect(x - 1.5, y - 1.5, cw + 2, ch + 2);
     }

@@ -1,0 +1,75 @@
+"""``complement(L, axis, size)``: the iters that fill the rest of ``[0, size)`` on an axis.
+
+The values ``L`` takes on ``axis`` (its shard and replica iters there) plus the values
+of the complement are every integer of ``[0, size)`` exactly once: ``L ⊕ complement``
+is a bijection onto ``[0, size)`` (CuTe's ``complement``, on our iters).
+
+How (cost O(k log k) for the k iters on the axis, never elements): sort the iters by
+stride; a running cover ``c`` starts at 1; an iter ``e:s`` needs ``s`` to be a multiple
+of ``c`` (a gap of ``s / c`` that the complement fills with ``s/c : c``), then
+``c = e * s``; finally ``size / c : c`` fills the top. Refused (:class:`AlgebraError`):
+iters that overlap or interleave so that no set of strided iters fills the gaps
+exactly once, an offset or negative stride on the axis, ``size`` not a multiple of
+what ``L`` spans, a swizzled layout (its values are not a sum of strided runs).
+
+>>> import tilelayout as tl
+>>> complement(tl.parse("S[4:2]"), "m", 16)      # {0,2,4,6} + {0,1,8,9} = [0, 16)
+parse('S[(2,2):(8,1)]')
+"""
+
+from __future__ import annotations
+
+from ..core.axes import check_axis
+from ..core.compose import ComposeLayout, Layout
+from ..core.errors import AlgebraError
+from ..core.iter import Iter, as_int
+from ..core.tile import TileLayout
+
+
+def complement(layout: Layout, axis: str = "m", size: int | None = None) -> TileLayout:
+    """Iters on ``axis`` that, added to ``layout``'s, cover ``[0, size)`` exactly once
+    (``size`` defaults to what ``layout``'s iters span, rounded up to a multiple).
+
+    >>> import tilelayout as tl
+    >>> complement(tl.parse("S[(8,4):(4@laneid,1@laneid)] + R[2:32@laneid]"), "laneid", 128)
+    parse('S[2:64@laneid]')
+    """
+    check_axis(axis)
+    if isinstance(layout, ComposeLayout):
+        raise AlgebraError(
+            f"{layout} is swizzled: its addresses are an XOR pattern, not a sum of strided "
+            f"runs; take the complement of its tile"
+        )
+    if layout.offset.get(axis, 0):
+        raise AlgebraError(
+            f"{layout} has offset {layout.offset.get(axis)} on {axis}: its values do not start "
+            f"at 0, so no set of iters completes them to [0, size)"
+        )
+    runs = sorted((it.stride, it.extent) for it in layout.shard + layout.replica
+                  if it.axis == axis and it.extent > 1 and it.stride)
+    out: list[Iter] = []
+    cover = 1
+    for s, e in runs:
+        if s < 0:
+            raise AlgebraError(f"iter {e}:{s}@{axis} runs backwards (negative stride); its "
+                               f"values are not in [0, size)")
+        if s % cover:
+            raise AlgebraError(
+                f"iter {e}:{s}@{axis} overlaps or interleaves with the smaller iters, which "
+                f"cover [0, {cover}) in steps: {s} is not a multiple of {cover}, so the values "
+                f"would collide or leave gaps no strided iter fills exactly once"
+            )
+        if s > cover:
+            out.append(Iter(s // cover, cover, axis))
+        cover = s * e
+    if size is None:
+        size = cover
+    size = as_int(size, "complement size")
+    if size < cover or size % cover:
+        raise AlgebraError(
+            f"{layout} spans [0, {cover}) on {axis} in whole steps; size {size} must be a "
+            f"multiple of {cover}"
+        )
+    if size > cover:
+        out.append(Iter(size // cover, cover, axis))
+    return TileLayout(out[::-1], offset={axis: 0} if not out else None)

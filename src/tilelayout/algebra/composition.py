@@ -1,0 +1,154 @@
+"""Functional composition ``compose(outer, inner)``: the layout of ``x -> outer(inner(x))``.
+
+``inner`` maps each logical index to an integer on one axis (its codomain is a single
+memory axis); that integer is read as a *flat index* of ``outer`` (row-major over
+outer's shard extents, the order ``outer.apply(flat)`` uses). The result has inner's
+logical domain and outer's codomain.
+
+How (CuTe's composition, on our iters, cost O(inner iters x outer iters), never
+elements): each inner iter ``e:d`` walks outer's iters innermost first; a stride that
+is a multiple of an outer extent skips that iter (``d /= E``), then the iter's values
+land in outer iter ``j`` as ``e':d*S_j`` sub-iters (split across iters when ``e``
+exceeds what is left of iter ``j``). The result is exact when no sum carries from one
+outer iter into the next: for every outer iter, inner's offset digit plus the largest
+value every inner iter puts there stays below its extent. Otherwise (a stride that
+neither divides nor is divided by an outer extent, values beyond outer's size, a
+carry, a negative stride, a swizzled inner) :class:`AlgebraError` says which iter and why.
+
+Inner replicas compose like shard iters (into the result's replicas); outer's replicas
+and swizzle pass through (``outer(v)`` is a set; the swizzle acts after outer's tile).
+
+>>> import tilelayout as tl
+>>> outer = tl.parse("S[(4,8):(1,4)]")        # a 4 x 8 column-major tile on m
+>>> inner = tl.parse("S[(8,4):(4,1)]")        # read as 8 x 4: flat index 4*i + j
+>>> compose(outer, inner)
+parse('S[(4,2,4):(1,16,4)]')
+>>> compose(outer, inner).apply((1, 0), (8, 4)) == outer.apply(4)
+True
+"""
+
+from __future__ import annotations
+
+from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.errors import AlgebraError
+from ..core.iter import Iter
+from ..core.tile import TileLayout
+from .canonical import canonicalize
+
+
+def value_axis(tile: TileLayout, what: str) -> str | None:
+    """The one axis ``tile`` moves or offsets (None if it is constant 0), else AlgebraError."""
+    used = {it.axis for it in tile.shard + tile.replica if it.stride and it.extent > 1}
+    used |= {a for a, v in tile.offset.items() if v}
+    if len(used) > 1:
+        raise AlgebraError(
+            f"{what} {tile} maps to axes {', '.join(sorted(used))}; it must map to a single "
+            f"(memory) axis"
+        )
+    return next(iter(used), None)
+
+
+class _Digits:
+    """Outer's iters innermost first, with how much of each iter's range is used."""
+
+    def __init__(self, outer: TileLayout) -> None:
+        self.outer = outer
+        self.iters = list(reversed(outer.shard))
+        self.load = [0] * len(self.iters)
+        self.size = outer.size()
+        self.zero_axis = outer.axes[0] if outer.axes else "m"
+
+    def split(self, e: int, d: int, what: str) -> list[Iter]:
+        """Outer's sub-iters that inner iter ``e:d`` becomes (outermost first)."""
+        if e == 1:
+            return []
+        if d == 0:
+            return [Iter(e, 0, self.zero_axis)]
+        if d < 0:
+            raise AlgebraError(f"{what} has stride {d}: a negative flat index step has no "
+                               f"place in outer's flat index")
+        out, j, top = [], 0, (e - 1) * d
+        while True:
+            if j == len(self.iters):
+                raise AlgebraError(f"{what} reaches flat index {top}, beyond outer's "
+                                   f"{self.size} elements")
+            it = self.iters[j]
+            if (e - 1) * d < it.extent:  # every value fits inside this iter: no carry
+                out.append(Iter(e, d * it.stride, it.axis))
+                self.load[j] += (e - 1) * d
+                break
+            if d >= it.extent:
+                if d % it.extent:
+                    raise AlgebraError(
+                        f"{what}: stride {d} is not a multiple of outer's iter "
+                        f"{it.extent}:{it.stride}@{it.axis} (extent {it.extent}), so its values "
+                        f"straddle that iter's wrap-around"
+                    )
+                d //= it.extent
+                j += 1
+                continue
+            room = it.extent // d
+            if it.extent % d or e % room:
+                raise AlgebraError(
+                    f"{what}: its {e} values at stride {d} do not split evenly over outer's iter "
+                    f"{it.extent}:{it.stride}@{it.axis}; the sum would carry into the next iter"
+                )
+            out.append(Iter(room, d * it.stride, it.axis))
+            self.load[j] += (room - 1) * d
+            e //= room
+            d = 1
+            j += 1
+        return out[::-1]
+
+    def place_offset(self, o: int) -> dict[str, int]:
+        """Outer's coordinate of flat index ``o`` (checking nothing carries), as an offset."""
+        if not 0 <= o < self.size:
+            raise AlgebraError(f"inner's offset {o} is outside outer's flat indices [0, {self.size})")
+        out = dict(self.outer.offset)
+        for j, it in enumerate(self.iters):
+            o, digit = divmod(o, it.extent)
+            if digit + self.load[j] >= it.extent:
+                raise AlgebraError(
+                    f"inner's values reach {digit + self.load[j]} in outer's iter "
+                    f"{it.extent}:{it.stride}@{it.axis} (extent {it.extent}): the flat index "
+                    f"carries into the next iter, which no single stride expresses"
+                )
+            out[it.axis] = out.get(it.axis, 0) + digit * it.stride
+        return out
+
+
+def compose(outer: Layout, inner: Layout) -> Layout:
+    """The layout of ``x -> outer(inner(x))``; ``inner``'s values are outer's flat indices.
+
+    >>> import tilelayout as tl
+    >>> warp = tl.parse("S[(8,4):(4@laneid,1@laneid)]")   # 32 elements on 32 lanes
+    >>> compose(warp, tl.parse("S[(4,8):(1,4)]"))          # the same elements, transposed
+    parse('S[(4,8):(1@laneid,4@laneid)]')
+    """
+    if isinstance(inner, ComposeLayout):
+        inner = canonicalize(inner)  # an identity swizzle drops out
+        if isinstance(inner, ComposeLayout):
+            raise AlgebraError(
+                f"inner {inner} is swizzled: outer(swizzle(m)) is not affine in m; compose "
+                f"with the tile and apply the swizzle's XOR pattern separately"
+            )
+    axis = value_axis(inner, "inner")
+    outer_tile = tile_of(outer)
+    digits = _Digits(outer_tile)
+    shard: list[Iter] = []
+    for k, it in enumerate(inner.shard):
+        stride = it.stride if it.axis == axis else 0
+        shard.extend(digits.split(it.extent, stride, f"inner iter {k} ({it.extent}:{it.stride})"))
+    replica: list[Iter] = []
+    for k, it in enumerate(inner.replica):
+        stride = it.stride if it.axis == axis else 0
+        replica.extend(digits.split(it.extent, stride,
+                                    f"inner replica iter {k} ({it.extent}:{it.stride})"))
+    offset = digits.place_offset(inner.offset.get(axis, 0) if axis else 0)
+    tile = TileLayout(shard, replica + list(outer_tile.replica),
+                      {a: v for a, v in offset.items() if v})
+    if isinstance(outer, ComposeLayout):
+        if "m" not in tile.axes:
+            tile = TileLayout(tile.shard, tile.replica, {**dict(tile.offset), "m": 0})
+        return ComposeLayout(outer.swizzle, tile)
+    return tile

@@ -1,0 +1,49 @@
+"""``tilelayout codegen LAYOUT [--shape 8,16] [--lang cuda] [--inverse]``: index code.
+
+Prints the layout's forward map (logical indices -> one value per axis) or, with
+``--inverse``, its inverse (one value per axis -> logical flat index or -1) as a
+Python, C, C++, CUDA or Triton function ready to paste into a kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..codegen.generate import DEFAULT_LIMIT, codegen
+from ..codegen.languages import LANGUAGES
+from .common import add_layout_args, layout_from_args, shape_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``codegen`` subcommand to the CLI's subparsers."""
+    p = sub.add_parser(
+        "codegen", help="the layout's index map as Python / C / C++ / CUDA / Triton code",
+        description="Print the layout's forward map (indices i0.. [, replica r] -> one value "
+                    "per axis) or, with --inverse, its inverse (axis values -> flat index or "
+                    "-1) as a function in the chosen language.")
+    add_layout_args(p)
+    p.add_argument("--lang", default="python", choices=LANGUAGES,
+                   help="target language (default: python)")
+    p.add_argument("--inverse", action="store_true",
+                   help="generate the inverse map (refused when two elements share a coordinate)")
+    p.add_argument("--name", default="layout_fn", help="function name (default: layout_fn)")
+    p.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
+                   help=f"most element/replica coordinates the inverse's invertibility check may "
+                   f"scan (default {DEFAULT_LIMIT})")
+    p.add_argument("--json", action="store_true", help="print {layout, shape, lang, code} as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the generated function."""
+    layout = layout_from_args(args)
+    shape = shape_from_args(args, layout)
+    code = codegen(layout, shape, lang=args.lang, name=args.name, inverse=args.inverse,
+                   limit=args.limit)
+    if args.json:
+        print(json.dumps({"layout": str(layout), "shape": list(shape), "lang": args.lang,
+                          "inverse": args.inverse, "code": code}))
+    else:
+        print(code, end="")
+    return 0

@@ -1,0 +1,38 @@
+"""``tilelayout plan SRC DST --shape --dtype [--json]``: how a tile gets from one layout
+to another.
+
+Prints the plan of :func:`tilelayout.plan_conversion`: the kind (the coarsest level that
+must exchange data), the mechanism and why, the stages (register moves, shuffle rounds,
+shared-memory store / barrier / load with the chosen layout, collectives) and the costs.
+Each operand is layout text or a preset, ``preset:NAME`` or
+``preset:NAME:KEY=VALUE[:KEY=VALUE...]`` (as ``tilelayout smem``); ``--shape`` defaults
+to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..planning.conversion import plan_conversion
+from .common import add_pair_args, layout_pair
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``plan`` subcommand to the CLI's subparsers."""
+    p = sub.add_parser(
+        "plan", help="plan a layout conversion (registers, shuffles, shared memory, collective)",
+        description="Plan moving a tile from layout SRC to layout DST: what must be "
+                    "exchanged (kind), the cheapest mechanism and why, its stages and costs.")
+    add_pair_args(p, "src", "dst", "32,32")
+    p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the plan (or its JSON)."""
+    src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
+                                         args.dtype)
+    plan = plan_conversion(src, dst, shape, dtype)
+    print(json.dumps(plan.to_dict()) if args.json else str(plan))
+    return 0

@@ -1,0 +1,189 @@
+"""Compiled scalar evaluation: one Python function per layout and shape, built once.
+
+``base`` and ``apply`` on Python ints are the hot path of every per-element loop. For
+each (layout, shape) this module renders the layout's simplified forward expressions
+(:mod:`tilelayout.eval.expressions`) as a small Python function, compiles it once and
+keeps it on the layout object (``layout._plans``). The function validates the index
+inline (tuples of in-range ints, or an in-range flat int) and hands anything else
+(numpy integers, lists, out-of-range or malformed indices) to the general path, which
+converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
+
+Safety: the source text passed to ``exec`` is produced only by this library's own code
+generator from validated integers (extents, strides, offsets, shape entries) and
+registered axis names, which appear only as ``repr()`` string literals or, after a
+strict identifier check (:func:`~tilelayout.eval.expressions.local_names`), as local
+variable names. No user-supplied text ever reaches it.
+
+>>> import tilelayout as tl
+>>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+>>> plan_for(L, (8, 16)).apply((0, 8))
+({laneid: 0, warpid: 6, m: 0}, {laneid: 0, warpid: 10, m: 0})
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import budget
+from ..core.compose import Layout, tile_of
+from ..core.coord import Coord, make_coord
+from ..core.shape import Shape, flat_index, unflatten
+from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
+
+#: replica combinations unrolled into straight-line code; beyond this a loop
+_UNROLL = 16
+
+
+@dataclass
+class Plan:
+    """The compiled evaluators of one layout over one shape.
+
+    ``base`` is compiled at once; ``apply`` (which needs the replica deltas) on its first
+    call, after the moving replica combinations are checked against the ``replicas``
+    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal.
+    """
+
+    shape: Shape
+    base: Callable[[Any], Coord]
+    source: str
+    replica_cost: int
+    _build_apply: Callable[[], Callable[[Any], tuple[Coord, ...]]]
+    _apply: Callable[[Any], tuple[Coord, ...]] | None = None
+
+    def apply(self, index: Any) -> tuple[Coord, ...]:
+        """Every coordinate of element ``index`` (replica order, no duplicates)."""
+        if self.replica_cost > 1:
+            budget.check("apply enumerates", self.replica_cost, "replicas")
+        fn = self._apply
+        if fn is None:
+            fn = self._apply = self._build_apply()
+            self.source += fn.__doc__ or ""
+        return fn(index)
+
+
+def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
+    """The cached plan of ``layout`` over ``shape`` (``None``: the default shape)."""
+    plans = layout._plans
+    key = shape if shape is None or type(shape) is tuple else layout.check_shape(shape)
+    try:
+        plan = plans.get(key)
+    except TypeError:  # a tuple holding something unhashable: validate (and refuse) it
+        key = layout.check_shape(shape)
+        plan = plans.get(key)
+    if plan is None:
+        plan = _compile(layout, layout.check_shape(key))
+        if len(plans) < 64:
+            plans[key] = plan
+    return plan
+
+
+def _deltas(layout: Layout) -> list[tuple[int, ...]]:
+    """What each replica combination adds per axis: stride-0 replica iters skipped,
+    duplicates removed, first-occurrence order kept (``apply``'s order). Counted against
+    the ``replicas`` limit before one is listed."""
+    tile = tile_of(layout)
+    budget.check("apply enumerates", budget.replica_cost(tile), "replicas")
+    pos = {a: k for k, a in enumerate(tile.axes)}
+    moving = [it for it in tile.replica if it.stride != 0]
+    out: dict[tuple[int, ...], None] = {}
+    for n, combo in enumerate(itertools.product(*(range(it.extent) for it in moving))):
+        if not n & 0xFFF:
+            budget.checkpoint()
+        d = [0] * len(tile.axes)
+        for it, r in zip(moving, combo, strict=True):
+            d[pos[it.axis]] += r * it.stride
+        out.setdefault(tuple(d), None)
+    return list(out)
+
+
+def _coord_text(axes: Sequence[str], values: Sequence[str]) -> str:
+    pairs = "".join(f"({a!r}, {v}), " for a, v in zip(axes, values, strict=True))
+    return f"_make(({pairs}))"
+
+
+def _plus(name: str, d: int) -> Expr:
+    return binary("+", var(name), const(d)) if d else var(name)
+
+
+def _compile(layout: Layout, shape: Shape) -> Plan:
+    tile = tile_of(layout)
+    d = len(shape)
+    args = [f"i{k}" for k in range(d)]
+    size = 1
+    for s in shape:
+        size *= s
+    # index -> i0..i{d-1}: the fast inline checks, else the general (converting, raising) path
+    head = ["def _entry(index):"]
+    unpack = ", ".join(args) + ("," if d == 1 else "")
+    checks = " and ".join(
+        [f"type({a}) is int" for a in args] + [f"0 <= {a} < {s}" for a, s in zip(args, shape, strict=True)]
+    )
+    if d:
+        head += [
+            f"    if type(index) is tuple and len(index) == {d}:",
+            f"        {unpack} = index",
+            f"        if not ({checks}):",
+            f"            {unpack} = _dims(index)",
+            f"    elif type(index) is int and 0 <= index < {size}:",
+        ]
+        flat = ["        f = index"]
+        for k in range(d - 1, 0, -1):
+            flat.append(f"        f, {args[k]} = divmod(f, {shape[k]})")
+        flat.append(f"        {args[0]} = f")
+        head += flat + ["    else:", f"        {unpack} = _dims(index)"]
+    else:
+        head += ["    _dims(index)"]
+    images = xor_images(layout)
+    base_prog = forward_program(layout, shape, args, replicas=False, swizzle=False)
+    body = ["    " + line for line in python_lines(base_prog)]
+    names = base_prog.names
+    m_pos = tile.axes.index("m") if images else -1
+
+    def values(delta: Sequence[int]) -> list[str]:
+        out = []
+        for k, (name, dk) in enumerate(zip(names, delta, strict=True)):
+            e = _plus(name, dk)
+            if k == m_pos:
+                e = xor_expr(e, images)  # type: ignore[arg-type]
+            out.append(render(e))
+        return out
+
+    zero = (0,) * len(names)
+    base_src = head + body + [f"    return {_coord_text(tile.axes, values(zero))}"]
+
+    def _dims(index: Any) -> tuple[int, ...]:
+        return unflatten(flat_index(index, shape), shape)
+
+    def run(source: str, name: str, **extra: Any) -> Callable[[Any], Any]:
+        namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
+        # the source is generated here from validated ints and registered axis names only
+        exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
+        fn = namespace[name]
+        fn.__doc__ = "\n" + source
+        return fn
+
+    def build_apply() -> Callable[[Any], tuple[Coord, ...]]:
+        deltas = _deltas(layout)
+        apply_src = head + body
+        if len(deltas) <= _UNROLL:
+            coords = ", ".join(_coord_text(tile.axes, values(dl)) for dl in deltas)
+            apply_src.append(f"    return ({coords},)")
+        else:
+            loop_vars = [f"d{k}" for k in range(len(names))]
+            exprs = []
+            for k, (n, dv) in enumerate(zip(names, loop_vars, strict=True)):
+                e = binary("+", var(n), var(dv))
+                exprs.append(render(xor_expr(e, images) if k == m_pos else e))  # type: ignore[arg-type]
+            unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
+            apply_src.append(
+                f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
+            )
+        source = "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n"
+        return run(source, "_apply", _deltas=tuple(deltas))
+
+    base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
+    return Plan(shape, run(base_source, "_base"), base_source,
+                budget.replica_cost(tile), build_apply)

@@ -1,0 +1,134 @@
+"""Choosing the shared-memory layout a tile goes through between two distributed layouts.
+
+``choose_smem_layout(writer, reader, shape, dtype)`` costs every candidate layout with
+:func:`~tilelayout.planning.access.smem_access` for the stores (``writer``'s registers
+-> shared memory) and the loads (shared memory -> ``reader``'s registers) and returns
+the one with the fewest write + read wavefronts, ties broken by wider vectors, then
+fewer bytes, then the hardware that accepts it (TMA / wgmma / tcgen05), then the
+simpler candidate. Families:
+
+* ``"swizzle"``: compact tiles in every dims' order composed with every swizzle mode
+  the hardware offers for the dtype (:mod:`tilelayout.planning.swizzle_family`);
+* ``"any"``: every bijective XOR-linear layout of a 2^n-element tile
+  (:mod:`tilelayout.planning.xor_family`).
+
+``ideal`` is the wavefront model's lower bound: each side's requests at the widest
+vector its own registers allow, one wavefront per phase with an active lane.
+
+>>> import tilelayout as tl
+>>> C = tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]")          # mma.m16n8k16 C
+>>> T = tl.parse("S[(8,2,4,2):(4@laneid,1,1@laneid,2)]")          # C transposed: lane owns columns
+>>> c = choose_smem_layout(C, T, (16, 8), "float32")
+>>> c.write.wavefronts + c.read.wavefronts, c.ideal
+(8, 8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import budget
+from ..core.compose import Layout
+from ..core.dtypes import dtype_bytes
+from ..core.errors import LayoutError
+from ..core.shape import Shape
+from .access import AccessReport
+from .costing import Costed, best, cost, lower_bound, prepare
+from .swizzle_family import swizzle_candidates
+from .xor_family import xor_candidates
+
+FAMILIES = ("swizzle", "any")
+
+
+@dataclass(frozen=True)
+class SmemChoice:
+    """The chosen shared-memory layout and why.
+
+    ``layout`` (on ``m``), ``write`` / ``read`` (:class:`AccessReport`), ``ideal`` (the
+    lower bound on write + read wavefronts), ``accepted_by`` (hardware modes that accept
+    ``layout``), ``candidates`` (every costed candidate, best first: the runners-up),
+    ``searched`` (how many layouts were costed) and ``family``.
+    """
+
+    layout: Layout
+    name: str
+    write: AccessReport
+    read: AccessReport
+    ideal: int
+    accepted_by: tuple[str, ...]
+    family: str
+    shape: Shape
+    dtype: str
+    candidates: tuple[Costed, ...] = field(repr=False)
+    searched: int = 0
+    notes: tuple[str, ...] = ()
+
+    @property
+    def wavefronts(self) -> int:
+        """Write + read wavefronts of the chosen layout."""
+        return self.write.wavefronts + self.read.wavefronts
+
+    @property
+    def distance(self) -> int:
+        """Wavefronts above the ideal (0: the lower bound is reached)."""
+        return self.wavefronts - self.ideal
+
+    def to_dict(self, *, per_request: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready data (the candidates as table rows)."""
+        return {"layout": str(self.layout), "name": self.name, "family": self.family,
+                "shape": list(self.shape), "dtype": self.dtype,
+                "wavefronts": self.wavefronts, "ideal": self.ideal, "distance": self.distance,
+                "write": self.write.to_dict(per_request=per_request),
+                "read": self.read.to_dict(per_request=per_request),
+                "accepted_by": list(self.accepted_by), "searched": self.searched,
+                "notes": list(self.notes),
+                "candidates": [c.row() for c in self.candidates]}
+
+    def __str__(self) -> str:
+        return (f"{self.layout}  [{self.name}]\n  write: {self.write}\n  read:  {self.read}\n"
+                f"  total {self.wavefronts} wavefronts, ideal {self.ideal} "
+                f"(+{self.distance})")
+
+
+def choose_smem_layout(
+    writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
+    family: str = "swizzle", *, limits: budget.Limits | None = None,
+) -> SmemChoice:
+    """The shared-memory layout for a tile stored through ``writer`` and loaded through
+    ``reader`` that minimises write + read wavefronts (see the module doc). The register
+    files are bounded by the ``elements`` limit, the candidates costed by ``search``
+    (``limits=`` or ``tl.limits``).
+
+    >>> import tilelayout as tl
+    >>> rows = tl.parse("S[(2,32,32):(1@warpid,1@laneid,1)]")     # lane owns a row
+    >>> cols = tl.parse("S[(64,32):(1,1@laneid)]")                 # lane owns a column
+    >>> c = choose_smem_layout(rows, cols, (64, 32), "float16")
+    >>> c.name, c.write.vector_bytes, c.read.vector_bytes, c.wavefronts, c.ideal
+    ('rows(0,1) 64B', 16, 2, 96, 64)
+    """
+    if family not in FAMILIES:
+        raise LayoutError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
+    with budget.using(limits):
+        return _choose(writer, reader, shape, dtype, family)
+
+
+def _choose(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
+            family: str) -> SmemChoice:
+    sides = prepare(writer, reader, shape, dtype)
+    nbytes = dtype_bytes(dtype)
+    ideal = lower_bound(sides.writer, nbytes) + lower_bound(sides.reader, nbytes)
+    notes: list[str] = []
+    if family == "swizzle":
+        cands = swizzle_candidates(sides.shape, dtype)
+        budget.check("the swizzle family costs", len(cands), "search")
+        costed = [cost(sides, c.name, c.layout, c.accepted_by) for c in cands]
+    else:
+        costed, notes = xor_candidates(sides)
+    if not costed:
+        raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")
+    ranked = best(costed)
+    top = ranked[0]
+    return SmemChoice(top.layout, top.name, top.write, top.read, ideal, top.accepted_by,
+                      family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes))

@@ -1,0 +1,184 @@
+"""A distributed layout as a register file: which element each (warp, lane, slot) holds.
+
+A *distributed* layout places a tile on threads and register slots: its thread axes
+name the thread (``laneid`` + ``warpid``, ``tid_in_wg`` + ``wgid``, ``tx`` ...) and ``m``
+is the register slot, as the mma / wgmma / ldmatrix presets do. Shared-memory access
+planning needs the reverse view, a dense table ``element[warp, lane, slot]`` (-1 where a
+register holds nothing), built here once per layout and shape, vectorized.
+
+Lanes come from the thread-level axis (``laneid``, or ``tx`` / ``tid_in_wg`` modulo 32);
+every other thread axis inside a CTA (``warpid``, ``wid_in_wg``, ``wgid``, and the
+thread-level value divided by 32) names the warp. Axes at CTA level or above (``bx``,
+``cbx``), device and other memory axes are refused: shared memory belongs to one CTA.
+
+>>> import tilelayout as tl
+>>> t = register_file(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))
+>>> t.table.shape, t.table[0, 5].tolist()     # (warps, lanes, slots); lane 5's registers
+((1, 32, 4), [10, 11, 74, 75])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import budget
+from ..core.axes import axis as axis_info
+from ..core.axes import is_axis
+from ..core.compose import Layout
+from ..core.errors import LayoutError
+
+WARP = 32
+
+_WARP_SCOPES = ("warp", "warpgroup")
+
+
+@dataclass(frozen=True, eq=False)
+class RegisterFile:
+    """``table[w, l, s]``: the flat logical index held by slot ``s`` of lane ``l`` of warp
+    ``w`` (-1: nothing). ``warps[w]`` names warp ``w`` by its thread-axis values."""
+
+    table: np.ndarray
+    warps: tuple[dict[str, int], ...]
+    shape: tuple[int, ...]
+    replicated: bool
+    _groups: dict[int, np.ndarray | None] = field(default_factory=dict, repr=False)
+    _requests: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict,
+                                                                repr=False)
+
+    @property
+    def slots(self) -> int:
+        """Register slots per lane (the table's last extent)."""
+        return int(self.table.shape[2])
+
+    def groups(self, k: int) -> np.ndarray | None:
+        """The elements of every filled group of slots ``[v*k, (v+1)*k)``, shape ``(G, k)``,
+        or None when some lane fills a group only partly (no ``k``-wide vectors). Cached."""
+        if k not in self._groups:
+            w, l, s = self.table.shape
+            pad = (-s) % k
+            t = np.pad(self.table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) \
+                if pad else self.table
+            g = t.reshape(-1, k)
+            full = g >= 0
+            any_, all_ = full.any(axis=1), full.all(axis=1)
+            self._groups[k] = g[all_] if np.array_equal(any_, all_) else None
+        return self._groups[k]
+
+    def requests(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """One warp-wide request per (warp, vector index ``v``) with an active lane: the
+        first element each lane moves (``(n, 32)``, -1: inactive) and the request ids
+        ``(n, 2)`` = (warp number, v). Cached."""
+        if k not in self._requests:
+            w, l, s = self.table.shape
+            pad = (-s) % k
+            t = np.pad(self.table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) \
+                if pad else self.table
+            first = t.reshape(w, l, -1, k)[..., 0].transpose(0, 2, 1).reshape(-1, l)
+            nvec = first.shape[0] // max(w, 1)
+            ids = np.stack(np.divmod(np.arange(first.shape[0]), max(nvec, 1)), axis=1)
+            keep = (first >= 0).any(axis=1)
+            self._requests[k] = (first[keep], ids[keep])
+        return self._requests[k]
+
+
+def _lane_axis(layout: Layout, what: str) -> tuple[str | None, list[str]]:
+    lane: str | None = None
+    warps: list[str] = []
+    for name in layout.axes:
+        if name == "m":
+            continue
+        info = axis_info(name) if is_axis(name) else None
+        if info is None or info.kind != "thread" or info.scope is None:
+            raise LayoutError(
+                f"the {what} layout must place the tile on threads and register slots "
+                f"(thread axes + m); axis '{name}' is not a thread axis")
+        unit, within = info.scope
+        if unit == "thread":
+            if lane is not None:
+                raise LayoutError(f"the {what} layout uses two thread-level axes ('{lane}' "
+                                  f"and '{name}'); give the thread by one of them")
+            lane = name
+        elif unit in _WARP_SCOPES:
+            warps.append(name)
+        else:
+            raise LayoutError(
+                f"the {what} layout spreads the tile over '{name}' ({unit}s), but shared "
+                f"memory belongs to one CTA; plan one CTA's tile")
+    return lane, warps
+
+
+def register_file(layout: Layout, shape: Sequence[int], what: str = "distributed"
+                  ) -> RegisterFile:
+    """The register file of a distributed layout over ``shape`` (see the module doc).
+
+    Refuses (``LayoutError``) non-thread axes, lane values outside ``[0, 32)``, negative
+    slots and two elements in one register; the elements evaluated and the table's cells
+    (warps x 32 x slots) are checked against the ``elements`` limit (``tl.limits``).
+
+    >>> import tilelayout as tl
+    >>> rf = register_file(tl.parse("S[(2,32):(1@warpid,1@laneid)]"), (2, 32))
+    >>> rf.table.shape, rf.warps
+    ((2, 32, 1), ({'warpid': 0}, {'warpid': 1}))
+    """
+    s = layout.check_shape(shape)
+    lane_name, warp_names = _lane_axis(layout, what)
+    size = math.prod(s)
+    reps = layout.replica_count
+    budget.check(f"the {what} layout's register file evaluates", size * reps, "elements")
+    coords = layout.map_all(s)
+    n = size * reps
+    elem = np.repeat(np.arange(size, dtype=np.int64), reps)
+    slot = coords["m"].reshape(n) if "m" in coords else np.zeros(n, dtype=np.int64)
+    if n and int(slot.min()) < 0:
+        raise LayoutError(f"the {what} layout gives a negative register slot m "
+                          f"({int(slot.min())})")
+    keys = []
+    if lane_name is not None:
+        thread = coords[lane_name].reshape(n)
+        if n and int(thread.min()) < 0:
+            raise LayoutError(f"the {what} layout gives a negative {lane_name} "
+                              f"({int(thread.min())})")
+        if lane_name == "laneid" and n and int(thread.max()) >= WARP:
+            raise LayoutError(f"the {what} layout gives laneid {int(thread.max())}; a warp "
+                              f"has lanes 0..{WARP - 1}")
+        lane = thread % WARP
+        warp_of_thread = thread // WARP
+    else:
+        lane = np.zeros(n, dtype=np.int64)
+        warp_of_thread = np.zeros(n, dtype=np.int64)
+    for name in warp_names:
+        keys.append(coords[name].reshape(n))
+    if lane_name is not None and lane_name != "laneid":
+        keys.append(warp_of_thread)
+    if len(keys) == 1:
+        values, warp = np.unique(keys[0], return_inverse=True)
+        uniq, warp = values[:, None], warp.reshape(n)
+    elif keys:
+        uniq, warp = np.unique(np.stack(keys, axis=1), axis=0, return_inverse=True)
+        warp = warp.reshape(n)
+    else:
+        uniq, warp = np.zeros((1, 0), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    names = warp_names + ([f"{lane_name}//32"] if lane_name not in (None, "laneid") else [])
+    warps = tuple({k: int(v) for k, v in zip(names, row, strict=True)} for row in uniq)
+    nslots = int(slot.max()) + 1 if n else 0
+    cells = len(warps) * WARP * nslots
+    budget.check(f"the {what} layout's register file ({len(warps)} warps x {WARP} lanes x "
+                 f"{nslots} slots) holds", cells, "elements")
+    table = np.full((len(warps), WARP, nslots), -1, dtype=np.int64)
+    cell = (warp * WARP + lane) * nslots + slot
+    pair = np.sort(cell * max(size, 1) + elem)  # a stride-0 replica repeats a pair: one copy
+    pair = pair[np.r_[True, pair[1:] != pair[:-1]]] if pair.size else pair
+    cell, elem = pair // max(size, 1), pair % max(size, 1)
+    if np.any(cell[1:] == cell[:-1]):
+        _, first, counts = np.unique(cell, return_index=True, return_counts=True)
+        c = int(cell[first[np.argmax(counts > 1)]])
+        w, rest = divmod(c, WARP * nslots)
+        ln, sl = divmod(rest, nslots)
+        raise LayoutError(f"the {what} layout puts two elements in one register (warp "
+                          f"{warps[w]}, lane {ln}, slot {sl})")
+    table.reshape(-1)[cell] = elem
+    return RegisterFile(table, warps, s, reps > 1)

@@ -1,0 +1,61 @@
+"""``tilelayout plan SRC DST`` as a user runs it: the plan the library makes, ``--json``
+for machines, presets for either side, bad input on one line (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tilelayout as tl
+from tests.helpers import run
+
+TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
+
+
+def test_text_operands_print_the_library_plan():
+    p = run("plan", *TRANSPOSE, "--dtype", "float32")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    plan = tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
+    assert p.stdout.strip() == str(plan)
+    assert "kind: warp-shuffle    mechanism: shared-memory" in p.stdout
+    assert "barrier" in p.stdout and "smem_bytes=4096" in p.stdout
+
+
+def test_presets_on_both_sides_and_json():
+    p = run("plan", "preset:mma.m16n8k16.C", "preset:mma.m16n8k16.B:dtype=float16",
+            "--dtype", "float16", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["shape"] == [16, 8] and d["dtype"] == "float16"
+    assert (d["kind"], d["mechanism"]) == ("warp-shuffle", "warp-shuffle")
+    assert d["costs"]["shuffle_rounds"] == 2
+    assert [s["what"] for s in d["stages"]] == ["shuffle", "shuffle"]
+    assert len(d["stages"][0]["src_lane"][0]) == 32
+
+
+def test_mesh_preset_names_the_collective():
+    p = run("plan", "preset:mesh.shard:mesh=x=2,y=4:spec=x,None:shape=16,8",
+            "preset:mesh.shard:mesh=x=2,y=4:spec=None,None:shape=16,8",
+            "--dtype", "float32", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert (d["kind"], d["collective"]) == ("collective", "all-gather")
+    assert d["costs"]["bytes_received"] == 8 * 8 * 4
+
+
+@pytest.mark.parametrize("args, message", [
+    (("S[(32,4):(1@laneid,1)]", "S[(32,2):(1@laneid,1)]", "--dtype", "float32"),
+     "different tiles"),
+    ((*TRANSPOSE,), "give --dtype"),
+    ((*TRANSPOSE, "--dtype", "float17"), "float17"),
+    (("S[(32,4):(1@laneid,1)", TRANSPOSE[1], "--dtype", "float32"), "SRC"),
+    (("preset:nope", TRANSPOSE[1], "--dtype", "float32"), "nope"),
+])
+def test_bad_input_is_one_line(args, message):
+    p = run("plan", *args)
+    assert p.returncode == 2 and p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert message in lines[0]
+    # one line; a syntax error adds the text and a caret under the column
+    assert len(lines) == 1 or (len(lines) == 3 and lines[2].strip() == "^")

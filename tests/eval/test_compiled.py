@@ -1,0 +1,99 @@
+"""The compiled scalar plans behind apply / base keep every documented behaviour:
+N-D and flat indices, numpy integers and arrays, lists, refusals, exact big integers,
+many replicas, swizzles on negative addresses, per-object axis order, pickling."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import tilelayout as tl
+from tilelayout.eval.compiled import plan_for
+
+REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+
+
+def test_index_spellings_agree():
+    L = tl.parse(REF)
+    want = L.apply((7, 15), (8, 16))
+    for index in [(7, 15), [7, 15], 127, np.int64(127), np.array([7, 15]),
+                  (np.int32(7), np.int64(15)), np.array(127)]:
+        assert L.apply(index, (8, 16)) == want
+    assert L.base(127, [8, 16]) == L.base((7, 15), np.array([8, 16])) == want[0]
+    assert [c["warpid"] for c in want] == [6, 10]
+
+
+@pytest.mark.parametrize("index", [(8, 0), (0, 16), (-1, 0), 128, -1, (1, 2, 3), (1,), True,
+                                   (True, 1), "7,1", (1.0, 2), None])
+def test_bad_indices_are_refused_with_one_line_errors(index):
+    L = tl.parse(REF)
+    with pytest.raises(tl.LayoutError) as err:
+        L.apply(index, (8, 16))
+    assert "\n" not in str(err.value)
+    with pytest.raises(tl.LayoutError):
+        L.base(index, (8, 16))
+
+
+def test_bad_shapes_are_refused():
+    L = tl.parse(REF)
+    for shape in [(8, 15), (8, "16"), (0, 128), "8,16", ([8], 16)]:
+        with pytest.raises(tl.LayoutError):
+            L.base(0, shape)
+
+
+def test_exact_python_ints_beyond_int64():
+    L = tl.parse(f"S[(4,3):({2**70},-{2**65})] + {2**80}")
+    assert L.base((3, 2)) == {"m": 3 * 2**70 - 2 * 2**65 + 2**80}
+    assert isinstance(L.base(5)["m"], int)
+
+
+def test_many_replicas_use_the_loop_and_keep_order_and_dedup():
+    L = tl.parse("S[4:1] + R[(9,4,2):(1@pid,0@pid,16@pid)] + 3@pid")
+    got = L.apply(2)
+    # row-major replica order (the stride-0 iter only repeats), duplicates removed
+    order = [3 + a + 16 * c for a in range(9) for c in range(2)]
+    assert [c["pid"] for c in got] == order and len(got) == 18
+    assert all(c["m"] == 2 for c in got)
+    assert "for d0, d1 in _deltas" in plan_for(L, None).source
+
+
+def test_swizzle_on_negative_addresses_matches_swizzle_apply():
+    sw = tl.Swizzle(3, 3, 3)
+    L = tl.ComposeLayout(sw, tl.parse("S[(8,64):(-64,1)] + R[3:-512] + -100"))
+    for flat in range(0, 512, 7):
+        i, j = divmod(flat, 64)
+        lin = [-64 * i + j - 100 - 512 * r for r in range(3)]
+        assert [c["m"] for c in L.apply(flat)] == [sw.apply(v) for v in lin]
+
+
+def test_each_equal_layout_keeps_its_own_axis_order():
+    a = tl.TileLayout([(4, 1)], offset={"pid": 1, "warpid": 2})
+    b = tl.TileLayout([(4, 1)], offset={"warpid": 2, "pid": 1})
+    assert a == b
+    assert list(a.base(1)) == ["m", "pid", "warpid"]
+    assert list(b.base(1)) == ["m", "warpid", "pid"]
+
+
+def test_layouts_pickle_without_their_compiled_plans():
+    L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)] + R[2:1@pid]"))
+    L.apply(5)
+    assert L._plans
+    M = pickle.loads(pickle.dumps(L))
+    assert M == L and M.apply(5) == L.apply(5)
+
+
+def test_shapes_are_cached_per_spelling_and_bounded():
+    L = tl.parse("S[(4,4):(4,1)]")
+    assert L.base((1, 2), (2, 8)) == L.base((1, 2), [2, 8]) == {"m": 10}
+    for k in range(100):
+        L.base(0, (16,) if k % 2 else (4, 4))
+    assert len(L._plans) <= 64
+
+
+def test_coordinates_hash_and_compare_like_before():
+    L = tl.parse(REF)
+    c = L.base(127)
+    assert c == {"laneid": 31, "warpid": 6, "m": 1} and hash(c) == hash(tl.Coord(dict(c)))
+    assert len({L.base(5), L.base((0, 5), (8, 16)), tl.Coord(dict(L.base(5)))}) == 1

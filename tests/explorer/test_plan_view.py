@@ -1,0 +1,63 @@
+"""``POST /api/plan``: the library's plan as JSON, over HTTP too, with the stages the page
+steps through and, when shared memory is used, the line x bank grid and worst requests;
+bad input is a 4xx with one message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tilelayout as tl
+from tilelayout.explorer.api import ApiError
+from tilelayout.explorer.movement_view import plan_view
+
+from ..helpers import call
+
+TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
+
+
+def test_text_operands_equal_the_library():
+    r = plan_view({"src": TRANSPOSE[0], "dst": TRANSPOSE[1], "dtype": "float32"})
+    p = tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
+    assert {k: r[k] for k in ("kind", "mechanism", "reason", "costs")} == \
+        {k: p.to_dict()[k] for k in ("kind", "mechanism", "reason", "costs")}
+    assert r["smem"]["layout"] == str(p.smem.layout)
+    addr = p.smem.layout.map_all((32, 32))["m"].reshape(-1) * 4
+    assert r["grid"]["byte"] == addr.tolist()
+    assert [s["what"] for s in r["stages"]] == ["store", "barrier", "load"]
+
+
+def test_presets_and_shuffle_rounds():
+    r = plan_view({"src": {"preset": "mma.m16n8k16.C"},
+                   "dst": {"preset": "mma.m16n8k16.B", "params": {"dtype": "float16"}},
+                   "dtype": "float16"})
+    assert r["shape"] == [16, 8] and r["mechanism"] == "warp-shuffle"
+    rounds = [s for s in r["stages"] if s["what"] == "shuffle"]
+    assert len(rounds) == r["costs"]["shuffle_rounds"] == 2
+    assert all(len(s["src_lane"][0]) == 32 for s in rounds)
+    assert "grid" not in r
+
+
+def test_over_http(server):
+    status, ctype, body = call(server, "/api/plan",
+                               {"src": TRANSPOSE[0], "dst": TRANSPOSE[1], "dtype": "float32"})
+    assert status == 200 and ctype.startswith("application/json")
+    assert json.loads(body)["kind"] == "warp-shuffle"
+    status, _, body = call(server, "/api/plan", {"src": TRANSPOSE[0], "dst": "S[4:1]",
+                                                 "dtype": "float32"})
+    assert status == 400 and "different tiles" in json.loads(body)["error"]
+
+
+@pytest.mark.parametrize("req, message", [
+    ({"src": TRANSPOSE[0], "dst": TRANSPOSE[1]}, "dtype"),
+    ({"src": TRANSPOSE[0], "dst": "S[(32,32):(1,1@laneid)", "dtype": "float32"}, "expected"),
+    ({"src": {"preset": "nope"}, "dst": TRANSPOSE[1], "dtype": "float32"}, "nope"),
+    ({"src": "S[(2048,2048):(1,2048)]", "dst": "S[(2048,2048):(1@laneid,1)]",
+      "dtype": "float32"}, "at most"),
+    ([1, 2], "JSON object"),
+])
+def test_bad_input(req, message):
+    with pytest.raises(ApiError, match=message) as info:
+        plan_view(req)
+    assert "\n" not in info.value.message

@@ -1,0 +1,175 @@
+"""plan_conversion on the hardware pairs engineers meet, every plan executed on the
+numpy machine model with each element carrying its own flat index."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tilelayout as tl
+from tilelayout import presets
+
+from .conftest import expected
+
+TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
+# two m16n8 accumulators side by side, the second n-tile in registers 4..7
+C_16x16 = "S[(2,8,2,4,2):(2,4@laneid,4,1@laneid,1)]"
+
+
+def run(src, dst, shape, dtype):
+    p = tl.plan_conversion(src, dst, shape, dtype)
+    assert p.execute() == expected(p.dst, p.shape)
+    return p
+
+
+def test_mma_accumulator_to_next_mma_A_stays_in_registers():
+    A = presets.get("mma.m16n8k16.A", dtype="float16").layout
+    p = run(C_16x16, A, (16, 16), "float16")
+    assert (p.kind, p.mechanism, p.smem) == ("none", "none", None)
+
+
+def test_mma_accumulator_as_B_operand_is_a_lane_exchange():
+    C = presets.get("mma.m16n8k16.C").layout
+    B = presets.get("mma.m16n8k16.B", dtype="float16").layout
+    p = run(C, B, (16, 8), "float16")
+    assert p.kind == "warp-shuffle"
+    # each lane needs 4 halves from 2 other lanes: packed two to a word, 2 rounds (as
+    # Triton's generated code: 2 shfl)
+    assert p.costs["shuffle_rounds"] == 2
+    assert p.mechanism == "warp-shuffle" and p.smem is None
+    assert p.reason
+
+
+def test_wgmma_accumulator_to_128B_swizzled_smem_for_tma_store():
+    D = presets.get("wgmma.m64nNk16.D", n=64).layout
+    sw = presets.get("smem.tile", dtype="float16", mode="128B", shape=(64, 64)).layout
+    p = run(D, sw, (64, 64), "float16")
+    assert (p.kind, p.mechanism) == ("shared-memory", "shared-memory")
+    assert p.costs["store_wavefronts"] == p.costs["ideal_wavefronts"] == 64
+    assert p.costs["smem_bytes"] == 64 * 64 * 2
+    assert [s.what for s in p.stages] == ["store"]
+    plain = run(D, "S[(64,64):(64,1)]", (64, 64), "float16")
+    assert plain.costs["store_wavefronts"] == 8 * plain.costs["ideal_wavefronts"]
+
+
+def test_transpose_through_shared_memory_is_cheaper_than_shuffles():
+    p = run(*TRANSPOSE, (32, 32), "float32")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "shared-memory")
+    assert p.costs["shuffle_rounds"] == 31
+    assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 64
+    assert p.costs["smem_bytes"] == 4096 and p.costs["barriers"] == 1
+    assert "shared memory" in p.reason and "31" in p.reason
+    assert [s.what for s in p.stages] == ["store", "barrier", "load"]
+
+
+def test_one_register_lane_swap_uses_a_shuffle():
+    p = run("S[(16,2):(2@laneid,1@laneid)]", "S[(16,2):(1@laneid,16@laneid)]", (16, 2), "float32")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "warp-shuffle")
+    assert p.costs["shuffle_rounds"] == 1 and p.smem is None
+    assert [s.what for s in p.stages] == ["shuffle"]
+    lanes = p.stages[0].data["src_lane"][0]
+    assert lanes[:4] == [-1, 2, 4, 6]  # lane i + 16*j reads lane 2*i + j (lane 0 keeps its own)
+
+
+def test_shuffle_rounds_reach_the_lower_bound():
+    # each lane sends 2 and receives 2 words of a 4-register fragment
+    p = run("S[(16,2,4):(2@laneid,1@laneid,1)]", "S[(16,2,2,2):(1@laneid,2,16@laneid,1)]",
+            (16, 2, 4), "float32")
+    assert p.kind == "warp-shuffle"
+    if p.mechanism == "warp-shuffle":
+        assert p.costs["shuffle_rounds"] == sum(s.what == "shuffle" for s in p.stages)
+
+
+def test_register_permutation_never_leaves_registers():
+    p = run("S[(32,32):(1@laneid,1)]", "S[(32,2,16):(1@laneid,1,2)]", (32, 32), "float32")
+    assert (p.kind, p.mechanism, p.smem) == ("registers", "registers", None)
+    assert p.costs["registers_moved"] == 32 * 30  # slots 0 and 31 stay
+
+
+def test_tcgen05_fragments():
+    C = presets.get("mma.m16n8k16.C").layout
+    assert run(presets.get("tcgen05.ld.16x256b").layout, C, (16, 8), "float32").kind == "none"
+    col = presets.get("tcgen05.ld.32x32b", num=32).layout  # lane = TMEM lane = row
+    p = run(col, TRANSPOSE[1], (32, 32), "float32")
+    assert p.kind == "warp-shuffle"
+    p = run(presets.get("tcgen05.ld.16x128b", num=2).layout, C, (16, 8), "float32")
+    assert p.kind in ("registers", "warp-shuffle")
+
+
+def test_ldmatrix_fragments():
+    # ldmatrix.x2 delivers the m16n8k8 A fragment: (2, 8, 8) matrices = a 16 x 8 tile
+    x2 = presets.get("ldmatrix.x2").layout
+    A = presets.get("mma.m16n8k8.A", dtype="float16").layout
+    assert run(x2, A, (2, 8, 8), "float16").kind == "none"
+    # loading it from a shared-memory tile: one 4-byte word per lane per matrix
+    p = run("S[(16,8):(8,1)]", x2, (16, 8), "float16")
+    assert (p.kind, [s.what for s in p.stages]) == ("shared-memory", ["load"])
+    assert p.costs["load_wavefronts"] == p.costs["ideal_wavefronts"]
+
+
+def test_warps_exchange_through_shared_memory():
+    D = presets.get("wgmma.m64nNk16.D", n=32).layout
+    by_rows = "S[(4,16,32):(1@wid_in_wg,2@laneid,1)] + R[2:1@laneid]"
+    p = tl.plan_conversion(D, "S[(2,32,4,8):(8,1@laneid,1@wid_in_wg,1)]", (64, 32), "float16")
+    assert p.kind == "shared-memory" and p.costs["barriers"] == 1
+    assert p.execute() == expected(p.dst, p.shape)
+    q = run(D, by_rows, (64, 32), "float16")  # same warps' rows, replicated over lanes
+    assert q.kind == "warp-shuffle"
+    assert q.costs["destination_coordinates"] == 2 * 64 * 32
+
+
+def test_replicated_source_and_destination():
+    src = TRANSPOSE[0] + " + R[2:1@warpid]"
+    dst = TRANSPOSE[1] + " + R[2:1@warpid]"
+    p = run(src, dst, (32, 32), "float32")
+    assert p.kind == "warp-shuffle"
+    # a replica already in the right place is enough: nothing to do
+    assert run(src, TRANSPOSE[0], (32, 32), "float32").kind == "none"
+    # a destination replica on another warp must be fetched through shared memory
+    assert run(TRANSPOSE[0], src, (32, 32), "float32").kind == "shared-memory"
+
+
+def test_execute_with_values():
+    p = tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
+    vals = np.arange(1024.0).reshape(32, 32) * 0.5
+    out = p.execute(vals)
+    assert out[(3, 9)] == vals[3, 9]
+    by_coord = {c: -e for c, e in expected(p.src, p.shape).items()}
+    assert p.execute(by_coord)[(3, 9)] == -(3 * 32 + 9)
+    with pytest.raises(tl.LayoutError, match="one value per element"):
+        p.execute(np.zeros(5))
+    with pytest.raises(tl.LayoutError, match="no entry"):
+        p.execute({(0, 0): 1})
+
+
+def test_plan_to_dict_and_text():
+    p = tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
+    d = p.to_dict()
+    assert d["kind"] == "warp-shuffle" and d["costs"]["smem_bytes"] == 4096
+    assert d["smem"]["write"]["vector_bytes"] == 16
+    assert "ComposeLayout" in d["smem"]["layout"]
+    assert "mechanism: shared-memory" in str(p)
+
+
+@pytest.mark.parametrize("src, dst, shape, message", [
+    ("S[(32,4):(1@laneid,1)]", "S[(32,2):(1@laneid,1)]", None, "different tiles"),
+    ("S[(128,4):(1@TLane,1@TCol)]", "S[(128,4):(1@laneid,1)]", None, "TLane"),
+    ("S[64:1]", "S[(8,8):(8,1)]", None, "both layouts are shared-memory"),
+    ("S[(64,4):(1@laneid,1)]", "S[(64,4):(1,1@laneid)]", None, "laneid reaches 63"),
+    ("S[(32,4):(1@laneid,1)]", "S[(32,4):(1,1@laneid)]", (3, 3), "source layout"),
+])
+def test_bad_input_is_one_line(src, dst, shape, message):
+    with pytest.raises(tl.LayoutError, match=message) as info:
+        tl.plan_conversion(src, dst, shape, "float32")
+    assert "\n" not in str(info.value)
+
+
+def test_limits_and_dtype():
+    with pytest.raises(tl.LayoutError, match="2,048 elements, over the limit of 100"):
+        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32", limits=tl.Limits(elements=100))
+    with tl.limits(elements=100), pytest.raises(tl.LayoutError, match="--max-elements"):
+        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
+    with pytest.raises(tl.LayoutError):
+        tl.plan_conversion(*TRANSPOSE, (32, 32), "float17")
+    with pytest.raises(tl.LayoutError, match="layout"):
+        tl.plan_conversion(3, TRANSPOSE[1], None)
