@@ -205,12 +205,17 @@ def test_a_request_past_its_seconds_budget_is_cut_off_with_a_503():
         srv.server_close()
 
 
-def test_answers_are_cached_but_not_when_the_request_declared_its_own_axes(server):
+def test_answers_are_cached_by_body_and_request_axes_still_do_not_leak(server):
+    import tilelayout as tl
+
     body = b'{"layout": "S[(8,16):(16,1)]", "index": [1, 2]}'
     first = request(server, "POST", "/api/explain", body)
     assert first[0] == 200 and server.answers.get(("/api/explain", body)) == first[2]
     assert request(server, "POST", "/api/explain", body) == first
+    # a request's mesh axes come from its own body, so its answer is cacheable too; they
+    # exist for that request only
     mesh = json.dumps({"layout": "S[(2,4):(1@cache_dp,1@cache_tp)]",
                        "mesh": "cache_dp=2,cache_tp=4", "targets": ["jax"]}).encode()
-    assert request(server, "POST", "/api/convert", mesh)[0] == 200
-    assert server.answers.get(("/api/convert", mesh)) is None
+    again = request(server, "POST", "/api/convert", mesh)
+    assert again[0] == 200 and request(server, "POST", "/api/convert", mesh) == again
+    assert not tl.core.axes.is_axis("cache_dp")
