@@ -21,7 +21,7 @@ def test_plan_transcript():
 
 
 def test_triton_table_shows_our_current_plans():
-    from tests.planning.triton.test_vs_triton import CASES, KNOWN_GAPS, ours
+    from tests.planning.triton.test_vs_triton import CASES, ours
 
     rows = {line.split(" | ")[0][2:]: line.split(" | ") for line in PAGE.splitlines()
             if line.startswith("| ") and line.count(" | ") == 7}
@@ -30,5 +30,6 @@ def test_triton_table_shows_our_current_plans():
         cells = rows[name]
         assert cells[2].startswith(f"{p.kind} / {p.mechanism}"), name
         assert (int(cells[3]), int(cells[4])) == (smem, waves), name
-    for name in KNOWN_GAPS:
-        assert f"**{name.split(' (')[0]}**" in PAGE
+        # ours never above Triton's figures in the recorded table
+        assert smem <= int(cells[5]) and waves <= int(cells[6]), name
+    assert "All ten hold." in PAGE

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -92,6 +92,12 @@ class AccessReport:
     request_ids: tuple[tuple[int, int], ...]
     warps: tuple[dict[str, int], ...]
     worst: WorstRequest | None
+    #: the instruction kind (:mod:`tilelayout.planning.mechanisms`): ``"vector"`` (SPEC §6:
+    #: consecutive register slots), ``"packed"`` (register slots reordered by address,
+    #: ``slot_order``), or ``"ldmatrix.xN[.trans]"`` / ``"stmatrix.xN[.trans]"`` (``matrix``)
+    mechanism: str = "vector"
+    slot_order: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+    matrix: Any = field(default=None, repr=False, compare=False)
 
     @property
     def conflict_free(self) -> bool:
@@ -109,7 +115,7 @@ class AccessReport:
             "dtype": self.dtype, "vector_bytes": self.vector_bytes,
             "access_bytes": self.access_bytes, "requests": self.requests,
             "wavefronts": self.wavefronts, "ideal": self.ideal,
-            "conflict_free": self.conflict_free,
+            "conflict_free": self.conflict_free, "mechanism": self.mechanism,
             "worst": None if self.worst is None else self.worst.to_dict(),
             "model": "phases of 32/16/8 lanes; cost = max distinct words per bank"}
         if per_request:
@@ -120,7 +126,8 @@ class AccessReport:
 
     def __str__(self) -> str:
         verdict = "conflict-free" if self.conflict_free else f"{self.excess:.2f}x the ideal"
-        return (f"{self.requests} requests of {self.vector_bytes} B/lane: "
+        how = "" if self.mechanism == "vector" else f" [{self.mechanism}]"
+        return (f"{self.requests} requests of {self.vector_bytes} B/lane{how}: "
                 f"{self.wavefronts} wavefronts, ideal {self.ideal} ({verdict})")
 
 
@@ -261,8 +268,9 @@ def _worst(rf: RegisterFile, byte: np.ndarray, first: np.ndarray, ids: np.ndarra
 
 
 def access_report(rf: RegisterFile, addr: np.ndarray, dtype: str,
-                  vector_bytes: int | None = None) -> AccessReport:
-    """:func:`smem_access` on a prepared register file and address array."""
+                  vector_bytes: int | None = None, *, worst: bool = True) -> AccessReport:
+    """:func:`smem_access` on a prepared register file and address array
+    (``worst=False`` skips finding the worst request: a quicker report for ranking)."""
     nbytes = dtype_bytes(dtype)
     if nbytes > MAX_VECTOR_BYTES:
         raise LayoutError(f"a {dtype} element is wider than one {MAX_VECTOR_BYTES}-byte access")
@@ -275,7 +283,7 @@ def access_report(rf: RegisterFile, addr: np.ndarray, dtype: str,
         wavefronts=int(waves.sum()), ideal=int(ideal.sum()),
         per_request=tuple(waves.tolist()),
         request_ids=tuple(map(tuple, ids.tolist())), warps=rf.warps,
-        worst=_worst(rf, byte, first, ids, waves, ideal, access))
+        worst=_worst(rf, byte, first, ids, waves, ideal, access) if worst else None)
 
 
 def check_tile(layout: Layout, shape: Sequence[int], what: str) -> Shape:

@@ -129,6 +129,7 @@ def _choose(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
     if not costed:
         raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")
     ranked = best(costed)
-    top = ranked[0]
+    top = cost(sides, ranked[0].name, ranked[0].layout, ranked[0].accepted_by, worst=True)
+    ranked[0] = top
     return SmemChoice(top.layout, top.name, top.write, top.read, ideal, top.accepted_by,
                       family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes))

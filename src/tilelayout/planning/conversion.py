@@ -44,8 +44,10 @@ from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from ..core.tile import TileLayout
 from ..syntax.parser import parse
+from .access import AccessReport
 from .choose import SmemChoice
 from .collective import Collective, classify
+from .mechanisms import MatrixAccess
 from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
 from .staging import Side, Staging, joint_warps, slot_grid, stage_through
@@ -345,6 +347,9 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
         if mechanism == "shared-memory":
             assert staging is not None
             smem = staging.choice
+            extra = [n for n in smem.notes if n.startswith("staged with")]
+            if extra:
+                reason += "; " + extra[0]
             route["staging"] = staging
             costs.update(_staging_costs(staging, shared_side))
             stages += _staging_stages(staging, ps.role, pd.role)
@@ -409,8 +414,9 @@ def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.n
                   gwarp: tuple[np.ndarray, np.ndarray], warps: int, bits: int) -> int:
     """A lower bound on the staging cost units over every shared-memory layout: the
     fewest stores + loads per warp with vectors both register files allow and that can
-    both be contiguous (one side's vectors nest inside the other's), + barrier + round
-    trip."""
+    both be contiguous (one side's vectors nest inside the other's) -- or, when fewer,
+    16 bytes per lane per instruction (packed registers, ldmatrix / stmatrix) -- +
+    barrier + round trip."""
     grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
     widths = [k for k in (16, 8, 4, 2, 1) if k * bits <= 128]
     best = None
@@ -427,7 +433,16 @@ def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.n
                 continue
             n = _per_warp(grids[0], ks) + _per_warp(grids[1], kd)
             best = n if best is None else min(best, n)
-    return (best if best is not None else 0) + 1 + ROUND_TRIP
+    # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
+    # slot order: no staging issues fewer instructions than that either
+    wide = sum(_per_warp_bytes(g, bits) for g in grids)
+    return min(best if best is not None else wide, wide) + 1 + ROUND_TRIP
+
+
+def _per_warp_bytes(grid: np.ndarray, bits: int) -> int:
+    """Instructions the busiest warp needs at 16 bytes per lane per instruction."""
+    held = (grid >= 0).sum(axis=2).max(initial=0)
+    return math.ceil(int(held) * bits / 128)
 
 
 def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
@@ -436,7 +451,19 @@ def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
             "load_wavefronts": n * r.wavefronts, "wavefronts": s.wavefronts,
             "ideal_wavefronts": s.ideal, "store_vector_bytes": w.vector_bytes,
             "load_vector_bytes": r.vector_bytes, "store_requests": n * w.requests,
-            "load_requests": n * r.requests, "barriers": 0 if shared_side else 2 * n - 1}
+            "load_requests": n * r.requests, "barriers": 0 if shared_side else 2 * n - 1,
+            "store_instruction": _instruction(w, store=True),
+            "load_instruction": _instruction(r, store=False)}
+
+
+def _instruction(r: AccessReport, *, store: bool) -> str:
+    """The instruction a side issues: st/ld.shared (consecutive or packed registers) or
+    ldmatrix / stmatrix."""
+    if r.matrix is not None:
+        return r.mechanism
+    op = "st.shared" if store else "ld.shared"
+    return f"{op} {r.vector_bytes} B" + (" (packed registers)" if r.mechanism == "packed"
+                                         else "")
 
 
 def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
@@ -455,7 +482,7 @@ def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
                 out.append(Stage("barrier", f"{tag}barrier: every store lands before any load"))
             out.append(Stage(what, f"{tag}{what} {'to' if what == 'store' else 'from'} shared "
                              f"memory {s.layout}: {side.requests} request(s) of "
-                             f"{side.vector_bytes}-byte vectors, {side.wavefronts} "
+                             f"{_instruction(side, store=what == 'store')}, {side.wavefronts} "
                              f"wavefront(s) (ideal {side.ideal})",
                              {"side": "write" if what == "store" else "read", "pass": k,
                               **side.to_dict(per_request=False)}))
@@ -611,16 +638,43 @@ def _move(side: Side, k_pass: int, regs, mask, smem, filled, *, store: bool) -> 
         live &= side.pass_of == k_pass
     elif k_pass:
         return
+    if side.matrix is not None:
+        if k_pass:
+            return
+        _move_matrix(side.matrix, regs, mask, smem, filled, store=store)
+        return
     w, lane, v = np.nonzero(live)
     base = side.start[w, lane, v]
+    order = None if side.order is None else np.asarray(side.order)
     for j in range(side.k):
         slot = v * side.k + j
+        if order is not None:
+            slot = order[slot]
         if store:
             smem[base + j] = regs[w, lane, slot]
             filled[base + j] = mask[w, lane, slot]
         else:
             regs[w, lane, slot] = smem[base + j]
             mask[w, lane, slot] = filled[base + j]
+
+
+def _move_matrix(m: MatrixAccess, regs, mask, smem, filled, *, store: bool) -> None:
+    """ldmatrix / stmatrix, instruction by instruction: lane ``t`` moves half ``e`` of
+    matrix ``j`` between its register slot ``m.slots[q, j, e]`` and the address the
+    instruction's semantics give it from the row addresses its lanes supplied."""
+    for q, count in enumerate(m.counts):
+        for j in range(count):
+            for e in (0, 1):
+                a = m.lane_addresses(q, j, e)
+                slot = int(m.slots[q, j, e])
+                w, t = np.nonzero(a >= 0)
+                at = a[w, t]
+                if store:
+                    smem[at] = regs[w, t, slot]
+                    filled[at] = mask[w, t, slot]
+                else:
+                    regs[w, t, slot] = smem[at]
+                    mask[w, t, slot] = filled[at]
 
 
 def _run_collective(r: _Route, regs, out_regs, got, vals) -> None:

@@ -112,12 +112,13 @@ def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str) ->
 
 
 def cost(sides: Sides, name: str, layout: Layout, accepted_by: tuple[str, ...] = (),
-         addresses: np.ndarray | None = None) -> Costed:
-    """Cost one candidate layout for both sides."""
+         addresses: np.ndarray | None = None, *, worst: bool = False) -> Costed:
+    """Cost one candidate layout for both sides (``worst=True``: with each side's worst
+    request, which only the chosen layout needs)."""
     addr = smem_addresses(layout, sides.shape) if addresses is None else addresses
     nbytes = dtype_bytes(sides.dtype)
-    return Costed(name, layout, access_report(sides.writer, addr, sides.dtype),
-                  access_report(sides.reader, addr, sides.dtype),
+    return Costed(name, layout, access_report(sides.writer, addr, sides.dtype, worst=worst),
+                  access_report(sides.reader, addr, sides.dtype, worst=worst),
                   (int(addr.max()) + 1) * nbytes if addr.size else 0, accepted_by)
 
 

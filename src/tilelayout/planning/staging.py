@@ -23,13 +23,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..algebra.slicing import slice_layout
+from ..core import budget
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from .access import AccessReport, smem_access, smem_addresses
 from .choose import SmemChoice, choose_smem_layout
 from .chunking import chunk_digits, common_digits
+from .costing import prepare
+from .instruction_layouts import instruction_candidates
+from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement
+from .threads import RegisterFile
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,10 @@ class Side:
     per_warp: int
     #: in a staging in passes: the pass of each (warp, lane, vector), -1 where none
     pass_of: np.ndarray | None = None
+    #: packed vectors: position ``i`` of the slots is register slot ``order[i]``
+    order: tuple[int, ...] | None = None
+    #: ldmatrix / stmatrix: the instructions' row addresses and register slots
+    matrix: MatrixAccess | None = None
 
 
 @dataclass(frozen=True)
@@ -80,7 +89,26 @@ def slot_grid(p: Placement, rows: np.ndarray, gwarp: np.ndarray, warps: int) -> 
     return grid
 
 
-def _side(grid: np.ndarray, addr: np.ndarray, k: int) -> Side:
+def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int) -> Side:
+    """The machine model's view of one side moving as ``report`` says."""
+    if report.matrix is not None:
+        rf = RegisterFile(grid, (), (), False)
+        m = matrix_access(rf, addr, report.matrix.trans)
+        if m is None:
+            raise LayoutError("internal: the ldmatrix / stmatrix schedule does not fit")
+        return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=m)
+    k = max(1, report.vector_bytes // nbytes)
+    order = report.slot_order
+    if order is None:
+        return _vector_side(grid, addr, k)
+    pad = len(order) - grid.shape[2]
+    if pad > 0:
+        grid = np.concatenate([grid, np.full(grid.shape[:2] + (pad,), -1, np.int64)], axis=2)
+    side = _vector_side(grid[:, :, list(order)], addr, k)
+    return Side(k, side.start, side.per_warp, order=order)
+
+
+def _vector_side(grid: np.ndarray, addr: np.ndarray, k: int) -> Side:
     warps, _, slots = grid.shape
     pad = (-slots) % k
     g = np.concatenate([grid, np.full((warps, WARP, pad), -1, np.int64)], axis=2)
@@ -123,25 +151,118 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
                             "given", shape, dtype, ())
     else:
         choice = choose_smem_layout(writer_of(src.layout), dst.layout, shape, dtype)
-    addr = smem_addresses(choice.layout, shape)
     grids = (slot_grid(src, rows_s, gwarp[0], warps) if src.role == "registers" else None,
              slot_grid(dst, np.arange(dst.rows), gwarp[1], warps) if dst.role == "registers"
              else None)
-    store, load = _sides(grids, addr, choice, nbytes)
-    if addr.size and int(addr.min()) < 0:
-        raise LayoutError("the shared-memory layout gives a negative address")
-    whole = Staging(choice, (int(addr.max()) + 1) * nbytes if addr.size else 0, store, load)
+    whole = _whole(choice, grids, shape, nbytes)
     if "shared" in (src.role, dst.role):
         return whole
-    return _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids) or whole
+    plain = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids) or whole
+    better = with_instructions(choice, writer_of(src.layout), dst.layout)
+    if better is choice:
+        return plain
+    other = _whole(better, grids, shape, nbytes)
+    # fewest wavefronts, then the smaller buffer, then fewer instructions per warp
+    return min((plain, other), key=lambda s: (s.wavefronts, s.bytes,
+                                              s.store.per_warp + s.load.per_warp))
+
+
+def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> Staging:
+    addr = smem_addresses(choice.layout, shape)
+    store, load = _sides(grids, addr, choice, nbytes)
+    return Staging(choice, _footprint(addr, nbytes), store, load)
+
+
+def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
+                      top: int = 1) -> SmemChoice:
+    """``choice`` or a cheaper staging that packs non-adjacent registers or uses
+    ldmatrix / stmatrix (:mod:`.mechanisms`): the ``top`` best candidates of ``choice``
+    and the layouts of :mod:`.instruction_layouts`, each side costed with the instruction
+    kinds that fit. Fewest wavefronts win, then fewest instructions, then fewer bytes.
+    A choice whose sides both move conflict-free 16-byte vectors is kept as it is."""
+    w0, r0 = choice.write, choice.read
+    nbytes = dtype_bytes(choice.dtype)
+    # no access moves more than 128 bytes per wavefront: at that bound only the
+    # instruction count could improve
+    floor = 2 * math.ceil(math.prod(choice.shape) * nbytes / 128)
+    if choice.wavefronts <= floor or all(x.conflict_free and x.vector_bytes == 16
+                                         for x in (w0, r0)):
+        return choice
+    sides = prepare(writer, reader, choice.shape, choice.dtype)
+    best = (choice.wavefronts, w0.requests + r0.requests,
+            _footprint(smem_addresses(choice.layout, choice.shape), nbytes))
+    found = None
+    tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
+    # matrix layouts only for a side that is not already at conflict-free 16-byte rows
+    needy = tuple(who for who, x in (("reader", r0), ("writer", w0))
+                  if not (x.conflict_free and x.vector_bytes == 16))
+    tries += [(n, lay, a, None, who) for n, lay, a, who in instruction_candidates(sides, needy)]
+    budget.check("the instruction-aware staging costs", len(tries), "search")
+    plain_kinds, every = ("vector", "packed"), ("vector", "packed", "matrix")
+    # a matrix side costs the same under every row swizzle of its layout (each matrix
+    # stays in one 128-byte line): costed once per construction
+    matrix_cost: dict[str, tuple[int, int] | None] = {}
+    caches: dict[bool, dict] = {True: {}, False: {}}  # reordered register files per side
+    settled: set[str] = set()  # constructions whose other side is already conflict-free
+    for name, layout, addr, costed, who in tries:
+        if addr is None:
+            addr = smem_addresses(layout, choice.shape)
+        construction = name.rsplit(" ", 1)[0]
+        if who is not None:
+            if construction not in matrix_cost:
+                rf = sides.writer if who == "writer" else sides.reader
+                m = matrix_access(rf, addr, "trans" in construction)
+                matrix_cost[construction] = None if m is None else _cost(matrix_report(
+                    rf, addr, choice.dtype, m, who == "writer", worst=False))
+            fixed = matrix_cost[construction]
+            if fixed is None or construction in settled:
+                continue
+            rf, store = (sides.reader, False) if who == "writer" else (sides.writer, True)
+            other = best_access(rf, addr, choice.dtype, store, worst=False,
+                                kinds=plain_kinds, cache=caches[store])
+            if other.conflict_free:  # further row swizzles cannot do better
+                settled.add(construction)
+            cost = (fixed[0] + other.wavefronts, fixed[1] + other.requests)
+        else:
+            w = best_access(sides.writer, addr, choice.dtype, True,
+                            None if costed is None else costed.write, worst=False,
+                            kinds=every, cache=caches[True])
+            r = best_access(sides.reader, addr, choice.dtype, False,
+                            None if costed is None else costed.read, worst=False,
+                            kinds=every, cache=caches[False])
+            cost = (w.wavefronts + r.wavefronts, w.requests + r.requests)
+        key = (*cost, _footprint(addr, nbytes))
+        if key < best:
+            best, found = key, (name, layout, addr, () if costed is None else
+                                costed.accepted_by)
+            if best[0] <= floor:  # no layout moves more bytes per wavefront
+                break
+    if found is None:
+        return choice
+    name, layout, addr, accepted = found
+    w = best_access(sides.writer, addr, choice.dtype, True, cache=caches[True])
+    r = best_access(sides.reader, addr, choice.dtype, False, cache=caches[False])
+    note = (f"staged with {w.mechanism} stores and {r.mechanism} loads through {name}: "
+            f"{w.wavefronts + r.wavefronts} wavefronts and {w.requests + r.requests} "
+            f"instructions, against {choice.wavefronts} and {w0.requests + r0.requests} "
+            f"with consecutive-slot vectors ({choice.name})")
+    return SmemChoice(layout, name, w, r, min(choice.ideal, w.ideal + r.ideal), accepted,
+                      choice.family, choice.shape, choice.dtype, choice.candidates,
+                      choice.searched + len(tries), choice.notes + (note,))
+
+
+def _cost(r: AccessReport) -> tuple[int, int]:
+    return r.wavefronts, r.requests
+
+
+def _footprint(addr: np.ndarray, nbytes: int) -> int:
+    return (int(addr.max()) + 1) * nbytes if addr.size else 0
 
 
 def _sides(grids, addr: np.ndarray, choice: SmemChoice, nbytes: int) -> tuple[Side, Side]:
     none = Side(1, np.zeros((0, WARP, 0), np.int64), 0)
-    store = none if grids[0] is None else \
-        _side(grids[0], addr, max(1, choice.write.vector_bytes // nbytes))
-    load = none if grids[1] is None else \
-        _side(grids[1], addr, max(1, choice.read.vector_bytes // nbytes))
+    store = none if grids[0] is None else _side(grids[0], addr, choice.write, nbytes)
+    load = none if grids[1] is None else _side(grids[1], addr, choice.read, nbytes)
     return store, load
 
 

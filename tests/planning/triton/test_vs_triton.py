@@ -140,20 +140,6 @@ def compiled():
     return {c[0]: triton_code(*c[1:]) for c in CASES}
 
 
-#: where our plan uses more than Triton's code today, the measured figures and why
-#: (docs/data-movement.md); an improvement or a regression fails the test either way
-KNOWN_GAPS = {
-    # Triton loads with ldmatrix.trans from a layout that puts the 16-byte rows of the
-    # transposed 8x8 b16 matrices together; our candidates are row/column-major tiles
-    # with hardware swizzles, and our loads are plain ld.shared
-    "32x32 float16 transpose": {"smem": 2048, "wavefronts": 48},
-    # Triton moves 4 bytes per lane on both sides (ld/st.shared.v2.b16), pairing
-    # registers that are not adjacent slots; SPEC 6's requests move consecutive slots, and
-    # this destination's consecutive slots are rows 2 apart: 2-byte loads (our ideal: 192)
-    "wgmma D -> transposed lanes (64x64 f16, 4 warps)": {"smem": 8192, "wavefronts": 192},
-}
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_no_more_smem_or_wavefronts_than_triton(case, compiled):
     name, src, dst, shape, dtype, _ = case
@@ -165,16 +151,25 @@ def test_no_more_smem_or_wavefronts_than_triton(case, compiled):
         assert p.mechanism in ("none", "registers")
     if t.smem_bytes == 0 and t.shuffles:  # Triton shuffles: so do we, no more rounds
         assert p.mechanism == "warp-shuffle" and p.costs["shuffle_rounds"] <= t.shuffles
-    if name in KNOWN_GAPS:
-        assert {"smem": smem, "wavefronts": waves} == KNOWN_GAPS[name]
-        assert smem > t.smem_bytes or waves > t.wavefronts
-    else:
-        assert smem <= t.smem_bytes, (smem, t)
-        assert waves <= t.wavefronts, (waves, t)
+    assert smem <= t.smem_bytes, (smem, t)
+    assert waves <= t.wavefronts, (waves, t)
 
 
-def test_most_cases_hold():
-    assert len(CASES) - len(KNOWN_GAPS) >= 8
+def test_the_two_former_gaps_use_the_instructions_triton_uses():
+    """The cases where consecutive-slot vectors lose: a float16 transpose closes with
+    ldmatrix.trans (and packed 16-byte stores), the wgmma D -> transposed lanes staging
+    with packed stores and ldmatrix loads."""
+    p = tl.plan_conversion(*CASES[1][1:5])
+    assert p.smem.read.mechanism == "ldmatrix.x4.trans"
+    assert p.smem.write.mechanism == "packed" and p.smem.write.vector_bytes == 16
+    q = tl.plan_conversion(*CASES[-1][1:5])
+    assert q.smem.read.mechanism.startswith("ldmatrix")
+    assert q.smem.write.mechanism == "packed" and q.smem.write.vector_bytes >= 4
+    for plan in (p, q):
+        out = plan.execute()
+        r = plan._route.dst
+        assert all(out[tuple(c)] == e for c, e in zip(r.coords.tolist(), r.element.tolist(),
+                                                       strict=True))
 
 
 def test_ptx_counter():

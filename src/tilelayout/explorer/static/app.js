@@ -6,6 +6,7 @@ import { chooseColour, recolor } from "./colouring.js";
 import { fetchCodegen, renderCodegenShell, wireCodegen } from "./codegen.js";
 import { convertToggled } from "./convert.js";
 import { fillMovePresets, renderMoveShell, wireMoveData } from "./movedata.js";
+import { restoreMove } from "./movestages.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
 import { DARK, LIGHT, setTheme } from "./grid.js";
@@ -330,6 +331,7 @@ async function main() {
   dark.addEventListener("change", () => { setTheme(dark.matches ? DARK : LIGHT); relayout(); });
   await load(u);
   wire();
+  await restoreMove();
 }
 
 main().catch((err) => { showError(err); console.error(err); });

@@ -1,0 +1,154 @@
+"""Shared-memory layouts built for the instruction kinds of :mod:`.mechanisms`.
+
+The layout families of :func:`~tilelayout.planning.choose.choose_smem_layout` put a side's
+*consecutive* register slots at consecutive addresses. Two more constructions serve the
+staging of a conversion plan (both sides F2-linear, as Triton's linear layouts):
+
+* **packed**: the register vectors both sides hold in one lane (the intersection of the
+  two register spans) go to the lowest address bits, whatever their slot order, and the
+  rest is synthesized as in :mod:`.xor_family` -- so each lane can move two (or more)
+  non-adjacent registers as one access;
+* **matrix**: a side's lanes and one register bit are laid out as ``ldmatrix`` /
+  ``stmatrix`` (with or without ``.trans``) want their 8x8 matrices of 16-byte rows, the
+  other bits above; the 16-byte rows are then XOR-swizzled inside each 128-byte line by
+  higher address bits (2 or 3 row bits, from the first bits above the line), which keeps the
+  matrices conflict-free and spreads the other side's accesses over the banks.
+
+:func:`instruction_candidates` returns them as ``(name, layout, addresses)``; the staging
+costs each side with :func:`~tilelayout.planning.mechanisms.best_access` (matrix layouts
+first: they need the fewest instructions).
+
+>>> import tilelayout as tl
+>>> from tilelayout.planning.costing import prepare
+>>> sides = prepare(tl.parse("S[(32,32):(1@laneid,1)]"), tl.parse("S[(32,32):(1,1@laneid)]"),
+...                 (32, 32), "float16")
+>>> names = [c[0] for c in instruction_candidates(sides)]
+>>> "ldmatrix.trans(reader) none" in names
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core.compose import Layout
+from ..core.dtypes import dtype_bytes
+from ..core.errors import LayoutError
+from .costing import Sides
+from .xor_family import LinearSide, Span, inverse_columns, linear_side, synthesize, xor_layout
+
+#: address bits of one 16-byte matrix row of 16-bit elements, and of a 128-byte line
+_ROW_BITS, _LINE_BITS = 3, 6
+#: source bits tried for the row swizzle: the first ones above a line (a transposing
+#: side's phase lanes sit there; further shifts cost time and never won in the tests)
+_SHIFTS = 2
+
+
+def _addresses(images: list[int], size: int) -> np.ndarray:
+    flat = np.arange(size, dtype=np.int64)
+    addr = np.zeros(size, dtype=np.int64)
+    for k, v in enumerate(images):
+        addr ^= np.where((flat >> k) & 1 == 1, v, 0)
+    return addr
+
+
+def _complete(columns: list[int], pool: list[int], n: int) -> list[int] | None:
+    span = Span(columns)
+    if span.dim != len(columns):
+        return None
+    out = list(columns) + [v for v in pool if v and span.add(v)]
+    return out if len(out) == n else None
+
+
+def _common_first(side: LinearSide, common: list[int]) -> LinearSide:
+    span = Span(common)
+    rest = [v for v in side.slots if v and span.add(v)]
+    return LinearSide(tuple(common + rest), side.lanes, side.warps)
+
+
+def _packed(w: LinearSide, r: LinearSide, n: int, nbytes: int) -> list[tuple[str, list[int]]]:
+    rspan = Span([v for v in r.slots if v])
+    common = [v for v in w.slots if v and v in rspan]
+    cspan = Span()
+    common = [v for v in common if cspan.add(v)]
+    if not common or (list(w.slots[:len(common)]) == common
+                      and list(r.slots[:len(common)]) == common):
+        return []  # nothing to pack that consecutive slots do not already give
+    w2, r2 = _common_first(w, common), _common_first(r, common)
+    top = max(int(math.log2(16 // nbytes)), 0)
+    out = []
+    for jw in range(min(top, len(w2.slots)), -1, -1):
+        for jr in range(min(top, len(r2.slots)), -1, -1):
+            cols = synthesize(w2, r2, jw, jr, n, nbytes)
+            if cols is not None:
+                out.append((f"packed(vectors {1 << jw}/{1 << jr})", cols))
+                if len(out) == 2:
+                    return out
+    return out
+
+
+def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int) -> list[int] | None:
+    lanes = list(side.lanes)
+    if len(lanes) != 5 or not all(lanes):
+        return None
+    ospan = Span([v for v in other.slots if v])
+    slots = [v for v in side.slots if v]
+    if not slots:
+        return None
+    e = next((v for v in slots if v in ospan), slots[0])
+    low = lanes[2:5] + [e] + lanes[0:2] if trans else [e] + lanes
+    # the other side's vectors next: its accesses stay wide
+    pool = [v for v in other.slots if v] + slots + [v for v in side.warps if v]
+    return _complete(low, pool, n)
+
+
+def _row_swizzles(addr: np.ndarray, n: int) -> list[tuple[str, np.ndarray]]:
+    """``addr`` with the top ``b`` (2 or 3) of the 16-byte row bits inside a line XORed by
+    ``b`` consecutive address bits from ``s`` on (above the line), for every ``b`` and
+    ``s`` among the first :data:`_SHIFTS` above the line (the unswizzled layout first)."""
+    out = [("none", addr)]
+    for b in (3, 2):
+        low = _LINE_BITS - b
+        for s in range(_LINE_BITS, min(n - b + 1, _LINE_BITS + _SHIFTS)):
+            hi = (addr >> s) & ((1 << b) - 1)
+            out.append((f"rows^{b}@{s}", addr ^ (hi << low)))
+    return out
+
+
+def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reader", "writer")
+                           ) -> list[tuple[str, Layout, np.ndarray, str | None]]:
+    """The packed and matrix layouts for ``sides`` (see the module doc) as ``(name,
+    layout, addresses, matrix side)`` -- the side (``"writer"`` / ``"reader"``) a matrix
+    layout is built for, None for a packed one; empty when a side is not F2-linear or
+    the tile is not 2^n elements. Matrix layouts are built for ``matrix_sides`` only."""
+    size = math.prod(sides.shape)
+    if size < 2 or size & (size - 1):
+        return []
+    n = size.bit_length() - 1
+    nbytes = dtype_bytes(sides.dtype)
+    try:
+        w = linear_side(sides.writer, "writer")
+        r = linear_side(sides.reader, "reader")
+    except LayoutError:
+        return []
+    out: list[tuple[str, Layout, np.ndarray, str | None]] = []
+    if nbytes == 2 and n >= _LINE_BITS:
+        for side, other, who in ((r, w, "reader"), (w, r, "writer")):
+            if who not in matrix_sides:
+                continue
+            for trans in (False, True):
+                cols = _matrix(side, other, trans, n)
+                if cols is None:
+                    continue
+                base = _addresses(inverse_columns(cols, n), size)
+                op = "ldmatrix" if who == "reader" else "stmatrix"
+                for sw, addr in _row_swizzles(base, n):
+                    images = [int(addr[1 << k]) for k in range(n)]
+                    out.append((f"{op}{'.trans' if trans else ''}({who}) {sw}",
+                                xor_layout(images, sides.shape), addr, who))
+    for name, cols in _packed(w, r, n, nbytes):
+        images = inverse_columns(cols, n)
+        out.append((name, xor_layout(images, sides.shape), _addresses(images, size), None))
+    return out

@@ -1,0 +1,257 @@
+"""Instruction kinds a staging may use beyond SPEC §6's consecutive-slot vectors.
+
+:func:`~tilelayout.planning.access.smem_access` moves register slots ``[v*k, (v+1)*k)``
+of every lane as one vector (``ld.shared`` / ``st.shared``). A conversion plan may also:
+
+* **pack** register slots that are not adjacent: a register permutation inside each
+  thread is free (register allocation), so the slots are put in the order of their
+  shared-memory addresses first (one order for every lane) and then vectorized —
+  two 16-bit registers whose addresses are adjacent move as one 4-byte access;
+* use **ldmatrix / stmatrix** (``.x1`` / ``.x2`` / ``.x4``, with and without ``.trans``)
+  for 16-bit elements: each 8x8 matrix is eight 16-byte rows whose addresses eight lanes
+  supply; without ``.trans`` lane ``t`` holds row ``t/4``, elements ``2(t%4)`` and
+  ``2(t%4)+1`` in one 32-bit register, with ``.trans`` elements ``t/4`` of rows
+  ``2(t%4)`` and ``2(t%4)+1``. Costed with the same wavefront model: every row address
+  is one 16-byte access, phases of 8 lanes.
+
+:func:`best_access` costs every kind that fits a side and keeps the cheapest (fewest
+wavefronts, then fewest instructions); its :class:`AccessReport` names the kind in
+``mechanism`` and carries what the machine model needs (``slot_order`` / ``matrix``).
+
+>>> import tilelayout as tl
+>>> from tilelayout.planning.threads import register_file
+>>> cols = register_file(tl.parse("S[(32,32):(1,1@laneid)]"), (32, 32))     # lane = column
+>>> addr = smem_addresses_of_transposed_rows()
+>>> r = best_access(cols, addr, "float16", store=False)
+>>> r.mechanism, r.requests, r.wavefronts
+('ldmatrix.x4.trans', 4, 16)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..analysis.conflicts import WARP, wavefronts_batch
+from ..core.dtypes import dtype_bytes
+from .access import AccessReport, _worst, access_report, ideal_batch
+from .threads import RegisterFile
+
+#: elements of one 16-byte matrix row (16-bit elements only)
+ROW = 8
+ROW_BYTES = 16
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixAccess:
+    """An ldmatrix / stmatrix schedule: ``rows[w, q, i]`` is the element address of the
+    16-byte row lane ``i`` supplies in instruction ``q`` of warp ``w`` (-1: none);
+    ``slots[q, j, e]`` the register slot that receives half ``e`` of matrix ``j``
+    (every lane alike); ``counts[q]`` the matrices of instruction ``q`` (x1/x2/x4)."""
+
+    trans: bool
+    rows: np.ndarray
+    slots: np.ndarray
+    counts: tuple[int, ...]
+
+    def lane_addresses(self, q: int, j: int, e: int) -> np.ndarray:
+        """``(warps, 32)``: the element address lane ``t`` gets as half ``e`` of matrix
+        ``j`` of instruction ``q`` (the instruction's semantics)."""
+        t = np.arange(WARP)
+        row, pos = ((2 * (t % 4) + e, t // 4) if self.trans else (t // 4, 2 * (t % 4) + e))
+        base = self.rows[:, q, ROW * j + row]
+        return np.where(base >= 0, base + pos, -1)
+
+
+def smem_addresses_of_transposed_rows() -> np.ndarray:
+    """Doctest helper: addresses of a 32x32 16-bit tile whose 16-byte rows hold columns
+    ``h, h+4, ..., h+28`` of one tile row (the layout ``ldmatrix.trans`` wants when lane
+    ``l`` must end up with column ``l``)."""
+    r, c = np.divmod(np.arange(32 * 32), 32)
+    return (r // 2) * 64 + (2 * (c % 4) + r % 2) * 8 + c // 4
+
+
+def _reference_lane(table: np.ndarray) -> tuple[int, int]:
+    held = (table >= 0).sum(axis=2)
+    w, lane = np.unravel_index(int(np.argmax(held)), held.shape)
+    return int(w), int(lane)
+
+
+def packed_order(rf: RegisterFile, addr: np.ndarray) -> tuple[int, ...] | None:
+    """Register slots in the order of their shared-memory addresses (taken from the lane
+    holding the most elements; every lane uses the same order), or None if that is the
+    order they already have."""
+    t = rf.table
+    w, lane = _reference_lane(t)
+    ref = t[w, lane]
+    key = np.where(ref >= 0, addr[np.maximum(ref, 0)], np.iinfo(np.int64).max)
+    order = np.argsort(key, kind="stable")
+    if np.array_equal(order, np.arange(len(order))):
+        return None
+    return tuple(int(x) for x in order)
+
+
+def permuted(rf: RegisterFile, order: tuple[int, ...]) -> RegisterFile:
+    """``rf`` with its slots renumbered: new slot ``i`` is old slot ``order[i]``."""
+    return RegisterFile(rf.table[:, :, list(order)], rf.warps, rf.shape, rf.replicated)
+
+
+def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool) -> MatrixAccess | None:
+    """The ldmatrix / stmatrix schedule that moves ``rf``'s 16-bit elements at ``addr``,
+    or None when the addresses do not fall into whole 16-byte rows the instruction's
+    lane pattern serves (see the module doc)."""
+    t = rf.table
+    W = t.shape[0]
+    w, lane, slot = np.nonzero(t >= 0)
+    if not len(w) or len(w) % (ROW * ROW):
+        return None
+    a = addr[t[w, lane, slot]]
+    chunk, pos = np.divmod(a, ROW)
+    # the row's lanes: without .trans lanes 4i..4i+3 (elements 2(t%4), +1); with .trans
+    # lanes 4*pos + h for one h per row
+    if trans:
+        if np.any(lane // 4 != pos):
+            return None
+        group = lane % 4
+    else:
+        if np.any(lane % 4 != pos // 2):
+            return None
+        group = lane // 4
+    # a row is read per warp (a replicated side reads it in every warp holding it)
+    span = int(chunk.max()) + 1
+    uniq, inv, count = np.unique(w * span + chunk, return_inverse=True, return_counts=True)
+    inv = inv.reshape(-1)
+    if np.any(count != ROW):
+        return None
+    # every row: one group of lanes
+    first = np.full(len(uniq), -1, dtype=np.int64)
+    first[inv] = group
+    if np.any(first[inv] != group):
+        return None
+    c_w, c_chunk = np.divmod(uniq, span)
+    c_g = np.zeros(len(uniq), np.int64)
+    c_key = np.zeros(len(uniq), np.int64)
+    c_g[inv] = group
+    at0 = pos == 0
+    c_key[inv[at0]] = slot[at0]  # a row is ordered by the slot of its element 0
+    order = np.lexsort((c_key, c_g, c_w))
+    rank = np.zeros(len(uniq), np.int64)
+    sorted_wg = c_w[order] * 8 + c_g[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_wg)) + 1]
+    sizes = np.diff(np.r_[starts, len(order)])
+    if len(set(sizes.tolist())) != 1:
+        return None
+    groups = 4 if trans else 8
+    if len(starts) != len(np.unique(w)) * groups:  # warps holding nothing issue nothing
+        return None
+    rank[order] = np.arange(len(order)) - np.repeat(starts, sizes)
+    per_group = int(sizes[0])
+    if trans:
+        if per_group % 2:
+            return None
+        matrices = per_group // 2
+        m_of, row_of = rank // 2, 2 * c_g + rank % 2
+        half = (rank % 2)[inv]
+    else:
+        matrices = per_group
+        m_of, row_of = rank, c_g
+        half = pos % 2
+    # one register slot per (matrix, half), the same in every lane
+    m_el = m_of[inv]
+    slot_of = np.full((matrices, 2), -1, dtype=np.int64)
+    slot_of[m_el, half] = slot
+    if np.any(slot_of[m_el, half] != slot) or np.any(slot_of < 0):
+        return None
+    counts = []
+    left = matrices
+    while left:
+        n = 4 if left >= 4 else (2 if left >= 2 else 1)
+        counts.append(n)
+        left -= n
+    q_of = np.repeat(np.arange(len(counts)), counts)
+    j_of = np.concatenate([np.arange(n) for n in counts])
+    rows = np.full((W, len(counts), WARP), -1, dtype=np.int64)
+    rows[c_w, q_of[m_of], ROW * j_of[m_of] + row_of] = c_chunk * ROW
+    slots = np.full((len(counts), 4, 2), -1, dtype=np.int64)
+    slots[q_of, j_of] = slot_of
+    return MatrixAccess(trans, rows, slots, tuple(counts))
+
+
+def matrix_report(rf: RegisterFile, addr: np.ndarray, dtype: str, m: MatrixAccess,
+                  store: bool, *, worst: bool = True) -> AccessReport:
+    """The :class:`AccessReport` of an ldmatrix / stmatrix schedule: one request per
+    (warp, instruction), every row address a 16-byte access."""
+    nbytes = dtype_bytes(dtype)
+    W, Q, _ = m.rows.shape
+    byte = np.where(m.rows >= 0, m.rows * nbytes, -1).reshape(W * Q, WARP)
+    ids = np.stack(np.divmod(np.arange(W * Q), Q), axis=1)
+    keep = (byte >= 0).any(axis=1)
+    byte, ids = byte[keep], ids[keep]
+    waves = wavefronts_batch(byte, ROW_BYTES)
+    ideal = ideal_batch(byte, ROW_BYTES)
+    found = None
+    if worst:
+        inverse = np.full(int(addr.max()) + 1, -1, dtype=np.int64)
+        inverse[addr] = np.arange(len(addr))
+        first = np.where(byte >= 0, inverse[np.maximum(byte // nbytes, 0)], -1)
+        found = _worst(rf, byte, first, ids, waves, ideal, ROW_BYTES)
+    widest = max(m.counts)
+    name = (f"{'stmatrix' if store else 'ldmatrix'}.x{widest}"
+            + (".trans" if m.trans else ""))
+    return AccessReport(
+        dtype=dtype, vector_bytes=ROW_BYTES, access_bytes=ROW_BYTES, requests=len(waves),
+        wavefronts=int(waves.sum()), ideal=int(ideal.sum()), per_request=tuple(waves.tolist()),
+        request_ids=tuple(map(tuple, ids.tolist())), warps=rf.warps,
+        worst=found, mechanism=name, matrix=m)
+
+
+def best_access(rf: RegisterFile, addr: np.ndarray, dtype: str, store: bool,
+                plain: AccessReport | None = None, *, worst: bool = True,
+                kinds: tuple[str, ...] = ("vector", "packed", "matrix"),
+                cache: dict | None = None) -> AccessReport:
+    """The cheapest way for ``rf`` to move its tile at ``addr``: consecutive-slot vectors
+    (SPEC §6, ``plain`` if already costed), packed slots, or ldmatrix / stmatrix (16-bit
+    elements), among ``kinds``. Fewest wavefronts wins, then fewest instructions, then the
+    earlier kind. ``worst=False`` leaves out the worst request (a quicker ranking);
+    ``cache`` (a dict kept across calls on the same ``rf``) reuses reordered register
+    files."""
+    cache = {} if cache is None else cache
+
+    def reordered(order: tuple[int, ...]) -> RegisterFile:
+        if order not in cache:
+            cache[order] = permuted(rf, order)
+        return cache[order]
+
+    options: list[tuple[tuple[int, int, int], str, object]] = []
+
+    def add(r: AccessReport, kind: str, extra: object) -> None:
+        options.append(((r.wavefronts, r.requests, len(options)), kind, extra))
+
+    if "vector" in kinds:
+        add(plain if plain is not None else access_report(rf, addr, dtype, worst=False),
+            "vector", None)
+    order = packed_order(rf, addr) if "packed" in kinds else None
+    if order is not None:
+        add(access_report(reordered(order), addr, dtype, worst=False), "packed", order)
+    if "matrix" in kinds and dtype_bytes(dtype) == 2 and rf.table.shape[1] == WARP:
+        for trans in (False, True):
+            m = matrix_access(rf, addr, trans)
+            if m is not None:
+                add(matrix_report(rf, addr, dtype, m, store, worst=False), "matrix", m)
+    _, kind, extra = min(options, key=lambda o: o[0])
+    if kind == "vector":
+        return plain if plain is not None and (plain.worst is not None or not worst) \
+            else access_report(rf, addr, dtype, worst=worst)
+    if kind == "packed":
+        assert isinstance(extra, tuple)
+        return _with(access_report(reordered(extra), addr, dtype, worst=worst), "packed",
+                     extra)
+    assert isinstance(extra, MatrixAccess)
+    return matrix_report(rf, addr, dtype, extra, store, worst=worst)
+
+
+def _with(r: AccessReport, mechanism: str, order: tuple[int, ...]) -> AccessReport:
+    return AccessReport(r.dtype, r.vector_bytes, r.access_bytes, r.requests, r.wavefronts,
+                        r.ideal, r.per_request, r.request_ids, r.warps, r.worst,
+                        mechanism=mechanism, slot_order=order)
