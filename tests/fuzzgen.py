@@ -14,6 +14,7 @@ VALID = (
     "S[4] + R[1048576:1@pid]", "ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])",
     "S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", "S[(4,8):(8@laneid,1)] + R[(2,2):(1@pid,0)]",
     "S[8:-1] + 10", "S[()]", "S[(32,2):(1@laneid,1)] - 3@warpid",
+    "ComposeLayout(XorSwizzle(1, 2, 4, 9, 18), S[(8,64):(64,1)])",
 )
 PIECES = ("S[", "R[", "]", "(", ")", ":", ",", "@", "+", "-", " ", "laneid", "pid", "m",
           "ComposeLayout(", "Swizzle(", "x", "\u0664", "\x00", "@@", "S[(", "1", "9" * 90)
@@ -53,6 +54,9 @@ def layout_text(rng: random.Random) -> str:
     for _ in range(rng.randint(0, 2)):
         axis = rng.choice(AXES)
         text += f" + {num(integer(rng))}" + ("" if axis == "m" else f"@{axis}")
+    if rng.random() < 0.05:
+        images = ",".join(num(integer(rng)) for _ in range(rng.randint(0, 6)))
+        return f"ComposeLayout(XorSwizzle({images}), {text})"
     if rng.random() < 0.25:
         m, b = rng.choice((0, 1, 2, 3, 70, 250, 1 << 40)), rng.choice((0, 1, 2, 3, 10))
         s = b + rng.choice((0, 1, 3, 62, 300))

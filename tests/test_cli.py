@@ -2,6 +2,7 @@
 
 
 import json
+import sys
 
 import pytest
 
@@ -30,11 +31,18 @@ def test_bad_input_is_one_line_error(args, words):
     assert words in p.stderr
 
 
-def test_parse_error_shows_caret():
-    p = run("map", "S[(8,2):(4@lane,1)]")
-    lines = p.stderr.splitlines()
+def test_parse_error_shows_caret_on_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["map", "S[(8,2):(4@lane,1)]"]) == 2
+    lines = capsys.readouterr().err.splitlines()
     assert lines[1].strip() == "S[(8,2):(4@lane,1)]"
     assert lines[2].index("^") - lines[1].index("S") == 11
+
+
+def test_parse_error_is_one_line_when_piped():
+    p = run("map", "S[(8,2):(4@lane,1)]")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "column 12: unknown axis 'lane'" in p.stderr
 
 
 @pytest.mark.parametrize("args,words", [

@@ -23,7 +23,7 @@ from .algebra.inversion import inverse, inverse_shape
 from .algebra.packing import pack, storage, unpack
 from .algebra.slicing import permute_dims, slice_layout
 from .algebra.span import span, value_range
-from .algebra.tiling import direct_sum, inner_of, outer_of, tile, tile_to
+from .algebra.tiling import direct_sum, inner_of, outer_of, tile, tile_span, tile_to
 from .analysis.banks import BankAccess, bank_access, bank_map, bank_of
 from .analysis.conflicts import (
     ConflictReport,
@@ -164,6 +164,7 @@ __all__ = [
     "storage",
     "tile_conflicts",
     "tile",
+    "tile_span",
     "tile_to",
     "unpack",
     "value_range",

@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from .core import budget
 from .core.errors import LayoutError
 
 #: subcommand names, in help order
@@ -37,8 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Named-axis tensor layouts: evaluate, explain, explore.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    common = importlib.import_module(".commands.common", __package__)
     for name in COMMANDS:
         importlib.import_module(MODULES[name], __package__).register(sub)
+    for p in dict.fromkeys(sub.choices.values()):  # aliases map to the same parser
+        common.add_limit_args(p)
     return parser
 
 
@@ -54,11 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        common = importlib.import_module(".commands.common", __package__)
+        with budget.limits(common.limits_from_args(args, budget.Limits())):
+            return int(args.run(args) or 0)
     except LayoutError as exc:
         print(f"tilelayout: error: {exc}", file=sys.stderr)
         return 2
-    except MemoryError:
+    except (MemoryError, RecursionError):
         print("tilelayout: error: out of memory: the layout has too many elements to evaluate "
               "at once (give a smaller layout or shape)", file=sys.stderr)
         return 2
@@ -67,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 (a bug: one line, never a traceback)
+        print(f"tilelayout: internal error (please report it): {type(exc).__name__}: "
+              f"{str(exc)[:200]}".replace("\n", " "), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ def test_canonicalize_preserves_mapping(L):
     C = L.canonicalize()
     assert brute_equivalent(L, C)
     assert C.canonicalize() == C
-    assert all(it.extent > 1 for it in C.shard + C.replica)
+    assert all(it.extent > 1 for it in C.replica)
+    # a layout of size 1 keeps one 1:1 iter on its first axis (as TIRx does)
+    assert all(it.extent > 1 for it in C.shard) or C.shard == (tl.Iter(1, 1, L.shard[0].axis),)
     assert all(v != 0 for v in C.offset.values())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 
 import tilelayout as tl
@@ -68,3 +69,20 @@ def test_legality_unused_counts_swizzled_addresses():
     assert sorted(c["m"] for x in range(3) for c in L.apply(x)) == [0, 1, 3]
     unused = [f for f in tl.legality(L).findings if f.kind == "unused"]
     assert [f.count for f in unused] == [1]
+
+
+# -- register file: at most 255 32-bit registers per thread, counting packing ---------------
+@pytest.mark.parametrize(("text", "dtype", "flagged"), [
+    ("S[(32,255):(1@laneid,1)]", "float32", False),
+    ("S[(32,256):(1@laneid,1)]", "float32", True),
+    ("S[(32,256):(1@laneid,1)]", None, True),          # no dtype: one 32-bit register per slot
+    ("S[(32,510):(1@laneid,1)]", "float16", False),    # two 16-bit values per register
+    ("S[(32,512):(1@laneid,1)]", "float16", True),
+    ("S[(32,1020):(1@laneid,1)]", "int8", False),
+    ("S[(32,128):(1@laneid,1)]", "float64", True),     # 256 registers
+    ("S[(4,300):(1@warpid,1)]", "float32", False),  # no thread-level axis: m is memory
+    ("ComposeLayout(Swizzle(3,3,3), S[(32,1024):(1@laneid,1)])", "float16", False),  # smem
+])
+def test_register_slots_over_255_are_flagged(text, dtype, flagged):
+    kinds = [f.kind for f in tl.legality(tl.parse(text), dtype=dtype).findings]
+    assert ("registers" in kinds) is flagged, kinds

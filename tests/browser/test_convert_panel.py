@@ -35,7 +35,7 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     # below the legality panel and the details (a click's details must stay in view)
     order = page.page.evaluate(
         "[...document.getElementById('side').children].map((e) => e.id)")
-    assert order == ["analysis", "details", "convert"]
+    assert order == ["analysis", "details", "convert", "codegen", "movedata"]
     text = page.page.inner_text("[data-testid=convert-text-cute-tv]")
     assert text == to_cute_tv(a.layout, a.shape) == "((4,8),(2,2,2)):((32,1),(16,8,128))"
     labels = page.page.eval_on_selector_all("#convert li b", "(els) => els.map((e) => e.textContent)")

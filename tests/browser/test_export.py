@@ -82,3 +82,39 @@ def test_svg_export_labels_the_cells_the_canvas_labels(page):
     logical = re.findall(rf'<text [^>]*font-size="{lpx}"[^>]*fill="#1c1917"[^>]*>\d</text>', svg)
     assert len(logical) == 64
     assert page.errors == []
+
+
+def test_exports_carry_legend_captions_and_the_selection_without_dimming(page):
+    page.open(f"?layout={quote(REF)}&shape=8,16&select=3,5")
+    page.page.wait_for_function("window.__tl.detailsFor === 53")
+    owners = tl.parse(REF).apply((3, 5), shape=(8, 16))
+    with page.page.expect_download() as dl:
+        page.page.click("[data-testid=export-svg]")
+    svg = Path(dl.value.path()).read_text(encoding="utf-8")
+    caption = page.page.inner_text("[data-testid=caption-logical]")
+    assert caption in svg.replace("&#39;", "'")
+    assert "colour = laneid:" in svg
+    swatches = re.findall(r'<rect x="[\d.]+" y="57" width="10" height="10" fill="(#[0-9a-f]{6})"', svg)
+    assert len(swatches) == len(set(swatches)) >= 16  # the legend, no two swatches alike
+    # the selection: the element and its owners ringed, one connector per owner, no dimming
+    assert svg.count("<path d=") == len(owners) and 'stroke="#2563eb"' in svg
+    assert 'fill-opacity="0.68"' not in svg
+    with page.page.expect_download() as dl:
+        page.page.click("[data-testid=export-svg]", modifiers=["Shift"])
+    assert 'fill-opacity="0.68"' in Path(dl.value.path()).read_text(encoding="utf-8")
+    # PNG: an owner's cell keeps its colour (not dimmed) and the band above has the legend
+    got = page.page.evaluate("""() => new Promise((resolve) => {
+        const orig = URL.createObjectURL;
+        URL.createObjectURL = (blob) => { URL.createObjectURL = orig;
+          createImageBitmap(blob).then((im) => {
+            const c = document.createElement('canvas'); c.width = im.width; c.height = im.height;
+            const ctx = c.getContext('2d'); ctx.drawImage(im, 0, 0);
+            const m = window.__tl.state.model, key = m.lkey[0];
+            const [x, y, w, h] = m.lgrid.keyRect(key);
+            const px = [...ctx.getImageData(10 + x + 2, 104 + y + 2, 1, 1).data].slice(0, 3);
+            resolve({px, want: window.__tl.colorOf(0)}); });
+          return orig(blob); };
+        document.querySelector('[data-testid=export-png]').click(); })""")
+    want = [int(got["want"][i:i + 2], 16) for i in (1, 3, 5)]
+    assert got["px"] == want, got
+    assert page.errors == []

@@ -15,7 +15,7 @@ from tilelayout.codegen.generate import codegen
 
 from .helpers import image_samples, near_misses, probe_expected
 
-SAMPLES = 1024  # element/replica evaluations per layout (all of them when fewer)
+SAMPLES = 512  # element/replica evaluations per layout (all of them when fewer)
 
 
 def _array(name: str, values) -> str:
@@ -32,6 +32,48 @@ def _probes(layout, shape) -> tuple[np.ndarray, list[int]]:
     return allrows, flat.tolist() + probe_expected(layout, shape, probes)
 
 
+@functools.cache
+def _block(k: int, layout, shape: tuple[int, ...], inv: bool) -> tuple[list[str], list[str], list[int]]:
+    """The language-independent part for one layout: data arrays, main() lines and the
+    integers it must print (forward on sampled elements x every replica, then the
+    inverse on the probe coordinates)."""
+    n, reps, naxes = layout.size(), layout.replica_count, len(layout.axes)
+    coords = layout.map_all(shape)
+    step = max(1, math.ceil(n * reps / SAMPLES))
+    flats = list(range(0, n, step))
+    data = [_array(f"flat{k}", flats)]
+    dims = [f"i{d}" for d in range(len(shape))]
+    unflat = [f"long long {dims[d]} = f % {shape[d]}; f /= {shape[d]};"
+              for d in range(len(shape) - 1, -1, -1)]
+    args = dims + (["r"] if reps > 1 else [])
+    main = [
+        f"    printf(\"L{k}\\n\");",
+        f"    for (int e = 0; e < {len(flats)}; ++e) for (long long r = 0; r < {reps}; ++r) {{",
+        f"        long long f = flat{k}[e]; {' '.join(unflat)}",
+        f"        (void)r; fwd{k}({', '.join(args + ['out'])});",
+        f"        for (int a = 0; a < {naxes}; ++a) printf(\"%lld \", out[a]);",
+        "        printf(\"\\n\");",
+        "    }",
+    ]
+    expected = [-(k + 1)]
+    for f in flats:
+        idx = tuple(np.unravel_index(f, shape)) if shape else ()
+        for r in range(reps):
+            expected += [int(coords[a][idx + (r,)]) for a in layout.axes]
+    if inv and naxes:
+        allrows, want = _probes(layout, shape)
+        data.append(_array(f"probe{k}", allrows.reshape(-1)))
+        argv = ", ".join(f"p[{a}]" for a in range(naxes))
+        main += [
+            f"    for (int e = 0; e < {len(allrows)}; ++e) {{",
+            f"        const long long *p = probe{k} + e * {naxes};",
+            f"        printf(\"%lld\\n\", inv{k}({argv}));",
+            "    }",
+        ]
+        expected += want
+    return data, main, expected
+
+
 def build(cases, lang: str) -> tuple[str, list[int]]:
     """(source, expected printed integers) for ``cases`` = [(layout, shape, invertible)]."""
     parts = ["#include <stdio.h>"]
@@ -39,44 +81,13 @@ def build(cases, lang: str) -> tuple[str, list[int]]:
     expected: list[int] = []
     for k, (layout, shape, inv) in enumerate(cases):
         shape = tuple(shape)
-        n, reps, naxes = layout.size(), layout.replica_count, len(layout.axes)
         parts.append(codegen(layout, shape, lang=lang, name=f"fwd{k}"))
-        coords = layout.map_all(shape)
-        step = max(1, math.ceil(n * reps / SAMPLES))
-        flats = list(range(0, n, step))
-        parts.append(_array(f"flat{k}", flats))
-        dims = [f"i{d}" for d in range(len(shape))]
-        unflat = []
-        for d in range(len(shape) - 1, -1, -1):
-            unflat.append(f"long long {dims[d]} = f % {shape[d]}; f /= {shape[d]};")
-        args = dims + (["r"] if reps > 1 else [])
-        call = f"fwd{k}({', '.join(args + ['out'])});"
-        main += [
-            f"    printf(\"L{k}\\n\");",
-            f"    for (int e = 0; e < {len(flats)}; ++e) for (long long r = 0; r < {reps}; ++r) {{",
-            f"        long long f = flat{k}[e]; {' '.join(unflat)}",
-            f"        (void)r; {call}",
-            f"        for (int a = 0; a < {naxes}; ++a) printf(\"%lld \", out[a]);",
-            "        printf(\"\\n\");",
-            "    }",
-        ]
-        expected.append(-(k + 1))
-        for f in flats:
-            idx = np.unravel_index(f, shape) if shape else ()
-            for r in range(reps):
-                expected += [int(coords[a][tuple(idx) + (r,)]) for a in layout.axes]
-        if inv and naxes:
+        if inv and layout.axes:
             parts.append(codegen(layout, shape, lang=lang, name=f"inv{k}", inverse=True))
-            allrows, want = _probes(layout, shape)
-            parts.append(_array(f"probe{k}", allrows.reshape(-1)))
-            argv = ", ".join(f"p[{a}]" for a in range(naxes))
-            main += [
-                f"    for (int e = 0; e < {len(allrows)}; ++e) {{",
-                f"        const long long *p = probe{k} + e * {naxes};",
-                f"        printf(\"%lld\\n\", inv{k}({argv}));",
-                "    }",
-            ]
-            expected += want
+        data, lines, want = _block(k, layout, shape, inv)
+        parts += data
+        main += lines
+        expected += want
     main += ["    return 0;", "}"]
     return "\n".join(parts + main) + "\n", expected
 

@@ -1,6 +1,7 @@
 """The C, C++ and CUDA forms, compiled with the system compiler into one test program
-per language (every preset and random layout batched together), print exactly what
-map_all and elements_at say."""
+per language, print exactly what map_all and elements_at say. The C program holds
+every preset and every random layout; the C++ and CUDA ones (the same function bodies
+under other qualifiers) every preset and every fourth random layout."""
 
 from __future__ import annotations
 
@@ -10,15 +11,18 @@ from .cases import all_cases, invertible
 from .cprogram import build, parse_output, run
 
 
-@pytest.fixture(scope="module")
-def batch():
-    return [(layout, shape, invertible(layout, shape)) for _, layout, shape in all_cases()]
+def _batch(lang: str):
+    cases = all_cases()
+    if lang != "c":
+        cases = [c for k, c in enumerate(cases) if not c[0].startswith("random") or k % 4 == 0]
+    return [(layout, shape, invertible(layout, shape)) for _, layout, shape in cases]
 
 
-@pytest.mark.parametrize("lang", ["c", "cpp", "cuda"])
-def test_compiled_program_prints_the_library_values(lang, batch, tmp_path):
+@pytest.mark.parametrize(("lang", "least"), [("c", 350), ("cpp", 110), ("cuda", 110)])
+def test_compiled_program_prints_the_library_values(lang, least, tmp_path):
+    batch = _batch(lang)
+    assert len(batch) >= least
     source, expected = build(batch, lang)
-    assert source.count("inv") > 200 and source.count("fwd") > 300
     got = parse_output(run(source, lang, tmp_path))
     assert len(got) == len(expected)
     if got != expected:

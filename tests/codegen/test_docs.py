@@ -24,3 +24,9 @@ def test_swizzle_and_search_examples_are_current():
         assert tl.codegen(sw.layout, sw.shape, lang="cuda", inverse=inverse) in DOC
     assert tl.codegen(tl.parse("S[(3,2,16):(2@TCol,3@TCol,1)]"), (6, 16), lang="c",
                       inverse=True) in DOC
+
+
+def test_xor_swizzle_example_is_current():
+    L = tl.ComposeLayout(tl.XorSwizzle(1, 2, 4, 9, 18), tl.parse("S[(4,8):(8,1)]"))
+    for inverse in (False, True):
+        assert tl.codegen(L, lang="c", inverse=inverse) in DOC

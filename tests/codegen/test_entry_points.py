@@ -1,11 +1,8 @@
-"""tl.codegen / L.codegen / `tilelayout codegen` / POST /api/codegen: arguments,
-refusals, limits and the simplified form of the expressions."""
+"""tl.codegen / L.codegen: arguments, refusals, limits and the simplified form of the
+expressions (the CLI: tests/commands/test_codegen.py; the API:
+tests/explorer/test_api_codegen.py)."""
 
 from __future__ import annotations
-
-import json
-import subprocess
-import sys
 
 import pytest
 
@@ -53,6 +50,8 @@ def test_simplification_rules():
     assert exprs("S[(4,8):(-8,-1)] + -3") == ["-((i0 << 3) + i1) - 3"]
     assert exprs("S[16:1] + 2 + 3") == ["i0 + 5"]                     # constants combined
     assert exprs("S[(2,8):(0,1)]") == ["i1"]                          # stride 0 dropped
+    inv = tl.presets.get("mma.m16n8k16.A", dtype="float16").layout.codegen(inverse=True)
+    assert "c4 = m & 1\n" in inv and "c2 = m >> 2\n" in inv         # no nested masks
 
 
 def test_refusals_are_one_line_layout_errors():
@@ -63,29 +62,16 @@ def test_refusals_are_one_line_layout_errors():
         L.codegen(lang="rust")
     with pytest.raises(tl.CodegenError, match="identifier"):
         L.codegen(name="1bad")
+    with pytest.raises(tl.CodegenError, match="identifier"):
+        L.codegen(name="int", lang="c")
     with pytest.raises(tl.ShapeError):
         L.codegen((3,))
-    with pytest.raises(tl.LayoutError, match="over the limit of 100"):
-        tl.parse("S[(16,16):(16,1)]").codegen(inverse=True, limit=100)
+    with pytest.raises(tl.BudgetError, match="scans 256 elements, over the limit of 100"):
+        tl.parse("S[(16,16):(16,1)]").codegen(inverse=True, limits=tl.Limits(elements=100))
+    with tl.limits(elements=100), pytest.raises(tl.BudgetError):
+        tl.parse("S[(16,16):(16,1)]").codegen(inverse=True)
     assert "return flat if ok else -1" in tl.parse("S[(16,16):(16,1)]").codegen(inverse=True)
     with pytest.raises(tl.LayoutOverflowError, match="64-bit"):
         tl.parse(f"S[4:{2**62}]").codegen(lang="c")
     assert str(2**62) in tl.parse(f"S[4:{2**62}]").codegen()  # Python is exact
     assert f"{3 * 2**40}LL" in tl.parse(f"S[4:{3 * 2**40}]").codegen(lang="c")
-
-
-def test_cli():
-    run = subprocess.run(
-        [sys.executable, "-m", "tilelayout.cli", "codegen", "--preset", "case.tensor_core_tile",
-         "--lang", "cuda", "--inverse"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("__host__ __device__ inline long long layout_fn(")
-    run = subprocess.run(
-        [sys.executable, "-m", "tilelayout.cli", "codegen", "S[(2,2):(0,1)]", "--inverse",
-         "--json"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "share" in run.stderr
-    run = subprocess.run(
-        [sys.executable, "-m", "tilelayout.cli", "codegen", REF, "--shape", "8,16", "--lang",
-         "triton", "--json"], capture_output=True, text=True, timeout=120)
-    doc = json.loads(run.stdout)
-    assert doc["shape"] == [8, 16] and "@triton.jit" in doc["code"]

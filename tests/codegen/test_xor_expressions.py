@@ -10,6 +10,7 @@ import tilelayout as tl
 from tilelayout.codegen.inverse import invert_images
 from tilelayout.eval.expressions import count_ops, var, xor_expr, xor_images
 
+from .cases import random_xor_images
 from .helpers import load_python
 
 
@@ -20,20 +21,6 @@ def _apply(images, m):
         if (m >> k) & 1:
             out ^= img
     return out
-
-
-def _random_invertible(rng, n):
-    while True:
-        images = [rng.randrange(1, 1 << n) for _ in range(n)]
-        rows = []
-        for v in images:  # independent over F2?
-            for r in rows:
-                v = min(v, v ^ r)
-            if v == 0:
-                break
-            rows.append(v)
-        else:
-            return tuple(images)
 
 
 def _fn(images):
@@ -51,13 +38,14 @@ def test_swizzle_images_and_expression_match_swizzle_apply():
             assert f(addr) == sw.apply(addr) == _apply(images, addr)
         if b:
             assert count_ops([xor_expr(var("m"), images)]) == 3  # m ^ ((m & mask) >> S)
+            assert images == sw.to_xor().images[: len(images)]
 
 
 def test_random_xor_maps_and_their_inverses():
     rng = random.Random(3)
     for _ in range(60):
         n = rng.randint(1, 10)
-        images = _random_invertible(rng, n)
+        images = random_xor_images(rng, n)
         inverse = invert_images(images)
         f, g = _fn(images), _fn(inverse)
         for addr in list(range(-40, 1 << n)) + [rng.randrange(1 << 20) for _ in range(20)]:

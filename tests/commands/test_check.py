@@ -38,3 +38,16 @@ def test_check_counts_tensor_memory_columns_in_elements_of_the_dtype():
     assert run("check", wide).returncode == 1
     p = run("check", wide, "--dtype", "e4m3")  # ... but 1024 8-bit values fit in 256 cells
     assert p.returncode == 0 and "legal" in p.stdout
+
+
+def test_check_flags_register_files_and_table_49():
+    # issue 11: 16x256b x128 used to say "legal"; now num is capped (x32, PTX Table 49)
+    p = run("check", "--preset", "tcgen05.ld.16x256b", "--param", "num=128")
+    assert p.returncode == 2 and "Table 49" in p.stderr and "legal" not in p.stdout
+    p = run("check", "S[(32,512):(1@laneid,1)]", "--dtype", "float32")
+    assert p.returncode == 1 and "[registers]" in p.stdout and "at most 255" in p.stdout
+    p = run("check", "--preset", "trainium.sbuf", "--param", "shape=2,100000",
+            "--param", "generation=trn1")
+    assert p.returncode == 2 and "192 KiB" in p.stderr
+    p = run("check", "S[(2,2):(1@P,99999@F)]", "--generation", "trn1", "--dtype", "bfloat16")
+    assert p.returncode == 1 and "[capacity]" in p.stdout and "192 KiB" in p.stdout

@@ -75,3 +75,12 @@ def test_bad_input_is_one_line_exit_2(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("tilelayout: error: ") and len(err.strip().splitlines()) == 1
+
+
+def test_list_names_issue_11_presets(capsys):
+    assert main(["presets"]) == 0
+    names = [ln.split()[0] for ln in capsys.readouterr().out.splitlines()]
+    for name in ("ldmatrix.m16n16", "ldmatrix.m8n16", "wgmma.m64nNkK.A", "tcgen05.ld.16x32bx2"):
+        assert name in names
+    assert main(["presets", "tcgen05.ld.16x32bx2", "--param", "num=2", "--param", "imm=8"]) == 0
+    assert "S[(16,2,2):(1@laneid,16@laneid,1)]" in capsys.readouterr().out

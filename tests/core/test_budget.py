@@ -17,8 +17,8 @@ def test_base_never_touches_replicas_and_apply_is_refused_over_the_limit():
     with pytest.raises(tl.BudgetError) as info:
         L.apply(0)
     err = info.value
-    assert (err.name, err.cost, err.limit) == ("replicas", 1 << 24, 1 << 16)
-    assert "16,777,216 replica combinations" in str(err) and "65,536" in str(err)
+    assert (err.name, err.cost, err.limit) == ("replicas", 1 << 24, 1 << 14)
+    assert "16,777,216 replica combinations" in str(err) and "16,384" in str(err)
 
 
 def test_limits_are_raised_by_keyword_and_by_block_and_stay_in_their_thread():

@@ -130,6 +130,11 @@ def test_equal_to_swizzle_on_every_parameter():
             assert tl.Swizzle.from_xor(x) == tl.Swizzle(0, 0, 0)
 
 
+def test_wide_swizzle_has_no_xor_form():
+    with pytest.raises(tl.SwizzleError, match="permutes 72 address bits"):
+        tl.Swizzle(40, 2, 30).to_xor()
+
+
 @settings(max_examples=40)
 @given(xor_swizzles(max_bits=8))
 def test_from_xor_is_exact(sw):

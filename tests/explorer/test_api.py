@@ -117,7 +117,7 @@ def test_too_large_reports_axis_ranges():
     ({"layout": "S[(8,4):(4,1)]", "shape": "a,b"}, "shape", None),
     ({"layout": "S[(8,4):(4,1)]", "swizzle": "128B"}, "swizzle", None),
     ({"layout": "S[(8,4):(4,1)]", "dtype": "float7"}, "dtype", None),
-    ({"layout": "S[(8,4):(4,1)]", "swizzle": "96B", "dtype": "float16"}, "swizzle", None),
+    ({"layout": "S[(8,4):(4,1)]", "swizzle": "48B", "dtype": "float16"}, "swizzle", None),
     ({"layout": 5}, "layout", None),
 ])
 def test_bad_input_names_the_field(body, field, column):

@@ -9,14 +9,15 @@ import random
 import pytest
 
 from tests.fuzzgen import NASTY_INTS, layout_text, mutated_text
-from tilelayout.explorer.server import serve_in_thread
+from tilelayout.explorer.server import _POST, serve_in_thread
 
 SEED = 1313
-ROUTES = ("/api/layout", "/api/explain", "/api/elements_at", "/api/access", "/api/preset",
-          "/api/analysis", "/api/convert", "/api/presets", "/api/options",
-          "/", "/static/app.js", "/api/nope", "/static/../server.py", "/%00", "/api/layout?x=1")
+POSTS = tuple(_POST)
+ROUTES = POSTS + ("/api/presets", "/api/options", "/", "/static/app.js",
+                  "/api/nope", "/static/../server.py", "/%00", "/api/layout?x=1")
 FIELDS = ("layout", "shape", "index", "coords", "elements", "dtype", "swizzle", "name",
-          "params", "mesh", "targets", "order")
+          "params", "mesh", "targets", "order", "src", "dst", "writer", "reader", "family",
+          "lang", "inverse", "preset")
 
 
 def _value(rng: random.Random, depth: int = 0):
@@ -41,8 +42,9 @@ def _body(rng: random.Random) -> bytes:
     r = rng.random()
     if r < 0.7:
         req = {f: _value(rng) for f in rng.sample(FIELDS, rng.randint(0, 5))}
-        if rng.random() < 0.6:
-            req["layout"] = layout_text(rng) if rng.random() < 0.7 else mutated_text(rng)
+        for key in ("layout", "src", "dst", "writer", "reader"):
+            if rng.random() < (0.6 if key == "layout" else 0.15):
+                req[key] = layout_text(rng) if rng.random() < 0.7 else mutated_text(rng)
         return json.dumps(req).encode()
     if r < 0.8:
         d = rng.choice((40, 1000, 100000))
@@ -80,7 +82,7 @@ def test_two_thousand_hostile_requests_get_json_errors_below_500(server):
     statuses: dict[int, int] = {}
     for n in range(2000):
         method = rng.choice(("POST",) * 8 + ("GET", "PUT", "OPTIONS", "TRACE", "HEAD", "BREW"))
-        path = rng.choice(ROUTES[:7]) if rng.random() < 0.8 else rng.choice(ROUTES)
+        path = rng.choice(POSTS) if rng.random() < 0.8 else rng.choice(ROUTES)
         body = _body(rng) if method in ("POST", "PUT") else None
         try:
             conn.request(method, path, body=body, headers=_headers(rng, f"{host}:{port}"))

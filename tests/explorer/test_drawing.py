@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tests.helpers import call
 from tilelayout.explorer import api, examples
 from tilelayout.explorer.drawing import colours, dim_name, logical_fold
 from tilelayout.explorer.table_view import MAX_TABLE_ELEMENTS, table_view
 from tilelayout.render.svg import default_color_key
 from tilelayout.render.table import fold_shape
 
-from .test_api import REF, call
+from .test_api import REF
 
 
 def post(url, path, body):
@@ -28,16 +29,16 @@ def post(url, path, body):
 def test_fold_is_the_libraries_fold_and_a_bijection(shape):
     f, ref = logical_fold(shape), fold_shape(shape)
     n = math.prod(shape)
-    assert f["row"] == ref.row.tolist() and f["col"] == ref.col.tolist()
-    cells = {(r, c) for r, c in zip(f["row"], f["col"], strict=True)}
-    assert len(cells) == n and f["nrows"] * f["ncols"] == n
+    assert f["cell"] == (ref.row * ref.ncols + ref.col).tolist()
+    assert sorted(f["cell"]) == list(range(n)) and f["nrows"] * f["ncols"] == n  # a bijection
+    rows = [c // f["ncols"] for c in f["cell"]]
     assert math.prod(f["row_radix"]) == f["nrows"] and math.prod(f["col_radix"]) == f["ncols"]
     assert len(f["row_labels"]) == f["nrows"] and len(f["col_labels"]) == f["ncols"]
     # the row label of an element's row is its index along the innermost row dim
     idx = np.unravel_index(np.arange(n), shape)
     if len(shape) >= 2:
         inner = f["row_dims"][-1]
-        assert all(f["row_labels"][f["row"][e]] == str(idx[inner][e]) for e in range(n))
+        assert all(f["row_labels"][rows[e]] == str(idx[inner][e]) for e in range(n))
     if len(shape) > 2:
         assert "down" in f["title"] and dim_name(f["row_dims"][0]) in f["title"]
 
@@ -56,7 +57,8 @@ def test_colours_offer_every_axis_and_default_to_the_svg_key(e):
     with examples.example_axes():  # the examples' mesh axes exist inside requests only
         assert view["colours"]["default"] == default_color_key(layout, e.dtype, e.shape)
     assert view["dim_names"] == [dim_name(d) for d in range(len(e.shape))]
-    assert view["fold"]["row"] == fold_shape(e.shape).row.tolist()
+    ref = fold_shape(e.shape)
+    assert view["fold"]["cell"] == (ref.row * ref.ncols + ref.col).tolist()
 
 
 def test_colours_for_a_memory_tile():

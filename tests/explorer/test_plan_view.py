@@ -61,3 +61,15 @@ def test_bad_input(req, message):
     with pytest.raises(ApiError, match=message) as info:
         plan_view(req)
     assert "\n" not in info.value.message
+
+
+def test_mesh_presets_name_the_collective():
+    mesh = {"x": 2, "y": 4}
+    r = plan_view({"src": {"preset": "mesh.shard",
+                           "params": {"mesh": mesh, "spec": ["x", None], "shape": [16, 8]}},
+                   "dst": {"preset": "mesh.shard",
+                           "params": {"mesh": mesh, "spec": [None, "y"], "shape": [16, 8]}},
+                   "dtype": "float32"})
+    assert (r["kind"], r["collective"]) == ("collective", "all-gather")
+    assert r["collective_steps"] == ["local slice", "all-gather"]
+    assert r["costs"]["bytes_received_per_device"] == [64] * 8

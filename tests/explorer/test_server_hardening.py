@@ -190,3 +190,27 @@ def test_keep_alive_requests_are_not_delayed_by_nagle(server):
         assert r.status == 200
     conn.close()
     assert sorted(times)[5] < 0.040  # the 44 ms delayed-ACK stall is gone
+
+
+def test_a_request_past_its_seconds_budget_is_cut_off_with_a_503():
+    from tilelayout.explorer.server import REQUEST_LIMITS
+    srv, _ = serve_in_thread(limits=REQUEST_LIMITS.replace(seconds=1e-6))
+    try:
+        status, ctype, body = request(srv, "POST", "/api/layout",
+                                      b'{"layout": "S[(128,256):(256,1)]"}')
+        assert status == 503 and ctype == "application/json"
+        assert "budget" in json.loads(body)["error"]
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_answers_are_cached_but_not_when_the_request_declared_its_own_axes(server):
+    body = b'{"layout": "S[(8,16):(16,1)]", "index": [1, 2]}'
+    first = request(server, "POST", "/api/explain", body)
+    assert first[0] == 200 and server.answers.get(("/api/explain", body)) == first[2]
+    assert request(server, "POST", "/api/explain", body) == first
+    mesh = json.dumps({"layout": "S[(2,4):(1@cache_dp,1@cache_tp)]",
+                       "mesh": "cache_dp=2,cache_tp=4", "targets": ["jax"]}).encode()
+    assert request(server, "POST", "/api/convert", mesh)[0] == 200
+    assert server.answers.get(("/api/convert", mesh)) is None

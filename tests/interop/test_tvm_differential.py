@@ -1,63 +1,103 @@
 """Differential test against the reference implementation (apache-tvm-tirx).
 
-Compared where the semantics are the same: canonicalize (mapping preserved; identical
-shard on shard-only layouts), group (identical split and separators) and tile (identical
-result on memory layouts with non-negative strides, no offset and no replica — there
-the reference's span ``1 + sum((e-1)*s) + O`` equals our covered extent).
+canonicalize, group and tile run on hundreds of seeded random layouts (offsets and
+replicas on shard, replica and offset, outer offsets and replicas included) and on the
+reference document's layouts. Every result is compared twice:
+
+* element by element: TIRx's own ``apply`` of its result against our ``base`` for every
+  logical index, and the full coordinate sets (replicas included) of both results;
+* structurally: the same iters. The differences that remain are the ones listed in
+  ``docs/interop/tvm.md`` and are asserted here as such, so a new one fails:
+  1. replicas: we bring the replica set to a normal form (extent-1 and stride-0 iters
+     dropped, negative strides flipped into the offset, sorted, fused); TIRx only
+     reorders them. So shards are compared exactly, replicas after our normalization,
+     and layouts without replicas compared exactly as a whole.
+  2. tile over an inner with negative strides or offset on an axis its shard moves,
+     where TIRx's span ``1 + O + sum((e-1)*s)`` is below the covered extent: TIRx's
+     tiles overlap; ours step by the covered extent.
+  3. span with a non-zero offset or negative strides (covered extent vs TIRx's formula).
 """
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import tilelayout as tl
+from tilelayout.algebra.canonical import canonicalize
+from tilelayout.algebra.span import value_range
 
-tvm_layout = pytest.importorskip(
+T = pytest.importorskip(
     "tvm_tirx.tirx.layout",
     reason="apache-tvm-tirx is not installed (pip install -e '.[tvm]'; scripts/test.sh does)",
 )
 
-
 pytestmark = pytest.mark.interop
 
-
-from tests.strategies import brute_equivalent, shapes_for  # noqa: E402
+from tests.strategies import brute_equivalent  # noqa: E402
+from tilelayout.interop.tvm import from_tvm, to_tvm  # noqa: E402
 
 AXES = ("m", "laneid", "warpid")
+REFERENCE_LAYOUTS = [  # the reference document's layouts, with a shape each groups by
+    ("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid", (8, 16)),
+    ("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", (2, 128, 112)),
+    ("S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]", (32, 4)),
+    ("S[(8,64):(64,1)]", (8, 64)),
+    ("S[(8,64):(64,1)]", (8, 1, 64)),
+]
 
 
-def to_tvm(L: tl.TileLayout):
-    it = tvm_layout.Iter
-    return tvm_layout.TileLayout.from_iters(
-        [it(i.extent, i.stride, i.axis) for i in L.shard],
-        [it(i.extent, i.stride, i.axis) for i in L.replica],
-        dict(L.offset),
-    )
+def _iter(rng: random.Random, negative: bool) -> tl.Iter:
+    return tl.Iter(rng.choice([1, 2, 2, 3, 4, 5, 6]), rng.randint(-6 if negative else 0, 9),
+                   rng.choice(AXES))
 
 
-def from_tvm(T) -> tl.TileLayout:
-    def conv(i):
-        return (int(i.extent), int(i.stride), i.axis.name)
-
-    offset = {a.name: int(v) for a, v in dict(T.offset).items()} if hasattr(T, "offset") else {}
-    return tl.TileLayout([conv(i) for i in T.shard], [conv(i) for i in T.replica], offset)
-
-
-@st.composite
-def layouts(draw, replica=True, negative=False, axes=AXES, max_size=256):
-    n = draw(st.integers(1, 4))
-    lo = -6 if negative else 0
-    shard = [(draw(st.integers(1, 6)), draw(st.integers(lo, 9)), draw(st.sampled_from(axes)))
-             for _ in range(n)]
-    while len(shard) > 1 and tl.TileLayout(shard).size() > max_size:
+def _layout(rng: random.Random, *, negative: bool = True, offset_low: int = -5,
+            max_size: int = 64) -> tl.TileLayout:
+    shard = [_iter(rng, negative) for _ in range(rng.randint(1, 4))]
+    while len(shard) > 1 and math.prod(i.extent for i in shard) > max_size:
         shard.pop()
-    reps = []
-    if replica:
-        reps = [(draw(st.integers(1, 3)), draw(st.integers(lo, 9)), draw(st.sampled_from(axes)))
-                for _ in range(draw(st.integers(0, 2)))]
-    return tl.TileLayout(shard, reps)
+    replica = [_iter(rng, negative) for _ in range(rng.randint(0, 2))]
+    offset = {rng.choice(AXES): rng.randint(offset_low, 5) for _ in range(rng.randint(0, 2))}
+    return tl.TileLayout(shard, replica, offset)
+
+
+def _shape(rng: random.Random, n: int, rank: int) -> tuple[int, ...]:
+    dims, rest = [], n
+    for _ in range(rank - 1):
+        d = rng.choice([d for d in range(1, rest + 1) if rest % d == 0])
+        dims.append(d)
+        rest //= d
+    return (*dims, rest)
+
+
+def _same_elements(theirs, ours: tl.TileLayout) -> None:
+    """For every index (48 sampled ones), TIRx's own apply of its result (its replica-free point) is one of
+    our coordinates, and our base when the replicas need no normalization; and both
+    results have equal coordinate sets (replicas included) under our evaluator."""
+    exact_base = from_tvm(theirs).offset == ours.offset
+    size = ours.size()
+    for flat in sorted(random.Random(size).sample(range(size), min(size, 48))):
+        got = {str(k): int(v) for k, v in theirs.apply(flat).items()}
+        mine = ours.apply(flat)
+        axes = set(got) | {a for c in mine for a in c}
+        assert any(all(got.get(a, 0) == c.get(a, 0) for a in axes) for c in mine), (ours, flat)
+        if exact_base:
+            want = ours.base(flat)
+            assert all(got.get(a, 0) == want.get(a, 0) for a in axes), (ours, flat)
+    if size <= 4096:
+        assert brute_equivalent(from_tvm(theirs), ours)
+    else:  # large reference layouts: vectorized comparison of every coordinate set
+        assert from_tvm(theirs).equivalent(ours)
+
+
+def _same_structure(ref: tl.TileLayout, ours: tl.TileLayout, source_has_replicas: bool) -> None:
+    assert ref.shard == ours.shard
+    assert canonicalize(ref) == canonicalize(ours)  # difference 1: replica normal form
+    if not source_has_replicas:
+        assert ref == ours
 
 
 def test_round_trip_through_reference():
@@ -65,57 +105,157 @@ def test_round_trip_through_reference():
     assert from_tvm(to_tvm(L)) == L
 
 
-@given(layouts(replica=True, negative=True))
-def test_canonicalize_same_mapping_as_reference(L):
-    ref = from_tvm(to_tvm(L).canonicalize())
-    ours = L.canonicalize()
-    assert brute_equivalent(ref, ours)
-    assert ref.canonicalize() == ours  # ours is a fixed point of theirs
+def test_canonicalize_matches_reference():
+    rng, compared = random.Random(20260), 0
+    for _ in range(400):
+        L = _layout(rng)
+        theirs = to_tvm(L).canonicalize()
+        ref, ours = from_tvm(theirs), L.canonicalize()
+        _same_structure(ref, ours, bool(L.replica))
+        _same_elements(theirs, ours)
+        assert canonicalize(ref) == ours  # ours is a fixed point of theirs
+        compared += 1
+    assert compared >= 300
 
 
-@given(layouts(replica=False, negative=True))
-def test_canonicalize_shard_identical_to_reference(L):
-    ref = from_tvm(to_tvm(L).canonicalize())
-    # the reference keeps a lone extent-1 iter where we keep none
-    assert tuple(i for i in ref.shard if i.extent > 1) == L.canonicalize().shard
+def test_group_matches_reference():
+    rng, compared, refused = random.Random(20261), 0, 0
+    while compared < 320:
+        L = _layout(rng)
+        shape = _shape(rng, L.size(), rng.randint(1, 4))
+        try:
+            ours, seps = L.group(shape)
+        except tl.AlgebraError:
+            with pytest.raises(Exception):  # noqa: B017 - the reference raises a RuntimeError
+                to_tvm(L).group(list(shape))
+            refused += 1
+            continue
+        theirs, ref_seps = to_tvm(L).group(list(shape))
+        assert from_tvm(theirs) == ours  # exact: shard, replicas, offset
+        assert tuple(int(s) for s in ref_seps) == seps
+        assert all(a < b for a, b in zip(seps, seps[1:]))  # no empty group
+        _same_elements(theirs, ours)
+        compared += 1
+    assert refused > 10  # the refusals were exercised too
 
 
-@given(st.data())
-def test_group_identical_to_reference(data):
-    L = data.draw(layouts())
-    shape = data.draw(shapes_for(L.size()))
-    try:
-        ours, seps = L.group(shape)
-    except tl.AlgebraError:
-        with pytest.raises(Exception):  # noqa: B017 - the reference raises a RuntimeError
-            to_tvm(L).group(list(shape))
-        return
-    ref, ref_seps = to_tvm(L).group(list(shape))
-    ref = from_tvm(ref)
-    assert brute_equivalent(ref, ours)
-    # extent-1 iters and size-1 dims may be placed differently
-    if all(i.extent > 1 for i in L.shard) and all(n > 1 for n in shape):
-        assert ref.shard == ours.shard and tuple(int(s) for s in ref_seps) == seps
+def test_group_examples_from_the_issue():
+    assert tl.parse("S[(14,4):(4,1)]").group((14, 1, 4)) == (
+        tl.parse("S[(14,1,4):(4,4,1)]"), (0, 1, 2, 3))
+    assert tl.parse("S[(8,5,1):(5,1,1)]").group((40,)) == (tl.parse("S[(8,5):(5,1)]"), (0, 2))
 
 
-@given(st.data())
-def test_tile_identical_to_reference(data):
-    inner = data.draw(layouts(replica=False, axes=("m",), max_size=24))
-    outer = data.draw(layouts(replica=False, axes=("m",), max_size=12))
-    ins = data.draw(shapes_for(inner.size(), max_rank=2))
-    outs = data.draw(shapes_for(outer.size(), max_rank=len(ins)))
-    if len(outs) != len(ins):
-        return
+def _tirx_span(inner: tl.TileLayout, axis: str) -> int:
+    return 1 + inner.offset.get(axis, 0) + sum(
+        (i.extent - 1) * i.stride for i in inner.shard + inner.replica if i.axis == axis)
+
+
+def _overlapping_axes(inner: tl.TileLayout, outer: tl.TileLayout) -> set[str]:
+    """Axes the outer's shard moves and the inner's shard extends along, where TIRx's
+    span is below the covered extent (TIRx's tiles overlap there: difference 2)."""
+    moving = [i for i in inner.shard if i.extent > 1] or list(inner.shard[:1])
+    extends = {i.axis for i in moving}
+    moved = {i.axis for i in outer.shard if i.extent > 1 and i.stride}
+    return {a for a in moved & extends if _tirx_span(inner, a) < inner.span(a)}
+
+
+def _compare_tile(inner, outer, outs, ins) -> str:
     try:
         ours = inner.tile(outer, outs, ins)
     except tl.AlgebraError:
-        return
-    ref = from_tvm(to_tvm(inner).tile(to_tvm(outer), list(outs), list(ins)))
-    assert brute_equivalent(ref, ours)
-    assert ref.canonicalize() == ours.canonicalize()
+        with pytest.raises(Exception):  # noqa: B017 - the reference raises a RuntimeError
+            to_tvm(inner).tile(to_tvm(outer), list(outs), list(ins))
+        return "refused"
+    theirs = to_tvm(inner).tile(to_tvm(outer), list(outs), list(ins))
+    ref = from_tvm(theirs)
+    if _overlapping_axes(inner, outer):
+        # difference 2: TIRx steps by less than one inner tile; ours by the covered extent
+        assert ref.shard != ours.shard
+        return "negative"
+    _same_structure(ref, ours, bool(inner.replica or outer.replica))
+    _same_elements(theirs, ours)
+    return "same"
 
 
-def test_reference_span_differs_for_negative_strides():
-    # documented difference: the reference reports 1 + 3*(-1) = -2; the covered extent is 4
-    assert int(to_tvm(tl.parse("S[4:-1]")).span("m")) == -2
-    assert tl.parse("S[4:-1]").span("m") == 4
+def test_tile_matches_reference():
+    """Inner strides and offset >= 0 (where TIRx's span is one past the largest value);
+    the outer anything: negative strides, offsets and replicas included."""
+    rng = random.Random(20262)
+    counts = {"same": 0, "refused": 0, "negative": 0}
+    with_outer_extras = 0
+    while counts["same"] < 320:
+        inner = _layout(rng, negative=False, offset_low=0, max_size=24)
+        outer = _layout(rng, max_size=12)
+        rank = rng.randint(1, 3)
+        ins, outs = _shape(rng, inner.size(), rank), _shape(rng, outer.size(), rank)
+        result = _compare_tile(inner, outer, outs, ins)
+        counts[result] += 1
+        if result == "same" and (outer.replica or outer.offset):
+            with_outer_extras += 1
+    assert counts["negative"] == 0
+    assert with_outer_extras >= 150 and counts["refused"] > 0
+
+
+def test_tile_with_negative_inner_differs_only_where_tirx_tiles_overlap():
+    rng = random.Random(20263)
+    counts = {"same": 0, "refused": 0, "negative": 0}
+    for _ in range(300):
+        inner, outer = _layout(rng, max_size=24), _layout(rng, max_size=12)
+        rank = rng.randint(1, 3)
+        ins, outs = _shape(rng, inner.size(), rank), _shape(rng, outer.size(), rank)
+        counts[_compare_tile(inner, outer, outs, ins)] += 1
+    assert counts["same"] > 100 and counts["negative"] > 10
+
+
+def test_tile_examples_from_the_issue():
+    inner = tl.parse("S[(2,2):(1,2)] + 4")
+    T1 = inner.tile(tl.parse("S[(2,2,5):(10,1,2)] + 1"), (2, 10), (2, 2))
+    assert T1.offset == {"m": 5}
+    T2 = inner.tile(tl.parse("S[2:10] + R[2:8@warpid]"), (2, 1), (2, 2))
+    assert T2.replica == (tl.Iter(2, 8, "warpid"),)
+    for ours, outer, outs in ((T1, "S[(2,2,5):(10,1,2)] + 1", (2, 10)),
+                              (T2, "S[2:10] + R[2:8@warpid]", (2, 1))):
+        theirs = to_tvm(inner).tile(to_tvm(tl.parse(outer)), list(outs), [2, 2])
+        assert from_tvm(theirs) == ours
+        _same_elements(theirs, ours)
+
+
+def test_negative_inner_tiles_never_overlap():
+    # difference 2 by example: TIRx steps S[4:-1] + 3 by 1 - 3 + 3 = 1 and overlaps
+    inner = tl.parse("S[4:-1] + 3")
+    ours = inner.tile(tl.parse("S[3:1]"), (3,), (4,))
+    assert sorted(ours.base(f)["m"] for f in range(12)) == list(range(12))
+    theirs = to_tvm(inner).tile(to_tvm(tl.parse("S[3:1]")), [3], [4])
+    assert len({int(theirs.apply(f)["m"]) for f in range(12)}) < 12
+
+
+@pytest.mark.parametrize(("text", "shape"), REFERENCE_LAYOUTS)
+def test_reference_document_layouts(text, shape):
+    L = tl.parse(text)
+    theirs = to_tvm(L).canonicalize()
+    _same_structure(from_tvm(theirs), L.canonicalize(), bool(L.replica))
+    _same_elements(theirs, L.canonicalize())
+    grouped, seps = to_tvm(L).group(list(shape))
+    assert (from_tvm(grouped), tuple(int(s) for s in seps)) == L.group(shape)
+    outer = tl.parse("S[(2,2):(1@warpid,4)] + R[2:2@laneid] + 3")
+    assert _compare_tile(L, outer, (2, 2) + (1,) * (len(shape) - 2),
+                         (shape[0], math.prod(shape[1:])) + (1,) * (len(shape) - 2)) == "same"
+
+
+def test_span_matches_reference_where_defined():
+    """Equal when the axis has strides >= 0 and no offset (both are then one past the
+    largest value); otherwise difference 3 (documented)."""
+    rng, compared = random.Random(20264), 0
+    for _ in range(500):
+        L = _layout(rng)
+        for a in L.axes:
+            lo, _ = value_range(L, a)
+            theirs = int(to_tvm(L).span(a))
+            if lo == 0 and L.offset.get(a, 0) == 0 and all(
+                    i.stride >= 0 for i in L.shard + L.replica if i.axis == a):
+                assert theirs == L.span(a)
+                compared += 1
+            else:
+                assert theirs == _tirx_span(L, a)  # TIRx's own formula, as documented
+    assert compared >= 300
+    assert int(to_tvm(tl.parse("S[4:-1]")).span("m")) == -2 and tl.parse("S[4:-1]").span("m") == 4

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import tilelayout as tl
@@ -126,3 +128,34 @@ def test_cost_limit():
     with tl.limits(elements=1100):   # 1024 elements pass; the 2 x 32 x 16 table too
         assert tl.smem_access(tl.parse(C4), tl.parse("S[(32,32):(32,1)]"), (32, 32),
                               "float16").requests
+
+
+def _random_case(rng):
+    """A register layout of an R x C tile on one warp (rows and columns split between
+    lanes and slots, either slot order) and a padded, transposed or swizzled smem tile."""
+    R, C = rng.choice([4, 8, 16, 12, 6]), rng.choice([4, 8, 16, 10])
+    ra = rng.choice([x for x in (1, 2, 4, 8) if R % x == 0])
+    ca = rng.choice([x for x in (1, 2, 4, 8) if C % x == 0 and ra * x <= 32])
+    rb, cb = R // ra, C // ca
+    rows_first = rng.random() < 0.5
+    slot_r, slot_c = (1, rb) if rows_first else (cb, 1)
+    lr, lc = (1, ra) if rng.random() < 0.5 else (ca, 1)
+    dist = tl.parse(f"S[({ra},{rb},{ca},{cb}):({lr}@laneid,{slot_r},{lc}@laneid,{slot_c})]")
+    pad = rng.choice([0, 0, 1, 2, 4, 8])
+    if rng.random() < 0.4 and (R * C) % 64 == 0:
+        smem = tl.ComposeLayout(tl.Swizzle(rng.choice([1, 2, 3]), rng.choice([1, 2, 3]), 3),
+                                tl.parse(f"S[({R},{C}):({C},1)]"))
+    elif rng.random() < 0.5:
+        smem = tl.parse(f"S[({R},{C}):({C + pad},1)]")
+    else:
+        smem = tl.parse(f"S[({R},{C}):(1,{R + pad})]")
+    return dist, smem, (R, C), rng.choice(["float16", "float32", "float8"])
+
+
+def test_random_layouts_match_the_scalar_reference():
+    rng = random.Random(3)
+    for _ in range(40):
+        dist, smem, shape, dtype = _random_case(rng)
+        r = tl.smem_access(dist, smem, shape, dtype)
+        assert (r.vector_bytes, r.requests, r.wavefronts, r.ideal) == \
+            reference_cost(dist, smem, shape, dtype), (dist, smem, dtype)

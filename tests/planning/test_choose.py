@@ -30,8 +30,8 @@ def _family(shape, dtype):
     modes = [("none", None, 16)]
     for name, b in (("32B", 1), ("64B", 2), ("128B", 3)):
         modes.append((name, tl.Swizzle(4 - (nb.bit_length() - 1), b, 3), 16 << b))
-    modes.append(("128B.atom32B", tl.Swizzle(5 - (nb.bit_length() - 1), 2, 2), 128))
-    modes.append(("128B.atom64B", tl.Swizzle(6 - (nb.bit_length() - 1), 1, 1), 128))
+    modes.append(("128B_atom32B", tl.Swizzle(5 - (nb.bit_length() - 1), 2, 2), 128))
+    modes.append(("128B_atom64B", tl.Swizzle(6 - (nb.bit_length() - 1), 1, 1), 128))
     n = int(np.prod(shape))
     out = []
     for order in itertools.permutations(range(len(shape))):
@@ -137,6 +137,7 @@ BAD = [
     (tl.parse("S[(16,8):(1@laneid,1)] + R[2:16@laneid]"), C_F32.layout, (16, 8), "float32",
      "replicas"),
     (C_F32.layout, C_F32.layout, (16, 8), "float32", "family"),
+    (tl.parse("S[()]"), tl.parse("S[()]"), (), "float32", "no dimensions"),
 ]
 
 

@@ -157,6 +157,8 @@ def test_plan_to_dict_and_text():
     ("S[64:1]", "S[(8,8):(8,1)]", None, "both layouts are shared-memory"),
     ("S[(64,4):(1@laneid,1)]", "S[(64,4):(1,1@laneid)]", None, "laneid reaches 63"),
     ("S[(32,4):(1@laneid,1)]", "S[(32,4):(1,1@laneid)]", (3, 3), "source layout"),
+    ("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,0)]", None, "elements 0 and 1 at one place"),
+    ("S[(32,2):(1@laneid,0)]", "S[(32,2):(1@laneid,1)]", None, "source layout puts"),
 ])
 def test_bad_input_is_one_line(src, dst, shape, message):
     with pytest.raises(tl.LayoutError, match=message) as info:
@@ -173,3 +175,30 @@ def test_limits_and_dtype():
         tl.plan_conversion(*TRANSPOSE, (32, 32), "float17")
     with pytest.raises(tl.LayoutError, match="layout"):
         tl.plan_conversion(3, TRANSPOSE[1], None)
+
+
+def test_warp_local_exchange_in_passes_through_a_smaller_buffer():
+    # wgmma D -> each lane half a row: column blocks move only register slots on both
+    # sides, so the tile goes through shared memory in 4 passes of 2 KB (as Triton does)
+    D = "S[(4,2,8,8,4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
+    rows = "S[(4,16,2,32):(1@warpid,1@laneid,16@laneid,1)]"
+    p = run(D, rows, (64, 64), "float16")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "shared-memory")
+    assert (p.costs["passes"], p.costs["smem_bytes"], p.costs["barriers"]) == (4, 2048, 7)
+    assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
+    assert [s.what for s in p.stages[:5]] == ["store", "barrier", "load", "barrier", "store"]
+    assert p.stages[-1].text.startswith("pass 4 of 4: load")
+    assert p.smem.shape != (64, 64)  # one pass's tile
+
+
+def test_ctas():
+    # each CTA converts its own tile: shuffles work, shared memory spans one CTA only
+    p = run("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1@bx,1,1@laneid)]", None, "float32")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "warp-shuffle")
+    assert "shared memory cannot be planned" in p.reason
+    assert run("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1@bx,1@laneid,1)] + 0", None,
+               "float32").kind == "none"
+    with pytest.raises(tl.LayoutError, match="elements move between CTAs") as info:
+        tl.plan_conversion("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1,1@laneid,1@bx)]",
+                           None, "float32")
+    assert "\n" not in str(info.value)

@@ -7,6 +7,8 @@ For F2-linear layouts every request has the same conflict degree, so
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
 import tilelayout as tl
@@ -14,6 +16,7 @@ from tilelayout import presets
 from tilelayout.planning.swizzle_family import swizzle_candidates
 
 pytest.importorskip("triton.experimental.gluon.language")
+from tilelayout.interop import triton_banks  # noqa: E402
 from tilelayout.interop.triton_banks import (  # noqa: E402
     compare_bank_conflicts,
     gluon_bank_conflicts,
@@ -55,10 +58,6 @@ def test_triton_sees_the_conflict_we_see():
 
 
 def test_docstring_examples():
-    import doctest
-
-    from tilelayout.interop import triton_banks
-
     assert doctest.testmod(triton_banks).failed == 0
 
 

@@ -16,13 +16,17 @@ SPEC_NAMES = [
     "tcgen05.ld.32x32b", "tcgen05.ld.16x64b", "tcgen05.ld.16x128b", "tcgen05.ld.16x256b",
     "tmem.accumulator", "tmem.scale_factors", "smem.swizzle_atom", "smem.tile",
     "trainium.sbuf", "trainium.psum", "mesh.shard",
+    "ldmatrix.m16n16", "ldmatrix.m8n16", "wgmma.m64nNkK.A", "tcgen05.ld.16x32bx2",
 ]
 SPEC_PARAMS = {
     "mma.m16n8k16.A": {"dtype"}, "ldmatrix.x2": {"trans"}, "wgmma.m64nNk16.D": {"n"},
-    "tcgen05.ld.16x64b": {"num"}, "tmem.accumulator": {"datapath", "n", "align"},
+    "tcgen05.ld.16x64b": {"num"}, "tmem.accumulator": {"datapath", "n", "align", "kind"},
     "tmem.scale_factors": {"rows", "sf_per_row", "sf_dtype", "reuse", "pipe_depth"},
     "smem.swizzle_atom": {"dtype", "mode"}, "smem.tile": {"dtype", "mode", "shape"},
-    "trainium.psum": {"shape"}, "mesh.shard": {"mesh", "spec", "shape"},
+    "trainium.psum": {"shape", "generation"}, "mesh.shard": {"mesh", "spec", "shape"},
+    "trainium.sbuf": {"shape", "dtype", "generation"}, "ldmatrix.m16n16": {"num", "dtype"},
+    "ldmatrix.m8n16": {"num", "dtype"}, "wgmma.m64nNkK.A": {"dtype"},
+    "tcgen05.ld.16x32bx2": {"num", "imm"},
 }
 
 
@@ -67,6 +71,8 @@ def test_every_choice_builds(name):
             params = presets.info(name).defaults | {param.name: choice}
             if name == "tmem.accumulator" and param.name == "align":
                 params["datapath"] = "F"
+            if name == "smem.tile" and choice == "96B":
+                params["shape"] = (8, 48)  # 96B takes TMA boxes at most 96 bytes wide
             p = presets.get(name, **params)
             assert p.layout.admits(p.shape)
 

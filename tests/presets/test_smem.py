@@ -81,7 +81,7 @@ def test_ptx_chunk_tables(mode):
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"shape": (8, 3)}, "16-byte chunks"),
+    ({"shape": (8, 3)}, "whole 16-byte units"),
     ({"shape": (1, 8)}, "128-byte lines"),
     ({"shape": (2, 4, 8)}, "rows, cols"),
     ({"mode": "256B"}, "must be one of"),

@@ -41,6 +41,8 @@ def acc_cute(datapath, n, align=0):
 @pytest.mark.parametrize("n", N_SOME)
 @pytest.mark.parametrize(("datapath", "align"), [("D", 0), ("E", 0), ("F", 0), ("F", 16)])
 def test_accumulator_matches_formula(datapath, align, n):
+    if datapath == "E" and n not in (64, 128, 256):
+        n = 64 if n < 128 else 256  # .ws takes N = 64, 128 or 256 only (PTX Table 39)
     p = presets.get("tmem.accumulator", datapath=datapath, n=n, align=align)
     expected = acc_formula(datapath, n, align)
     assert of_preset(p) == expected
@@ -187,13 +189,51 @@ def test_layout_c_is_not_the_2sm_2x2_atom():
 
 
 @pytest.mark.parametrize(("datapath", "n", "allowed"), [
-    ("A", 8, "16, 32, 48"), ("B", 24, "16, 32, 48"), ("C", 200, "16, 32"),
-    ("G", 32, "64, 128, 256"), ("G", 96, "64, 128, 256"),
+    ("A", 8, "16..256 step 16"), ("B", 24, "16..256 step 16"), ("C", 200, "16..256 step 16"),
+    ("G", 32, "64, 128, 256"), ("G", 96, "64, 128, 256"), ("E", 8, "64, 128, 256"),
+    ("E", 192, "64, 128, 256"),
 ])
 def test_n_is_validated_per_datapath(datapath, n, allowed):
-    with pytest.raises(presets.PresetError, match=f"n={n} is not valid for datapath "
-                       f"{datapath}.*one of {allowed}"):
+    with pytest.raises(presets.PresetError, match=f"n={n} is not a valid N for datapath "
+                       rf"{datapath}.*N must be {allowed} \(PTX ISA 9.7.16.2.1, Table 39\)"):
         presets.get("tmem.accumulator", datapath=datapath, n=n)
+
+
+def table_39(datapath, kind):
+    """Valid N straight from PTX Table 39's text (hardware-facts §5)."""
+    if datapath in "EG":  # .ws
+        return {64, 128, 256}
+    if datapath in "ABC":  # cta_group::2
+        return set(range(32, 257, 32)) if kind == "i8" else set(range(16, 257, 16))
+    if kind == "i8":
+        return {8, 16, 24, 32} | set(range(48, 257, 16))
+    return set(range(8, 257, 8))
+
+
+@pytest.mark.parametrize("datapath", list("ABCDEFG"))
+@pytest.mark.parametrize("kind", [None, "f16", "i8"])
+def test_every_n_follows_table_39(datapath, kind):
+    built = set()
+    for n in range(8, 257, 8):
+        try:
+            p = presets.get("tmem.accumulator", datapath=datapath, n=n, kind=kind)
+        except presets.PresetError as exc:
+            assert "Table 39" in str(exc) and "\n" not in str(exc)
+            continue
+        built.add(n)
+        assert p.shape[1] == n
+    assert built == table_39(datapath, kind)
+
+
+@pytest.mark.parametrize("datapath", list("EFG"))
+def test_block_scaled_kinds_need_m128(datapath):
+    with pytest.raises(presets.PresetError, match=r"kind::mxf8f6f4 needs M = 128 .*Table 39"):
+        presets.get("tmem.accumulator", datapath=datapath, n=64, kind="mxf8f6f4")
+    assert presets.get("tmem.accumulator", datapath="D", n=64, kind="mxf4").shape == (128, 64)
+
+
+def test_c_is_documented_as_inferred():
+    assert "C's per-element map is\ninferred" in presets.info("tmem.accumulator").doc
 
 
 # -- scale factors ------------------------------------------------------------------------

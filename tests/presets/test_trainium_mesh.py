@@ -92,3 +92,35 @@ def test_mesh_shard_matches_block_slicing(mesh, spec, shape):
 def test_mesh_bad_params(params, message):
     with pytest.raises(presets.PresetError, match=message):
         presets.get("mesh.shard", **params)
+
+
+# SBUF bytes per partition by generation (hardware-facts §8)
+CAPACITY = {"trn1": 192 * 1024, "trn2": 224 * 1024, "trn3": 256 * 1024}
+
+
+@pytest.mark.parametrize("generation", list(CAPACITY))
+@pytest.mark.parametrize("dtype,nbytes", [("bfloat16", 2), ("float32", 4), ("int8", 1)])
+def test_sbuf_capacity_per_generation(generation, dtype, nbytes):
+    cap = CAPACITY[generation] // nbytes  # elements that fit one partition
+    p = presets.get("trainium.sbuf", shape=(2, cap), dtype=dtype, generation=generation)
+    assert p.dtype == dtype and p.layout.base((1, cap - 1), shape=p.shape) == {"P": 1, "F": cap - 1}
+    with pytest.raises(presets.PresetError, match=rf"{cap * nbytes + nbytes} bytes per partition "
+                       rf".* a {generation} SBUF partition has {CAPACITY[generation] // 1024} KiB "
+                       r"\(NKI docs"):
+        presets.get("trainium.sbuf", shape=(128, cap + 1), dtype=dtype, generation=generation)
+    # the legality report: the first and last free offsets of a partition, one past the end
+    last = tl.parse(f"S[(2,2):(1@P,{cap - 1}@F)]")
+    over = tl.parse(f"S[(2,2):(1@P,{cap}@F)]")
+    kinds = [f.kind for f in tl.legality(last, dtype=dtype, generation=generation).findings]
+    assert kinds == ["unused"]  # the holes between the two offsets, nothing else
+    report = tl.legality(over, dtype=dtype, generation=generation)
+    assert [f.kind for f in report.findings] == ["capacity", "unused"]
+
+
+def test_psum_generation_and_bank_width():
+    for generation in CAPACITY:  # 16 KiB = 8 x 2 KiB on every generation
+        assert presets.get("trainium.psum", shape=(128, 4096), generation=generation).shape
+        with pytest.raises(presets.PresetError, match="16 KiB"):
+            presets.get("trainium.psum", shape=(128, 4608), generation=generation)
+    report = tl.legality(tl.parse("S[(128,2,600):(1@P,1@Bank,1@F)]"))
+    assert "capacity" in [f.kind for f in report.findings]

@@ -4,7 +4,8 @@
 as 0, as everywhere in the model):
 
 1. shard: drop extent-1 iters; fuse adjacent iters ``k, k+1`` on the same axis when
-   ``e[k+1] * s[k+1] == s[k]`` into ``(e[k] * e[k+1], s[k+1])``.
+   ``e[k+1] * s[k+1] == s[k]`` into ``(e[k] * e[k+1], s[k+1])``. A layout of size 1
+   keeps one iter ``1:1`` on the axis of its first iter (as apache-tvm-tirx does).
 2. replica (a set of offsets, so order is free): drop extent-1 and stride-0 iters;
    a negative stride ``(e, -s)`` becomes ``(e, s)`` with ``-(e-1)*s`` moved into the
    offset (same set of offsets); sort by (axis, stride descending, extent) and fuse
@@ -30,7 +31,7 @@ to the same value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..core.compose import ComposeLayout, value_range
 from ..core.iter import Iter
@@ -83,9 +84,22 @@ def _canonical_replica(replica: Iterable[Iter], offset: dict[str, int]) -> list[
         reps = fused
 
 
+def canonical_shard(shard: Sequence[Iter]) -> list[Iter]:
+    """:func:`fuse_adjacent`, except that a shard of size 1 keeps one iter ``1:1`` on the
+    axis of its first iter (as TIRx does).
+
+    >>> canonical_shard([Iter(1, 7, "laneid"), Iter(1, 3)])
+    [Iter(extent=1, stride=1, axis='laneid')]
+    """
+    fused = fuse_adjacent(shard)
+    if not fused and shard:
+        return [Iter(1, 1, shard[0].axis)]
+    return fused
+
+
 def _canonical_tile(tile: TileLayout) -> TileLayout:
     offset = dict(tile.offset)
-    shard = fuse_adjacent(tile.shard)
+    shard = canonical_shard(tile.shard)
     replica = _canonical_replica(tile.replica, offset)
     order = list(dict.fromkeys([i.axis for i in shard] + [i.axis for i in replica]))
     order += [a for a in offset if a not in order]

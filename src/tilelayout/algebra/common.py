@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.tile import TileLayout
 
-__all__ = ["Layout", "rewrap", "tile_of"]
+__all__ = ["Layout", "distinct_rows", "ranked", "rewrap", "tile_of"]
 
 
 def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
@@ -15,3 +18,47 @@ def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
     if isinstance(layout, ComposeLayout):
         return ComposeLayout(layout.swizzle, f(layout.tile))
     return f(layout)
+
+
+def distinct_rows(columns: Sequence[np.ndarray],
+                  ranges: Sequence[tuple[int, int]] | None = None) -> np.ndarray:
+    """The distinct rows of equal-length int64 ``columns``, sorted, as one int64 key per
+    row when the column ranges multiply below 2**62 (mixed radix, last column fastest),
+    else as a 2-D array of rows. ``ranges`` (per column ``(lo, hi)``) fixes the encoding,
+    so two calls with the same ranges give comparable keys.
+
+    A 1-D sort instead of ``np.unique(axis=0)``'s row-wise one (several times faster).
+
+    >>> distinct_rows([np.array([1, 0, 1]), np.array([5, 5, 5])]).tolist()
+    [0, 1]
+    """
+    if ranges is None:
+        ranges = [(int(c.min()), int(c.max())) if c.size else (0, 0) for c in columns]
+        if math.prod(hi - lo + 1 for lo, hi in ranges) >= 1 << 62:
+            columns, ranges = ranked(columns)  # sparse wide columns: their ranks instead
+    mult = math.prod(hi - lo + 1 for lo, hi in ranges)
+    if mult >= 1 << 62 or not columns:
+        return np.unique(np.stack(list(columns), axis=1), axis=0)
+    key = np.zeros(len(columns[0]), dtype=np.int64)
+    mult = 1
+    for col, (lo, hi) in zip(reversed(columns), reversed(ranges), strict=True):
+        key += (col - lo) * mult
+        mult *= hi - lo + 1
+    key.sort()
+    return key[np.concatenate(([True], key[1:] != key[:-1]))] if key.size else key
+
+
+def ranked(columns: Sequence[np.ndarray]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+    """Each column replaced by the rank of its values among the column's distinct values
+    (order kept), with the ranges ``(0, distinct - 1)``.
+
+    >>> cols, ranges = ranked([np.array([7, 2 ** 60, 7])])
+    >>> cols[0].tolist(), ranges
+    ([0, 1, 0], [(0, 1)])
+    """
+    out, ranges = [], []
+    for c in columns:
+        values, inv = np.unique(c, return_inverse=True)
+        out.append(inv.reshape(-1).astype(np.int64))
+        ranges.append((0, max(0, len(values) - 1)))
+    return out, ranges

@@ -20,18 +20,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..core import budget
 from .canonical import canonicalize
-from .common import Layout
+from .common import Layout, distinct_rows, ranked
 
 
-def _coordinate_rows(layout: Layout, shape, axes: Sequence[str]) -> np.ndarray:
+def _coordinate_columns(layout: Layout, shape, axes: Sequence[str]) -> list[np.ndarray]:
     coords = layout.map_all(shape)
     n = layout.size()
     r = next(iter(coords.values())).shape[-1] if coords else 1
     cols = [np.repeat(np.arange(n, dtype=np.int64), r)]
     for a in axes:
         cols.append(coords[a].reshape(-1) if a in coords else np.zeros(n * r, dtype=np.int64))
-    return np.unique(np.stack(cols, axis=1), axis=0)
+    return cols
 
 
 def equivalent(a: Layout, b: Layout, shape: Sequence[int] | None = None) -> bool:
@@ -47,5 +48,12 @@ def equivalent(a: Layout, b: Layout, shape: Sequence[int] | None = None) -> bool
     if canonicalize(a) == canonicalize(b):
         return True
     axes = tuple(dict.fromkeys(tuple(a.axes) + tuple(b.axes)))
-    ra, rb = _coordinate_rows(a, s, axes), _coordinate_rows(b, s, axes)
+    # both layouts evaluated, then every (element, coordinate) value ranked and sorted
+    values = (a.size() * a.replica_count + b.size() * b.replica_count) * (len(axes) + 1)
+    budget.check("equivalent compares", values, "elements")
+    ca, cb = _coordinate_columns(a, s, axes), _coordinate_columns(b, s, axes)
+    # one encoding for both: each column's values ranked over the two layouts together
+    joint, ranges = ranked([np.concatenate([x, y]) for x, y in zip(ca, cb, strict=True)])
+    k = len(ca[0])
+    ra, rb = distinct_rows([c[:k] for c in joint], ranges), distinct_rows([c[k:] for c in joint], ranges)
     return ra.shape == rb.shape and bool(np.array_equal(ra, rb))

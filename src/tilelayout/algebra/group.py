@@ -7,6 +7,14 @@ group boundary cuts at ``e = a * b`` becomes ``(a, s*b), (b, s)`` (the outer ``a
 goes to the outer dimension). Impossible when a boundary falls inside an iter at a
 non-divisor, e.g. ``S[6:1]`` by ``(4, ...)``; that is an :class:`AlgebraError`.
 
+As in apache-tvm-tirx (the reference implementation), extent-1 iters are dropped and
+every size-1 dimension gets exactly one extent-1 iter of its own, so ``seps`` is
+strictly increasing and no group is empty: ``S[(14,4):(4,1)]`` by ``(14, 1, 4)`` gives
+``S[(14,1,4):(4,4,1)]`` with seps ``(0, 1, 2, 3)``. That iter repeats the stride and
+axis of the iter before it (for a leading size-1 dimension: the layout's first iter if
+it has extent 1, else one step of the next iter, ``e * s``); being extent 1, it never
+changes the mapping.
+
 Cost: O(iters + len(shape)).
 
 >>> import tilelayout as tl
@@ -29,20 +37,45 @@ from ..core.tile import TileLayout
 from .common import Layout, tile_of
 
 
+def _unit_iter(done: Sequence[Iter], queue: deque[Iter], shard: Sequence[Iter]) -> Iter:
+    """The extent-1 iter of a size-1 dimension (TIRx's choice; being extent 1, it never
+    changes the mapping): the previous output iter's stride and axis; for a leading
+    size-1 dimension the layout's own first iter if that has extent 1, else one step
+    past the next iter (``e * s``)."""
+    if done:
+        return Iter(1, done[-1].stride, done[-1].axis)
+    if shard and shard[0].extent == 1:
+        return shard[0]
+    if queue:
+        return Iter(1, queue[0].extent * queue[0].stride, queue[0].axis)
+    return Iter(1, 1, "m")
+
+
 def group_iters(shard: Sequence[Iter], shape: Sequence[int]) -> list[list[Iter]]:
     """The shard iters split into one list per entry of ``shape`` (outermost first).
 
-    >>> [[(i.extent, i.stride) for i in g] for g in group_iters([Iter(6, 1)], (2, 3))]
-    [[(2, 3)], [(3, 1)]]
+    Extent-1 iters are dropped; a size-1 dimension gets one extent-1 iter of its own
+    (see :func:`group`), so no list is empty.
+
+    >>> [[(i.extent, i.stride) for i in g] for g in group_iters([Iter(6, 1)], (2, 1, 3))]
+    [[(2, 3)], [(1, 3)], [(3, 1)]]
     """
-    queue = deque(shard)
+    queue = deque(it for it in shard if it.extent > 1)
     groups: list[list[Iter]] = []
+    done: list[Iter] = []
     for d, n in enumerate(shape):
+        if n == 1:
+            groups.append([_unit_iter(done, queue, shard)])
+            done.append(groups[-1][0])
+            continue
         g: list[Iter] = []
         rest = n
-        while queue and (rest > 1 or queue[0].extent == 1):
+        while rest > 1:
+            if not queue:
+                raise ShapeError(f"shape {format_shape(shape)} has more elements than the "
+                                 f"layout's {math.prod(i.extent for i in shard)}")
             it = queue[0]
-            if it.extent == 1 or rest % it.extent == 0:
+            if rest % it.extent == 0:
                 g.append(queue.popleft())
                 rest //= it.extent
             elif it.extent % rest == 0:
@@ -51,15 +84,15 @@ def group_iters(shard: Sequence[Iter], shape: Sequence[int]) -> list[list[Iter]]
                 queue[0] = Iter(inner, it.stride, it.axis)
                 rest = 1
             else:
-                done = math.prod(i.extent for i in g)
+                got = math.prod(i.extent for i in g)
                 raise AlgebraError(
                     f"cannot group by {format_shape(shape)}: dimension {d} (size {n}) needs "
-                    f"{rest} more after {done}, but the next iter has extent {it.extent}, "
+                    f"{rest} more after {got}, but the next iter has extent {it.extent}, "
                     f"and neither divides the other; choose a shape whose boundaries fall "
                     f"on divisors of the iter extents"
                 )
         groups.append(g)
-    groups[-1].extend(queue)  # only extent-1 iters can remain
+        done.extend(g)
     return groups
 
 
@@ -72,6 +105,8 @@ def group(layout: Layout, shape: int | Sequence[int]) -> tuple[Layout, tuple[int
     >>> import tilelayout as tl
     >>> group(tl.parse("S[6:1]"), (3, 2))
     (parse('S[(3,2):(2,1)]'), (0, 1, 2))
+    >>> group(tl.parse("S[(8,5,1):(5,1,1)]"), (40,))
+    (parse('S[(8,5):(5,1)]'), (0, 2))
     """
     tile = tile_of(layout)
     s = as_shape(shape)

@@ -6,10 +6,15 @@ outer index ``I // inner_shape`` and the inner index ``I % inner_shape`` (per di
 
 * ``direct_sum(outer, inner, ..)(I) = {o + i | o in outer(I // in), i in inner(I % in)}``
   (coordinates add axis by axis; replicas of both stay replicas).
-* ``inner.tile(outer, ..)`` is the direct sum with the outer first scaled, axis by
-  axis, by the inner's :func:`~tilelayout.algebra.span.span` (its covered extent
-  ``max - min + 1``): outer strides, replica strides and offset are in units of whole
-  inner tiles, so tiles never overlap. Axes the inner does not use have span 1.
+* ``inner.tile(outer, ..)`` follows apache-tvm-tirx (the reference implementation):
+  the outer's **shard** strides on each axis are multiplied by the inner's
+  :func:`tile_span` on that axis, so they count whole inner tiles; the outer's
+  **offset and replicas are added as they are** (absolute coordinates). TIRx's span
+  is ``1 + O + sum((e-1)*s)`` over the inner's iters on the axis (one past the largest
+  value when strides and offset are >= 0); :func:`tile_span` is the same, raised to the
+  covered extent ``max - min + 1`` where it would be smaller (negative strides or
+  offset), so consecutive tiles never overlap. An axis no shard iter of the inner moves
+  has span 1. Like TIRx, the result is returned in canonical form.
 * ``tile_to(inner, to_shape, current_shape)`` tiles with a row-major compact outer on
   ``m`` of shape ``to_shape / current_shape`` and refuses shapes that do not divide.
 
@@ -26,11 +31,12 @@ decomposition whose replicas only add up as sets).
 'S[16:1]'
 >>> str(tile(tl.parse("S[(2,2):(4,1)]"), tl.parse("S[(2,2):(2,1)]"), (2, 2), (2, 2)))
 'S[(2,2,2,2):(12,4,6,1)]'
+>>> str(tile(tl.parse("S[(2,2):(1,2)] + 4"), tl.parse("S[2:1] + R[2:8@warpid] + 1"), (2, 1), (2, 2)))
+'S[(2,2,2):(8,1,2)] + R[2:8@warpid] + 5'
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 
@@ -39,8 +45,8 @@ from ..core.errors import AlgebraError, ShapeError
 from ..core.iter import Iter
 from ..core.shape import as_shape, format_shape
 from ..core.tile import TileLayout
-from .canonical import canonicalize
-from .common import Layout
+from .canonical import canonical_shard, canonicalize
+from .common import Layout, rewrap, tile_of
 from .group import group_iters
 from .span import span
 
@@ -115,12 +121,54 @@ def direct_sum(outer: Layout, inner: Layout, outer_shape, inner_shape) -> Layout
     return _interleave(outer, inner, os, ins)
 
 
+def tile_span(inner: Layout, axis: str) -> int:
+    """How far the outer's shard steps move ``axis`` per inner tile (TIRx's rule).
+
+    1 when no shard iter of the inner (extent > 1; for a size-1 inner, its first iter) is
+    on ``axis``: the inner does not extend along it, its offset and replicas there are
+    positions, not size. Otherwise
+    TIRx's span ``1 + O + sum((e-1)*s)`` over the inner's shard and replica iters on
+    ``axis`` (one past the largest value when strides and offset are >= 0), raised to
+    the covered extent ``max - min + 1`` where negative strides or a negative offset
+    make it smaller (TIRx's tiles would overlap there; ours never do).
+
+    >>> import tilelayout as tl
+    >>> tile_span(tl.parse("S[(2,2):(1,2)] + 4"), "m"), tile_span(tl.parse("S[4:-1]"), "m")
+    (8, 4)
+    >>> tile_span(tl.parse("S[4:1@laneid] + 3"), "m")
+    1
+    """
+    tile = tile_of(inner)
+    moving = [it for it in tile.shard if it.extent > 1] or list(tile.shard[:1])
+    if not any(it.axis == axis for it in moving):
+        return 1
+    reference = 1 + tile.offset.get(axis, 0) + sum(
+        (it.extent - 1) * it.stride for it in tile.shard + tile.replica if it.axis == axis)
+    return max(reference, span(tile, axis))
+
+
 def _spans(inner: Layout) -> dict[str, int]:
-    return {a: span(inner, a) for a in inner.axes}
+    return {a: tile_span(inner, a) for a in inner.axes}
+
+
+def scale_shard(layout: TileLayout, factors: Mapping[str, int]) -> TileLayout:
+    """Multiply the shard strides on axis ``a`` by ``factors[a]``; replicas and offset stay.
+
+    >>> import tilelayout as tl
+    >>> scale_shard(tl.parse("S[4:1] + R[2:1@pid] + 1"), {"m": 8})
+    parse('S[4:8] + R[2:1@pid] + 1')
+    """
+    return layout.replace(shard=[Iter(i.extent, i.stride * factors.get(i.axis, 1), i.axis)
+                                 for i in layout.shard])
 
 
 def tile(inner: Layout, outer: Layout, outer_shape, inner_shape) -> Layout:
-    """``inner`` repeated by ``outer``, whose strides count whole inner tiles per axis.
+    """``inner`` repeated by ``outer``: the outer's shard strides count whole inner tiles
+    (scaled by :func:`tile_span`), its offset and replicas are absolute; the result is in
+    canonical form (as in TIRx).
+
+    To count an outer offset or replica in tiles too, scale it first, e.g. with
+    :func:`scale` and the inner's :func:`tile_span`.
 
     >>> import tilelayout as tl
     >>> L = tl.parse("S[(8,4):(4@laneid,1@laneid)]")
@@ -130,7 +178,11 @@ def tile(inner: Layout, outer: Layout, outer_shape, inner_shape) -> Layout:
     if isinstance(outer, ComposeLayout):
         raise AlgebraError("the outer of a tile must be a TileLayout (unswizzled)")
     _shapes(outer, inner, outer_shape, inner_shape)
-    return direct_sum(scale(outer, _spans(inner)), inner, outer_shape, inner_shape)
+    # like TIRx, fuse each operand's shard first (same mapping; more shapes then group)
+    scaled = scale_shard(outer, _spans(inner))
+    scaled = scaled.replace(shard=canonical_shard(scaled.shard))
+    fused = rewrap(inner, lambda t: t.replace(shard=canonical_shard(t.shard)))
+    return canonicalize(direct_sum(scaled, fused, outer_shape, inner_shape))
 
 
 def tile_to(inner: Layout, to_shape, current_shape) -> Layout:
@@ -215,6 +267,14 @@ def _canon(layout: TileLayout) -> TileLayout:
     return out
 
 
+def _same_canonical(a: Layout, b: Layout) -> bool:
+    """Equal canonical forms (for size 1, whichever axis the lone ``1:1`` iter names)."""
+    ca, cb = _canon(tile_of(a)), _canon(tile_of(b))
+    if ca.size() == cb.size() == 1:
+        return ca.replace(shard=()) == cb.replace(shard=())
+    return ca == cb
+
+
 def _offset_difference(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
     out = dict(a)
     for k, v in b.items():
@@ -247,32 +307,25 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
         raise AlgebraError(f"{layout} does not contain the replicas of {inner}")
     cand = TileLayout(oshard, reps, _offset_difference(lc.offset, ic.offset))
     if tiled:
-        spans = _spans(inn)
-        cand = _unscale(cand, spans)
+        cand = _unscale(cand, _spans(inn))
         rebuilt = tile(inn, cand, os, ins)
     else:
         rebuilt = direct_sum(cand, inn, os, ins)
-    if canonicalize(rebuilt) != canonicalize(L):
+    if not _same_canonical(rebuilt, L):
         kind = "tile" if tiled else "direct sum"
         raise AlgebraError(f"{layout} is not a {kind} with inner {inner} over these shapes")
     return cand
 
 
 def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
-    for it in layout.shard + layout.replica:
+    for it in layout.shard:
         if it.stride % spans.get(it.axis, 1):
             raise AlgebraError(
-                f"stride {it.stride} on '{it.axis}' is not a multiple of the inner's span "
+                f"stride {it.stride} on '{it.axis}' is not a multiple of the inner's tile span "
                 f"{spans[it.axis]}, so this is not a tile of that inner"
             )
-    for a, v in layout.offset.items():
-        if v % spans.get(a, 1):
-            raise AlgebraError(f"offset {v} on '{a}' is not a multiple of the inner's span")
-    return TileLayout(
-        [Iter(i.extent, i.stride // spans.get(i.axis, 1), i.axis) for i in layout.shard],
-        [Iter(i.extent, i.stride // spans.get(i.axis, 1), i.axis) for i in layout.replica],
-        {a: v // spans.get(a, 1) for a, v in layout.offset.items()},
-    )
+    return layout.replace(shard=[Iter(i.extent, i.stride // spans.get(i.axis, 1), i.axis)
+                                 for i in layout.shard])
 
 
 def _reach(iters: Sequence[Iter], axis: str) -> int:
@@ -296,47 +349,16 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
         [i for i in g if i.extent > 1] for g in _interleaved_groups(L, os, ins)
     )
     lc = _canon(L)
-
-    def attempt(spans: dict[str, int]) -> TileLayout | None:
-        cand = None
-        for _ in range(4):  # the inner's span depends on its replicas: iterate to a fixed point
-            so = scale(out, spans) if tiled else out
-            oc = _canon(so)
-            reps = _replica_difference(lc.replica, so.replica)
-            if reps is None:
-                return None
-            cand = TileLayout(ishard, reps, _offset_difference(lc.offset, oc.offset))
-            new = {**_spans(cand), **known} if tiled else {}
-            if new == spans:
-                break
-            spans = new
+    # tiled: the outer's shard iters sit in L scaled by the inner's tile span, which fixes
+    # that span on every axis the outer's shard moves; replicas and offset are absolute.
+    spans = {a: max(1, _reach(oshard_l, a) // _reach(out.shard, a))
+             for a in out.axes if tiled and _reach(out.shard, a)}
+    so = scale_shard(out, spans)
+    reps = _replica_difference(lc.replica, so.replica)
+    if reps is not None:
+        cand = TileLayout(ishard, reps, _offset_difference(lc.offset, _canon(so).offset))
         rebuilt = tile(cand, out, os, ins) if tiled else direct_sum(out, cand, os, ins)
-        return cand if canonicalize(rebuilt) == lc else None
-
-    # tiled: the outer's shard iters sit in L scaled by the inner's span, which fixes the
-    # span of every axis the outer's shard moves. On an axis the outer moves only by
-    # replicas, the span is one of the ratios of L's replica strides to the outer's (the
-    # inner's own replicas widen it, so the inner's shard alone is only a first guess).
-    known: dict[str, int] = {}
-    guesses: list[dict[str, int]] = [{}]
-    if tiled:
-        for a in out.axes:
-            if _reach(out.shard, a):
-                known[a] = max(1, _reach(oshard_l, a) // _reach(out.shard, a))
-        first = {**_spans(TileLayout(ishard)), **known}
-        options = []
-        for a in sorted({i.axis for i in out.replica if i.stride and i.extent > 1} - set(known)):
-            ratios = {r.stride * d // abs(o.stride)
-                      for r in lc.replica if r.axis == a
-                      for d in range(1, r.extent + 1) if r.extent % d == 0
-                      for o in out.replica if o.axis == a and o.stride
-                      if (r.stride * d) % abs(o.stride) == 0}
-            options.append([(a, x) for x in sorted(ratios) if x >= first.get(a, 1)])
-        guesses = [first] + [{**first, **dict(c)}
-                             for c in itertools.islice(itertools.product(*options), 64)]
-    for spans in guesses:
-        cand = attempt(spans)
-        if cand is not None:
+        if _same_canonical(rebuilt, lc):
             return cand
     kind = "tile" if tiled else "direct sum"
     raise AlgebraError(f"{layout} is not a {kind} with outer {outer} over these shapes (or its "

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import budget
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_thread_axis
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
@@ -66,6 +67,9 @@ def bank_map(
     if "m" not in layout.axes:
         raise LayoutError(f"bank analysis needs a shared-memory address on axis 'm'; {layout} has none")
     nbytes = dtype_bytes(dtype)
+    pairs = layout.size() * layout.replica_count
+    # map_all of every axis, then four more arrays: counted as six evaluations of the pairs
+    budget.check("bank_map evaluates", pairs * (len(layout.axes) + 4), "elements")
     address = layout.map_all(shape)["m"]
     if address.size:
         low, high = int(address.min()) * nbytes, int(address.max()) * nbytes

@@ -11,6 +11,12 @@ Findings (each with a message, a count and example elements):
 * ``duplicate`` — two logical elements share a whole coordinate (not injective).
 * ``unused`` — coordinates inside the covered box (per axis ``[min, max]``; ``[0,
   extent)`` for hardware-fixed thread axes) that no element uses.
+* ``registers`` — a thread-distributed layout (an axis scoped from ``thread``, e.g.
+  ``laneid``, with ``m`` = the register slot) whose slots need more than 255 32-bit
+  registers per thread, counting the dtype's packing (two 16-bit values per register).
+* ``capacity`` — a Trainium SBUF tile (axes ``P``, ``F``) needing more bytes per partition
+  than the generation has (192/224/256 KiB), or a PSUM tile (with ``Bank``) wider than a
+  bank's 512 32-bit values.
 
 Evaluation never rejects such layouts; this report is where they are named.
 
@@ -27,16 +33,25 @@ from typing import Any
 
 import numpy as np
 
+from ..algebra.common import distinct_rows
+from ..core import budget
 from ..core.axes import SCOPE_LEVEL
 from ..core.axes import axis as lookup_axis
-from ..core.compose import Layout, tile_of, value_range
+from ..core.capacity import (
+    MAX_REGISTERS_PER_THREAD,
+    PSUM_BANK_BYTES,
+    SBUF_SOURCE,
+    sbuf_bytes,
+)
+from ..core.compose import ComposeLayout, Layout, tile_of, value_range
 from ..core.dtypes import dtype_bits
 from ..core.shape import unflatten
 from ..core.tile import TileLayout
 
 #: how many elements a report lists per finding
 EXAMPLES = 8
-#: largest N*R the element-level checks scan (beyond, findings give counts from ranges)
+#: largest N*R the element-level checks scan (beyond, findings give counts from ranges);
+#: also at most an eighth of the ``elements`` limit (see core/budget.py)
 SCAN_LIMIT = 1 << 24
 
 
@@ -102,7 +117,8 @@ def _ranges(tile: TileLayout) -> dict[str, tuple[int, int]]:
 
 
 def _examples(flat: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(unflatten(int(f), shape) for f in np.unique(flat)[:EXAMPLES])
+    """The first few of ``flat`` (sorted, distinct flat indices) as logical indices."""
+    return tuple(unflatten(int(f), shape) for f in flat[:EXAMPLES])
 
 
 def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
@@ -142,25 +158,72 @@ def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
     return ext
 
 
+def _register_findings(layout: Layout, ranges: dict[str, tuple[int, int]],
+                       dtype: str | None) -> list[Finding]:
+    threaded = [a for a in ranges if (sc := lookup_axis(a).scope) is not None and sc[0] == "thread"]
+    if isinstance(layout, ComposeLayout) or not threaded or "m" not in ranges:
+        return []
+    lo, hi = ranges["m"]
+    bits = dtype_bits(dtype) if dtype else 32
+    registers = -(-(hi + 1) * bits // 32)
+    if lo < 0 or registers <= MAX_REGISTERS_PER_THREAD:
+        return []
+    packing = f"{hi + 1} {dtype or '32-bit'} slots" + (
+        f", {32 // bits} per register" if bits < 32 else "")
+    return [Finding("registers",
+                    f"each thread ('{threaded[0]}') holds register slots m = 0..{hi} ({packing}): "
+                    f"{registers} 32-bit registers, but a thread has at most "
+                    f"{MAX_REGISTERS_PER_THREAD} (CUDA C++ Programming Guide, compute "
+                    f"capabilities)", axis="m")]
+
+
+def _capacity_findings(ranges: dict[str, tuple[int, int]], dtype: str | None,
+                       generation: str) -> list[Finding]:
+    if "P" not in ranges or "F" not in ranges:
+        return []
+    lo, hi = ranges["F"]
+    if "Bank" in ranges:  # PSUM: F indexes 32-bit values within one bank
+        width = PSUM_BANK_BYTES // 4
+        if hi < width:
+            return []
+        return [Finding("capacity", f"'F' reaches {hi} but a PSUM bank holds {width} 32-bit "
+                        f"values (8 banks x 2 KiB per partition; NKI docs)", axis="F")]
+    kind = dtype or "bfloat16"
+    need = (hi + 1) * dtype_bits(kind) // 8
+    have = sbuf_bytes(generation)
+    if need <= have:
+        return []
+    return [Finding("capacity", f"the free offset reaches F = {hi}: {need} bytes of {kind} per "
+                    f"partition, over a {generation} SBUF partition's {have // 1024} KiB "
+                    f"({SBUF_SOURCE[generation]})", axis="F")]
+
+
 def legality(
-    layout: Layout, shape: tuple[int, ...] | None = None, dtype: str | None = None
+    layout: Layout, shape: tuple[int, ...] | None = None, dtype: str | None = None,
+    *, generation: str = "trn2",
 ) -> LegalityReport:
     """Check ``layout`` against the axis registry (see the module docstring).
 
     ``dtype`` is the stored element type; it matters for ``TCol``, which counts elements
-    (see :func:`hardware_extent`).
+    (see :func:`hardware_extent`), for register packing and SBUF bytes. ``generation``
+    (trn1/trn2/trn3) sets the SBUF partition size for Trainium tiles.
 
     >>> import tilelayout as tl
     >>> legality(tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid]")).ok
     False
     >>> legality(tl.parse("S[(128,1024):(1@TLane,1@TCol)]"), dtype="e4m3").ok
     True
+    >>> [f.kind for f in legality(tl.parse("S[(32,512):(1@laneid,1)]"), dtype="float32").findings]
+    ['registers']
     """
     tile = tile_of(layout)
     s = layout.check_shape(shape)
     ranges = _ranges(tile)
     findings: list[Finding] = []
-    small = layout.size() * layout.replica_count <= SCAN_LIMIT
+    # the exact scan sorts one key per (element, replica) pair: about 8x the work of
+    # evaluating them, so it runs up to an eighth of the elements limit (and SCAN_LIMIT)
+    small = layout.size() * layout.replica_count <= min(SCAN_LIMIT,
+                                                         budget.current().elements // 8)
     coords = layout.map_all(s) if small else None
     n = layout.size()
     for a, (lo, hi) in ranges.items():
@@ -177,18 +240,25 @@ def legality(
                                 f"{ext} ({a} {hi if hi >= ext else lo} does not exist)", count, ex,
                                 axis=a, elements=elements))
     findings += _scope_findings(tile.axes)
+    findings += _register_findings(layout, ranges, dtype)
+    findings += _capacity_findings(ranges, dtype, generation)
     if coords is not None and tile.axes:
         axes = tile.axes
         r = next(iter(coords.values())).shape[-1]
         elem = np.repeat(np.arange(n, dtype=np.int64), r)
-        rows = np.stack([coords[a].reshape(-1) for a in axes], axis=1)
-        uniq, inv = np.unique(np.column_stack([rows, elem]), axis=0, return_inverse=True)
         # distinct (coordinate, element) pairs; a coordinate with two elements is a duplicate
-        cu, cinv, ccount = np.unique(uniq[:, :-1], axis=0, return_inverse=True,
-                                     return_counts=True)
+        uniq_key = distinct_rows([coords[a].reshape(-1) for a in axes] + [elem])
+        if uniq_key.ndim == 1:  # one int64 per row, the element fastest
+            coord_key = uniq_key // n
+            cu, cinv, ccount = np.unique(coord_key, return_inverse=True, return_counts=True)
+            pair_elem = uniq_key % n
+        else:  # the ranges multiply beyond int64: distinct rows, compared row-wise
+            cu, cinv, ccount = np.unique(uniq_key[:, :-1], axis=0, return_inverse=True,
+                                         return_counts=True)
+            pair_elem = uniq_key[:, -1]
         dup = ccount[cinv.reshape(-1)] > 1
         if dup.any():
-            flat = np.unique(uniq[dup, -1])
+            flat = np.unique(pair_elem[dup])
             findings.append(Finding("duplicate",
                                     f"{int((ccount > 1).sum())} coordinate(s) hold more than one "
                                     f"logical element (the layout is not injective)",

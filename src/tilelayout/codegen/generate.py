@@ -24,18 +24,17 @@ import keyword
 import re
 from collections.abc import Sequence
 
+from ..core import budget
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutError, LayoutOverflowError
 from ..core.shape import Shape, format_shape
 from ..core.tile import TileLayout
-from ..eval.expressions import forward_program
+from ..eval.expressions import C_WORDS, forward_program
 from ..eval.forward import value_bound
 from ..syntax.parser import parse
 from .inverse import check_invertible, inverse_body
 from .languages import BY_NAME, LANGUAGES, Language
 
-#: default cap on element/replica coordinates scanned to prove an inverse exists
-DEFAULT_LIMIT = 1 << 22
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -52,8 +51,10 @@ def _language(lang: str) -> Language:
 
 
 def _check_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name):
-        raise CodegenError(f"function name must be an identifier like layout_fn, got {name!r}")
+    if (not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name)
+            or name in C_WORDS):
+        raise CodegenError(f"function name must be an identifier that is no keyword of the target "
+                           f"languages, like layout_fn; got {name!r}")
     return name
 
 
@@ -78,13 +79,14 @@ def codegen(
     name: str = "layout_fn",
     inverse: bool = False,
     *,
-    limit: int = DEFAULT_LIMIT,
+    limits: budget.Limits | None = None,
 ) -> str:
     """Source code of the layout's index map in ``lang`` (python, c, cpp, cuda, triton).
 
     ``inverse=True`` gives the map from one value per axis back to the logical flat index
     (-1 where no element sits); refused when two elements share a coordinate (checking
-    that scans every element and replica, at most ``limit`` of them).
+    that scans every element and replica: the ``elements`` limit, raised with ``limits=``
+    or ``tl.limits(elements=...)``).
 
     >>> import tilelayout as tl
     >>> print(codegen(tl.parse("S[(8,4):(4@laneid,1@laneid)] + 1@warpid")))
@@ -107,7 +109,8 @@ def codegen(
             f"64-bit integers; generate Python (exact integers) instead"
         )
     if inverse:
-        check_invertible(layout, s, limit)
+        with budget.using(limits):
+            check_invertible(layout, s)
         args, body = inverse_body(layout, s, language)
         returns = "returns the flat index, or -1 where no element sits"
         intro = [f"shape: {format_shape(s)}; arguments: {', '.join(args) or 'none'}; {returns}"]

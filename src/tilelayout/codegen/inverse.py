@@ -1,7 +1,8 @@
 """The inverse map as code: one value per axis -> the logical flat index, or -1.
 
 Only a layout where no two logical elements share a coordinate has an inverse; that is
-checked first (vectorized over every element and replica, refused over ``limit``).
+checked first (vectorized over every element and replica, refused over the ``elements``
+limit of :mod:`tilelayout.core.budget`).
 Then each axis is solved on its own: its value minus the folded constants is a sum of
 ``digit * stride`` over the iters on that axis (shard digits wanted, replica digits
 existential). Negative strides are mirrored (``c -> e - 1 - c``) so every stride is
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import budget
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.shape import Shape, unflatten
@@ -56,18 +58,15 @@ class NotInvertibleError(LayoutError):
     """The layout has no inverse: two logical elements share a coordinate."""
 
 
-def shared_coordinate(layout: Layout, shape: Shape, limit: int) -> tuple[int, int] | None:
+def shared_coordinate(layout: Layout, shape: Shape) -> tuple[int, int] | None:
     """Two logical flat indices that share a coordinate, or None when there are none.
 
-    Scans every element and replica (vectorized); refuses above ``limit`` of them.
+    Scans every element and replica (vectorized); refused (``BudgetError``) when they
+    exceed the ``elements`` limit in force.
     """
     tile = tile_of(layout)
-    cost = tile.size() * tile.replica_count
-    if cost > limit:
-        raise LayoutError(
-            f"checking that {layout} is invertible scans {cost} element/replica coordinates, "
-            f"over the limit of {limit}; raise limit= (CLI: --limit) to allow it"
-        )
+    budget.check("proving the layout invertible scans", tile.size() * tile.replica_count,
+                 "elements")
     if not tile.axes:
         return (0, 1) if tile.size() > 1 else None
     coords = layout.map_all(shape)
@@ -273,9 +272,9 @@ def _search(w: _Writer, j: int, u: Expr, greedy: list[_Term], searched: list[_Te
     return found
 
 
-def check_invertible(layout: Layout, shape: Shape, limit: int) -> None:
+def check_invertible(layout: Layout, shape: Shape) -> None:
     """Raise :class:`NotInvertibleError` when two elements share a coordinate."""
-    pair = shared_coordinate(layout, shape, limit)
+    pair = shared_coordinate(layout, shape)
     if pair is not None:
         x, y = (unflatten(p, shape) for p in pair)
         raise NotInvertibleError(

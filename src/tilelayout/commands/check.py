@@ -16,6 +16,7 @@ from typing import Any
 
 from ..analysis.conflicts import tile_conflicts
 from ..analysis.legality import legality
+from ..core.capacity import GENERATIONS
 from ..core.errors import LayoutError
 from .common import add_layout_args, layout_args
 
@@ -28,6 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "(with --dtype, for a 2-D shared-memory tile) count bank conflicts of "
                     "16-byte column and row reads. Exit 1 when something needs fixing.")
     add_layout_args(p)
+    p.add_argument("--generation", choices=GENERATIONS, default=None,
+                   help="Trainium generation for SBUF capacity (default: the preset's, else trn2)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(run=run)
 
@@ -50,9 +53,11 @@ def _conflicts(layout, shape, dtype) -> dict[str, Any] | None:
 def run(args: argparse.Namespace) -> int:
     """Print the report; return 1 when there is anything to fix."""
     named = layout_args(args)
-    layout, shape, dtype = named.layout, named.shape, named.dtype
-    report = legality(layout, shape, dtype)
-    conflicts = _conflicts(layout, shape, dtype)
+    layout, shape, preset = named.layout, named.shape, named.preset
+    dtype = named.dtype or (preset.dtype if preset is not None else None)
+    generation = args.generation or (preset.params.get("generation") if preset else None)
+    report = legality(layout, shape, dtype, generation=generation or "trn2")
+    conflicts = _conflicts(layout, shape, named.dtype)
     conflicted = any(not c.get("conflict_free", True) for c in (conflicts or {}).values())
     if args.json:
         doc = report.to_dict()

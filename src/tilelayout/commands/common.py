@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import presets
+from ..core import budget
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError
@@ -15,8 +19,72 @@ from ..core.tile import TileLayout
 from ..presets.registry import Preset
 from ..syntax.parser import parse
 
-__all__ = ["LayoutArgs", "add_layout_args", "add_preset_args", "int_tuple", "layout_args",
-           "layout_from_args", "preset_from_args", "shape_from_args"]
+__all__ = ["LayoutArgs", "add_layout_args", "add_limit_args", "add_preset_args", "bounded_float",
+           "bounded_int", "int_tuple", "layout_args", "layout_from_args", "limits_from_args",
+           "preset_from_args", "shape_from_args"]
+
+
+def bounded_int(lo: int, hi: int, flag: str) -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[lo, hi]`` (else a one-line usage error).
+
+    >>> bounded_int(1, 10, "--n")("7")
+    7
+    """
+    def convert(text: str) -> int:
+        try:
+            value = int(text.strip()) if len(text) < 40 else None
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{flag} must be an integer in {lo}..{hi}, "
+                                             f"got {text[:40]!r}")
+        return value
+    return convert
+
+
+def bounded_float(lo: float, hi: float, flag: str) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number in ``[lo, hi]``.
+
+    >>> bounded_float(0.1, 8, "--scale")("2")
+    2.0
+    """
+    def convert(text: str) -> float:
+        try:
+            value = float(text) if len(text) < 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise argparse.ArgumentTypeError(f"{flag} must be a number in {lo}..{hi}, "
+                                             f"got {text[:40]!r}")
+        return value
+    return convert
+
+
+#: the resource limits every command takes (see docs/limits.md)
+LIMIT_FLAGS = {"elements": "logical elements (or element x replica pairs) evaluated at once",
+               "replicas": "replica combinations listed for one element",
+               "output_bytes": "bytes of arrays or text built for one answer",
+               "text": "characters of layout text parsed",
+               "search": "candidates an inverse query may try",
+               "cells": "elements formatted one by one (tables, pictures)",
+               "seconds": "wall-clock seconds before long work is cut off"}
+
+
+def add_limit_args(p: argparse.ArgumentParser) -> None:
+    """``--max-elements`` ... ``--max-seconds``: raise (or lower) the resource limits."""
+    g = p.add_argument_group("resource limits (raise them for big layouts)")
+    for name, doc in LIMIT_FLAGS.items():
+        flag = "--max-" + name.replace("_", "-")
+        kind = (bounded_float(0.001, 1e8, flag) if name == "seconds"
+                else bounded_int(1, (1 << 62) - 1, flag))
+        g.add_argument(flag, dest=f"max_{name}", type=kind, metavar="N", help=doc)
+
+
+def limits_from_args(args: argparse.Namespace, base: budget.Limits | None = None
+                     ) -> budget.Limits:
+    """``base`` (default: the library's limits) with the ``--max-*`` flags given applied."""
+    return budget.changed(base or budget.current(),
+                          {name: getattr(args, f"max_{name}", None) for name in budget.NAMES})
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
@@ -25,7 +93,8 @@ def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False)
     p.add_argument("--shape", help="logical shape, e.g. 8,16 (default: the shard extents, "
                    "or the preset's shape)", required=shape_required)
     p.add_argument("--dtype", help="element type for shared-memory banks (e.g. float16)")
-    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B (needs --dtype)")
+    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B/128B_atom32B/128B_atom64B/96B "
+                   "(needs --dtype)")
     add_preset_args(p)
 
 
@@ -64,10 +133,13 @@ PRESET_PREFIX = "preset:"
 
 
 def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
-    """Layout text parsed, a parse error as one line with the caret under it."""
+    """Layout text parsed. A parse error is one line naming the column; on a terminal
+    the text follows with a caret under the column (piped output stays one line)."""
     try:
         return parse(text)
     except LayoutParseError as exc:
+        if not sys.stderr.isatty() or len(text) > 200:
+            raise
         raise LayoutError(
             f"{exc}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
         ) from None

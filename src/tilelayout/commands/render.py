@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..core.errors import LayoutError
 from ..render.raster import svg_to_png
-from ..render.svg import layout_svg
+from ..render.svg import MAX_WIDTH, MIN_WIDTH, layout_svg
 from ..render.table import layout_table
-from .common import add_layout_args, layout_args
+from .common import add_layout_args, bounded_float, bounded_int, layout_args
+from .files import check_output_path, write_atomic
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,13 +24,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", help="out.svg or out.png (default: SVG on stdout)")
     p.add_argument("--color", help="colour key: an axis, dim:K (logical dimension) or bank")
     p.add_argument("--views", choices=("both", "logical", "physical"), default="both")
-    p.add_argument("--width", type=int, default=1100, help="picture width in pixels")
-    p.add_argument("--scale", type=float, default=1.0, help="PNG pixel scale (2 = sharper)")
+    p.add_argument("--width", type=bounded_int(MIN_WIDTH, MAX_WIDTH, "--width"), default=1100,
+                   help=f"picture width in pixels ({MIN_WIDTH}..{MAX_WIDTH})")
+    p.add_argument("--scale", type=bounded_float(0.1, 8.0, "--scale"), default=1.0,
+                   help="PNG pixel scale, 0.1..8 (2 = sharper)")
     p.add_argument("--text", action="store_true", help="print the text grid of owners instead")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output:
+        check_output_path(args.output)  # before any work
     named = layout_args(args)
     layout, shape, dtype = named.layout, named.shape, named.dtype
     if args.text:
@@ -41,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         sys.stdout.write(svg + "\n")
         return 0
-    out = Path(args.output)
+    out = check_output_path(args.output)
     suffix = out.suffix.lower()
     if suffix == ".svg":
         data = svg.encode("utf-8")
@@ -49,9 +53,6 @@ def run(args: argparse.Namespace) -> int:
         data = svg_to_png(svg, scale=args.scale)
     else:
         raise LayoutError(f"-o must end in .svg or .png, got {args.output!r}")
-    try:
-        out.write_bytes(data)
-    except OSError as exc:
-        raise LayoutError(f"cannot write {out}: {exc.strerror}") from None
+    write_atomic(out, data)
     print(f"wrote {out} ({len(data):,} bytes)", file=sys.stderr)
     return 0

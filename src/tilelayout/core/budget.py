@@ -73,15 +73,15 @@ class Limits:
       it and stop with a :class:`~tilelayout.BudgetError` once it has passed.
 
     >>> Limits().replicas, Limits(replicas=8).replace(text=100).text
-    (65536, 100)
+    (16384, 100)
     """
 
-    elements: int = 1 << 26
-    replicas: int = 1 << 16
-    output_bytes: int = 1 << 30
-    text: int = 1 << 20
+    elements: int = 1 << 22
+    replicas: int = 1 << 14
+    output_bytes: int = 1 << 27
+    text: int = 1 << 18
     search: int = 1 << 22
-    cells: int = 1 << 20
+    cells: int = 1 << 17
     seconds: float | None = None
 
     def __post_init__(self) -> None:
@@ -110,6 +110,20 @@ class Limits:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+#: the names of the limits (the fields of :class:`Limits`)
+NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Limits))
+
+
+def changed(base: Limits, values: dict[str, int | float | None]) -> Limits:
+    """``base`` with the limits in ``values`` that are not ``None`` changed (how the
+    ``--max-*`` options of the CLI and of ``tilelayout serve`` are applied).
+
+    >>> changed(Limits(), {"replicas": 8, "elements": None}).replicas
+    8
+    """
+    return base.replace(**{k: v for k, v in values.items() if v is not None})
+
+
 _current: contextvars.ContextVar[Limits] = contextvars.ContextVar("tilelayout_limits",
                                                                  default=Limits())  # noqa: B039
 _deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("tilelayout_deadline",
@@ -120,7 +134,7 @@ def current() -> Limits:
     """The limits in force here (the defaults unless a caller raised or lowered them).
 
     >>> current().text
-    1048576
+    262144
     """
     return _current.get()
 

@@ -72,7 +72,6 @@ class Coord(Mapping[str, int]):
         return "{" + ", ".join(f"{a}: {v}" for a, v in self._items) + "}"
 
 
-
 _new = object.__new__
 
 

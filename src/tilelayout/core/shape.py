@@ -37,13 +37,16 @@ def int_tuple(text: str, what: str = "shape") -> tuple[int, ...]:
         cleaned = cleaned[1:-1].strip()
     if not cleaned:
         return ()
-    parts = re.split(r"\s*[,x×]\s*|\s+", cleaned)
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()  # one trailing comma, as in (8,)
-    try:
-        return tuple(int(p) for p in parts)
-    except ValueError:
-        raise ShapeError(f"{what} must be comma-separated integers like 8,16; got {text!r}") from None
+    if cleaned.endswith(","):
+        cleaned = cleaned[:-1].rstrip()  # one trailing comma, as in (8,)
+    if len(cleaned) > 1000 or not _INT_LIST.fullmatch(cleaned):  # "8 16 x" is not (8, 16)
+        raise ShapeError(f"{what} must be comma-separated integers like 8,16; "
+                         f"got {text[:60]!r}")
+    return tuple(int(p) for p in _SEPARATOR.split(cleaned))
+
+
+_SEPARATOR = re.compile(r"\s*[,x×]\s*|\s+")
+_INT_LIST = re.compile(r"-?[0-9]{1,30}(?:(?:\s*[,x×]\s*|\s+)-?[0-9]{1,30})*")
 
 
 def as_shape(shape: int | Sequence[int]) -> Shape:

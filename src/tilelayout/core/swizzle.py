@@ -22,8 +22,17 @@ from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
 from .iter import as_int
 from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 
-#: swizzle mode name -> B (swizzle_len); S is 3 for every mode
-SWIZZLE_MODES: dict[str, int] = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+#: swizzle mode name -> CuTe ``Swizzle<B, M, S>`` on **byte** addresses, as (M, B, S):
+#: the 16-byte-atomicity modes XOR line bits [7, 7+B) into 16-byte-chunk bits [4, 4+B);
+#: the 128B mode with 32-byte atomicity is Swizzle<2,5,2> (lines 7..8 into 32-byte units
+#: 5..6), with 64-byte atomicity Swizzle<1,6,1> (line bit 7 into bit 6); the 96B mode
+#: (sm_103a) has the 32B mode's pattern (PTX 5.5.7; hardware-facts §6).
+SWIZZLE_MODE_BYTES: dict[str, tuple[int, int, int]] = {
+    "none": (4, 0, 3), "32B": (4, 1, 3), "64B": (4, 2, 3), "128B": (4, 3, 3),
+    "128B_atom32B": (5, 2, 2), "128B_atom64B": (6, 1, 1), "96B": (4, 1, 3),
+}
+#: swizzle mode name -> B (swizzle_len)
+SWIZZLE_MODES: dict[str, int] = {k: v[1] for k, v in SWIZZLE_MODE_BYTES.items()}
 
 T = TypeVar("T")
 
@@ -64,19 +73,23 @@ class Swizzle:
 
     @classmethod
     def for_dtype(cls, dtype: str, mode: str) -> Swizzle:
-        """The shared-memory swizzle for an element type and a mode (none/32B/64B/128B).
+        """The shared-memory swizzle for an element type and a mode.
 
-        ``M = bitlen(128 / bits) - 1`` keeps one 16-byte vector unswizzled;
-        ``B = 0/1/2/3`` for none/32B/64B/128B; ``S = 3``.
+        Modes with 16-byte atomicity (none/32B/64B/128B, and 96B, which has the 32B
+        pattern): ``M = bitlen(128 / bits) - 1`` keeps one 16-byte vector unswizzled,
+        ``B = 0/1/2/3`` (96B: 1), ``S = 3``. The 128B mode with 32-byte atomicity
+        (``128B_atom32B``, CuTe ``Swizzle<2,5,2>`` on bytes) and with 64-byte atomicity
+        (``128B_atom64B``, ``Swizzle<1,6,1>`` on bytes) keep a 32-/64-byte unit whole.
+        In elements, ``M`` is the byte-level M minus ``log2(bytes)``.
 
-        >>> Swizzle.for_dtype("float32", "64B")
-        Swizzle(2, 2, 3)
+        >>> Swizzle.for_dtype("float32", "64B"), Swizzle.for_dtype("float16", "128B_atom32B")
+        (Swizzle(2, 2, 3), Swizzle(4, 2, 2))
         """
         bits = dtype_bits(dtype)
         if bits > 128:
             raise DtypeError(f"dtype {shown(dtype)} is wider than a 16-byte swizzle unit")
-        b = mode_length(mode)
-        return cls((128 // bits).bit_length() - 1, b, 3)
+        m_bytes, b, s = SWIZZLE_MODE_BYTES[mode_name(mode)]
+        return cls((128 // bits).bit_length() - 1 + m_bytes - 4, b, s)
 
     @property
     def atom_size(self) -> int:
@@ -117,13 +130,18 @@ class Swizzle:
 
     def to_xor(self) -> XorSwizzle:
         """The equivalent :class:`XorSwizzle`: bit ``k`` in ``[M+S, M+S+B)`` has image
-        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself.
+        ``2**k | 2**(k-S)``, every other bit below ``M+S+B`` maps to itself. A swizzle of
+        more than 62 bits (``M+S+B``) has none (:class:`SwizzleError`).
 
         >>> Swizzle(0, 2, 3).to_xor()
         XorSwizzle(1, 2, 4, 9, 18)
         """
         low = self.per_element + self.atom_len
         n = low + self.swizzle_len
+        if n > MAX_XOR_BITS:
+            raise SwizzleError(
+                f"{self!r} permutes {n} address bits; an XorSwizzle holds at most {MAX_XOR_BITS}"
+            )
         return XorSwizzle(
             tuple((1 << k) | (1 << (k - self.atom_len) if k >= low else 0) for k in range(n))
         )
@@ -221,6 +239,20 @@ def as_plain_swizzle(sw: Swizzle | XorSwizzle) -> Swizzle | None:
     return sw if isinstance(sw, Swizzle) else Swizzle.from_xor(sw)
 
 
+def mode_name(mode: str) -> str:
+    """The canonical name of a swizzle mode (case-insensitive; "128" and "128b" are
+    accepted for "128B").
+
+    >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
+    ('128B', '128B_atom32B', 'none')
+    """
+    key = str(mode).strip().lower()
+    for name in SWIZZLE_MODE_BYTES:
+        if key in (name.lower(), name.lower().rstrip("b")):
+            return name
+    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+
+
 def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | XorSwizzle:
     """CuTe's ``Swizzle<B, M, S>`` with a signed shift (TIRx's ``swizzle_inner`` flag).
 
@@ -267,11 +299,7 @@ def swizzle_shift(sw: Swizzle | XorSwizzle) -> tuple[int, int, int] | None:
 def mode_length(mode: str) -> int:
     """B for a swizzle mode name (case-insensitive; "128" and "128b" are accepted).
 
-    >>> mode_length("128B"), mode_length("64b"), mode_length("none")
-    (3, 2, 0)
+    >>> mode_length("128B"), mode_length("64b"), mode_length("none"), mode_length("96B")
+    (3, 2, 0, 1)
     """
-    key = str(mode).strip()
-    for name, b in SWIZZLE_MODES.items():
-        if key.lower() in (name.lower(), name.lower().rstrip("b")):
-            return b
-    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+    return SWIZZLE_MODES[mode_name(mode)]

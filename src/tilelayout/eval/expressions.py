@@ -97,6 +97,11 @@ def modulo(a: Expr, n: int) -> Expr:
     if n == 1:
         return const(0)
     k = _pow2(n)
+    if a.op in ("&", "%") and _is_const(a.args[1]):
+        inner = int(a.args[1].value) + (1 if a.op == "&" else 0)  # the inner modulus
+        low_mask = a.op == "%" or _pow2(inner) is not None  # x & (2**k - 1) only
+        if low_mask and inner % n == 0:  # (x mod M) mod n == x mod n when n divides M
+            return modulo(a.args[0], n)
     return binary("&", a, const(n - 1)) if k is not None else binary("%", a, const(n))
 
 
@@ -214,7 +219,8 @@ def count_ops(exprs: Sequence[Expr], locals_: dict[str, Expr] | None = None) -> 
 
 # -- names ------------------------------------------------------------------------------
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_C_WORDS = frozenset(
+#: words no generated identifier may be in any target language (C/C++/CUDA keywords, ...)
+C_WORDS = frozenset(
     [
         "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
         "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
@@ -237,7 +243,7 @@ def local_names(axes: Sequence[str]) -> tuple[str, ...]:
     """
     out = []
     for k, a in enumerate(axes):
-        ok = bool(_IDENT.match(a)) and not keyword.iskeyword(a) and a not in _C_WORDS
+        ok = bool(_IDENT.match(a)) and not keyword.iskeyword(a) and a not in C_WORDS
         out.append(a if ok and not _RESERVED.match(a) else f"axis{k}")
     return tuple(out)
 
@@ -415,7 +421,7 @@ def forward_program(
     for a, name in zip(tile.axes, prog.names, strict=True):
         value = linear(terms[a], tile.offset.get(a, 0))
         if a == "m" and images:
-            if value.op not in ("var", "const"):
+            if value.op != "const" and not (value.op == "var" and value.value in arg_names):
                 prog.locals_[name] = value
                 value = var(name)
             value = xor_expr(value, images)

@@ -235,9 +235,13 @@ def _scan(iters: Sequence[tuple[int, int]], targets: np.ndarray) -> np.ndarray:
 
 
 def _solve_axis(tile: TileLayout, axis: str, value: int) -> AxisSolution:
-    shard_pos = tuple(k for k, it in enumerate(tile.shard) if it.axis == axis and it.stride != 0)
+    # iters that cannot move the axis (stride 0 or extent 1) constrain nothing: skipping
+    # them also keeps their (possibly huge) strides out of int64 arithmetic
+    shard_pos = tuple(k for k, it in enumerate(tile.shard)
+                      if it.axis == axis and it.stride != 0 and it.extent > 1)
     shard = [(tile.shard[k].extent, tile.shard[k].stride) for k in shard_pos]
-    reps = [(it.extent, it.stride) for it in tile.replica if it.axis == axis and it.stride != 0]
+    reps = [(it.extent, it.stride) for it in tile.replica
+            if it.axis == axis and it.stride != 0 and it.extent > 1]
     lo, hi = value_range(tile, axis)
     if not lo <= value <= hi:  # no element reaches it (and no int64 arithmetic on it)
         return AxisSolution(axis, shard_pos, np.zeros((0, len(shard)), dtype=np.int64))

@@ -8,8 +8,8 @@ requiring ``application/json``). Bodies are JSON objects no deeper than
 :data:`MAX_DEPTH` with integers of at most :data:`MAX_DIGITS` digits, checked before
 or while decoding so the decoder never meets its own limits.
 
->>> sorted(allowed_hosts("127.0.0.1", 8000, ()))
-['127.0.0.1', '::1', 'localhost']
+>>> sorted(allowed_hosts("127.0.0.1", 8000, ["explorer.lan"]))
+['127.0.0.1', '::1', 'explorer.lan', 'localhost']
 >>> host_allowed("localhost:8000", allowed_hosts("127.0.0.1", 8000, ()))
 True
 >>> host_allowed("evil.example", allowed_hosts("127.0.0.1", 8000, ()))

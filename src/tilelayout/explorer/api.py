@@ -12,6 +12,7 @@ column), never anything else.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import re
@@ -25,7 +26,15 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, declare_axis, is_axis, scoped_axes
+from ..core.axes import (
+    SMEM_BANK_BYTES,
+    SMEM_BANKS,
+    declare_axis,
+    in_scoped_axes,
+    is_axis,
+    scoped_axes,
+    scoped_axis_names,
+)
 from ..core.axes import axis as lookup_axis
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
@@ -83,11 +92,23 @@ def in_request_scope(view: Callable[..., Any]) -> Callable[..., Any]:
         order = req.get("order") if isinstance(req, Mapping) else None
         extra = ([a for a in order if isinstance(a, str) and a.isidentifier() and len(a) <= 64]
                  if isinstance(order, list) and len(order) <= 16 else [])
-        with scoped_axes():
+        outer = in_scoped_axes()
+        with scoped_axes() as local:
+            ours = set()
             for name in dict.fromkeys([*explorer_device_axes(), *extra]):
                 if not is_axis(name):
                     declare_axis(name, kind="device", doc="mesh axis (explorer)")
-            return view(*args, **kwargs)
+                    ours.add(name)
+            answer = view(*args, **kwargs)
+            declared = [a for n, a in local.items() if n not in ours]
+        if outer and declared:
+            # axes the request itself declared (e.g. a given mesh) stay visible to the
+            # enclosing request scope, so the server does not share that answer
+            with contextlib.suppress(LayoutError):
+                for a in declared:
+                    if not is_axis(a.name):
+                        declare_axis(a.name, a.kind, extent=a.extent, scope=a.scope, doc=a.doc)
+        return answer
     return run
 
 
@@ -161,6 +182,33 @@ def _order(req: Mapping[str, Any]) -> list[str] | None:
     return list(value)
 
 
+#: replica combinations up to which a parsed layout is shared between requests
+_SHARED_REPLICAS = 16
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_cached(text: str, scoped: frozenset[str]) -> Layout:
+    return parse(text)  # ``scoped``: the axis names this text may mean (part of the key)
+
+
+def parse_shared(text: str) -> Layout:
+    """``parse(text)``, shared between requests for the same text, so the compiled
+    evaluation plans a layout keeps (``eval.compiled``) are built once, not per click.
+
+    Only layouts with few replicas are shared (their plans stay small: the cache's
+    memory is bounded), and only between requests whose scoped axes (the explorer's
+    device axes, a request's mesh axes) have the same names: text naming an axis one
+    request declared never reaches a request without it.
+
+    >>> parse_shared("S[8:1]") is parse_shared("S[8:1]")
+    True
+    """
+    layout = _parse_cached(text, scoped_axis_names())
+    if layout.replica_count > _SHARED_REPLICAS:
+        return parse(text)  # a fresh object: its plans go when the request ends
+    return layout
+
+
 @in_request_scope
 def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
     """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
@@ -175,7 +223,7 @@ def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None
     text = _text(req, "layout", required=True)
     assert text is not None
     try:
-        layout = parse(text)
+        layout = parse_shared(text)
     except LayoutParseError as exc:
         raise ApiError(exc.reason if exc.column else str(exc), field="layout",
                        column=exc.column or None) from None
@@ -252,6 +300,8 @@ def param_text(kind: str, value: Any) -> str:
     >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
     ('(dp,tp),None', 'true')
     """
+    if value is None and kind == "int":
+        return ""  # an optional integer left unset: the preset picks it
     if kind == "bool":
         return "true" if value else "false"
     if kind == "shape":
@@ -484,7 +534,7 @@ def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
     if count_at(layout, coord, shape) > MAX_ELEMENTS:
         raise ApiError(f"more than {MAX_ELEMENTS:,} elements sit at {coord}; narrow the query",
                        413, field="coords")
-    return [tuple(int(x) for x in e) for e in elements_at(layout, coord, shape, limit=None)]
+    return list(elements_at(layout, coord, shape, limit=None))  # tuples of Python ints
 
 
 @in_request_scope
@@ -507,8 +557,11 @@ def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     except LayoutError as exc:
         raise ApiError(str(exc), field="coords") from None
     elements = sorted(found)
-    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
-    flat = [sum(i * s for i, s in zip(e, strides, strict=True)) for e in elements]
+    if elements and shape:
+        flat = np.ravel_multi_index(tuple(np.asarray(elements, dtype=np.int64).T),
+                                    shape).tolist()
+    else:  # nothing found, or a 0-d layout whose one element is flat index 0
+        flat = [0] * len(elements)
     return {"elements": [list(e) for e in elements], "flat": flat}
 
 

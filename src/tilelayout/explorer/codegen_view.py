@@ -19,10 +19,12 @@ from typing import Any
 
 from ..codegen.generate import CodegenError, codegen
 from ..codegen.languages import LANGUAGES
+from ..core import budget
 from ..core.errors import LayoutError
-from .api import MAX_PAIRS, ApiError, preset_view, resolve
+from .api import MAX_PAIRS, ApiError, in_request_scope, preset_view, resolve
 
 
+@in_request_scope
 def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/codegen`` (see the module docstring)."""
     if not isinstance(req, Mapping):
@@ -48,7 +50,8 @@ def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"layout": str(layout), "shape": list(shape), "lang": lang,
                               "inverse": inverse}
     try:
-        code = codegen(layout, shape, lang=lang, name=name, inverse=inverse, limit=MAX_PAIRS)
+        cap = budget.current().replace(elements=min(budget.current().elements, MAX_PAIRS))
+        code = codegen(layout, shape, lang=lang, name=name, inverse=inverse, limits=cap)
     except CodegenError as exc:
         raise ApiError(str(exc), field="name") from None
     except LayoutError as exc:

@@ -7,8 +7,8 @@ functions the SVG pictures use), not from the page.
 
 >>> import tilelayout as tl
 >>> f = logical_fold((2, 3, 4))
->>> f["nrows"], f["ncols"], f["row"][:5], f["col"][:5]
-(3, 8, [0, 0, 0, 0, 1], [0, 1, 2, 3, 0])
+>>> f["nrows"], f["ncols"], f["cell"][:6]
+(3, 8, [0, 1, 2, 3, 8, 9])
 >>> colours(tl.parse("S[(4,8):(1@warpid,1@laneid)]"), None, (4, 8), banks=False)["default"]
 'laneid'
 """
@@ -37,7 +37,8 @@ def dim_name(d: int) -> str:
 
 
 def logical_fold(shape: Sequence[int]) -> dict[str, Any]:
-    """The logical view's grid as JSON: each element's row and column (``fold_shape``),
+    """The logical view's grid as JSON: each element's cell ``row * ncols + col``
+    (``fold_shape``),
     the row and column labels, which logical dims go down and across (and their extents,
     outer first: ``row_radix``, ``col_radix``), and a title.
 
@@ -61,7 +62,7 @@ def logical_fold(shape: Sequence[int]) -> dict[str, Any]:
         return dim_name(dims[0]) if len(dims) == 1 and not f.wrap else None
 
     return {
-        "nrows": f.nrows, "ncols": f.ncols, "row": f.row.tolist(), "col": f.col.tolist(),
+        "nrows": f.nrows, "ncols": f.ncols, "cell": (f.row * f.ncols + f.col).tolist(),
         "row_labels": list(f.row_label), "col_labels": list(f.col_label),
         "row_dims": list(f.row_dims), "col_dims": list(f.col_dims), "wrap": f.wrap,
         "row_radix": [f.dims[d] for d in f.row_dims], "col_radix": [f.dims[d] for d in f.col_dims],

@@ -21,7 +21,8 @@ Routes::
 
 A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
 body plus ``"status"`` (the page validates as the user types without console noise);
-internal errors stay 500.
+internal errors and exhausted budgets (5xx) keep their status. Refusal messages are put in
+the page's words (:mod:`.messages`).
 
 Every answer is JSON (``{"error": ..., "field": ..., "column": ...}`` with a 4xx/5xx
 status for errors, including the ones the HTTP layer itself produces: 404, 405 (also
@@ -50,6 +51,7 @@ import socket
 import sys
 import threading
 import traceback
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
@@ -59,8 +61,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core import budget
-from ..core.axes import scoped_axes
-from ..core.errors import BudgetError
+from ..core.axes import has_scoped_axes, scoped_axes
+from ..core.errors import BudgetError, LayoutError
 from . import admission, api, codegen_view, movement_view
 from .messages import for_page
 from .table_view import table_view
@@ -97,15 +99,61 @@ def _static_files() -> dict[str, bytes]:
 
 
 #: limits of one request (``tilelayout serve --max-...`` changes them)
-REQUEST_LIMITS = budget.Limits(elements=1 << 20, replicas=1 << 12, output_bytes=1 << 28,
+REQUEST_LIMITS = budget.Limits(elements=1 << 20, replicas=1 << 12, output_bytes=1 << 26,
                                text=api.MAX_TEXT, search=1 << 18, cells=1 << 18, seconds=5.0)
 #: listen backlog: connections the kernel queues before the server accepts them
 BACKLOG = 128
 #: worker threads (each serves one connection at a time) and connections waiting for one
 WORKERS = 32
 QUEUED = 256
+#: routes whose answers evaluate a whole layout (every element): at most HEAVY_SLOTS run
+#: at once, so that while they run (holding the interpreter most of the time) the clicks'
+#: small requests (explain, elements_at, ...) still get it every switch interval
+HEAVY = frozenset({"/api/layout", "/api/analysis", "/api/table", "/api/convert",
+                   "/api/smem", "/api/plan", "/api/access"})
+HEAVY_SLOTS = 4
+#: seconds a whole-layout request may wait for a slot before it gets a 503
+HEAVY_WAIT = 30.0
+#: bytes of recent answers kept (an answer is a pure function of route and body)
+ANSWER_CACHE_BYTES = 64 << 20
 #: seconds a connection may sit idle or trickle a request before it is closed
 READ_TIMEOUT = 10.0
+#: the interpreter's thread switch interval in a serving process (Python's default: 5 ms)
+SWITCH_INTERVAL = 0.0005
+
+
+def tune_process() -> None:
+    """Settings for a process whose job is serving the explorer (``tilelayout serve``).
+
+    A short thread switch interval: while one worker computes a big layout (CPU-bound,
+    holding the GIL), the small requests' threads get the interpreter back within half a
+    millisecond instead of five, which is what keeps their tail latency low.
+    """
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+#: list length above which :func:`dumps` encodes a list in slices
+_SLICE = 4096
+
+
+def dumps(data: Any) -> str:
+    """Compact JSON, long lists encoded a slice at a time.
+
+    The same text as ``json.dumps(data, separators=(",", ":"))``, but a 1.5 MB answer is
+    made of many short encoder calls instead of one long one, so the other workers'
+    threads get the interpreter between them (one long C call would hold it throughout).
+
+    >>> dumps({"a": list(range(5)), "b": [{"c": None}]})
+    '{"a":[0,1,2,3,4],"b":[{"c":null}]}'
+    """
+    if isinstance(data, dict):
+        return "{" + ",".join(json.dumps(str(k)) + ":" + dumps(v) for k, v in data.items()) + "}"
+    if isinstance(data, list | tuple) and len(data) > _SLICE:
+        return "[" + ",".join(dumps(list(data[i:i + _SLICE]))[1:-1]
+                              for i in range(0, len(data), _SLICE)) + "]"
+    if isinstance(data, list | tuple) and any(isinstance(v, dict | list) for v in data[:64]):
+        return "[" + ",".join(dumps(v) for v in data) + "]"
+    return json.dumps(data, separators=(",", ":"))
 
 
 class ExplorerHandler(BaseHTTPRequestHandler):
@@ -127,23 +175,17 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         if self.close_connection:
             self.send_header("Connection", "close")
-        self.end_headers()
+        # headers and body leave in one write (one segment train, no write-write-read stall)
+        self._headers_buffer.append(b"\r\n")
         if self.command != "HEAD":
-            self.wfile.write(body)
+            self._headers_buffer.append(body)
+        self.flush_headers()
 
     def _json(self, status: int, data: dict[str, Any]) -> None:
-        body = json.dumps(data, separators=(",", ":")).encode()
-        self._send(status, body, "application/json")
+        self._send(status, dumps(data).encode(), "application/json")
 
     def _error(self, status: int, message: str, **extra: Any) -> None:
         self._json(status, {"error": message, **extra})
-
-    @staticmethod
-    def _page_error(exc: api.ApiError) -> dict[str, Any]:
-        """The JSON body of a refused request, its message in the page's words."""
-        body = exc.to_dict()
-        body["error"] = for_page(body["error"])
-        return body
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None
                    ) -> None:
@@ -164,6 +206,21 @@ class ExplorerHandler(BaseHTTPRequestHandler):
                 self.command = ""
             self.log_error("code %d, message %s", code, message)
             self._error(code, f"{short}: {message or explain or short}"[:300])
+
+    @staticmethod
+    def _status(exc: api.ApiError) -> int:
+        """The HTTP status of a refusal (a budget that ran out: 413, or 503 for time)."""
+        cause = exc.__context__
+        if isinstance(cause, BudgetError):
+            return 503 if cause.name == "seconds" else 413
+        return exc.status
+
+    @staticmethod
+    def _page_error(exc: api.ApiError) -> dict[str, Any]:
+        """The JSON body of a refused request, its message in the page's words."""
+        body = exc.to_dict()
+        body["error"] = for_page(body["error"])
+        return body
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
         if not self.quiet:
@@ -207,22 +264,17 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     # -- routing --------------------------------------------------------------------
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
-            with scoped_axes(), budget.limits(self.server.limits):
+            # the seconds budget starts when the work does (see _post), not while waiting
+            with scoped_axes(), budget.limits(self.server.limits, seconds=None):
                 fn()
         except api.ApiError as exc:
-            cause = exc.__context__
-            status = exc.status
-            if isinstance(cause, BudgetError):
-                status = 503 if cause.name == "seconds" else 413
-            body = self._page_error(exc)
-            if self.command == "POST" and "soft=1" in urlsplit(self.path).query.split("&"):
-                self._json(200, {**body, "status": status})
-            else:
-                self._json(status, body)
+            self._json(self._status(exc), self._page_error(exc))
         except admission.Refused as exc:
             self._error(exc.status, exc.message)
         except BudgetError as exc:
             self._error(503 if exc.name == "seconds" else 413, str(exc))
+        except LayoutError as exc:  # an endpoint that let the library's refusal through
+            self._error(400, str(exc)[:2000])
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
         except TimeoutError:
@@ -311,7 +363,74 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._error(400, "the body ended before Content-Length bytes")
             return
-        self._json(200, handler(admission.decode_json(raw)))
+        key = (path, raw)
+        cached = self.server.answers.get(key)
+        if cached is not None:
+            self._send(200, cached, "application/json")
+            return
+        req = admission.decode_json(raw)
+        # few whole-layout requests at a time: the small requests keep their latency
+        heavy = path in HEAVY
+        if heavy and not self.server.heavy.acquire(timeout=HEAVY_WAIT):
+            self._error(503, "the explorer is busy with other layouts; try again")
+            return
+        try:
+            with budget.limits(seconds=self.server.limits.seconds):
+                body = dumps(handler(req)).encode()
+        except api.ApiError as exc:
+            status = self._status(exc)
+            if status >= 500 or "soft=1" not in urlsplit(self.path).query.split("&"):
+                raise
+            # ?soft=1 (the page while the user types): a refusal answered 200, not cached
+            body = dumps({**self._page_error(exc), "status": status}).encode()
+            self._send(200, body, "application/json")
+            return
+        finally:
+            if heavy:
+                self.server.heavy.release()
+        if not has_scoped_axes():  # answers that used request-local axes are not shared
+            self.server.answers.put(key, body)
+        self._send(200, body, "application/json")
+
+
+class AnswerCache:
+    """Recent 200 answers by ``(route, body bytes)``, least recently used dropped first,
+    at most ``capacity`` bytes in all (an answer over a quarter of it is not kept).
+
+    Every POST answer is a pure function of its route and body (the server's limits are
+    fixed), so reloading a page or going back to a layout costs nothing.
+
+    >>> c = AnswerCache(100)
+    >>> c.put(("/a", b"{}"), b"x" * 10); c.get(("/a", b"{}"))
+    b'xxxxxxxxxx'
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, bytes]) -> bytes | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple[str, bytes], value: bytes) -> None:
+        cost = len(value) + len(key[1])
+        if cost > self.capacity // 4:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._size -= len(old) + len(key[1])
+            self._items[key] = value
+            self._size += cost
+            while self._size > self.capacity:
+                k, v = self._items.popitem(last=False)
+                self._size -= len(v) + len(k[1])
 
 
 class ExplorerServer(HTTPServer):
@@ -337,6 +456,8 @@ class ExplorerServer(HTTPServer):
         self._pool = ThreadPoolExecutor(max_workers=workers,
                                         thread_name_prefix="tilelayout-explorer")
         self._slots = threading.BoundedSemaphore(workers + queued)
+        self.heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
+        self.answers = AnswerCache(ANSWER_CACHE_BYTES)
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
 

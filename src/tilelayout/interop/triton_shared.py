@@ -94,8 +94,8 @@ def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -
     if not isinstance(layout, ComposeLayout):
         return plain
     sw = layout.swizzle
-    low = sw.to_xor() if not isinstance(sw, XorSwizzle) else sw
-    for k, v in enumerate(low.images[:n]):
+    for k in range(n):  # both swizzle kinds are F2-linear: bit k goes to apply(2**k)
+        v = sw.apply(1 << k)
         if v >> n:
             raise InteropError(
                 f"{sw} sends bit {k} of the tile's addresses to {v}, outside the tile's "

@@ -48,7 +48,7 @@ from .choose import SmemChoice
 from .collective import Collective, classify
 from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
-from .staging import Staging, joint_warps, slot_grid, stage_through
+from .staging import Side, Staging, joint_warps, slot_grid, stage_through
 
 #: cost units of the mechanism choice for a lane exchange: a shfl is 1, a select that
 #: picks a lane-dependent register 1/4 (single-cycle ALU work beside the shuffles); a
@@ -273,26 +273,40 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
             bound = _vector_bound(ps, src_rows, pd, rows, gwarp, warps, bits)
             sched = None
             cost_units = float(rounds)
+            no_smem = ""  # why staging cannot be planned (e.g. the tile spans CTAs)
+
+            def stage() -> Staging | None:
+                nonlocal no_smem
+                try:
+                    return stage_through(ps, pd, dtype, gwarp, src_rows)
+                except LayoutError as exc:
+                    no_smem = str(exc)
+                    return None
+
             if rounds > bound:
-                staging = stage_through(ps, pd, dtype, gwarp, src_rows)
-            if rounds <= (bound if staging is None else _units(staging)):
+                staging = stage()
+            if no_smem or rounds <= (bound if staging is None else _units(staging)):
                 sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
                 rnd = sched.edge_round[which]
                 shuffle_instr, selects = _shuffle_instructions(sched, rnd, s_slot, d_slot)
                 cost_units = shuffle_instr * wpe + selects * wpe * SELECT_COST
                 costs.update(shuffle_instructions=shuffle_instr * wpe,
                              shuffle_selects=selects * wpe)
-                if cost_units > bound and staging is None:
-                    staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+                if cost_units > bound and staging is None and not no_smem:
+                    staging = stage()
             smem_units = bound if staging is None else _units(staging)
-            costs["smem_cost_units"] = smem_units
+            if no_smem:
+                smem_units = math.inf
+            costs["smem_cost_units"] = None if no_smem else smem_units
             if sched is not None and cost_units <= smem_units:
                 mechanism = "warp-shuffle"
                 reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
                           f"round(s) per warp and {costs['shuffle_selects']} register "
-                          f"selects ({cost_units:g} cost units) cost no more than staging "
-                          f"through shared memory ({'at least ' if staging is None else ''}"
-                          f"{smem_units} units: stores, a barrier, loads)")
+                          f"selects ({cost_units:g} cost units) "
+                          + (f"(shared memory cannot be planned: {no_smem})" if no_smem else
+                             f"cost no more than staging through shared memory "
+                             f"({'at least ' if staging is None else ''}{smem_units} units: "
+                             f"stores, a barrier, loads)"))
                 route.update(shuffle=sched, epw=epw, shuffle_fill=(
                     rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
                 if moved:
@@ -312,7 +326,15 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
                           f"staging through shared memory ({staging.store.per_warp} stores, "
                           f"a barrier, {staging.load.per_warp} loads: {smem_units} units)")
         else:
-            staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+            try:
+                staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+            except LayoutError as exc:
+                crossing = (pd.cta[rows] != ps.cta[source]).any()
+                raise PlanError(
+                    ("elements move between CTAs; plan_conversion stages through one CTA's "
+                     "shared memory (cluster shared memory and global memory are not "
+                     "planned): " if crossing else "shared memory cannot be planned: ")
+                    + str(exc)) from None
         if kind != "warp-shuffle" and shared_side:
             reason = ("the source is a shared-memory tile: each warp loads its fragment"
                       if ps.role == "shared" else
@@ -354,8 +376,9 @@ def _lanes_text(src: np.ndarray) -> str:
 
 
 def _units(s: Staging) -> int:
-    """Cost units of staging (see ROUND_TRIP): stores + loads + barrier + round trip."""
-    return s.store.per_warp + s.load.per_warp + 1 + ROUND_TRIP
+    """Cost units of staging (see ROUND_TRIP): stores + loads + barriers + a round trip
+    per pass."""
+    return s.store.per_warp + s.load.per_warp + 2 * s.passes - 1 + s.passes * ROUND_TRIP
 
 
 def _per_warp(grid: np.ndarray, k: int) -> int:
@@ -408,27 +431,34 @@ def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.n
 
 
 def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
-    w, r = s.choice.write, s.choice.read
-    return {"smem_bytes": s.bytes, "store_wavefronts": w.wavefronts,
-            "load_wavefronts": r.wavefronts, "wavefronts": s.wavefronts,
+    w, r, n = s.choice.write, s.choice.read, s.passes
+    return {"smem_bytes": s.bytes, "passes": n, "store_wavefronts": n * w.wavefronts,
+            "load_wavefronts": n * r.wavefronts, "wavefronts": s.wavefronts,
             "ideal_wavefronts": s.ideal, "store_vector_bytes": w.vector_bytes,
-            "load_vector_bytes": r.vector_bytes, "store_requests": w.requests,
-            "load_requests": r.requests, "barriers": 0 if shared_side else 1}
+            "load_vector_bytes": r.vector_bytes, "store_requests": n * w.requests,
+            "load_requests": n * r.requests, "barriers": 0 if shared_side else 2 * n - 1}
 
 
 def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
     out = []
-    for side, role, what in ((s.choice.write, src_role, "store"), (s.choice.read, dst_role,
-                                                                    "load")):
-        if role != "registers":
-            continue
-        if what == "load" and src_role == "registers":
-            out.append(Stage("barrier", "barrier: every store lands before any load"))
-        out.append(Stage(what, f"{what} {'to' if what == 'store' else 'from'} shared memory "
-                         f"{s.layout}: {side.requests} request(s) of {side.vector_bytes}-byte "
-                         f"vectors, {side.wavefronts} wavefront(s) (ideal {side.ideal})",
-                         {"side": "write" if what == "store" else "read",
-                          **side.to_dict(per_request=False)}))
+    n = s.passes
+    for k in range(n):
+        tag = f"pass {k + 1} of {n}: " if n > 1 else ""
+        if k:
+            out.append(Stage("barrier", f"{tag}barrier: every load of the previous pass is "
+                             f"done before the buffer is reused"))
+        for side, role, what in ((s.choice.write, src_role, "store"),
+                                 (s.choice.read, dst_role, "load")):
+            if role != "registers":
+                continue
+            if what == "load" and src_role == "registers":
+                out.append(Stage("barrier", f"{tag}barrier: every store lands before any load"))
+            out.append(Stage(what, f"{tag}{what} {'to' if what == 'store' else 'from'} shared "
+                             f"memory {s.layout}: {side.requests} request(s) of "
+                             f"{side.vector_bytes}-byte vectors, {side.wavefronts} "
+                             f"wavefront(s) (ideal {side.ideal})",
+                             {"side": "write" if what == "store" else "read", "pass": k,
+                              **side.to_dict(per_request=False)}))
     return out
 
 
@@ -552,28 +582,39 @@ def _run_shuffles(r: _Route, regs, have, out_regs, got) -> None:
 
 
 def _run_staging(r: _Route, s: Staging, regs, have, out_regs, got, vals) -> None:
+    """Stores, a barrier, loads -- pass by pass through one buffer when staged in passes
+    (a barrier before each pass reuses the buffer)."""
     ps, pd = r.src, r.dst
     smem = np.zeros(s.bytes * 8 // r.bits + 1, dtype=regs.dtype)
     filled = np.zeros(len(smem), dtype=bool)
     if ps.role == "shared":  # the source tile is shared memory already
         smem[ps.slot] = vals
         filled[ps.slot] = True
-    else:
-        _move(s.store.start, s.store.k, regs, have, smem, filled, store=True)
-    # barrier: all stores above complete before the loads below
-    _move(s.load.start, s.load.k, out_regs, got, smem, filled, store=False)
+    for k in range(s.passes):
+        if ps.role == "registers":
+            _move(s.store, k, regs, have, smem, filled, store=True)
+        # barrier: all stores above complete before the loads below
+        _move(s.load, k, out_regs, got, smem, filled, store=False)
+        if k + 1 < s.passes:
+            filled[:] = False  # barrier: the next pass overwrites the buffer
     if pd.role == "shared":
         rows = r.dst_rows
         out_regs[r.gwarp[1][rows], pd.lane[rows], pd.slot[rows]] = smem[pd.slot[rows]]
         got[r.gwarp[1][rows], pd.lane[rows], pd.slot[rows]] = filled[pd.slot[rows]]
 
 
-def _move(start: np.ndarray, k: int, regs, mask, smem, filled, *, store: bool) -> None:
-    """Each (warp, lane, vector v) moves slots [v*k, (v+1)*k) <-> smem[start + 0..k-1]."""
-    w, lane, v = np.nonzero(start >= 0)
-    base = start[w, lane, v]
-    for j in range(k):
-        slot = v * k + j
+def _move(side: Side, k_pass: int, regs, mask, smem, filled, *, store: bool) -> None:
+    """Each (warp, lane, vector v) of pass ``k_pass`` moves slots [v*k, (v+1)*k) <->
+    smem[start + 0..k-1]."""
+    live = side.start >= 0
+    if side.pass_of is not None:
+        live &= side.pass_of == k_pass
+    elif k_pass:
+        return
+    w, lane, v = np.nonzero(live)
+    base = side.start[w, lane, v]
+    for j in range(side.k):
+        slot = v * side.k + j
         if store:
             smem[base + j] = regs[w, lane, slot]
             filled[base + j] = mask[w, lane, slot]

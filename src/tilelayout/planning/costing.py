@@ -102,6 +102,8 @@ def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str) ->
                           f"{reader.size()}: the layouts have different shapes")
     s = check_tile(writer, shape, "writer")
     check_tile(reader, s, "reader")
+    if not s:
+        raise LayoutError("the tile has no dimensions (shape ()); give it a shape such as (1,)")
     w = register_file(writer, s, "writer")
     if w.replicated:
         raise LayoutError("the writer has replicas (several threads hold one element); "

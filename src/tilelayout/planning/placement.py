@@ -162,7 +162,27 @@ def place(src: Layout, dst: Layout, shape: Sequence[int] | None) -> tuple[Placem
         result.append(Placement(o["layout"], o["shape"], o["role"], o["axes"], o["element"],
                                 ids["dev_cols"][i], ids["cta_cols"][i], o["warp"], o["lane"],
                                 o["slot"], o["coords"]))
+    for p, which in zip(result, ("source", "destination"), strict=True):
+        _one_element_per_place(p, which)
     return result[0], result[1]
+
+
+def _one_element_per_place(p: Placement, which: str) -> None:
+    """Refuse two different elements at one coordinate (a register or an address holds
+    one value)."""
+    place_cols = np.stack([p.device, p.cta, p.warp, p.lane, p.slot], axis=1)
+    _, ids = row_ids(place_cols, return_inverse=True)
+    ids = ids.reshape(-1)
+    order = np.lexsort((p.element, ids))
+    same = ids[order][1:] == ids[order][:-1]
+    clash = same & (p.element[order][1:] != p.element[order][:-1])
+    if clash.any():
+        i = int(np.flatnonzero(clash)[0])
+        a, b = order[i], order[i + 1]
+        where = ", ".join(f"{ax}={int(v)}" for ax, v in zip(p.axes, p.coords[a], strict=True))
+        raise PlanError(f"the {which} layout puts elements {int(p.element[a])} and "
+                        f"{int(p.element[b])} at one place ({where}); a register or an "
+                        f"address holds one value")
 
 
 def row_ids(columns: np.ndarray, **kw):

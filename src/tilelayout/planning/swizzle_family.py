@@ -40,11 +40,6 @@ class SwizzleMode:
     tcgen05: str | None    # tcgen05 descriptor layout type, or None
 
 
-def _byte_swizzle(b: int, m: int, s: int, nbytes: int) -> Swizzle:
-    """A byte-address ``Swizzle<B,M,S>`` recast to elements of ``nbytes`` (M - log2)."""
-    return Swizzle(m - (nbytes.bit_length() - 1), b, s)
-
-
 def hardware_modes(dtype: str) -> tuple[SwizzleMode, ...]:
     """The swizzle modes for ``dtype`` (PTX 5.5.7; CuTe ``Swizzle<B,4,3>`` on bytes).
 
@@ -55,14 +50,14 @@ def hardware_modes(dtype: str) -> tuple[SwizzleMode, ...]:
     out = [SwizzleMode("none", None, 16, 16, "SWIZZLE_NONE", "0 (no swizzle: 8x16 B core "
                        "matrices)", "0 (SWIZZLE_NONE)")]
     for name, b, wg, tc in (("32B", 1, "3", "6"), ("64B", 2, "2", "4"), ("128B", 3, "1", "2")):
-        out.append(SwizzleMode(name, _byte_swizzle(b, 4, 3, nb), 16 << b, 16,
+        out.append(SwizzleMode(name, Swizzle.for_dtype(dtype, name), 16 << b, 16,
                                f"SWIZZLE_{name}", f"{wg} (SWIZZLE_{name})",
                                f"{tc} (SWIZZLE_{name})"))
     if nb <= 16:
-        out.append(SwizzleMode("128B.atom32B", _byte_swizzle(2, 5, 2, nb), 128, 32,
+        out.append(SwizzleMode("128B_atom32B", Swizzle.for_dtype(dtype, "128B_atom32B"), 128, 32,
                                "SWIZZLE_128B_ATOM_32B (sm_100+)", None,
                                "1 (SWIZZLE_128B_BASE32B, MN-major operands only)"))
-        out.append(SwizzleMode("128B.atom64B", _byte_swizzle(1, 6, 1, nb), 128, 64,
+        out.append(SwizzleMode("128B_atom64B", Swizzle.for_dtype(dtype, "128B_atom64B"), 128, 64,
                                "SWIZZLE_128B_ATOM_64B (sm_100+)", None, None))
     return tuple(out)
 

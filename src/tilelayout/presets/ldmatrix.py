@@ -59,3 +59,86 @@ def _make(x: str, k: int) -> None:
 
 for _x, _k in (("x1", 1), ("x2", 2), ("x4", 4)):
     _make(_x, _k)
+
+
+# -- sm_100a families: .m16n16 (.trans, 8-bit) and .m8n16 (6-/4-bit unpacked to 8-bit) -----
+M16N16_DTYPES = ("b8", "b6x16_p32", "b4x16_p64")
+M8N16_DTYPES = ("b6x16_p32", "b4x16_p64")
+
+_SOURCE_SM100 = (
+    "PTX ISA 9.7.14.5.15 (#warp-level-matrix-instructions-ldmatrix: .m16n16 / .m8n16 text; "
+    "per-lane pictures are figures only); closed forms decoded from CuTe "
+    "Copy_Traits<SM100_U8x8_LDSM_T>, <SM100_U8x16_LDSM_T>, <SM100_SU{4,6}_DU8x16_x{1,2,4}_LDSM_N> "
+    "(include/cute/atom/copy_traits_sm100.hpp)"
+)
+
+
+@register(
+    "ldmatrix.m16n16",
+    summary="ldmatrix .m16n16.x{1,2}.trans.b8 destination fragment: (num, 16, 16) bytes "
+    "-> laneid, m (sm_100a)",
+    source=_SOURCE_SM100,
+    params=[Param("num", "choice", 1, (1, 2), doc=".num: x1 or x2 16x16 matrices",
+                  refused={4: ".m16n16 takes .num x1 or x2 only (PTX ISA 9.7.14.5.15)"}),
+            Param("dtype", "choice", "b8", M16N16_DTYPES,
+                  doc="b8, or 6-/4-bit data in 8-bit containers (b6x16_p32, b4x16_p64)")],
+)
+def m16n16(num: int = 1, dtype: str = "b8") -> Built:
+    """``ldmatrix.sync.aligned.m16n16.x{num}.trans.shared.{dtype}`` (sm_100a/110a/120a).
+
+    Hardware object: the registers of a warp after loading ``num`` 16x16 matrices of
+    8-bit elements (b8, or 6-/4-bit values in 8-bit containers) from shared memory;
+    ``.trans`` is mandatory, ``.num`` is x1 or x2, two 32-bit registers per matrix.
+    Logical shape (num, 16, 16) = (matrix j, memory row i, byte in that row), where
+    memory row i of matrix j is the row whose address lane 16 j + i supplied.
+    ``laneid`` is the receiving lane t; ``m`` = 4 R + B (register R, byte B, low first).
+
+    Formula (hardware-facts §3b): byte B of register R of lane t holds
+      matrix j = R // 2,  memory row 4 (t % 4) + B,  byte t // 4 + 8 (R % 2)
+    i.e. in the transposed (logical) view row t // 4 + 8 (R % 2), column 4 (t % 4) + B:
+    the mma.m16n8k32 A-fragment pattern. Confidence: medium-high (decoded from CuTe).
+
+    Source: PTX ISA 9.7.14.5.15 states the shape, .num and the mandatory .trans ("each
+    thread ... loads 4 consecutive columns across 2 rows"); the per-lane figure is an
+    image. CuTe's SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T DstLayouts describe the
+    registers after CuTe reorders bytes (dst0 = {tmp0.x, tmp0.y, tmp1.x, tmp1.y}, dst1 =
+    {tmp0.z, tmp0.w, tmp1.z, tmp1.w}, include/cute/arch/copy_sm100.hpp); the tests undo
+    that shuffle and compare every element with pycute.
+    """
+    layout = digits_layout([(num, 8, "m")], [(4, 1, "laneid"), (4, 1, "m")],
+                           [(2, 4, "m"), (8, 4, "laneid")])
+    return Built(layout, (num, 16, 16), dtype="int8")
+
+
+@register(
+    "ldmatrix.m8n16",
+    summary="ldmatrix .m8n16.x{1,2,4}.b8x16.{b6x16_p32,b4x16_p64} destination fragment: "
+    "(num, 8, 16) bytes -> laneid, m (sm_100a)",
+    source=_SOURCE_SM100,
+    params=[Param("num", "choice", 1, (1, 2, 4), doc=".num: x1, x2 or x4 8x16 matrices"),
+            Param("dtype", "choice", "b6x16_p32", M8N16_DTYPES,
+                  doc="source packing: 16 six-bit (+32 pad) or four-bit (+64 pad) values per row",
+                  refused={"b8": ".m8n16 loads only .b6x16_p32 / .b4x16_p64 sources "
+                                 "(PTX ISA 9.7.14.5.15; b8 is .m16n16 or .m8n8)"})],
+)
+def m8n16(num: int = 1, dtype: str = "b6x16_p32") -> Built:
+    """``ldmatrix.sync.aligned.m8n16.x{num}.shared.b8x16.{dtype}`` (sm_100a/110a/120a).
+
+    Hardware object: the registers of a warp after loading ``num`` 8x16 matrices whose
+    rows hold 16 six- or four-bit values (plus 32 / 64 padding bits: one 128-bit row),
+    each value unpacked into an 8-bit container; no ``.trans``; one 32-bit register per
+    matrix. Logical shape (num, 8, 16) = (matrix j, memory row i, element in the row),
+    memory row i of matrix j being the row whose address lane 8 j + i supplied.
+    ``laneid`` is the receiving lane t; ``m`` = 4 R + B (register R, byte B, low first).
+
+    Formula (hardware-facts §3b): byte B of register R of lane t holds
+      matrix j = R,  memory row t // 4,  element 4 (t % 4) + B
+    Confidence: medium-high (decoded from CuTe).
+
+    Source: PTX ISA 9.7.14.5.15 (.m8n16 with .b8x16.b6x16_p32 / .b8x16.b4x16_p64 only,
+    x1/x2/x4, no .trans); CuTe SM100_SU{4,6}_DU8x16_x{1,2,4}_LDSM_N DstLayouts (tests
+    compare every element with pycute).
+    """
+    layout = digits_layout([(num, 4, "m")], [(8, 4, "laneid")],
+                           [(4, 1, "laneid"), (4, 1, "m")])
+    return Built(layout, (num, 8, 16), dtype="int8")

@@ -63,6 +63,8 @@ class Param:
     def check(self, preset: str, value: Any) -> Any:
         """``value`` validated (and normalized) for this parameter of ``preset``."""
         where = f"{preset}: parameter {self.name}"
+        if value is None and self.default is None:
+            return None  # an optional parameter left unset (the builder picks its value)
         if self.refused and isinstance(value, Hashable) and value in self.refused:
             raise PresetError(f"{where}={value!r} is not available: {self.refused[value]}")
         if self.kind == "bool":
@@ -89,8 +91,12 @@ class Param:
         (8, 16)
         >>> Param("spec", "spec", ()).parse("data,None")
         ('data', None)
+        >>> Param("imm", "int", None).parse("") is None   # optional: left to the preset
+        True
         """
         text = str(text).strip()
+        if self.default is None and text in ("", "None", "none", "null", "auto"):
+            return None
         try:
             value = json.loads(text)
         except ValueError:
@@ -425,7 +431,7 @@ def info(name: str) -> PresetInfo:
     """The :class:`PresetInfo` of ``name``; unknown names suggest the nearest one.
 
     >>> info("smem.swizzle_atom").param("mode").choices
-    ('none', '32B', '64B', '128B')
+    ('none', '32B', '64B', '128B', '128B_atom32B', '128B_atom64B', '96B')
     """
     try:
         return _REGISTRY[name]

@@ -13,9 +13,24 @@ destination register index r).
 from __future__ import annotations
 
 from .digits import Digit, digits_layout
-from .registry import Built, Param, register
+from .registry import Built, Param, fail, register
 
 NUM_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128)
+#: largest .num per shape (PTX ISA 9.7.16.2.3, Table 49): each cap is 128 32-bit
+#: registers per thread; a larger num would also run past tensor memory's 512 columns
+NUM_CAP = {"32x32b": 128, "16x64b": 128, "16x128b": 64, "16x256b": 32, "16x32bx2": 128}
+TMEM_COLUMNS = 512
+TABLE_49 = "PTX ISA 9.7.16.2.3, Table 49"
+
+
+def _num_param(shape: str) -> Param:
+    cap = NUM_CAP[shape]
+    return Param(
+        "num", "choice", 1, tuple(n for n in NUM_CHOICES if n <= cap),
+        doc=f".num repetitions (x1..x{cap}, {TABLE_49})",
+        refused={n: f".{shape} takes .num up to x{cap} ({TABLE_49}: at most 128 32-bit "
+                    f"registers per thread)" for n in NUM_CHOICES if n > cap},
+    )
 
 _SOURCE = ("PTX ISA 9.7.16.2.3 (#tcgen05-memory-layout, figures only); closed forms from "
            "CuTe Copy_Traits<SM100_TMEM_LOAD_*> (include/cute/atom/copy_traits_sm100.hpp)")
@@ -72,7 +87,7 @@ def _make(shape: str) -> None:
         summary=f"tcgen05.ld .{shape}: ({lanes}, {cols}*num) TMEM lanes x 32-bit columns "
         "-> laneid, m",
         source=_SOURCE,
-        params=[Param("num", "choice", 1, NUM_CHOICES, doc=".num repetitions (x1..x128)")],
+        params=[_num_param(shape)],
         doc=_DOC.format(shape=shape, lanes=lanes, cols=cols, regs=regs, formula=formula,
                         cute=cute),
     )(build)
@@ -80,3 +95,45 @@ def _make(shape: str) -> None:
 
 for _shape in _FORMULA:
     _make(_shape)
+
+
+X2 = "tcgen05.ld.16x32bx2"
+
+
+@register(
+    X2,
+    summary="tcgen05.ld .16x32bx2: (16, 2*num) TMEM lanes x 32-bit columns (two half-split "
+    "accesses) -> laneid, m",
+    source=_SOURCE,
+    params=[_num_param("16x32bx2"),
+            Param("imm", "int", None,
+                  doc="immHalfSplitoff: TMEM column of the second access relative to taddr "
+                  "(default num, CuTe's choice; 2*num with .pack::16b)")],
+)
+def x2(num: int = 1, imm: int | None = None) -> Built:
+    """``tcgen05.ld.sync.aligned.16x32bx2.x{num}.b32 r, [taddr], immHalfSplitoff``.
+
+    Hardware object: one warp's registers after two accesses of shape .16x32b: lanes
+    0-15 read TMEM columns taddr .. taddr+num-1 of lanes dp = 0..15 (relative to the
+    warp's lane quarter), lanes 16-31 read the same TMEM lanes at columns
+    taddr+imm .. taddr+imm+num-1. Logical shape (16, 2 num) = (lane offset dp, column
+    slot c): c < num is the first access (TMEM column c), c >= num the second (TMEM
+    column imm + c - num). ``laneid`` = thread t, ``m`` = 32-bit register r (num per
+    thread). ``imm`` does not change which register holds which slot; it says where
+    the second half lives.
+
+    Formula (t = laneid, r = register): dp = t % 16, c = r + num (t // 16),
+    TMEM column = r + imm (t // 16).
+
+    Source: PTX ISA 9.7.16.2.3 ("two accesses into Tensor Memory of the shape .16x32b",
+    the second at taddr + immHalfSplitoff; .num up to x128 by Table 49; per-lane figure
+    only); CuTe SM100_TMEM_LOAD_16dp32b{N}x DstLayout ((16,2),32N):((64N,32N),1), which
+    passes imm = num (include/cute/atom/copy_traits_sm100.hpp). Confidence: medium-high.
+    """
+    split = num if imm is None else imm
+    if split < 0 or split + num > TMEM_COLUMNS:
+        raise fail(X2, f"imm={split}: the second access covers TMEM columns {split}.."
+                   f"{split + num - 1}, outside tensor memory's {TMEM_COLUMNS} columns "
+                   f"(PTX ISA 9.7.16.1); use 0 <= imm <= {TMEM_COLUMNS - num}")
+    layout = digits_layout([(16, 1, "laneid")], [(2, 16, "laneid"), (num, 1, "m")])
+    return Built(layout, (16, 2 * num), dtype="float32")

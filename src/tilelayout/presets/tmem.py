@@ -38,14 +38,21 @@ _WHAT = {
     "G": "M=32, .ws",
 }
 
-#: valid N by layout. cta_group::2 (A, B, C): a multiple of 16 in 16..256 (CUTLASS
-#: SM100_MMA_F16BF16_2x1SM_SS / _SS_SPARSE, include/cute/arch/mma_sm100_umma.hpp);
-#: .ws with M=32 (G): 64, 128 or 256 (CuTe tmem_frg_ws). D, E, F keep every multiple
-#: of 8 in 8..256.
+#: valid N by layout (PTX ISA 9.7.16.2.1, Table 39): cta_group::1 without .ws (D, F):
+#: 8..256 step 8; cta_group::2 (A, B, C): 16..256 step 16; .ws (E, G): 64, 128 or 256
 _N_ANY = tuple(range(8, 257, 8))
 _N_PAIR = tuple(range(16, 257, 16))
-_N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "E": _N_ANY, "F": _N_ANY,
-      "G": (64, 128, 256)}
+_N_WS = (64, 128, 256)
+_N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "E": _N_WS, "F": _N_ANY,
+      "G": _N_WS}
+#: kind::i8 (Table 39): cta_group::1 8, 16, 24, 32 then step 16; cta_group::2 step 32
+_N_I8 = {"A": tuple(range(32, 257, 32)), "B": tuple(range(32, 257, 32)),
+         "C": tuple(range(32, 257, 32)), "D": (8, 16, 24) + tuple(range(32, 257, 16)),
+         "E": _N_WS, "F": (8, 16, 24) + tuple(range(32, 257, 16)), "G": _N_WS}
+#: tcgen05.mma kinds; the block-scaled (mx) kinds take M = 128 only with cta_group::1
+KINDS = (None, "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
+_MX = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+TABLE_39 = "PTX ISA 9.7.16.2.1, Table 39"
 
 #: layouts that use half the lanes and accept lane alignment 16 (PTX table: F and C)
 _HALF = ("C", "F")
@@ -68,9 +75,13 @@ _HALF = ("C", "F")
         Param("align", "choice", 0, (0, 16),
               doc="lane alignment of the half-datapath layouts C and F "
               "(16 = the second M=64 sub-slab)"),
+        Param("kind", "choice", None, KINDS,
+              doc="optional tcgen05.mma kind for its N rules (kind::i8: N 8,16,24,32 then "
+              "step 16, step 32 with cta_group::2; mx kinds: M = 128 with cta_group::1)"),
     ],
 )
-def accumulator(datapath: str = "D", n: int = 128, align: int = 0) -> Built:
+def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
+                kind: str | None = None) -> Built:
     """``tcgen05.mma`` accumulator D in tensor memory, for data-path layouts A to G.
 
     Hardware object: where the f32 (or unpacked 16-bit) accumulator of one
@@ -92,8 +103,16 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0) -> Built:
       E (M=64, .ws):                 TLane = m + 64 (c // (n/2)), TCol = c % (n/2)
       F (M=64, 4x1 half datapath):   TLane = align + (m % 16) + 32 (m // 16), TCol = c
       G (M=32, .ws, 1x4):            TLane = m + 32 (c // (n/4)), TCol = c % (n/4)
-    align is 0 or 16 for C and F only (two half-datapath tiles interleave); n is a
-    multiple of 16 for A, B, C and one of 64, 128, 256 for G.
+    align is 0 or 16 for C and F only (two half-datapath tiles interleave). Valid n
+    (PTX ISA 9.7.16.2.1, Table 39): a multiple of 8 in 8..256 for D and F; a multiple of
+    16 in 16..256 for A, B, C (cta_group::2); 64, 128 or 256 for E and G (.ws; D issued
+    with .ws takes only these too). With ``kind="i8"``: 8, 16, 24, 32 then step 16 for D
+    and F, step 32 from 32 for A, B, C; the block-scaled kinds (mxf8f6f4, mxf4,
+    mxf4nvf4) need M = 128 with cta_group::1 (D), so E, F and G refuse them.
+
+    Confidence: A, B, D, F high; E and G medium-high; **C's per-element map is
+    inferred** (medium-low): PTX gives C only its organization (4x1, half the data path)
+    and lane alignment, the same as F's, so C is F's atom in each CTA of the pair.
 
     ``cbx`` is the CTA's rank within its pair. CUTLASS computes it as the CTA's rank
     in the cluster modulo 2 (``cta_coord_v``; the peer is ``rank ^ 1``), which equals
@@ -118,14 +137,18 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0) -> Built:
     2x2 and so disagrees with the PTX table), so C is F's atom in each CTA, following
     the PTX table.
     """
-    n_ok = _N[datapath]
+    if kind in _MX and datapath in ("E", "F", "G"):
+        raise fail(ACC, f"kind::{kind} needs M = 128 with cta_group::1 ({TABLE_39}); "
+                   f"datapath {datapath} is {_WHAT[datapath]}")
+    n_ok = _N_I8[datapath] if kind == "i8" else _N[datapath]
     if n not in n_ok:
-        shown = ", ".join(str(v) for v in n_ok)
-        raise fail(ACC, f"n={n} is not valid for datapath {datapath} ({_WHAT[datapath]}); "
-                   f"n must be one of {shown}")
+        shown = _ranges(n_ok)
+        what = f"{_WHAT[datapath]}" + (", kind::i8" if kind == "i8" else "")
+        raise fail(ACC, f"n={n} is not a valid N for datapath {datapath} ({what}): "
+                   f"N must be {shown} ({TABLE_39})")
     if align and datapath not in _HALF:
         raise fail(ACC, f"align={align} applies only to datapaths C and F (the half-datapath "
-                   f"layouts); datapath {datapath} takes align=0")
+                   f"layouts; PTX ISA 9.7.16.10.5); datapath {datapath} takes align=0")
     lanes_c: list[Digit] = [(n, 1, "TCol")]
     lanes_2x: list[Digit] = [(2, 64, "TLane"), (n // 2, 1, "TCol")]
     offset = {"TLane": align} if align else None
@@ -142,6 +165,19 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0) -> Built:
     row_digits, col_digits = rows[datapath]
     layout = digits_layout(row_digits, col_digits, offset=offset)
     return Built(layout, (_M[datapath], n), dtype="float32")
+
+
+def _ranges(values: tuple[int, ...]) -> str:
+    """``8, 16, 24, 32, 48..256 step 16``: a readable list of valid N."""
+    if len(values) <= 4:
+        return ", ".join(map(str, values))
+    step = values[-1] - values[-2]
+    start = len(values) - 1
+    while start > 0 and values[start] - values[start - 1] == step:
+        start -= 1
+    head = ", ".join(map(str, values[:start]))
+    run = f"{values[start]}..{values[-1]} step {step}"
+    return f"{head}, {run}" if head else run
 
 
 #: 32-bit columns of tensor memory per CTA (PTX 9.7.16.1)

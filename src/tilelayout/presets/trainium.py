@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 
+from ..core.capacity import GENERATIONS, PSUM_BANK_BYTES, PSUM_BANKS, SBUF_SOURCE, sbuf_bytes
+from ..core.dtypes import dtype_bits
 from .digits import Digit, digits_layout
 from .registry import Built, Param, fail, register
 
 PARTITIONS = 128
-PSUM_BANKS = 8
-PSUM_BANK_FP32 = 512
+PSUM_BANK_FP32 = PSUM_BANK_BYTES // 4
+SBUF_DTYPES = ("bfloat16", "float16", "float32", "float8", "e4m3", "e5m2", "int8", "int32")
 
 _ARCH = ("AWS Neuron SDK, NKI docs: general/nki/arch/trainium_inferentia2_arch.rst, "
          "general/nki/programming_model.rst")
@@ -35,16 +37,24 @@ def _check_partitions(name: str, shape: tuple[int, ...]) -> None:
     "trainium.sbuf",
     summary="Trainium SBUF tile: (partitions <= 128, free...) -> P, F",
     source=_ARCH,
-    params=[Param("shape", "shape", (128, 512), doc="(partitions, free dims...)")],
+    params=[Param("shape", "shape", (128, 512), doc="(partitions, free dims...)"),
+            Param("dtype", "choice", "bfloat16", SBUF_DTYPES, doc="element type"),
+            Param("generation", "choice", "trn2", GENERATIONS,
+                  doc="Trainium generation: SBUF partition of 192 KiB (trn1), 224 KiB "
+                  "(trn2), 256 KiB (trn3)")],
 )
-def sbuf(shape: tuple[int, ...] = (128, 512)) -> Built:
+def sbuf(shape: tuple[int, ...] = (128, 512), dtype: str = "bfloat16",
+         generation: str = "trn2") -> Built:
     """A tile in the NeuronCore state buffer (SBUF).
 
     Hardware object: an SBUF tile as NKI allocates it: dimension 0 is the partition
     dimension (at most 128, one row per partition), the remaining dimensions are the
     free dimension, row-major within the partition (the SBUF address map increments
     along the free dimension, then the next partition). ``F`` is in elements from the
-    tile's start. Capacity: 192 KiB per partition (trn1, 24 MiB), 224 KiB (trn2).
+    tile's start. Capacity per partition: 192 KiB (trn1/inf2, NeuronCore-v2), 224 KiB
+    (trn2, v3), 256 KiB (trn3, v4: 32 MiB / 128, a division, not a quoted figure); a
+    tile whose free part needs more bytes than the generation's partition is refused
+    (the usable size is somewhat smaller: NKI reserves bytes it does not publish).
 
     Formula: element (p, f_1, .., f_k) -> P = p, F = row-major index of (f_1, .., f_k).
 
@@ -54,10 +64,15 @@ def sbuf(shape: tuple[int, ...] = (128, 512)) -> Built:
     """
     _check_partitions("trainium.sbuf", shape)
     free = shape[1:]
+    need = math.prod(free) * dtype_bits(dtype) // 8
+    if need > sbuf_bytes(generation):
+        raise fail("trainium.sbuf", f"the tile needs {need} bytes per partition "
+                   f"({math.prod(free)} x {dtype}) but a {generation} SBUF partition has "
+                   f"{sbuf_bytes(generation) // 1024} KiB ({SBUF_SOURCE[generation]})")
     free_digits: list[Digit] = [
         (s, math.prod(free[i + 1:]), "F") for i, s in enumerate(free)
     ]
-    return Built(digits_layout([(shape[0], 1, "P")], free_digits), shape, dtype="bfloat16")
+    return Built(digits_layout([(shape[0], 1, "P")], free_digits), shape, dtype=dtype)
 
 
 @register(
@@ -65,9 +80,11 @@ def sbuf(shape: tuple[int, ...] = (128, 512)) -> Built:
     summary="Trainium PSUM accumulator tile: (partitions <= 128, fp32 <= 4096) -> P, Bank, F",
     source=_ARCH,
     params=[Param("shape", "shape", (128, 512),
-                  doc="(partitions, fp32 free size): <= 512 (one bank) or a multiple of 512")],
+                  doc="(partitions, fp32 free size): <= 512 (one bank) or a multiple of 512"),
+            Param("generation", "choice", "trn2", GENERATIONS,
+                  doc="Trainium generation (PSUM is 16 KiB = 8 x 2 KiB per partition on each)")],
 )
-def psum(shape: tuple[int, ...] = (128, 512)) -> Built:
+def psum(shape: tuple[int, ...] = (128, 512), generation: str = "trn2") -> Built:
     """A tile in the NeuronCore partial-sum buffer (PSUM), in fp32 elements.
 
     Hardware object: a PSUM tile (matmul output): 128 partitions x 16 KiB, each
@@ -90,8 +107,9 @@ def psum(shape: tuple[int, ...] = (128, 512)) -> Built:
     p, f = shape
     limit = PSUM_BANKS * PSUM_BANK_FP32
     if f > limit:
-        raise fail(name, f"free size {f} exceeds PSUM's {PSUM_BANKS} banks x "
-                   f"{PSUM_BANK_FP32} fp32 = {limit} per partition")
+        raise fail(name, f"free size {f} exceeds a {generation} PSUM partition: {PSUM_BANKS} "
+                   f"banks x {PSUM_BANK_FP32} fp32 = {limit} (16 KiB; NKI docs, "
+                   f"trainium_inferentia2_arch.rst)")
     if f > PSUM_BANK_FP32 and f % PSUM_BANK_FP32:
         raise fail(name, f"a tile wider than one bank must use whole banks: free size "
                    f"{f} is not a multiple of {PSUM_BANK_FP32}")

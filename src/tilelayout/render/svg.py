@@ -35,7 +35,7 @@ from ..core import budget
 from ..core.axes import axis as lookup_axis
 from ..core.axes import is_axis
 from ..core.compose import Layout
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
 from .palette import PALETTE
 from .physical import physical_view
@@ -44,6 +44,8 @@ from .table import fold_shape
 #: the most logical elements a picture draws (an SVG, or the explorer's page, which uses
 #: this cap too); above it a picture would be neither readable nor small
 MAX_ELEMENTS = 1 << 17
+#: picture widths accepted, in pixels
+MIN_WIDTH, MAX_WIDTH = 200, 20000
 _EMPTY = "#eeeeee"
 _FONT = "font-family:ui-monospace,Menlo,Consolas,monospace"
 
@@ -82,13 +84,14 @@ def _color_values(key: str, shape: tuple[int, ...], first: dict[str, np.ndarray]
             raise RenderError("colour key 'bank' needs --dtype and a shared-memory layout on 'm'")
         return banks["bank"]
     if key.startswith("dim:"):
-        d = int(key[4:])
+        d = int(key[4:]) if key[4:].isdigit() and len(key) < 12 else -1
         if not 0 <= d < len(shape):
-            raise RenderError(f"colour key {key!r}: the shape {format_shape(shape)} has {len(shape)} dims")
+            raise RenderError(f"colour key {shown(key)}: the shape {format_shape(shape)} has "
+                              f"{len(shape)} dims")
         return np.unravel_index(np.arange(n), shape)[d].astype(np.int64)
     if key not in first:
         raise RenderError(
-            f"unknown colour key {key!r}; use an axis of the layout ({', '.join(first)}), "
+            f"unknown colour key {shown(key)}; use an axis of the layout ({', '.join(first)}), "
             f"'dim:K' for logical dimension K, or 'bank'"
         )
     return first[key]
@@ -161,7 +164,12 @@ def layout_svg(
     True
     """
     if views not in ("both", "logical", "physical"):
-        raise RenderError(f"views must be both, logical or physical; got {views!r}")
+        raise RenderError(f"views must be both, logical or physical; got {shown(views)}")
+    if isinstance(width, bool) or not isinstance(width, int) or not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise RenderError(f"width must be a whole number of pixels in [{MIN_WIDTH}, {MAX_WIDTH}], "
+                          f"got {shown(width)}")
+    if color is not None and (not isinstance(color, str) or not color or len(color) > 64):
+        raise RenderError(f"colour key must be an axis name, dim:K or bank; got {shown(color)}")
     dims = layout.check_shape(shape)
     n = math.prod(dims)
     if n > MAX_ELEMENTS:
@@ -221,6 +229,9 @@ def layout_svg(
     if show_physical:
         tiles = view.tiles
         nrows, ncols = view.nrows, view.ncols
+        # each tile is a rectangle, a label and its grid lines: counted like cells
+        budget.check("the physical view's tiles draw", len(tiles) * (4 + nrows + ncols),
+                     "cells")
         sub = max(1, view.sub)
         span = max(1, view.span)
         mesh = view.mesh

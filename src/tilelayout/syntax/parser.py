@@ -12,7 +12,7 @@ tilelayout.core.errors.UnknownAxisParseError: column 12: unknown axis 'lane'; di
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core import budget
 from ..core.axes import _unknown_message as unknown_axis_message
@@ -31,17 +31,17 @@ from ..core.xor_swizzle import XorSwizzle
 
 _TOKEN = re.compile(
     r"""
-    (?P<ws>\s+)
-  | (?P<int>-?[0-9]+)
+    (?P<int>-?[0-9]+)
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
   | (?P<punct>[\[\]():,@+\-])
+  | (?P<ws>\s+)
+  | (?P<bad>.)
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.DOTALL,
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str  # "int", "name", "punct", "end"
     text: str
     column: int  # 1-based
@@ -51,17 +51,18 @@ class Token:
 
 
 def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text`` (one regex scan, linear time), ending with an ``end`` token."""
     tokens: list[Token] = []
-    pos = 0
-    while pos < len(text):
-        match = _TOKEN.match(text, pos)
-        if match is None:
+    append = tokens.append
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "ws":
+            continue
+        if kind == "bad":
+            pos = match.start()
             raise LayoutParseError(f"unexpected character '{text[pos]}'", text, pos + 1)
-        kind = match.lastgroup or ""
-        if kind != "ws":
-            tokens.append(Token(kind, match.group(), pos + 1))
-        pos = match.end()
-    tokens.append(Token("end", "", len(text) + 1))
+        append(Token(kind, match.group(), match.start() + 1))  # type: ignore[arg-type]
+    append(Token("end", "", len(text) + 1))
     return tokens
 
 
@@ -289,7 +290,7 @@ class _Parser:
 def parse(text: str, *, limits: budget.Limits | None = None) -> TileLayout | ComposeLayout:
     """Parse the text form (SPEC §2) into a :class:`TileLayout` or :class:`ComposeLayout`.
 
-    Linear time in the length of ``text``; text longer than the ``text`` limit (1 MiB
+    Linear time in the length of ``text``; text longer than the ``text`` limit (256 KiB
     by default, see :class:`~tilelayout.Limits`) is refused before it is read.
 
     >>> import tilelayout as tl

@@ -3,14 +3,16 @@
 // JSON API (the Python library); the page only draws them.
 import { getJSON, postJSON } from "./api.js";
 import { chooseColour, recolor, paletteOf } from "./colouring.js";
+import { fetchCodegen, renderCodegenShell, wireCodegen } from "./codegen.js";
 import { convertToggled } from "./convert.js";
+import { fillMovePresets, renderMoveShell, wireMoveData } from "./movedata.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
 import { DARK, LIGHT, setTheme } from "./grid.js";
 import { fetchAnalysis, fetchConvert, fetchTable, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
 import { fillControls, applyPresetEntry, renderParams, paramTexts, setParamTexts } from "./presets.js";
 import {
-  HINT, selectElement, clearSelection,
+  HINT, selectElement, selectSet, clearSelection,
   onLogicalClick, onPhysicalClick, onLogicalHover, onPhysicalHover, hideTooltip, onKey,
 } from "./selection.js";
 import { state, hooks } from "./state.js";
@@ -112,6 +114,7 @@ async function update(opts = {}) {
   fetchAnalysis(seq);
   fetchConvert(seq);
   fetchTable(seq);
+  fetchCodegen(seq);
   if (!hooks.firstRenderAt) hooks.firstRenderAt = performance.now();
   hooks.renders = ++state.renders;
   hooks.ready = true;
@@ -171,6 +174,18 @@ function build() {
     `<span${t.startsWith("◢") ? ' class="shared"' : ""}>${escapeHtml(t)}</span>`).join(" · ");
   state.model = m;
   recolor();
+}
+
+// draw layout text (e.g. a chosen shared-memory layout) and select elements in it
+async function showLayout(text, shape, dtype, elements, label) {
+  $("preset").value = ""; state.preset = null; state.axisOrder = null; renderParams(rebuildPreset);
+  $("layout").value = text;
+  $("shape").value = shape.join(",");
+  $("dtype").value = dtype || "";
+  $("swizzle").value = "none";
+  state.lastEdit = null;
+  await update();
+  if (state.model && elements.length) selectSet(elements, label);
 }
 
 // -- presets ----------------------------------------------------------------------------------
@@ -259,6 +274,8 @@ function wire() {
   $("analysis").addEventListener("click", onAnalysisClick);
   $("convert").addEventListener("click", onConvertClick);
   $("convert").addEventListener("toggle", (ev) => convertToggled(ev.target), true);
+  wireCodegen(copyText, flash);
+  wireMoveData(showLayout);
   $("dtype").addEventListener("change", () => update());
   $("swizzle").addEventListener("change", () => update());
   $("preset").addEventListener("change", () => { if ($("preset").value) loadPreset($("preset").value); });
@@ -281,8 +298,9 @@ function wire() {
   for (const b of document.querySelectorAll(".zoom button")) {
     b.addEventListener("click", () => zoom(b.parentElement.dataset.view, +b.dataset.zoom));
   }
-  $("export-svg").addEventListener("click", () => exportSvg(state));
-  $("export-png").addEventListener("click", () => exportPng(state));
+  // shift + click: dim what is not selected, as the page does
+  $("export-svg").addEventListener("click", (ev) => exportSvg(state, { dim: ev.shiftKey }));
+  $("export-png").addEventListener("click", (ev) => exportPng(state, { dim: ev.shiftKey }));
   $("copy-python").addEventListener("click", async (ev) => {
     const ok = await copyText(pythonSnippet(state));
     flash(ev.target, ok ? "copied" : "failed");
@@ -302,6 +320,9 @@ async function main() {
   state.palette = opts.palette;
   state.options = opts;
   fillControls(opts);
+  renderCodegenShell();
+  renderMoveShell(opts.dtypes);
+  fillMovePresets(state.presets.filter((p) => p.params && !p.error).map((p) => p.name));
   // dark mode follows the system setting, live
   const dark = matchMedia("(prefers-color-scheme: dark)");
   setTheme(dark.matches ? DARK : LIGHT);

@@ -63,9 +63,9 @@ export function colouring(cval, palette) {
 
 export function paletteOf(v) { return state.model.colours.of(v); }
 
-// the legend: one swatch per value (every swatch a different colour), at most 24
+// the legend: one swatch per value (every swatch a different colour), at most 16
 function legendHtml(cs, what) {
-  const shown = cs.values.slice(0, 24);
+  const shown = cs.values.slice(0, 16);
   const items = shown.map((v) =>
     `<span class="item"><span class="sw" style="background:${cs.of(v)}"></span>${v}</span>`).join("");
   let more = "";

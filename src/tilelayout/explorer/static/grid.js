@@ -28,6 +28,7 @@ export const DARK = {
 };
 let theme = LIGHT;
 export function setTheme(t) { theme = t; }
+export function currentTheme() { return theme; }
 export const LABEL_PX = 10;  // row / column label font size
 export const MIN_CELL = 1;
 export const MAX_FIT = 36;

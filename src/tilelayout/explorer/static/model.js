@@ -6,12 +6,8 @@ import { unravel } from "./util.js";
 // the logical view: element e sits in cell lkey[e] = row * ncols + col (the server's fold)
 function logicalCells(d) {
   const f = d.fold, n = d.size;
-  const lkey = new Int32Array(n), lflat = new Int32Array(f.nrows * f.ncols).fill(-1);
-  for (let e = 0; e < n; e++) {
-    const k = f.row[e] * f.ncols + f.col[e];
-    lkey[e] = k;
-    lflat[k] = e;
-  }
+  const lkey = Int32Array.from(f.cell), lflat = new Int32Array(f.nrows * f.ncols).fill(-1);
+  for (let e = 0; e < n; e++) lflat[lkey[e]] = e;
   return { lkey, lflat, nrowsL: f.nrows, ncolsL: f.ncols };
 }
 

@@ -58,7 +58,12 @@ function stackedBoxes(m, wT, avail) {
     // at their smallest cells: a view that needs less than half gets what it needs, the
     // other the rest; else half each
     const fl = m.lgrid.minFit, fp = m.pgrid.minFit;
-    const nL = m.lgrid.size(fl, 1, aL)[1] + 2, nP = m.pgrid.size(fp, m.pgrid.wrap(fp, wT, aP), aP)[1] + 2;
+    // (with room for a horizontal scroll bar when the grid is wider than the box)
+    const need = (g, c, a) => {
+      const [w, h] = g.size(c, g === m.pgrid ? g.wrap(c, wT, a) : 1, a);
+      return h + 2 + (w > wT ? 16 : 0);
+    };
+    const nL = need(m.lgrid, fl, aL), nP = need(m.pgrid, fp, aP);
     const half = Math.floor(avail / 2);
     const hl = nL <= half ? nL : nP <= half ? avail - nP : half;
     return { c: 0, hl: Math.max(Math.min(nL, MIN_BOX), Math.min(hl, avail - Math.min(nP, MIN_BOX))) };

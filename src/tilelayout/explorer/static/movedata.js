@@ -1,0 +1,110 @@
+// The "move data" side panel: how to get the drawn layout into another one.
+//  * "convert to": POST /api/plan (plan_conversion): kind, mechanism, costs and the stages
+//    to step through; when it stages through shared memory, the chosen layout;
+//  * "store, then read as": POST /api/smem (choose_smem_layout) with the drawn layout as
+//    the writer: the chosen shared-memory layout, both sides' costs, the runners-up.
+// "show" draws the chosen shared-memory layout in the views (line x bank) with the worst
+// request of a side highlighted. One line until opened.
+import { postJSON } from "./api.js";
+import { state, hooks } from "./state.js";
+import { $, escapeHtml, ravel } from "./util.js";
+
+const panel = { open: false, result: null, stage: 0 };
+
+export function renderMoveShell(dtypes) {
+  const opts = dtypes.map((t) => `<option${t === "float16" ? " selected" : ""}>${t}</option>`).join("");
+  $("movedata").innerHTML = `<details data-testid="move-toggle"><summary><h3>move data</h3> ` +
+    `<span class="oneline">plan a conversion, or a shared-memory layout, from this layout</span></summary>` +
+    `<div class="form"><label>mode <select data-testid="move-mode"><option value="plan">convert to</option>` +
+    `<option value="smem">store, then read as</option></select></label>` +
+    `<label class="grow">layout or preset <input data-testid="move-dst" list="move-presets" spellcheck="false" ` +
+    `placeholder="S[(16,8):(1,1@laneid)] or mma.m16n8k16.A"></label>` +
+    `<label>dtype <select data-testid="move-dtype">${opts}</select></label>` +
+    `<button data-testid="move-go">plan</button></div><datalist id="move-presets"></datalist>` +
+    `<div data-testid="move-result" class="result"></div></details>`;
+  $("movedata").hidden = false;
+}
+
+export function fillMovePresets(names) {
+  $("move-presets").innerHTML = names.map((n) => `<option value="${escapeHtml(n)}">`).join("");
+}
+
+const operand = (text) => {
+  const t = text.trim();
+  return state.presets.some((p) => p.name === t && p.params) ? { preset: t } : t;
+};
+
+const costLine = (side, r) => `${side}: ${r.requests} request(s) of ${r.vector_bytes}-byte vectors, ` +
+  `${r.wavefronts} wavefront(s) (ideal ${r.ideal})${r.conflict_free ? " — conflict-free" : ""}`;
+
+function smemHtml(c) {
+  if (!c) return "";
+  const runners = (c.candidates || []).slice(1, 4).map((k) =>
+    `<li><span class="mono">${escapeHtml(k.name)}</span>: ${k.wavefronts} wavefronts</li>`).join("");
+  return `<p>shared memory: <code data-testid="move-smem">${escapeHtml(c.layout)}</code> (${escapeHtml(c.name)}), ` +
+    `${c.wavefronts} wavefronts vs ideal ${c.ideal}${c.accepted_by && c.accepted_by.length ? `; accepted by ${escapeHtml(c.accepted_by.join(", "))}` : ""}</p>` +
+    `<ul class="costs"><li>${escapeHtml(costLine("write", c.write))} <button data-show="write">show</button></li>` +
+    `<li>${escapeHtml(costLine("read", c.read))} <button data-show="read">show</button></li></ul>` +
+    (runners ? `<details><summary>runners-up</summary><ul>${runners}</ul></details>` : "");
+}
+
+function planHtml(r) {
+  const stages = r.stages || [];
+  const st = stages[panel.stage];
+  const stepper = stages.length ? `<div class="stepper"><button data-step="-1" aria-label="previous stage">‹</button> ` +
+    `stage ${panel.stage + 1} of ${stages.length}: <b>${escapeHtml(st.what)}</b> ` +
+    `<button data-step="1" aria-label="next stage">›</button>` +
+    `${st.side ? ` <button data-show="${st.side}">show</button>` : ""}` +
+    `<p data-testid="move-stage">${escapeHtml(st.text)}</p></div>` : "";
+  return `<p data-testid="move-kind"><b>${escapeHtml(r.kind)}</b> via ${escapeHtml(r.mechanism)}</p>` +
+    `<p class="muted">${escapeHtml(r.reason || "")}</p>${stepper}${smemHtml(r.smem)}`;
+}
+
+async function run() {
+  const d = state.data, out = $("movedata").querySelector("[data-testid=move-result]");
+  if (!d || d.too_large) { out.textContent = "Draw a layout first."; return; }
+  const mode = $("movedata").querySelector("[data-testid=move-mode]").value;
+  const dst = operand($("movedata").querySelector("[data-testid=move-dst]").value);
+  const dtype = $("movedata").querySelector("[data-testid=move-dtype]").value;
+  const body = mode === "plan" ? { src: d.text, dst, shape: d.shape, dtype }
+    : { writer: d.text, reader: dst, shape: d.shape, dtype };
+  out.textContent = "…";
+  try {
+    const r = await postJSON(mode === "plan" ? "/api/plan" : "/api/smem", body);
+    panel.result = { mode, r, dtype };
+    panel.stage = 0;
+    out.innerHTML = mode === "plan" ? planHtml(r) : smemHtml(r);
+  } catch (err) {
+    panel.result = null;
+    out.innerHTML = `<p class="bad">${escapeHtml(err.message)}</p>`;
+  }
+  hooks.moveFor = `${mode}|${typeof dst === "string" ? dst : dst.preset}`;
+}
+
+// wire the panel; show(text, shape, dtype, elements, label) draws a layout and selects
+// elements in it (from the page)
+export function wireMoveData(show) {
+  const box = $("movedata");
+  box.addEventListener("click", (ev) => {
+    if (ev.target.closest("[data-testid=move-go]")) { run(); return; }
+    const step = ev.target.closest("[data-step]");
+    const res = panel.result;
+    if (step && res && res.mode === "plan") {
+      const n = res.r.stages.length;
+      panel.stage = Math.max(0, Math.min(n - 1, panel.stage + +step.dataset.step));
+      box.querySelector("[data-testid=move-result]").innerHTML = planHtml(res.r);
+      return;
+    }
+    const s = ev.target.closest("[data-show]");
+    if (!s || !res) return;
+    const c = res.mode === "plan" ? res.r.smem : res.r;
+    if (!c) return;
+    const worst = c[s.dataset.show].worst;
+    const shape = c.shape || res.r.shape;
+    const elems = (worst.elements || []).map((idx) => ravel(idx, shape));
+    show(c.layout, shape, res.dtype, elems, `worst ${s.dataset.show} request: ${worst.wavefronts} wavefronts (ideal ${worst.ideal})`);
+  });
+  box.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && ev.target.dataset.testid === "move-dst") run();
+  });
+}
