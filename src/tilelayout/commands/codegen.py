@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="generate the inverse map (refused when two elements share a coordinate)")
     p.add_argument("--name", default="layout_fn", help="function name (default: layout_fn)")
     p.add_argument("--json", action="store_true", help="print {layout, shape, lang, code} as JSON")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run)  # --max-elements (the inverse's check) comes with every command
 
 
 def run(args: argparse.Namespace) -> int:
