@@ -29,15 +29,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="generate the inverse map (refused when two elements share a coordinate)")
     p.add_argument("--name", default="layout_fn", help="function name (default: layout_fn)")
     p.add_argument("--json", action="store_true", help="print {layout, shape, lang, code} as JSON")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run)  # --max-elements (the inverse's check) comes with every command
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the generated function."""
     layout = layout_from_args(args)
     shape = shape_from_args(args, layout)
-    # --max-elements (every command's resource flags, applied by cli.main) bounds the
-    # inverse's invertibility check
+    # the inverse's invertibility scan counts against --max-elements (the CLI's limits)
     code = codegen(layout, shape, lang=args.lang, name=args.name, inverse=args.inverse)
     if args.json:
         print(json.dumps({"layout": str(layout), "shape": list(shape), "lang": args.lang,
