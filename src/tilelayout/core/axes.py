@@ -97,6 +97,16 @@ def _lookup(name: str) -> Axis | None:
     return found
 
 
+def in_scoped_axes() -> bool:
+    """Whether the caller runs inside a :func:`scoped_axes` block (declarations made now
+    stay local to it).
+
+    >>> in_scoped_axes()
+    False
+    """
+    return _scoped.get() is not None
+
+
 def has_scoped_axes() -> bool:
     """Whether axes were declared in the current :func:`scoped_axes` block (so a layout
     parsed here may not mean the same elsewhere, e.g. must not be cached across requests).
@@ -134,9 +144,10 @@ def scoped_axes() -> Iterator[dict[str, Axis]]:
     >>> is_axis("scratch_dp")
     False
     """
-    token = _scoped.set(dict(_scoped.get() or {}))  # a nested block sees the outer's axes
+    local: dict[str, Axis] = dict(_scoped.get() or {})  # a nested block sees the outer's
+    token = _scoped.set(local)
     try:
-        yield _scoped.get() or {}
+        yield local  # the live dict (an empty one too)
     finally:
         _scoped.reset(token)
 

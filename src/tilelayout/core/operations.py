@@ -1,11 +1,12 @@
 """Operations shared by every layout (TileLayout and ComposeLayout): the model's doors.
 
 Each method *is* a free function of the layer that implements it (``eval``,
-``algebra``, ``syntax``, ``render``), bound to the layout as its first argument: one
+``algebra``, ``codegen``, ``syntax``, ``render``), bound to the layout as its first argument: one
 signature and one docstring (the function's), so the two spellings cannot drift::
 
     L.span("m")            is  tilelayout.algebra.span.span(L, "m")
     L.slice(shape, region) is  tilelayout.algebra.slicing.slice_layout(L, shape, region)
+    L.codegen(lang="c")    is  tilelayout.codegen.generate.codegen(L, lang="c")
 
 The implementing module is imported on first use, by name (:class:`Door`), so the model
 itself imports nothing above ``core``. These doors are the only place where the package
@@ -32,25 +33,30 @@ class Door:
     """A method that is the free function ``module.name`` bound to the layout.
 
     The module is imported the first time the method is looked up (the model's
-    documented evaluation door); on the class (``TileLayout.span``) it is the function
-    itself.
+    documented evaluation door); the door then puts the function itself on the class, so
+    from then on ``L.apply`` is an ordinary method (no lookup cost on hot scalar paths).
+    On the class (``TileLayout.span``) it is the function itself.
     """
 
-    __slots__ = ("module", "name", "_function")
+    __slots__ = ("module", "name", "owner", "attr")
 
     def __init__(self, module: str, name: str) -> None:
         self.module = module
         self.name = name
-        self._function: Callable[..., Any] | None = None
+        self.owner: type | None = None
+        self.attr = name
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        self.owner, self.attr = owner, attr
 
     def function(self) -> Callable[..., Any]:
         """The free function behind the door."""
-        if self._function is None:
-            self._function = getattr(importlib.import_module(self.module), self.name)
-        return self._function
+        return getattr(importlib.import_module(self.module), self.name)
 
     def __get__(self, instance: object, owner: type | None = None) -> Callable[..., Any]:
         function = self.function()
+        if self.owner is not None:
+            setattr(self.owner, self.attr, function)  # opened once: a plain method now
         return function if instance is None else types.MethodType(function, instance)
 
     def __repr__(self) -> str:

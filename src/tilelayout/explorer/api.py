@@ -12,6 +12,7 @@ column), never anything else.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import re
@@ -29,6 +30,7 @@ from ..core.axes import (
     SMEM_BANK_BYTES,
     SMEM_BANKS,
     declare_axis,
+    in_scoped_axes,
     is_axis,
     scoped_axes,
     scoped_axis_names,
@@ -90,11 +92,23 @@ def in_request_scope(view: Callable[..., Any]) -> Callable[..., Any]:
         order = req.get("order") if isinstance(req, Mapping) else None
         extra = ([a for a in order if isinstance(a, str) and a.isidentifier() and len(a) <= 64]
                  if isinstance(order, list) and len(order) <= 16 else [])
-        with scoped_axes():
+        outer = in_scoped_axes()
+        with scoped_axes() as local:
+            ours = set()
             for name in dict.fromkeys([*explorer_device_axes(), *extra]):
                 if not is_axis(name):
                     declare_axis(name, kind="device", doc="mesh axis (explorer)")
-            return view(*args, **kwargs)
+                    ours.add(name)
+            answer = view(*args, **kwargs)
+            declared = [a for n, a in local.items() if n not in ours]
+        if outer and declared:
+            # axes the request itself declared (e.g. a given mesh) stay visible to the
+            # enclosing request scope, so the server does not share that answer
+            with contextlib.suppress(LayoutError):
+                for a in declared:
+                    if not is_axis(a.name):
+                        declare_axis(a.name, a.kind, extent=a.extent, scope=a.scope, doc=a.doc)
+        return answer
     return run
 
 

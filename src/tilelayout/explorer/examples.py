@@ -39,12 +39,10 @@ def example_axes() -> Iterator[None]:
     """A block in which the examples' mesh axes exist, declared for this block only (the
     global axis registry never grows; a name declared elsewhere keeps its properties).
 
-    >>> from tilelayout.core.axes import is_axis
+    >>> import tilelayout as tl
     >>> with example_axes():
-    ...     is_axis("x")
-    True
-    >>> is_axis("x")
-    False
+    ...     tl.parse(get("2x2 device mesh").layout).axes
+    ('x', 'm', 'y')
     """
     with scoped_axes():
         for name in MESH_AXES:

@@ -30,7 +30,7 @@ from ..planning.access import AccessReport, smem_addresses
 from ..planning.choose import FAMILIES, choose_smem_layout
 from ..planning.conversion import plan_conversion
 from ..syntax.parser import parse
-from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view
+from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, in_request_scope, preset_view
 
 
 def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] | None,
@@ -121,6 +121,7 @@ def _pair(req: Mapping[str, Any], first: str, second: str
     return a, b, tuple(shape), dtype
 
 
+@in_request_scope
 def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/smem``: see the module doc. Bad input is a 4xx :class:`ApiError`."""
     if not isinstance(req, Mapping):
@@ -143,6 +144,7 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@in_request_scope
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan
     (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step

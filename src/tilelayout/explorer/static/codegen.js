@@ -3,7 +3,7 @@
 // opened; fetched when open (and again for each new layout while it stays open).
 import { postJSON, drawnRequest } from "./api.js";
 import { state, hooks } from "./state.js";
-import { $, escapeHtml } from "./util.js";
+import { $ } from "./util.js";
 
 export const CODE_LANGUAGES = ["python", "c", "cpp", "cuda", "triton"];
 

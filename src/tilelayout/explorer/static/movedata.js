@@ -8,6 +8,7 @@
 import { postJSON } from "./api.js";
 import { state, hooks } from "./state.js";
 import { $, escapeHtml, ravel } from "./util.js";
+import { noteMoveRequest, presetOperand, renderMoveExtras } from "./movestages.js";
 
 const panel = { open: false, result: null, stage: 0 };
 
@@ -29,10 +30,7 @@ export function fillMovePresets(names) {
   $("move-presets").innerHTML = names.map((n) => `<option value="${escapeHtml(n)}">`).join("");
 }
 
-const operand = (text) => {
-  const t = text.trim();
-  return state.presets.some((p) => p.name === t && p.params) ? { preset: t } : t;
-};
+const operand = (text) => presetOperand(text, state.presets);
 
 const costLine = (side, r) => `${side}: ${r.requests} request(s) of ${r.vector_bytes}-byte vectors, ` +
   `${r.wavefronts} wavefront(s) (ideal ${r.ideal})${r.conflict_free ? " — conflict-free" : ""}`;
@@ -69,16 +67,19 @@ async function run() {
   const body = mode === "plan" ? { src: d.text, dst, shape: d.shape, dtype }
     : { writer: d.text, reader: dst, shape: d.shape, dtype };
   out.textContent = "…";
+  noteMoveRequest(mode, $("movedata").querySelector("[data-testid=move-dst]").value.trim(), dtype);
   try {
     const r = await postJSON(mode === "plan" ? "/api/plan" : "/api/smem", body);
     panel.result = { mode, r, dtype };
     panel.stage = 0;
     out.innerHTML = mode === "plan" ? planHtml(r) : smemHtml(r);
+    renderMoveExtras(out, panel.result, 0);
   } catch (err) {
     panel.result = null;
     out.innerHTML = `<p class="bad">${escapeHtml(err.message)}</p>`;
   }
   hooks.moveFor = `${mode}|${typeof dst === "string" ? dst : dst.preset}`;
+  hooks.moveRuns = (hooks.moveRuns || 0) + 1;
 }
 
 // wire the panel; show(text, shape, dtype, elements, label) draws a layout and selects
@@ -93,6 +94,7 @@ export function wireMoveData(show) {
       const n = res.r.stages.length;
       panel.stage = Math.max(0, Math.min(n - 1, panel.stage + +step.dataset.step));
       box.querySelector("[data-testid=move-result]").innerHTML = planHtml(res.r);
+      renderMoveExtras(box.querySelector("[data-testid=move-result]"), res, panel.stage);
       return;
     }
     const s = ev.target.closest("[data-show]");

@@ -1,6 +1,7 @@
 // The URL holds the view (SPEC §3): preset, p.<param>, layout, shape, dtype, swizzle,
 // color, select=i,j, zl / zp (px per cell of each view) and embed / notitle.
 import { MIN_CELL, ZOOM_STEPS } from "./grid.js";
+import { moveParams } from "./movestages.js";
 import { state } from "./state.js";
 import { $, unravel } from "./util.js";
 
@@ -21,6 +22,7 @@ export function writeURL() {
   }
   if (state.zoom.logical !== null) q.set("zl", String(+state.zoom.logical.toFixed(2)));
   if (state.zoom.physical !== null) q.set("zp", String(+state.zoom.physical.toFixed(2)));
+  moveParams(q);
   for (const flag of ["embed", "notitle"]) if (document.body.classList.contains(flag)) q.set(flag, "1");
   history.replaceState(null, "", `${location.pathname}?${q.toString()}`);
 }
