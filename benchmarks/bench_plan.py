@@ -60,8 +60,7 @@ def main() -> None:
         plan = tl.plan_conversion(a[1], b[1], a[2], "float16")
         for side in ("store_instruction", "load_instruction"):
             if side in plan.costs:
-                k = plan.costs[side].split(" (")[0] if "packed" not in plan.costs[side] \
-                    else "packed registers"
+                k = plan.costs[side]
                 kinds[k] = kinds.get(k, 0) + 1
         t_plan = best(lambda a=a, b=b: tl.plan_conversion(a[1], b[1], a[2], "float16"), 3)
         t_exec = best(plan.execute, 3)

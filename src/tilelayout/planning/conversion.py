@@ -457,15 +457,15 @@ def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
 
 
 def _instruction(r: AccessReport, *, store: bool) -> str:
-    """The instruction a side issues: st/ld.shared (consecutive or packed registers) or
-    ldmatrix / stmatrix."""
+    """The instruction a side issues, PTX-named: ``st/ld.shared.<width>`` (``+packed``: of
+    registers reordered by address), ``ldmatrix`` / ``stmatrix``, or ``none``."""
     if r.matrix is not None:
         return r.mechanism
     if not r.requests:
         return "none"
     op = "st.shared" if store else "ld.shared"
-    return f"{op} {r.vector_bytes} B" + (" (packed registers)" if r.mechanism == "packed"
-                                         else "")
+    width = {16: "v4.b32", 8: "v2.b32", 4: "b32", 2: "b16", 1: "b8"}[r.vector_bytes]
+    return f"{op}.{width}" + ("+packed" if r.mechanism == "packed" else "")
 
 
 def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
