@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from tilelayout.core.axes import is_axis
 from tilelayout.explorer.server import REQUEST_LIMITS, serve_in_thread
 
 REQUEST_1 = b'{"layout": "S[4] + R[1048576:1@pid]", "index": [0]}'
@@ -205,12 +206,19 @@ def test_a_request_past_its_seconds_budget_is_cut_off_with_a_503():
         srv.server_close()
 
 
-def test_answers_are_cached_but_not_when_the_request_declared_its_own_axes(server):
+def test_answers_are_cached_and_request_axes_never_leak(server):
     body = b'{"layout": "S[(8,16):(16,1)]", "index": [1, 2]}'
     first = request(server, "POST", "/api/explain", body)
     assert first[0] == 200 and server.answers.get(("/api/explain", body)) == first[2]
     assert request(server, "POST", "/api/explain", body) == first
+    # a request that declares its own mesh axes: its answer is a function of its body
+    # (the same body declares the same axes), so caching it is sound ...
     mesh = json.dumps({"layout": "S[(2,4):(1@cache_dp,1@cache_tp)]",
                        "mesh": "cache_dp=2,cache_tp=4", "targets": ["jax"]}).encode()
-    assert request(server, "POST", "/api/convert", mesh)[0] == 200
-    assert server.answers.get(("/api/convert", mesh)) is None
+    answer = request(server, "POST", "/api/convert", mesh)
+    assert answer[0] == 200 and request(server, "POST", "/api/convert", mesh) == answer
+    # ... and the axes it declared never reach another request or the global registry
+    other = json.dumps({"layout": "S[(2,4):(1@cache_dp,1@cache_tp)]"}).encode()
+    status, _, text = request(server, "POST", "/api/layout", other)
+    assert status == 400 and b"cache_dp" in text
+    assert not is_axis("cache_dp")

@@ -12,7 +12,6 @@ import json
 
 from ..codegen.generate import codegen
 from ..codegen.languages import LANGUAGES
-from ..core import budget
 from .common import add_layout_args, layout_from_args, shape_from_args
 
 
@@ -29,9 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inverse", action="store_true",
                    help="generate the inverse map (refused when two elements share a coordinate)")
     p.add_argument("--name", default="layout_fn", help="function name (default: layout_fn)")
-    p.add_argument("--max-elements", type=int, default=None, metavar="N",
-                   help="most element/replica coordinates the inverse's invertibility check may "
-                   f"scan (default {budget.Limits().elements:,})")
     p.add_argument("--json", action="store_true", help="print {layout, shape, lang, code} as JSON")
     p.set_defaults(run=run)
 
@@ -40,10 +36,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the generated function."""
     layout = layout_from_args(args)
     shape = shape_from_args(args, layout)
-    limits = None if args.max_elements is None else budget.current().replace(
-        elements=args.max_elements)
-    code = codegen(layout, shape, lang=args.lang, name=args.name, inverse=args.inverse,
-                   limits=limits)
+    # the inverse's invertibility scan counts against --max-elements (the CLI's limits)
+    code = codegen(layout, shape, lang=args.lang, name=args.name, inverse=args.inverse)
     if args.json:
         print(json.dumps({"layout": str(layout), "shape": list(shape), "lang": args.lang,
                           "inverse": args.inverse, "code": code}))
