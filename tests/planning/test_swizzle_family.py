@@ -16,8 +16,8 @@ def test_modes_are_the_ptx_byte_patterns(dtype):
     a = np.arange(0, 1 << 13, nb)          # byte addresses of elements
     ptx = {"none": a, "32B": a ^ (((a >> 7) & 1) << 4), "64B": a ^ (((a >> 7) & 3) << 4),
            "128B": a ^ (((a >> 7) & 7) << 4),
-           "128B.atom32B": a ^ (((a >> 7) & 3) << 5),      # 32-byte atomicity
-           "128B.atom64B": a ^ (((a >> 7) & 1) << 6)}      # 64-byte atomicity
+           "128B_atom32B": a ^ (((a >> 7) & 3) << 5),      # 32-byte atomicity
+           "128B_atom64B": a ^ (((a >> 7) & 1) << 6)}      # 64-byte atomicity
     for mode in hardware_modes(dtype):
         got = a if mode.swizzle is None else mode.swizzle.apply(a // nb) * nb
         assert np.array_equal(got, ptx[mode.name]), mode.name
@@ -33,7 +33,7 @@ def test_acceptance_follows_the_hardware_rules():
     assert any(m.startswith("wgmma descriptor layout_type 1") for m in c["rows(0,1) 128B"].accepted_by)
     assert any(m.startswith("tcgen05 descriptor layout_type 2") for m in c["rows(0,1) 128B"].accepted_by)
     # 32-byte atomicity: TMA (sm_100) and tcgen05 MN-major only, never wgmma
-    atom32 = c["rows(0,1) 128B.atom32B"].accepted_by
+    atom32 = c["rows(0,1) 128B_atom32B"].accepted_by
     assert not any(m.startswith("wgmma") for m in atom32)
     assert any("MN-major operands only" in m for m in atom32)
     # a 64-byte swizzle over 128-byte rows is no hardware mode's layout
