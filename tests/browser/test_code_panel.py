@@ -50,6 +50,7 @@ def test_inverse_refused_in_plain_words(page):
     page.page.select_option("[data-testid=codegen-lang]", "c")
     page.page.check("[data-testid=codegen-inverse]")
     _wait(page, L, "c", True)
+    page.page.wait_for_selector("[data-testid=codegen-code].refused")
     shown = page.page.text_content("[data-testid=codegen-code]")
     assert shown.startswith("No inverse code for this layout: ")
     assert "share a coordinate" in shown and str(exc.value).split(": ", 1)[-1] in shown

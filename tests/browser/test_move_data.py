@@ -30,8 +30,10 @@ def _plan(page, dst, dtype):
 
 
 def _costs(page) -> dict[str, str]:
-    items = page.page.locator("[data-testid=move-costs] li").all_inner_texts()
-    return dict(t.rsplit(" ", 1) for t in items)
+    # each item is <span class=k>name</span> <b>value</b> (a value may contain spaces)
+    return dict(page.page.evaluate("""() => [...document.querySelectorAll(
+        '[data-testid=move-costs] li')].map((li) => [li.querySelector('.k').textContent,
+        li.querySelector('b').textContent])"""))
 
 
 def _step(page, delta: int, want: int) -> None:
