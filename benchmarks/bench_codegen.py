@@ -17,12 +17,11 @@ Run:  .venv/bin/python benchmarks/bench_codegen.py [--quick]
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 
 import tilelayout as tl
+from bench_map_all import timeit  # the shared timing helper (median seconds per call)
 from tilelayout import presets
 from tilelayout.eval.expressions import forward_program, naive_ops
 
@@ -32,14 +31,7 @@ FOUR = "S[(8,16,16,8):(4@laneid,2@warpid,8,1@laneid)] + R[2:1@warpid]"
 
 def per_call(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
     """Median microseconds per call."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t0) / number)
-    return statistics.median(times) * 1e6
+    return timeit(fn, repeat, number) * 1e6
 
 
 def speed(number: int) -> list[tuple[str, float, float]]:

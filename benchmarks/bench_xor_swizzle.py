@@ -14,25 +14,11 @@ Reports medians and ratios (absolute times drift on shared machines; ratios less
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
-
 import numpy as np
 
 import tilelayout as tl
+from bench_map_all import timeit  # the shared timing helper (median seconds per call)
 from tilelayout.eval.forward import swizzle_array
-
-
-def timeit(fn: Callable[[], object], repeat: int = 7) -> float:
-    """Median seconds per call over ``repeat`` calls (after one warm-up)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def generic(bits: int) -> tl.XorSwizzle:
