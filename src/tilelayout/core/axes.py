@@ -107,16 +107,6 @@ def in_scoped_axes() -> bool:
     return _scoped.get() is not None
 
 
-def has_scoped_axes() -> bool:
-    """Whether axes were declared in the current :func:`scoped_axes` block (so a layout
-    parsed here may not mean the same elsewhere, e.g. must not be cached across requests).
-
-    >>> has_scoped_axes()
-    False
-    """
-    return bool(_scoped.get())
-
-
 def scoped_axis_names() -> frozenset[str]:
     """The names of the axes declared in the current :func:`scoped_axes` block (empty
     outside one): what a text parsed here may name beyond the global registry.

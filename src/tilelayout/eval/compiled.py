@@ -50,7 +50,7 @@ class Plan:
     base: Callable[[Any], Coord]
     source: str
     replica_cost: int
-    _build_apply: Callable[[], Callable[[Any], tuple[Coord, ...]]]
+    _build_apply: Callable[[], tuple[Callable[[Any], tuple[Coord, ...]], str]]
     _apply: Callable[[Any], tuple[Coord, ...]] | None = None
 
     def apply(self, index: Any) -> tuple[Coord, ...]:
@@ -59,8 +59,9 @@ class Plan:
             budget.check("apply enumerates", self.replica_cost, "replicas")
         fn = self._apply
         if fn is None:
-            fn = self._apply = self._build_apply()
-            self.source += fn.__doc__ or ""
+            fn, text = self._build_apply()
+            self._apply = fn
+            self.source += "\n" + text
         return fn(index)
 
 
@@ -161,11 +162,9 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
         # the source is generated here from validated ints and registered axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
-        fn = namespace[name]
-        fn.__doc__ = "\n" + source
-        return fn
+        return namespace[name]
 
-    def build_apply() -> Callable[[Any], tuple[Coord, ...]]:
+    def build_apply() -> tuple[Callable[[Any], tuple[Coord, ...]], str]:
         deltas = _deltas(layout)
         apply_src = head + body
         if len(deltas) <= _UNROLL:
@@ -182,7 +181,7 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
                 f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
             )
         source = "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n"
-        return run(source, "_apply", _deltas=tuple(deltas))
+        return run(source, "_apply", _deltas=tuple(deltas)), source
 
     base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
     return Plan(shape, run(base_source, "_base"), base_source,
