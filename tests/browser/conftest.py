@@ -73,6 +73,14 @@ class Page:
             pt = self.page.evaluate(expr)
         self.page.mouse.click(pt["x"], pt["y"])
 
+    def ctrl_wheel(self, testid: str, delta: int = -100) -> None:
+        """Ctrl + mouse wheel over the middle of the element ``data-testid=testid`` (zoom)."""
+        box = self.page.locator(f"[data-testid={testid}]").bounding_box()
+        self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self.page.keyboard.down("Control")
+        self.page.mouse.wheel(0, delta)
+        self.page.keyboard.up("Control")
+
     def shot(self, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / name

@@ -140,11 +140,7 @@ def test_zoom_keeps_the_aspect_and_fit_returns_to_it(page):
     assert zoom_text(page, "physical") == f"{z['w']}x{z['h']} px"
     assert parse_qs(urlsplit(page.page.url).query)["zp"] == [f"{z['h']:g}"]  # the height
     # ctrl + wheel over the grid: both dimensions again
-    box = page.page.locator("[data-testid=physical-canvas]").bounding_box()
-    page.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.page.keyboard.down("Control")
-    page.page.mouse.wheel(0, -100)
-    page.page.keyboard.up("Control")
+    page.ctrl_wheel("physical-canvas")
     page.page.wait_for_function(f"window.__tl.cell().physical > {z['h']}")
     z2 = geometry(page)["physical"]
     assert z2["w"] == int(z2["h"] * a + 1e-6) and z2["aspect"] == a

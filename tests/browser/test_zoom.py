@@ -94,11 +94,7 @@ def test_zoom_scroll_and_pan_a_128x256_tile(page):
     assert page.page.evaluate("window.__tl.highlight.logical.length") == sel
     # ctrl + wheel over the physical view zooms it around the pointer
     cell = geom(page, "physical")["cell"]
-    box = page.page.locator("[data-testid=physical-canvas]").bounding_box()
-    page.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.page.keyboard.down("Control")
-    page.page.mouse.wheel(0, -100)
-    page.page.keyboard.up("Control")
+    page.ctrl_wheel("physical-canvas")
     page.page.wait_for_function(f"window.__tl.state.model.pgrid.cell > {cell}")
     # physical slot click while zoomed: elements_at of that slot
     page.click_at("window.__tl.physicalCenter(7, 31, 127, 0)")
