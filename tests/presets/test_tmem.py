@@ -199,9 +199,11 @@ def test_n_is_validated_per_datapath(datapath, n, allowed):
         presets.get("tmem.accumulator", datapath=datapath, n=n)
 
 
-def table_39(datapath, kind):
+def table_39(datapath, kind, ws=False):
     """Valid N straight from PTX Table 39's text (hardware-facts §5)."""
-    if datapath in "EG":  # .ws
+    if ws and datapath in "ABCF":  # .ws is cta_group::1 with M = 32, 64 (E), 128 only
+        return set()
+    if datapath in "EG" or ws:  # .ws
         return {64, 128, 256}
     if datapath in "ABC":  # cta_group::2
         return set(range(32, 257, 32)) if kind == "i8" else set(range(16, 257, 16))
@@ -212,17 +214,28 @@ def table_39(datapath, kind):
 
 @pytest.mark.parametrize("datapath", list("ABCDEFG"))
 @pytest.mark.parametrize("kind", [None, "f16", "i8"])
-def test_every_n_follows_table_39(datapath, kind):
+@pytest.mark.parametrize("ws", [False, True])
+def test_every_n_follows_table_39(datapath, kind, ws):
     built = set()
     for n in range(8, 257, 8):
         try:
-            p = presets.get("tmem.accumulator", datapath=datapath, n=n, kind=kind)
+            p = presets.get("tmem.accumulator", datapath=datapath, n=n, kind=kind, ws=ws)
         except presets.PresetError as exc:
             assert "Table 39" in str(exc) and "\n" not in str(exc)
             continue
         built.add(n)
         assert p.shape[1] == n
-    assert built == table_39(datapath, kind)
+        if ws and datapath == "D":  # .ws changes which N are valid, not the layout
+            assert p.layout == presets.get("tmem.accumulator", datapath="D", n=n).layout
+    assert built == table_39(datapath, kind, ws)
+
+
+def test_ws_refusals_name_the_rule():
+    with pytest.raises(presets.PresetError, match=r"n=96 is not a valid N for datapath D "
+                       r"\(M=128, cta_group::1, \.ws\): N must be 64, 128, 256"):
+        presets.get("tmem.accumulator", datapath="D", n=96, ws=True)
+    with pytest.raises(presets.PresetError, match=r"ws=True: \.ws is cta_group::1 .* datapath B"):
+        presets.get("tmem.accumulator", datapath="B", n=64, ws=True)
 
 
 @pytest.mark.parametrize("datapath", list("EFG"))

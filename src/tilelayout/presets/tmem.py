@@ -54,6 +54,9 @@ KINDS = (None, "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
 _MX = ("mxf8f6f4", "mxf4", "mxf4nvf4")
 TABLE_39 = "PTX ISA 9.7.16.2.1, Table 39"
 
+#: layouts an MMA issued with .ws writes (cta_group::1, M = 128, 64, 32)
+_WS = ("D", "E", "G")
+
 #: layouts that use half the lanes and accept lane alignment 16 (PTX table: F and C)
 _HALF = ("C", "F")
 
@@ -78,10 +81,13 @@ _HALF = ("C", "F")
         Param("kind", "choice", None, KINDS,
               doc="optional tcgen05.mma kind for its N rules (kind::i8: N 8,16,24,32 then "
               "step 16, step 32 with cta_group::2; mx kinds: M = 128 with cta_group::1)"),
+        Param("ws", "bool", False, (False, True),
+              doc="the MMA is issued with .ws (weight-stationary): D then takes N = 64, 128 "
+              "or 256 only; E and G are .ws layouts already"),
     ],
 )
 def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
-                kind: str | None = None) -> Built:
+                kind: str | None = None, ws: bool = False) -> Built:
     """``tcgen05.mma`` accumulator D in tensor memory, for data-path layouts A to G.
 
     Hardware object: where the f32 (or unpacked 16-bit) accumulator of one
@@ -106,7 +112,7 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     align is 0 or 16 for C and F only (two half-datapath tiles interleave). Valid n
     (PTX ISA 9.7.16.2.1, Table 39): a multiple of 8 in 8..256 for D and F; a multiple of
     16 in 16..256 for A, B, C (cta_group::2); 64, 128 or 256 for E and G (.ws; D issued
-    with .ws takes only these too). With ``kind="i8"``: 8, 16, 24, 32 then step 16 for D
+    with .ws, ``ws=True``, takes only these too). With ``kind="i8"``: 8, 16, 24, 32 then step 16 for D
     and F, step 32 from 32 for A, B, C; the block-scaled kinds (mxf8f6f4, mxf4,
     mxf4nvf4) need M = 128 with cta_group::1 (D), so E, F and G refuse them.
 
@@ -140,10 +146,15 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     if kind in _MX and datapath in ("E", "F", "G"):
         raise fail(ACC, f"kind::{kind} needs M = 128 with cta_group::1 ({TABLE_39}); "
                    f"datapath {datapath} is {_WHAT[datapath]}")
-    n_ok = _N_I8[datapath] if kind == "i8" else _N[datapath]
+    if ws and datapath not in _WS:
+        raise fail(ACC, f"ws=True: .ws is cta_group::1 with M = 32, 64 or 128 (layouts G, E, D; "
+                   f"{TABLE_39}); datapath {datapath} is {_WHAT[datapath]}")
+    ws = ws or datapath in ("E", "G")
+    n_ok = _N_WS if ws else _N_I8[datapath] if kind == "i8" else _N[datapath]
     if n not in n_ok:
         shown = _ranges(n_ok)
-        what = f"{_WHAT[datapath]}" + (", kind::i8" if kind == "i8" else "")
+        what = (f"{_WHAT[datapath]}" + (", .ws" if ws and datapath == "D" else "")
+                + (", kind::i8" if kind == "i8" else ""))
         raise fail(ACC, f"n={n} is not a valid N for datapath {datapath} ({what}): "
                    f"N must be {shown} ({TABLE_39})")
     if align and datapath not in _HALF:
