@@ -1,4 +1,5 @@
-"""span: the covered extent per axis, against brute force."""
+"""span: TIRx's 1 + O + sum((e-1)*s) by default, the covered extent on request, against
+brute force."""
 
 from __future__ import annotations
 
@@ -11,7 +12,23 @@ from tests.strategies import AXES, tile_layouts
 
 # -- span / size -----------------------------------------------------------------------
 @given(tile_layouts(), st.sampled_from(AXES))
-def test_span_is_covered_extent(L, axis):
+def test_covered_span_is_covered_extent(L, axis):
     values = [c.get(axis, 0) for f in range(L.size()) for c in L.apply(f)]
-    assert L.span(axis) == max(values) - min(values) + 1
+    assert L.span(axis, covered=True) == max(values) - min(values) + 1
     assert tl.value_range(L, axis) == (min(values), max(values))
+
+
+@given(tile_layouts(), st.sampled_from(AXES))
+def test_span_is_tirx_formula(L, axis):
+    values = [c.get(axis, 0) for f in range(L.size()) for c in L.apply(f)]
+    iters = [i for i in L.shard + L.replica if i.axis == axis]
+    assert L.span(axis) == 1 + L.offset.get(axis, 0) + sum((i.extent - 1) * i.stride for i in iters)
+    if all(i.stride >= 0 for i in iters) and L.offset.get(axis, 0) >= 0:
+        assert L.span(axis) == max(values) + 1  # one past the largest value
+
+
+def test_span_examples():
+    L = tl.parse("S[4:-1] + 10")
+    assert (L.span("m"), L.span("m", covered=True), L.span(None)) == (8, 4, 8)
+    assert tl.parse("S[4:-1]").span("m") == -2
+    assert tl.parse("S[4:1@laneid]").span("m") == 1 == tl.parse("S[4:1@laneid]").span("m", covered=True)

@@ -1,16 +1,23 @@
 """Canonical form: the same mapping, written one deterministic way.
 
-``canonicalize(L)`` rewrites without changing any coordinate set (absent axes count
-as 0, as everywhere in the model):
+``canonicalize(L)`` follows apache-tvm-tirx (the reference implementation) and rewrites
+without changing any coordinate set (absent axes count as 0, as everywhere in the model):
 
 1. shard: drop extent-1 iters; fuse adjacent iters ``k, k+1`` on the same axis when
    ``e[k+1] * s[k+1] == s[k]`` into ``(e[k] * e[k+1], s[k+1])``. A layout of size 1
-   keeps one iter ``1:1`` on the axis of its first iter (as apache-tvm-tirx does).
-2. replica (a set of offsets, so order is free): drop extent-1 and stride-0 iters;
-   a negative stride ``(e, -s)`` becomes ``(e, s)`` with ``-(e-1)*s`` moved into the
-   offset (same set of offsets); sort by (axis, stride descending, extent) and fuse
-   as in 1 until nothing changes.
-3. offset: drop zero entries; axes in first-appearance order of shard, then replica.
+   keeps one iter ``1:1`` on the axis of its first iter.
+2. replica (a set of offsets, so order is free): the iters are kept as written and only
+   put in order, by (axis, stride descending, extent). TIRx orders them by a structural
+   hash, an implementation detail no user can reproduce; the iters themselves are the
+   same (the one documented difference, see ``docs/interop/tvm.md``).
+3. offset: drop zero entries (the others keep their order).
+
+``normalize_replicas=True`` also brings the replica set to a normal form, so layouts
+that differ only in how they write their replica set canonicalize to the same value:
+extent-1 and stride-0 iters dropped, a negative stride ``(e, -s)`` turned into ``(e, s)``
+with ``-(e-1)*s`` moved into the offset (the same set of offsets), then sorted and fused
+as in 1 until nothing changes; offset axes follow the first appearance in shard, then
+replica. Equivalence's fast path and operand recognition use it.
 
 With ``fuse_threads=True`` thread axes are also fused into the wider one when the
 narrower stays inside its hardware range (so the rewrite is a bijection on values):
@@ -18,12 +25,13 @@ narrower stays inside its hardware range (so the rewrite is a bijection on value
 ``tid_in_wg + 128*wgid -> tx``, ``wid_in_wg + 4*wgid -> warpid``. That renames
 axes, so the result is a *corresponding* layout, not an equal mapping.
 
-Cost: O(iters log iters). Two layouts that differ only by such rewrites (split or
-fused iters, extent-1 iters, zero offsets, replica order or direction) canonicalize
-to the same value.
+Cost: O(iters log iters).
 
 >>> import tilelayout as tl
->>> str(canonicalize(tl.parse("S[(2,1,2,2,2):(8,3@laneid,4,2,1)] + R[(2,2):(-1@pid,2@pid)] + 0@warpid")))
+>>> L = tl.parse("S[(2,1,2,2,2):(8,3@laneid,4,2,1)] + R[(2,2):(-1@pid,2@pid)] + 0@warpid")
+>>> str(canonicalize(L))
+'S[16:1] + R[(2,2):(2@pid,-1@pid)]'
+>>> str(canonicalize(L, normalize_replicas=True))
 'S[16:1] + R[4:1@pid] + -1@pid'
 >>> str(canonicalize(tl.parse("S[(2,32):(1@warpid,1@laneid)]"), fuse_threads=True))
 'S[64:1@tx]'
@@ -67,7 +75,11 @@ def fuse_adjacent(iters: Iterable[Iter]) -> list[Iter]:
     return out
 
 
-def _canonical_replica(replica: Iterable[Iter], offset: dict[str, int]) -> list[Iter]:
+def _replica_order(it: Iter) -> tuple[str, int, int]:
+    return (it.axis, -it.stride, it.extent)
+
+
+def _normal_replica(replica: Iterable[Iter], offset: dict[str, int]) -> list[Iter]:
     reps = []
     for it in replica:
         if it.extent == 1 or it.stride == 0:
@@ -77,7 +89,7 @@ def _canonical_replica(replica: Iterable[Iter], offset: dict[str, int]) -> list[
             it = Iter(it.extent, -it.stride, it.axis)
         reps.append(it)
     while True:
-        reps.sort(key=lambda i: (i.axis, -i.stride, i.extent))
+        reps.sort(key=_replica_order)
         fused = fuse_adjacent(reps)
         if fused == reps:
             return reps
@@ -97,10 +109,13 @@ def canonical_shard(shard: Sequence[Iter]) -> list[Iter]:
     return fused
 
 
-def _canonical_tile(tile: TileLayout) -> TileLayout:
+def _canonical_tile(tile: TileLayout, normalize_replicas: bool) -> TileLayout:
     offset = dict(tile.offset)
     shard = canonical_shard(tile.shard)
-    replica = _canonical_replica(tile.replica, offset)
+    if not normalize_replicas:
+        return TileLayout(shard, sorted(tile.replica, key=_replica_order),
+                          {a: v for a, v in offset.items() if v})
+    replica = _normal_replica(tile.replica, offset)
     order = list(dict.fromkeys([i.axis for i in shard] + [i.axis for i in replica]))
     order += [a for a in offset if a not in order]
     return TileLayout(shard, replica, {a: offset[a] for a in order if offset.get(a, 0)})
@@ -132,8 +147,10 @@ def _fuse_threads(tile: TileLayout) -> TileLayout:
     return tile
 
 
-def canonicalize(layout: Layout, *, fuse_threads: bool = False) -> Layout:
-    """The canonical form of ``layout`` (see the module docstring for the rules).
+def canonicalize(layout: Layout, *, fuse_threads: bool = False,
+                 normalize_replicas: bool = False) -> Layout:
+    """The canonical form of ``layout`` (see the module docstring for the rules): TIRx's
+    by default; ``normalize_replicas=True`` also normalizes the replica set.
 
     A ComposeLayout keeps its swizzle; an identity swizzle (``B == 0``), a layout whose
     ``m`` is constant 0, or one whose ``m`` stays inside ``[0, 2**fixed_bits)`` (``M+S``
@@ -142,17 +159,20 @@ def canonicalize(layout: Layout, *, fuse_threads: bool = False) -> Layout:
 
     >>> import tilelayout as tl
     >>> canonicalize(tl.parse("S[(4,2):(2,1)] + R[1:5@pid] + 0"))
+    parse('S[8:1] + R[1:5@pid]')
+    >>> canonicalize(tl.parse("S[(4,2):(2,1)] + R[1:5@pid] + 0"), normalize_replicas=True)
     parse('S[8:1]')
     """
     if isinstance(layout, ComposeLayout):
-        tile = canonicalize(layout.tile, fuse_threads=fuse_threads)
+        tile = canonicalize(layout.tile, fuse_threads=fuse_threads,
+                            normalize_replicas=normalize_replicas)
         assert isinstance(tile, TileLayout)
         sw = layout.swizzle
         lo, hi = value_range(tile, "m")
         if sw.is_identity or "m" not in tile.axes or (0 <= lo and hi >> sw.fixed_bits == 0):
             return tile  # every address in [0, 2**fixed_bits) maps to itself
         return ComposeLayout(layout.swizzle, tile)
-    tile = _canonical_tile(layout)
+    tile = _canonical_tile(layout, normalize_replicas)
     if fuse_threads:
-        tile = _canonical_tile(_fuse_threads(tile))
+        tile = _canonical_tile(_fuse_threads(tile), normalize_replicas)
     return tile

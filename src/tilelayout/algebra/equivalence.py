@@ -2,7 +2,7 @@
 coordinates under both (axes absent from a layout count as 0; replica order and
 duplicates do not matter).
 
-Fast path: equal canonical forms are equivalent, decided in O(iters). Otherwise the
+Fast path: equal canonical forms (replica sets normalized) are equivalent, decided in O(iters). Otherwise the
 answer needs the elements: both are evaluated with the vectorized ``map_all`` and the
 per-element coordinate sets compared with one sort (O(N R log(N R))), never in a
 Python loop. Structural ``==`` is stricter (same iters, same order).
@@ -45,7 +45,7 @@ def equivalent(a: Layout, b: Layout, shape: Sequence[int] | None = None) -> bool
     if a.size() != b.size():
         return False
     s = a.check_shape(shape)
-    if canonicalize(a) == canonicalize(b):
+    if canonicalize(a, normalize_replicas=True) == canonicalize(b, normalize_replicas=True):
         return True
     axes = tuple(dict.fromkeys(tuple(a.axes) + tuple(b.axes)))
     # both layouts evaluated, then every (element, coordinate) value ranked and sorted

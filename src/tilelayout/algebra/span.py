@@ -1,35 +1,46 @@
-"""Covered extent of an axis: ``span(axis) = max - min + 1`` over every value.
+"""Span of an axis: TIRx's ``1 + O + sum((e-1)*s)``, or the covered extent.
 
-The values of an axis are ``sum_k c_k s_k + sum_t r_t s_t + O`` over all shard and
-replica components; each component ranges independently, so the minimum takes
-``c = e - 1`` on the negative strides and the maximum on the positive ones:
+``span(L, axis)`` follows apache-tvm-tirx (the reference implementation): one plus the
+offset on ``axis`` plus ``(e-1)*s`` summed over every shard and replica iter on it. When
+every stride on the axis and its offset are >= 0 that is one past the largest value; an
+offset counts (``S[4:1] + 10`` has span 14), and negative strides pull it down, even
+below 1 (``S[4:-1]`` has span -2). An absent axis has span 1.
 
-    min = O + sum min(0, (e-1)*s),   max = O + sum max(0, (e-1)*s),   span = max - min + 1
+``span(L, axis, covered=True)`` is the **covered extent** ``max - min + 1`` of the
+values: each component ranges independently, so the minimum takes ``c = e - 1`` on the
+negative strides and the maximum on the positive ones:
 
-The reference implementation's ``1 + sum((e-1)*s) + O`` differs: it counts the offset
-(it is "one past the largest address" when every stride is >= 0) and goes wrong for
-negative strides (``S[4:-1]`` would give -2). The span here is offset-free and never
-below 1; values inside ``[min, max]`` need not all be used (see the legality report).
+    min = O + sum min(0, (e-1)*s),   max = O + sum max(0, (e-1)*s),   covered = max - min + 1
+
+It is offset-free and never below 1; values inside ``[min, max]`` need not all be used
+(see the legality report). Both are O(iters).
 
 >>> import tilelayout as tl
->>> span(tl.parse("S[4:-1] + 10"), "m"), value_range(tl.parse("S[4:-1] + 10"), "m")
-(4, (7, 10))
+>>> L = tl.parse("S[4:-1] + 10")
+>>> span(L, "m"), span(L, "m", covered=True), value_range(L, "m")
+(8, 4, (7, 10))
 """
 
 from __future__ import annotations
 
 from ..core.compose import value_range
-from .common import Layout
+from .common import Layout, tile_of
 
 __all__ = ["span", "value_range"]
 
 
-def span(layout: Layout, axis: str | None = "m") -> int:
-    """Covered extent ``max - min + 1`` of ``axis`` (1 for an absent axis).
+def span(layout: Layout, axis: str | None = "m", *, covered: bool = False) -> int:
+    """TIRx's span ``1 + O + sum((e-1)*s)`` of ``axis`` (``None`` is ``m``, as in TIRx);
+    ``covered=True``: the covered extent ``max - min + 1``. 1 for an absent axis.
 
     >>> import tilelayout as tl
-    >>> span(tl.parse("S[(2,2):(4,1)]"), "m")
-    6
+    >>> span(tl.parse("S[(2,2):(4,1)] + 1"), "m"), span(tl.parse("S[(2,2):(4,1)] + 1"), covered=True)
+    (7, 6)
     """
-    lo, hi = value_range(layout, "m" if axis is None else axis)
-    return hi - lo + 1
+    name = "m" if axis is None else axis
+    if covered:
+        lo, hi = value_range(layout, name)
+        return hi - lo + 1
+    tile = tile_of(layout)
+    return 1 + tile.offset.get(name, 0) + sum(
+        (it.extent - 1) * it.stride for it in tile.shard + tile.replica if it.axis == name)

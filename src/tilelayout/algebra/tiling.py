@@ -9,12 +9,13 @@ outer index ``I // inner_shape`` and the inner index ``I % inner_shape`` (per di
 * ``inner.tile(outer, ..)`` follows apache-tvm-tirx (the reference implementation):
   the outer's **shard** strides on each axis are multiplied by the inner's
   :func:`tile_span` on that axis, so they count whole inner tiles; the outer's
-  **offset and replicas are added as they are** (absolute coordinates). TIRx's span
-  is ``1 + O + sum((e-1)*s)`` over the inner's iters on the axis (one past the largest
-  value when strides and offset are >= 0); :func:`tile_span` is the same, raised to the
-  covered extent ``max - min + 1`` where it would be smaller (negative strides or
-  offset), so consecutive tiles never overlap. An axis no shard iter of the inner moves
-  has span 1. Like TIRx, the result is returned in canonical form.
+  **offset and replicas are added as they are** (absolute coordinates). The span is
+  TIRx's ``1 + O + sum((e-1)*s)`` over the inner's iters on the axis (one past the
+  largest value when strides and offset are >= 0; with negative strides or offset it
+  can be smaller than the tile, and TIRx's tiles then overlap). ``step="disjoint"``
+  raises it to the covered extent ``max - min + 1`` where it would be smaller, so
+  consecutive tiles never overlap. An axis no shard iter of the inner moves has span
+  1. Like TIRx, the result is returned in canonical form.
 * ``tile_to(inner, to_shape, current_shape)`` tiles with a row-major compact outer on
   ``m`` of shape ``to_shape / current_shape`` and refuses shapes that do not divide.
 
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from ..core.compose import ComposeLayout
 from ..core.errors import AlgebraError, ShapeError
@@ -49,6 +51,17 @@ from .canonical import canonical_shard, canonicalize
 from .common import Layout, rewrap, tile_of
 from .group import group_iters
 from .span import span
+
+#: How far the outer's shard steps move an axis per inner tile: TIRx's span ("span"), or
+#: at least the covered extent so that tiles never overlap ("disjoint").
+TileStep = Literal["span", "disjoint"]
+STEPS: tuple[str, ...] = ("span", "disjoint")
+
+
+def _check_step(step: str) -> None:
+    if step not in STEPS:
+        raise AlgebraError(f"tile step {step!r} is not one of {', '.join(map(repr, STEPS))} "
+                           f"('span': TIRx's span; 'disjoint': tiles never overlap)")
 
 
 def _shapes(outer: Layout, inner: Layout, outer_shape, inner_shape) -> tuple[tuple, tuple]:
@@ -121,34 +134,38 @@ def direct_sum(outer: Layout, inner: Layout, outer_shape, inner_shape) -> Layout
     return _interleave(outer, inner, os, ins)
 
 
-def tile_span(inner: Layout, axis: str) -> int:
+def tile_span(inner: Layout, axis: str, *, step: TileStep = "span") -> int:
     """How far the outer's shard steps move ``axis`` per inner tile (TIRx's rule).
 
     1 when no shard iter of the inner (extent > 1; for a size-1 inner, its first iter) is
     on ``axis``: the inner does not extend along it, its offset and replicas there are
-    positions, not size. Otherwise
-    TIRx's span ``1 + O + sum((e-1)*s)`` over the inner's shard and replica iters on
-    ``axis`` (one past the largest value when strides and offset are >= 0), raised to
-    the covered extent ``max - min + 1`` where negative strides or a negative offset
-    make it smaller (TIRx's tiles would overlap there; ours never do).
+    positions, not size. Otherwise TIRx's :func:`~tilelayout.algebra.span.span`
+    ``1 + O + sum((e-1)*s)`` over the inner's shard and replica iters on ``axis`` (one
+    past the largest value when strides and offset are >= 0). With negative strides or
+    a negative offset it can be smaller than the tile (even <= 0), and the tiles overlap;
+    ``step="disjoint"`` raises it to the covered extent ``max - min + 1`` there.
 
     >>> import tilelayout as tl
     >>> tile_span(tl.parse("S[(2,2):(1,2)] + 4"), "m"), tile_span(tl.parse("S[4:-1]"), "m")
-    (8, 4)
+    (8, -2)
+    >>> tile_span(tl.parse("S[4:-1]"), "m", step="disjoint")
+    4
     >>> tile_span(tl.parse("S[4:1@laneid] + 3"), "m")
     1
     """
+    _check_step(step)
     tile = tile_of(inner)
     moving = [it for it in tile.shard if it.extent > 1] or list(tile.shard[:1])
     if not any(it.axis == axis for it in moving):
         return 1
-    reference = 1 + tile.offset.get(axis, 0) + sum(
-        (it.extent - 1) * it.stride for it in tile.shard + tile.replica if it.axis == axis)
-    return max(reference, span(tile, axis))
+    reference = span(tile, axis)
+    if step == "disjoint":
+        return max(reference, span(tile, axis, covered=True))
+    return reference
 
 
-def _spans(inner: Layout) -> dict[str, int]:
-    return {a: tile_span(inner, a) for a in inner.axes}
+def _spans(inner: Layout, step: TileStep) -> dict[str, int]:
+    return {a: tile_span(inner, a, step=step) for a in inner.axes}
 
 
 def scale_shard(layout: TileLayout, factors: Mapping[str, int]) -> TileLayout:
@@ -162,10 +179,12 @@ def scale_shard(layout: TileLayout, factors: Mapping[str, int]) -> TileLayout:
                                  for i in layout.shard])
 
 
-def tile(inner: Layout, outer: Layout, outer_shape, inner_shape) -> Layout:
+def tile(inner: Layout, outer: Layout, outer_shape, inner_shape, *,
+         step: TileStep = "span") -> Layout:
     """``inner`` repeated by ``outer``: the outer's shard strides count whole inner tiles
     (scaled by :func:`tile_span`), its offset and replicas are absolute; the result is in
-    canonical form (as in TIRx).
+    canonical form (as in TIRx). ``step="disjoint"``: step by at least the inner's covered
+    extent, so tiles of an inner with negative strides or offset never overlap.
 
     To count an outer offset or replica in tiles too, scale it first, e.g. with
     :func:`scale` and the inner's :func:`tile_span`.
@@ -174,20 +193,26 @@ def tile(inner: Layout, outer: Layout, outer_shape, inner_shape) -> Layout:
     >>> L = tl.parse("S[(8,4):(4@laneid,1@laneid)]")
     >>> str(tile(L, tl.parse("S[(2,2):(2@warpid,1@warpid)]"), (2, 2), (8, 4)))
     'S[(2,8,2,4):(2@warpid,4@laneid,1@warpid,1@laneid)]'
+    >>> str(tile(tl.parse("S[4:-1] + 3"), tl.parse("S[3:1]"), (3,), (4,)))  # TIRx: overlap
+    'S[(3,4):(1,-1)] + 3'
+    >>> str(tile(tl.parse("S[4:-1] + 3"), tl.parse("S[3:1]"), (3,), (4,), step="disjoint"))
+    'S[(3,4):(4,-1)] + 3'
     """
+    _check_step(step)
     if isinstance(outer, ComposeLayout):
         raise AlgebraError("the outer of a tile must be a TileLayout (unswizzled)")
     _shapes(outer, inner, outer_shape, inner_shape)
     # like TIRx, fuse each operand's shard first (same mapping; more shapes then group)
-    scaled = scale_shard(outer, _spans(inner))
+    scaled = scale_shard(outer, _spans(inner, step))
     scaled = scaled.replace(shard=canonical_shard(scaled.shard))
     fused = rewrap(inner, lambda t: t.replace(shard=canonical_shard(t.shard)))
     return canonicalize(direct_sum(scaled, fused, outer_shape, inner_shape))
 
 
-def tile_to(inner: Layout, to_shape, current_shape) -> Layout:
+def tile_to(inner: Layout, to_shape, current_shape, *, step: TileStep = "span") -> Layout:
     """Tile ``inner`` (of ``current_shape``) with a row-major compact outer on ``m`` so
-    that it covers ``to_shape``; every entry must divide exactly.
+    that it covers ``to_shape``; every entry must divide exactly. ``step`` as in
+    :func:`tile`.
 
     >>> import tilelayout as tl
     >>> str(tile_to(tl.parse("S[(2,2):(2,1)]"), (4, 6), (2, 2)))
@@ -207,7 +232,7 @@ def tile_to(inner: Layout, to_shape, current_shape) -> Layout:
     reps = tuple(t // c for t, c in zip(to, cur, strict=True))
     strides = [math.prod(reps[d + 1:]) for d in range(len(reps))]
     outer = TileLayout([(r, s, "m") for r, s in zip(reps, strides, strict=True)])
-    return tile(inner, outer, reps, cur)
+    return tile(inner, outer, reps, cur, step=step)
 
 
 # -- recognition -------------------------------------------------------------------------
@@ -252,8 +277,8 @@ def _replica_difference(total: Sequence[Iter], part: Sequence[Iter]) -> list[Ite
     its iters that sit apart in ``total`` (``R[(3,2):(2,6)]`` is ``R[6:2]``, but in
     ``R[(2,3,3):(6,3,2)]`` the ``3:3`` sits between them).
     """
-    rest = list(canonicalize(TileLayout((), total)).replica)  # type: ignore[union-attr]
-    canon = list(canonicalize(TileLayout((), part)).replica)  # type: ignore[union-attr]
+    rest = list(_canon(TileLayout((), total)).replica)
+    canon = list(_canon(TileLayout((), part)).replica)
     for form in (canon, _normalized_replica(part)):
         found = _peel(rest, form)
         if found is not None:
@@ -262,7 +287,8 @@ def _replica_difference(total: Sequence[Iter], part: Sequence[Iter]) -> list[Ite
 
 
 def _canon(layout: TileLayout) -> TileLayout:
-    out = canonicalize(layout)
+    """The canonical form with the replica set normalized (recognition compares sets)."""
+    out = canonicalize(layout, normalize_replicas=True)
     assert isinstance(out, TileLayout)
     return out
 
@@ -289,14 +315,16 @@ def _unswizzled(layout: Layout, what: str) -> TileLayout:
 
 
 def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
-             tiled: bool = False) -> TileLayout:
-    """The outer ``O`` with ``direct_sum(O, inner) == layout`` (``tiled``: ``inner.tile(O)``),
-    equal up to canonical form; :class:`AlgebraError` when there is none.
+             tiled: bool = False, step: TileStep = "span") -> TileLayout:
+    """The outer ``O`` with ``direct_sum(O, inner) == layout`` (``tiled``:
+    ``inner.tile(O, step=step)``), equal up to canonical form with replica sets
+    normalized; :class:`AlgebraError` when there is none.
 
     >>> import tilelayout as tl
     >>> outer_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(4,1)]"), (2, 2), (2, 2))
     parse('S[(2,2):(8,2)]')
     """
+    _check_step(step)
     L, inn = _unswizzled(layout, "outer_of"), _unswizzled(inner, "outer_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
@@ -307,8 +335,8 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
         raise AlgebraError(f"{layout} does not contain the replicas of {inner}")
     cand = TileLayout(oshard, reps, _offset_difference(lc.offset, ic.offset))
     if tiled:
-        cand = _unscale(cand, _spans(inn))
-        rebuilt = tile(inn, cand, os, ins)
+        cand = _unscale(cand, _spans(inn, step))
+        rebuilt = tile(inn, cand, os, ins, step=step)
     else:
         rebuilt = direct_sum(cand, inn, os, ins)
     if not _same_canonical(rebuilt, L):
@@ -319,6 +347,11 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
 
 def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
     for it in layout.shard:
+        if spans.get(it.axis, 1) == 0:
+            raise AlgebraError(
+                f"the inner's tile span on '{it.axis}' is 0 (TIRx's span with negative strides), "
+                f"so the outer's strides there cannot be recovered; tile with step='disjoint'"
+            )
         if it.stride % spans.get(it.axis, 1):
             raise AlgebraError(
                 f"stride {it.stride} on '{it.axis}' is not a multiple of the inner's tile span "
@@ -328,36 +361,30 @@ def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
                                  for i in layout.shard])
 
 
-def _reach(iters: Sequence[Iter], axis: str) -> int:
-    """``sum |(e-1)*s|`` over the iters on ``axis``: how far they move it."""
-    return sum(abs((i.extent - 1) * i.stride) for i in iters if i.axis == axis)
-
-
 def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
-             tiled: bool = False) -> TileLayout:
-    """The inner ``I`` with ``direct_sum(outer, I) == layout`` (``tiled``: ``I.tile(outer)``),
-    equal up to canonical form; :class:`AlgebraError` when there is none.
+             tiled: bool = False, step: TileStep = "span") -> TileLayout:
+    """The inner ``I`` with ``direct_sum(outer, I) == layout`` (``tiled``:
+    ``I.tile(outer, step=step)``), equal up to canonical form with replica sets
+    normalized; :class:`AlgebraError` when there is none.
 
     >>> import tilelayout as tl
     >>> inner_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(8,2)]"), (2, 2), (2, 2))
     parse('S[(2,2):(4,1)]')
     """
+    _check_step(step)
     L, out = _unswizzled(layout, "inner_of"), _unswizzled(outer, "inner_of")
     os, ins = as_shape(outer_shape), as_shape(inner_shape)
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
-    oshard_l, ishard = (
-        [i for i in g if i.extent > 1] for g in _interleaved_groups(L, os, ins)
-    )
+    ishard = [i for i in _interleaved_groups(L, os, ins)[1] if i.extent > 1]
     lc = _canon(L)
-    # tiled: the outer's shard iters sit in L scaled by the inner's tile span, which fixes
-    # that span on every axis the outer's shard moves; replicas and offset are absolute.
-    spans = {a: max(1, _reach(oshard_l, a) // _reach(out.shard, a))
-             for a in out.axes if tiled and _reach(out.shard, a)}
-    so = scale_shard(out, spans)
-    reps = _replica_difference(lc.replica, so.replica)
+    # the inner's shard iters are L's inner groups; the outer's replicas and offset are
+    # absolute in a tile too, so they come off as they are (the tile span scales only the
+    # outer's shard, which the rebuild below computes from the candidate itself)
+    reps = _replica_difference(lc.replica, out.replica)
     if reps is not None:
-        cand = TileLayout(ishard, reps, _offset_difference(lc.offset, _canon(so).offset))
-        rebuilt = tile(cand, out, os, ins) if tiled else direct_sum(out, cand, os, ins)
+        cand = TileLayout(ishard, reps, _offset_difference(lc.offset, _canon(out).offset))
+        rebuilt = (tile(cand, out, os, ins, step=step) if tiled
+                   else direct_sum(out, cand, os, ins))
         if _same_canonical(rebuilt, lc):
             return cand
     kind = "tile" if tiled else "direct sum"

@@ -18,7 +18,7 @@ reaches up the layer order (``docs/architecture.md``; ``tests/test_layers.py`` c
 (((1, 1),), 32)
 >>> import inspect
 >>> str(inspect.signature(L.span)), L.span.__doc__ == tl.span.__doc__
-("(axis: 'str | None' = 'm') -> 'int'", True)
+("(axis: 'str | None' = 'm', *, covered: 'bool' = False) -> 'int'", True)
 """
 
 from __future__ import annotations
