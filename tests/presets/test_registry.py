@@ -20,7 +20,7 @@ SPEC_NAMES = [
 ]
 SPEC_PARAMS = {
     "mma.m16n8k16.A": {"dtype"}, "ldmatrix.x2": {"trans"}, "wgmma.m64nNk16.D": {"n"},
-    "tcgen05.ld.16x64b": {"num"}, "tmem.accumulator": {"datapath", "n", "align", "kind", "ws"},
+    "tcgen05.ld.16x64b": {"num"}, "tmem.accumulator": {"datapath", "n", "align", "kind", "ws", "sparse"},
     "tmem.scale_factors": {"rows", "sf_per_row", "sf_dtype", "reuse", "pipe_depth"},
     "smem.swizzle_atom": {"dtype", "mode"}, "smem.tile": {"dtype", "mode", "shape"},
     "trainium.psum": {"shape", "generation"}, "mesh.shard": {"mesh", "spec", "shape"},

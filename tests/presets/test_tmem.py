@@ -199,12 +199,14 @@ def test_n_is_validated_per_datapath(datapath, n, allowed):
         presets.get("tmem.accumulator", datapath=datapath, n=n)
 
 
-def table_39(datapath, kind, ws=False):
+def table_39(datapath, kind, ws=False, sparse=False):
     """Valid N straight from PTX Table 39's text (hardware-facts §5)."""
     if ws and datapath in "ABCF":  # .ws is cta_group::1 with M = 32, 64 (E), 128 only
         return set()
-    if datapath in "EG" or ws:  # .ws
-        return {64, 128, 256}
+    if sparse and datapath == "B":  # B is the dense M=128 cta_group::2 layout
+        return set()
+    if datapath in "EG" or ws:  # .ws: {64, 128, 256}, sparse {64, 128}
+        return {64, 128} if sparse else {64, 128, 256}
     if datapath in "ABC":  # cta_group::2
         return set(range(32, 257, 32)) if kind == "i8" else set(range(16, 257, 16))
     if kind == "i8":
@@ -214,20 +216,23 @@ def table_39(datapath, kind, ws=False):
 
 @pytest.mark.parametrize("datapath", list("ABCDEFG"))
 @pytest.mark.parametrize("kind", [None, "f16", "i8"])
-@pytest.mark.parametrize("ws", [False, True])
-def test_every_n_follows_table_39(datapath, kind, ws):
+@pytest.mark.parametrize(("ws", "sparse"), [(False, False), (True, False), (True, True),
+                                           (False, True)])
+def test_every_n_follows_table_39(datapath, kind, ws, sparse):
     built = set()
     for n in range(8, 257, 8):
         try:
-            p = presets.get("tmem.accumulator", datapath=datapath, n=n, kind=kind, ws=ws)
+            p = presets.get("tmem.accumulator", datapath=datapath, n=n, kind=kind, ws=ws,
+                            sparse=sparse)
         except presets.PresetError as exc:
-            assert "Table 39" in str(exc) and "\n" not in str(exc)
+            assert ("Table 39" in str(exc) or "PTX ISA 9.7.16.10.5" in str(exc)) and \
+                "\n" not in str(exc)
             continue
         built.add(n)
         assert p.shape[1] == n
         if ws and datapath == "D":  # .ws changes which N are valid, not the layout
             assert p.layout == presets.get("tmem.accumulator", datapath="D", n=n).layout
-    assert built == table_39(datapath, kind, ws)
+    assert built == table_39(datapath, kind, ws, sparse)
 
 
 def test_ws_refusals_name_the_rule():
@@ -236,6 +241,11 @@ def test_ws_refusals_name_the_rule():
         presets.get("tmem.accumulator", datapath="D", n=96, ws=True)
     with pytest.raises(presets.PresetError, match=r"ws=True: \.ws is cta_group::1 .* datapath B"):
         presets.get("tmem.accumulator", datapath="B", n=64, ws=True)
+    with pytest.raises(presets.PresetError, match=r"n=256 is not a valid N for datapath G "
+                       r"\(M=32, \.ws, sparse\): N must be 64, 128 "):
+        presets.get("tmem.accumulator", datapath="G", n=256, sparse=True)
+    with pytest.raises(presets.PresetError, match=r"sparse=True: datapath B .* the sparse one is C"):
+        presets.get("tmem.accumulator", datapath="B", n=64, sparse=True)
 
 
 @pytest.mark.parametrize("datapath", list("EFG"))

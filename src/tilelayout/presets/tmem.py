@@ -43,6 +43,7 @@ _WHAT = {
 _N_ANY = tuple(range(8, 257, 8))
 _N_PAIR = tuple(range(16, 257, 16))
 _N_WS = (64, 128, 256)
+_N_WS_SPARSE = (64, 128)
 _N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "E": _N_WS, "F": _N_ANY,
       "G": _N_WS}
 #: kind::i8 (Table 39): cta_group::1 8, 16, 24, 32 then step 16; cta_group::2 step 32
@@ -84,10 +85,13 @@ _HALF = ("C", "F")
         Param("ws", "bool", False, (False, True),
               doc="the MMA is issued with .ws (weight-stationary): D then takes N = 64, 128 "
               "or 256 only; E and G are .ws layouts already"),
+        Param("sparse", "bool", False, (False, True),
+              doc="the MMA is .sp (sparse A): with .ws, N = 64 or 128 only; C is the sparse "
+              "cta_group::2 M=128 layout already, B the dense one"),
     ],
 )
 def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
-                kind: str | None = None, ws: bool = False) -> Built:
+                kind: str | None = None, ws: bool = False, sparse: bool = False) -> Built:
     """``tcgen05.mma`` accumulator D in tensor memory, for data-path layouts A to G.
 
     Hardware object: where the f32 (or unpacked 16-bit) accumulator of one
@@ -112,7 +116,8 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     align is 0 or 16 for C and F only (two half-datapath tiles interleave). Valid n
     (PTX ISA 9.7.16.2.1, Table 39): a multiple of 8 in 8..256 for D and F; a multiple of
     16 in 16..256 for A, B, C (cta_group::2); 64, 128 or 256 for E and G (.ws; D issued
-    with .ws, ``ws=True``, takes only these too). With ``kind="i8"``: 8, 16, 24, 32 then step 16 for D
+    with .ws, ``ws=True``, takes only these too; a sparse .ws MMA, ``sparse=True``, only
+    64 or 128). With ``kind="i8"``: 8, 16, 24, 32 then step 16 for D
     and F, step 32 from 32 for A, B, C; the block-scaled kinds (mxf8f6f4, mxf4,
     mxf4nvf4) need M = 128 with cta_group::1 (D), so E, F and G refuse them.
 
@@ -149,11 +154,17 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     if ws and datapath not in _WS:
         raise fail(ACC, f"ws=True: .ws is cta_group::1 with M = 32, 64 or 128 (layouts G, E, D; "
                    f"{TABLE_39}); datapath {datapath} is {_WHAT[datapath]}")
+    if sparse and datapath == "B":
+        raise fail(ACC, "sparse=True: datapath B is M=128 cta_group::2 with dense A; the "
+                   "sparse one is C (PTX ISA 9.7.16.10.5)")
     ws = ws or datapath in ("E", "G")
-    n_ok = _N_WS if ws else _N_I8[datapath] if kind == "i8" else _N[datapath]
+    sparse = sparse or datapath == "C"
+    n_ok = ((_N_WS_SPARSE if sparse else _N_WS) if ws
+            else _N_I8[datapath] if kind == "i8" else _N[datapath])
     if n not in n_ok:
         shown = _ranges(n_ok)
         what = (f"{_WHAT[datapath]}" + (", .ws" if ws and datapath == "D" else "")
+                + (", sparse" if sparse and datapath != "C" else "")
                 + (", kind::i8" if kind == "i8" else ""))
         raise fail(ACC, f"n={n} is not a valid N for datapath {datapath} ({what}): "
                    f"N must be {shown} ({TABLE_39})")
