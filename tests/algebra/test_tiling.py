@@ -201,3 +201,23 @@ def test_recover_operands_with_replicas(outer, inner, outs, ins, tiled):
         for rebuilt in ((I.tile(o, outs, ins), i.tile(O, outs, ins)) if tiled else
                         (tl.direct_sum(o, I, outs, ins), tl.direct_sum(O, i, outs, ins))):
             assert brute_equivalent(rebuilt, L)
+
+
+def test_inner_of_a_size_one_inner_finds_the_axis_its_replicas_count_on():
+    # the inner S[1:0] + R[2:1] has span 2 on m (its lone iter's axis), so the outer's
+    # S[2:1] steps by 2; recognition must put the candidate's 1:1 iter on m to rebuild it
+    inner, outer = tl.parse("S[1:0] + R[(2,1):(1,0)]"), tl.parse("S[2:1]")
+    R = inner.tile(outer, (2,), (1,))
+    assert R == tl.parse("S[2:2] + R[(2,1):(1,0)]")
+    I = tl.inner_of(R, outer, (2,), (1,), tiled=True)
+    assert brute_equivalent(I.tile(outer, (2,), (1,)), R)
+
+
+def test_inner_of_keeps_the_inner_replicas_as_written_in_a_tile():
+    # R[2:-1] and R[2:1] + -1 are the same replica set, but TIRx's span counts them as
+    # written (0 and 1 on m): recognition takes them from L as the tile wrote them
+    inner, outer = tl.parse("S[1:0] + R[(2,1):(-1,0)]"), tl.parse("S[2:1]")
+    R = inner.tile(outer, (2,), (1,))
+    assert R.shard == (tl.Iter(2, 0),)
+    I = tl.inner_of(R, outer, (2,), (1,), tiled=True)
+    assert brute_equivalent(I.tile(outer, (2,), (1,)), R)

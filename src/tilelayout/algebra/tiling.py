@@ -380,13 +380,29 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     # the inner's shard iters are L's inner groups; the outer's replicas and offset are
     # absolute in a tile too, so they come off as they are (the tile span scales only the
     # outer's shard, which the rebuild below computes from the candidate itself)
-    reps = _replica_difference(lc.replica, out.replica)
-    if reps is not None:
-        cand = TileLayout(ishard, reps, _offset_difference(lc.offset, _canon(out).offset))
-        rebuilt = (tile(cand, out, os, ins, step=step) if tiled
-                   else direct_sum(out, cand, os, ins))
-        if _same_canonical(rebuilt, lc):
-            return cand
+    # The inner's replicas and offset: what L has beyond the outer's. In a tile, TIRx's
+    # span counts them as written (a flipped replica moves the offset and changes the
+    # span), so first as written (tile keeps both operands' replica iters), then with
+    # replica sets normalized (L written some other way).
+    written = canonicalize(L)
+    assert isinstance(written, TileLayout)
+    splits: list[tuple[list[Iter], dict[str, int]]] = []
+    for reps, offset in ((_peel(written.replica, out.replica) if tiled else None,
+                          _offset_difference(written.offset, out.offset)),
+                         (_replica_difference(lc.replica, out.replica),
+                          _offset_difference(lc.offset, _canon(out).offset))):
+        if reps is not None:
+            splits.append((reps, offset))
+    # a size-1 inner has no shard iter left in L, but in a tile the axis of its lone
+    # ``1:1`` iter decides where its replicas and offset count as size (tile_span)
+    shards = [ishard] if ishard or not tiled else [[]] + [[Iter(1, 1, a)] for a in lc.axes]
+    for reps, offset in splits:
+        for shard in shards:
+            cand = TileLayout(shard, reps, offset)
+            rebuilt = (tile(cand, out, os, ins, step=step) if tiled
+                       else direct_sum(out, cand, os, ins))
+            if _same_canonical(rebuilt, lc):
+                return cand
     kind = "tile" if tiled else "direct sum"
     raise AlgebraError(f"{layout} is not a {kind} with outer {outer} over these shapes (or its "
                        f"replicas only add up as sets, which recognition does not search)")
