@@ -2,10 +2,10 @@
 coordinates under both (axes absent from a layout count as 0; replica order and
 duplicates do not matter).
 
-Fast path: equal canonical forms (replica sets normalized) are equivalent, decided in O(iters). Otherwise the
-answer needs the elements: both are evaluated with the vectorized ``map_all`` and the
-per-element coordinate sets compared with one sort (O(N R log(N R))), never in a
-Python loop. Structural ``==`` is stricter (same iters, same order).
+Fast path: equal canonical forms (replica sets normalized) are equivalent, decided in
+O(iters). Otherwise the answer needs the elements: both are evaluated with the
+vectorized ``map_all`` and the per-element coordinate sets compared with one sort
+(O(N R log(N R))), never in a Python loop. Structural ``==`` is stricter (same iters, same order).
 
 >>> import tilelayout as tl
 >>> equivalent(tl.parse("S[(4,4):(4,1)]"), tl.parse("S[16:1]"))

@@ -347,15 +347,16 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
 
 def _unscale(layout: TileLayout, spans: Mapping[str, int]) -> TileLayout:
     for it in layout.shard:
-        if spans.get(it.axis, 1) == 0:
+        factor = spans.get(it.axis, 1)
+        if factor == 0:
             raise AlgebraError(
                 f"the inner's tile span on '{it.axis}' is 0 (TIRx's span with negative strides), "
                 f"so the outer's strides there cannot be recovered; tile with step='disjoint'"
             )
-        if it.stride % spans.get(it.axis, 1):
+        if it.stride % factor:
             raise AlgebraError(
                 f"stride {it.stride} on '{it.axis}' is not a multiple of the inner's tile span "
-                f"{spans[it.axis]}, so this is not a tile of that inner"
+                f"{factor}, so this is not a tile of that inner"
             )
     return layout.replace(shard=[Iter(i.extent, i.stride // spans.get(i.axis, 1), i.axis)
                                  for i in layout.shard])
@@ -377,22 +378,22 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
     ishard = [i for i in _interleaved_groups(L, os, ins)[1] if i.extent > 1]
     lc = _canon(L)
-    # the inner's shard iters are L's inner groups; the outer's replicas and offset are
-    # absolute in a tile too, so they come off as they are (the tile span scales only the
-    # outer's shard, which the rebuild below computes from the candidate itself)
-    # The inner's replicas and offset: what L has beyond the outer's. In a tile, TIRx's
-    # span counts them as written (a flipped replica moves the offset and changes the
-    # span), so first as written (tile keeps both operands' replica iters), then with
+    # The inner's replicas and offset are what L has beyond the outer's (absolute in a
+    # tile too; the tile span scales only the outer's shard, and the rebuild below
+    # computes it from the candidate). TIRx's span counts an inner's replicas as written
+    # (a flipped replica moves the offset and changes the span), so a tile's are first
+    # taken as the tile wrote them (it keeps both operands' replica iters), then with
     # replica sets normalized (L written some other way).
-    written = canonicalize(L)
-    assert isinstance(written, TileLayout)
     splits: list[tuple[list[Iter], dict[str, int]]] = []
-    for reps, offset in ((_peel(written.replica, out.replica) if tiled else None,
-                          _offset_difference(written.offset, out.offset)),
-                         (_replica_difference(lc.replica, out.replica),
-                          _offset_difference(lc.offset, _canon(out).offset))):
+    if tiled:
+        written = canonicalize(L)
+        assert isinstance(written, TileLayout)
+        reps = _peel(written.replica, out.replica)
         if reps is not None:
-            splits.append((reps, offset))
+            splits.append((reps, _offset_difference(written.offset, out.offset)))
+    reps = _replica_difference(lc.replica, out.replica)
+    if reps is not None:
+        splits.append((reps, _offset_difference(lc.offset, _canon(out).offset)))
     # a size-1 inner has no shard iter left in L, but in a tile the axis of its lone
     # ``1:1`` iter decides where its replicas and offset count as size (tile_span)
     shards = [ishard] if ishard or not tiled else [[]] + [[Iter(1, 1, a)] for a in lc.axes]

@@ -38,25 +38,26 @@ _WHAT = {
     "G": "M=32, .ws",
 }
 
-#: valid N by layout (PTX ISA 9.7.16.2.1, Table 39): cta_group::1 without .ws (D, F):
-#: 8..256 step 8; cta_group::2 (A, B, C): 16..256 step 16; .ws (E, G): 64, 128 or 256
+#: valid N by layout without .ws (PTX ISA 9.7.16.2.1, Table 39): cta_group::1 (D, F):
+#: 8..256 step 8; cta_group::2 (A, B, C): 16..256 step 16
 _N_ANY = tuple(range(8, 257, 8))
 _N_PAIR = tuple(range(16, 257, 16))
-_N_WS = (64, 128, 256)
-_N_WS_SPARSE = (64, 128)
-_N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "E": _N_WS, "F": _N_ANY,
-      "G": _N_WS}
+_N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "F": _N_ANY}
 #: kind::i8 (Table 39): cta_group::1 8, 16, 24, 32 then step 16; cta_group::2 step 32
 _N_I8 = {"A": tuple(range(32, 257, 32)), "B": tuple(range(32, 257, 32)),
          "C": tuple(range(32, 257, 32)), "D": (8, 16, 24) + tuple(range(32, 257, 16)),
-         "E": _N_WS, "F": (8, 16, 24) + tuple(range(32, 257, 16)), "G": _N_WS}
+         "F": (8, 16, 24) + tuple(range(32, 257, 16))}
+#: valid N with .ws (E and G always, D with ws=True), whatever the kind; sparse: 64, 128
+_N_WS = (64, 128, 256)
+_N_WS_SPARSE = (64, 128)
 #: tcgen05.mma kinds; the block-scaled (mx) kinds take M = 128 only with cta_group::1
 KINDS = (None, "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
 _MX = ("mxf8f6f4", "mxf4", "mxf4nvf4")
 TABLE_39 = "PTX ISA 9.7.16.2.1, Table 39"
 
-#: layouts an MMA issued with .ws writes (cta_group::1, M = 128, 64, 32)
+#: layouts an MMA issued with .ws writes (cta_group::1, M = 128, 64, 32); E and G only so
 _WS = ("D", "E", "G")
+_ALWAYS_WS = ("E", "G")
 
 #: layouts that use half the lanes and accept lane alignment 16 (PTX table: F and C)
 _HALF = ("C", "F")
@@ -157,7 +158,7 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     if sparse and datapath == "B":
         raise fail(ACC, "sparse=True: datapath B is M=128 cta_group::2 with dense A; the "
                    "sparse one is C (PTX ISA 9.7.16.10.5)")
-    ws = ws or datapath in ("E", "G")
+    ws = ws or datapath in _ALWAYS_WS
     sparse = sparse or datapath == "C"
     n_ok = ((_N_WS_SPARSE if sparse else _N_WS) if ws
             else _N_I8[datapath] if kind == "i8" else _N[datapath])
