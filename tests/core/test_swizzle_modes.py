@@ -15,6 +15,7 @@ from tilelayout.core.swizzle_modes import (
     SWIZZLE_MODE_TABLE,
     mode_info,
     modes_help,
+    modes_on,
 )
 from tilelayout.core.targets import FEATURES, TARGETS, targets_with
 
@@ -112,3 +113,22 @@ def test_docs_table_is_the_table():
     text = DOC.read_text().split("## Swizzle modes")[1]
     rows = [line for line in text.splitlines() if re.match(r"\| `[^`]+` \| \d", line)]
     assert rows == _doc_rows()
+
+
+@pytest.mark.parametrize("name, encoding, modes", [
+    ("sm_80", "tma", []),
+    ("sm_90", "tma", ["none", "32B", "64B", "128B"]),
+    ("sm_90a", "wgmma", ["none", "32B", "64B", "128B"]),
+    ("sm_100a", "wgmma", []),
+    ("sm_100a", "tcgen05", ["none", "32B", "64B", "128B", "128B_atom32B"]),
+    ("sm_120", "tma", ["none", "32B", "64B", "128B", "128B_atom32B", "128B_atom64B"]),
+    ("sm_120a", "tcgen05", []),
+    ("sm_103a", "tma", list(MODE_NAMES)),
+])
+def test_modes_on(name, encoding, modes):
+    assert [m.name for m in modes_on(name, encoding)] == modes
+
+
+def test_modes_on_refuses_an_unknown_encoding():
+    with pytest.raises(tl.LayoutError, match="unknown swizzle encoding 'cute'"):
+        modes_on("sm_90", "cute")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .errors import DtypeError, shown
-from .targets import Target, targets_with
+from .targets import Target, target, targets_with
 
 #: the encodings a mode may have, in the order :meth:`SwizzleModeInfo.encodings` lists them
 ENCODINGS = MappingProxyType({"tma": "TMA tensor map", "wgmma": "wgmma descriptor",
@@ -180,3 +180,24 @@ def modes_help() -> str:
     'none/32B/64B/128B/128B_atom32B/128B_atom64B/96B'
     """
     return "/".join(MODE_NAMES)
+
+
+def modes_on(t: str | int | Target, encoding: str = "tma") -> tuple[SwizzleModeInfo, ...]:
+    """The modes target ``t`` can use through ``encoding``: ``"tma"`` (a tensor map: ``t``
+    offers the mode's feature), ``"wgmma"`` or ``"tcgen05"`` (``t`` runs the instruction and
+    its shared-memory descriptor has a value for the mode).
+
+    >>> [m.name for m in modes_on("sm_100a")]
+    ['none', '32B', '64B', '128B', '128B_atom32B', '128B_atom64B']
+    >>> [m.name for m in modes_on("sm_90a", "wgmma")], modes_on("sm_90", "wgmma")
+    (['none', '32B', '64B', '128B'], ())
+    """
+    tt = target(t)
+    if encoding not in ("tma", "wgmma", "tcgen05"):
+        raise DtypeError(f"unknown swizzle encoding {shown(encoding)}; expected tma, wgmma or "
+                         f"tcgen05")
+    if encoding == "tma":
+        return tuple(m for m in SWIZZLE_MODE_TABLE.values() if tt.has(m.feature))
+    if not tt.has(encoding):
+        return ()
+    return tuple(m for m in SWIZZLE_MODE_TABLE.values() if getattr(m, encoding) is not None)
