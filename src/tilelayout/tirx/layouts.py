@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..algebra import canonical, group, packing, tiling
+from ..algebra import canonical, group, packing, span, tiling
 from ..core import compose as _compose
 from ..core import tile as _tile
+from ..core.axes import axis
 from ..core.errors import LayoutError, LayoutTypeError, ShapeError, shown
 from ..core.iter import Iter as _Iter
 from ..core.swizzle import signed_swizzle, swizzle_shift
@@ -71,6 +72,12 @@ def wrap(layout: _compose.Layout) -> TileLayout | ComposeLayout:
     raise LayoutTypeError(f"expected a layout, got {type(layout).__name__}")
 
 
+def _checked(layout: _compose.Layout) -> TileLayout | ComposeLayout:
+    """``layout`` as a TIRx-API layout, refused as TIRx refuses an ill-formed one."""
+    scope_pair(_compose.tile_of(layout))
+    return wrap(layout)
+
+
 class _TirxMethods:
     """The methods both TIRx classes share (TIRx's ``Layout`` base)."""
 
@@ -106,6 +113,29 @@ class _TirxMethods:
         named = {it.axis for it in tile.shard} | set(tile.offset)
         return {a: v for a, v in point.items() if a in named}
 
+    def span(self, axis_name: str | None = None) -> int:
+        """TIRx's ``span``: of one axis, or (``None``) over all memory axes
+        (:func:`tilelayout.span`).
+
+        >>> from tilelayout.tirx import S, TLane, TileLayout
+        >>> TileLayout(S[(2, 4):(3 @ TLane, 1)]).span(), TileLayout(S[4, 8]).span("m")
+        (7, 32)
+        """
+        return span.span(self, axis_name)
+
+    def check_well_formed(self) -> None:
+        """TIRx's well-formedness check: the shard's thread axes form one scope chain
+        (``canonicalize``, ``tile``, ``tile_to`` and ``is_trivial`` check their
+        canonical result, as TIRx does).
+
+        >>> from tilelayout.tirx import S, TileLayout, laneid, tid_in_wg
+        >>> TileLayout(S[(4, 4):(1 @ laneid, 4 @ tid_in_wg)]).check_well_formed()
+        Traceback (most recent call last):
+        ...
+        tilelayout.core.errors.LayoutError: axes counting threads inside both warp and ...
+        """
+        scope_pair(_compose.tile_of(self))
+
     def canonicalize(self) -> TileLayout | ComposeLayout:
         """TIRx's canonical form (:func:`tilelayout.canonicalize`), as a TIRx-API layout.
 
@@ -113,17 +143,23 @@ class _TirxMethods:
         >>> TileLayout(S[4, 8]).canonicalize()
         parse('S[32:1]')
         """
-        return wrap(canonical.canonicalize(self))
+        return _checked(canonical.canonicalize(self))
 
     def tile_to(self, to_shape: Sequence[int], current_shape: Sequence[int]) -> TileLayout | ComposeLayout:
         """Repeat this layout (of ``current_shape``) to fill ``to_shape`` (TIRx's
-        ``tile_to``; :func:`tilelayout.tile_to`).
+        ``tile_to``; :func:`tilelayout.tile_to`). A swizzled layout keeps its one swizzle
+        over the tiled tile, as in TIRx (``tl.tile_to`` refuses repeats that do not
+        start on a swizzle period, where the copies would differ).
 
         >>> from tilelayout.tirx import S, TileLayout
         >>> TileLayout(S[2, 2]).tile_to([4, 4], [2, 2])
         parse('S[(2,2,2,2):(8,2,4,1)]')
         """
-        return wrap(tiling.tile_to(self, to_shape, current_shape))
+        _checked(canonical.canonicalize(self))
+        if isinstance(self, _compose.ComposeLayout):  # TIRx: one swizzle over the whole tile
+            tiled = tiling.tile_to(self.tile, to_shape, current_shape)
+            return _checked(canonical.canonicalize(_compose.ComposeLayout(self.swizzle, tiled)))
+        return _checked(tiling.tile_to(self, to_shape, current_shape))
 
     def group(self, shape: Sequence[int]) -> tuple[TileLayout | ComposeLayout, tuple[int, ...]]:
         """TIRx's ``group``: the layout split to ``shape`` and the separators.
@@ -154,26 +190,20 @@ class _TirxMethods:
         return wrap(packing.unpack(self, num, axis))
 
     def is_trivial(self) -> bool:
-        """TIRx's ``is_trivial``: canonically one stride-1 shard iter, no replica or offset.
+        """TIRx's ``is_trivial``: canonically one stride-1 shard iter on a memory axis, no
+        replica or offset.
 
         >>> from tilelayout.tirx import S, TileLayout
         >>> TileLayout(S[4, 8]).is_trivial(), TileLayout(S[4, 8] + 1).is_trivial()
         (True, False)
         """
-        if isinstance(self, _compose.ComposeLayout):
+        c = _checked(canonical.canonicalize(self))
+        if isinstance(c, _compose.ComposeLayout):
             return False
-        c = canonical.canonicalize(self)
         assert isinstance(c, _tile.TileLayout)
         return (len(c.shard) == 1 and c.shard[0].stride == 1 and not c.replica
-                and not c.offset)
+                and not c.offset and axis(c.shard[0].axis).kind == "memory")
 
-    def check_well_formed(self) -> None:
-        """Nothing to check: our layouts are validated when built (TIRx's method exists
-        for its symbolic ones).
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4]).check_well_formed()
-        """
 
 
 def _spec_parts(spec: object) -> tuple[tuple, tuple, dict]:
@@ -227,7 +257,10 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
         >>> TileLayout(S[2]).tile(TileLayout(S[3]), [3], [2])
         parse('S[6:1]')
         """
-        return wrap(tiling.tile(self, outer, outer_shape, inner_shape))
+        _checked(canonical.canonicalize(self))  # TIRx checks both canonical operands
+        if isinstance(outer, _tile.TileLayout):
+            _checked(canonical.canonicalize(outer))
+        return _checked(tiling.tile(self, outer, outer_shape, inner_shape))
 
     def is_contiguous(self) -> bool:
         """TIRx's ``is_contiguous``: only ``m`` (shard and offset), no replica, and the
@@ -249,7 +282,7 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
         >>> TileLayout(S[(2, 32):(1 @ warpid, 1 @ laneid)]).get_scope()
         ('thread', 'cta')
         """
-        return scope_pair(self.shard)
+        return scope_pair(self)
 
     def permute_dims(self, perm: Sequence[int]) -> TileLayout:
         """TIRx's ``permute_dims``: the shard iters reordered (new iter ``j`` is old

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..core.axes import SCOPE_LEVEL, axis, check_axis
 from ..core.errors import LayoutError, shown
 from ..core.iter import Iter, as_int
+from ..core.tile import TileLayout
 from ..syntax.builder import AxisRef, Term
 
 #: the built-in axes TIRx kernels name as attributes (``T.laneid``, ``T.TLane``, ...)
@@ -245,22 +246,27 @@ S = _Builder("shard")
 R = _Builder("replica")
 
 
-def scope_pair(shard: tuple[Iter, ...]) -> tuple[str, str] | None:
-    """TIRx's ``get_scope``: the (lowest subscope, highest scope) of the thread axes of the
-    shard iters, which must chain (``laneid`` thread->warp, ``warpid`` warp->cta); None
-    without thread axes. Refused, as in TIRx: a device axis, two axes with one subscope
-    and different scopes, and a chain with a gap.
+def scope_pair(tile: TileLayout) -> tuple[str, str] | None:
+    """TIRx's ``get_scope``: None when no shard iter is on a thread axis; otherwise the
+    (lowest subscope, highest scope) of every thread axis of the layout (shard, replica
+    and offset), which must chain (``laneid`` thread->warp, ``warpid`` warp->cta).
+    Refused, as in TIRx: a device axis, two axes with one subscope and different scopes,
+    and a chain with a gap.
 
-    >>> scope_pair((Iter(8, 1, "laneid"), Iter(4, 1, "wid_in_wg")))
+    >>> scope_pair(TileLayout([(8, 1, "laneid"), (4, 1, "wid_in_wg")]))
     ('thread', 'warpgroup')
+    >>> scope_pair(TileLayout([(8, 1)], offset={"warpid": 1})) is None
+    True
     """
+    if all(axis(it.axis).kind == "memory" for it in tile.shard):
+        return None
     links: dict[str, str] = {}
-    for it in shard:
-        ax = axis(it.axis)
+    for name in tile.axes:
+        ax = axis(name)
         if ax.kind == "memory":
             continue
         if ax.scope is None:
-            raise LayoutError(f"axis '{it.axis}' is a {ax.kind} axis, not a thread axis: "
+            raise LayoutError(f"axis '{name}' is a {ax.kind} axis, not a thread axis: "
                               f"it has no scope (TIRx refuses it too)")
         sub, top = ax.scope
         if links.setdefault(sub, top) != top:
