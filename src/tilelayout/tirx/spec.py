@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..core.axes import SCOPE_LEVEL, axis, check_axis
-from ..core.errors import LayoutError, shown
+from ..core.errors import LayoutError, LayoutTypeError, shown
 from ..core.iter import Iter, as_int
 from ..core.tile import TileLayout
 from ..syntax.builder import AxisRef, Term
@@ -213,7 +213,8 @@ class Spec:
                         (Offset(self.offset) + Offset(other.offset)).terms)
         if isinstance(other, Offset | Term | int) and not isinstance(other, bool):
             return Spec(self.shard, self.replica, (Offset(self.offset) + other).terms)
-        return NotImplemented
+        raise LayoutTypeError(f"a layout spec adds S[...], R[...] and offsets (an int on m, "
+                              f"'value @ axis'), got {shown(other)}")
 
     __radd__ = __add__
 
