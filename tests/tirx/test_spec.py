@@ -93,3 +93,16 @@ def test_values():
     assert T.mma_atom_shape("float16", T.SwizzleMode.SWIZZLE_32B_ATOM) == [8, 16]
     assert str(T.tmem_mma_operand_layout("A", (64, 16), "float16", M=128, cta_group=2)) == \
         "S[(64,16):(1@TLane,1@TCol)] + R[2:64@TLane]"
+
+
+def test_compose_layout_takes_the_kernels_two_argument_form():
+    tile = T.TileLayout(T.S[8, 64])
+    for inner in (True, False):
+        five = T.ComposeLayout(3, 3, 3, tile, swizzle_inner=inner)
+        two = T.ComposeLayout(T.SwizzleLayout(3, 3, 3, swizzle_inner=inner), tile)
+        assert five == two and two.swizzle_inner is inner
+        assert all(five.apply(i) == two.apply(i) for i in range(512))
+    with pytest.raises(LayoutError, match="ComposeLayout takes"):
+        T.ComposeLayout(T.SwizzleLayout(3, 3, 3), tile, 3)
+    with pytest.raises(LayoutError, match=">= 0"):
+        T.SwizzleLayout(3, -1, 3)

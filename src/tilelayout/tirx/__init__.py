@@ -18,7 +18,7 @@ APIs side by side and the deliberate differences.
 from __future__ import annotations
 
 from ..core.axes import is_axis
-from .layouts import ComposeLayout, Iter, TileLayout, wrap
+from .layouts import ComposeLayout, Iter, SwizzleLayout, TileLayout, wrap
 from .registers import tcgen05_atom_layout, wg_local_layout
 from .smem import SwizzleMode, mma_atom_layout, mma_atom_shape, mma_shared_layout
 from .spec import AXIS_NAMES, Axis, R, S
@@ -35,7 +35,8 @@ def __getattr__(name: str) -> Axis:
 
 
 __all__ = [
-    "Axis", "ComposeLayout", "Iter", "Layout", "R", "S", "SwizzleMode", "TileLayout",
+    "Axis", "ComposeLayout", "Iter", "Layout", "R", "S", "SwizzleLayout", "SwizzleMode",
+    "TileLayout",
     "TmemLayoutError", "mma_atom_layout", "mma_atom_shape", "mma_shared_layout",
     "tcgen05_atom_layout", "tmem_datapath_layout", "tmem_mma_operand_layout",
     "wg_local_layout", "wrap",

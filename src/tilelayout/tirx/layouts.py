@@ -33,7 +33,8 @@ from ..core import tile as _tile
 from ..core.axes import axis
 from ..core.errors import LayoutError, LayoutTypeError, ShapeError, shown
 from ..core.iter import Iter as _Iter
-from ..core.swizzle import signed_swizzle, swizzle_shift
+from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
+from ..core.xor_swizzle import XorSwizzle
 from ..eval.forward import base
 from ..syntax.builder import AxisRef
 from ..syntax.parser import parse
@@ -313,28 +314,54 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
         return self.permute_dims([k for g in p for k in range(s[g], s[g + 1])])
 
 
+def SwizzleLayout(per_element: int, swizzle_len: int, atom_len: int,  # noqa: N802
+                  swizzle_inner: bool = True) -> Swizzle | XorSwizzle:
+    """TIRx's ``SwizzleLayout`` (the TIRx kernels' spelling, which ``ComposeLayout(swizzle,
+    tile)`` takes): our swizzle value -- ``Swizzle(M, B, S)``, or for ``swizzle_inner=False``
+    the equal ``XorSwizzle``.
+
+    >>> SwizzleLayout(3, 3, 3), SwizzleLayout(3, 3, 3).apply(64 + 1)
+    (Swizzle(3, 3, 3), 73)
+    """
+    if min(per_element, swizzle_len, atom_len) < 0:
+        raise LayoutError(f"per_element, swizzle_len and atom_len must be >= 0, got "
+                          f"{per_element}, {swizzle_len}, {atom_len}")
+    return signed_swizzle(per_element, swizzle_len, atom_len if swizzle_inner else -atom_len)
+
+
 class ComposeLayout(_TirxMethods, _compose.ComposeLayout):
     """TIRx's ``ComposeLayout(per_element, swizzle_len, atom_len, tile_layout,
     swizzle_inner=True)``: the tile's ``m`` XOR-swizzled (bits
     ``[per_element+atom_len, +swizzle_len)`` into ``[per_element, +swizzle_len)``;
-    ``swizzle_inner=False`` the other way round).
+    ``swizzle_inner=False`` the other way round). The TIRx kernels' two-argument form
+    ``ComposeLayout(SwizzleLayout(...), tile_layout)`` is taken too.
 
-    >>> from tilelayout.tirx import ComposeLayout, S, TileLayout
+    >>> from tilelayout.tirx import ComposeLayout, S, SwizzleLayout, TileLayout
     >>> ComposeLayout(0, 2, 3, TileLayout(S[8, 8])).apply(1, 2)
     {'m': 11}
+    >>> ComposeLayout(SwizzleLayout(0, 2, 3), TileLayout(S[8, 8])) == ComposeLayout(
+    ...     per_element=0, swizzle_len=2, atom_len=3, tile_layout=TileLayout(S[8, 8]))
+    True
     """
 
     __slots__ = ()
 
-    def __init__(self, per_element: int, swizzle_len: int, atom_len: int,
-                 tile_layout: _tile.TileLayout, swizzle_inner: bool = True) -> None:
+    def __init__(self, per_element: int | Swizzle | XorSwizzle, swizzle_len: int | _tile.TileLayout,
+                 atom_len: int | None = None, tile_layout: _tile.TileLayout | None = None,
+                 swizzle_inner: bool = True) -> None:
+        if isinstance(per_element, Swizzle | XorSwizzle) and atom_len is None \
+                and tile_layout is None:
+            swizzle, tile_layout = per_element, swizzle_len
+        elif isinstance(per_element, int) and isinstance(swizzle_len, int) \
+                and isinstance(atom_len, int):
+            swizzle = SwizzleLayout(per_element, swizzle_len, atom_len, swizzle_inner)
+        else:
+            raise LayoutTypeError("ComposeLayout takes (per_element, swizzle_len, atom_len, "
+                                  "tile_layout, swizzle_inner=True) or (SwizzleLayout(...), "
+                                  f"tile_layout), got {shown(per_element)}, ...")
         if not isinstance(tile_layout, _tile.TileLayout):
             raise LayoutTypeError(f"tile_layout must be a TileLayout, got {shown(tile_layout)}")
-        if min(per_element, swizzle_len, atom_len) < 0:
-            raise LayoutError(f"per_element, swizzle_len and atom_len must be >= 0, got "
-                              f"{per_element}, {swizzle_len}, {atom_len}")
-        shift = atom_len if swizzle_inner else -atom_len
-        super().__init__(signed_swizzle(per_element, swizzle_len, shift), wrap(tile_layout))
+        super().__init__(swizzle, wrap(tile_layout))
 
     def _params(self) -> tuple[int, int, int]:
         params = swizzle_shift(self.swizzle)
@@ -353,4 +380,4 @@ class ComposeLayout(_TirxMethods, _compose.ComposeLayout):
         return (wrap, (_compose.ComposeLayout(self.swizzle, self.tile),))
 
 
-__all__ = ["ComposeLayout", "Iter", "TileLayout", "wrap"]
+__all__ = ["ComposeLayout", "Iter", "SwizzleLayout", "TileLayout", "wrap"]
