@@ -55,6 +55,7 @@ def test_tirx_docstring_examples_run_verbatim(cls):
 
 BOOK_IMPORT = """from tilelayout.tirx import (
     TileLayout,
+    SwizzleLayout,
     ComposeLayout,
     S,
     R,
