@@ -17,6 +17,7 @@ import pytest
 import tilelayout.tirx as T
 from tests.tirx.compare import is_ours, outcome, same_elements
 from tilelayout import LayoutError
+from tilelayout.interop.tvm import from_tvm
 
 TX = pytest.importorskip(
     "tvm_tirx.backend.cuda.layout",
@@ -132,3 +133,21 @@ def test_the_issue_example():
     assert L.apply(0, 64, shape=[128, 128]) == {"m": 8192}
     theirs = TX.mma_shared_layout("float16", TX.SwizzleMode.SWIZZLE_128B_ATOM, [128, 128])
     assert int(theirs.apply(0, 64, shape=[128, 128])["m"]) == 8192
+
+
+def test_tmem_datapath_layout_every_column_count():
+    """Every datapath at its row count, every cols 1..512 and sub_slab 0/1: the same
+    refusals, and structurally the same layout (same iters, so the same at every element)."""
+    counts = {"ok": 0, "refused": 0}
+    for datapath, rows in T.tmem.DATAPATH_ROWS.items():
+        for cols, sub_slab in itertools.product(range(1, 513), (0, 1)):
+            (tk, theirs), (ok, ours) = (outcome(partial(TX.tmem_datapath_layout, datapath, rows, cols,
+                                                        sub_slab)),
+                                        outcome(partial(T.tmem_datapath_layout, datapath, rows, cols,
+                                                        sub_slab)))
+            assert tk == ok, (datapath, cols, sub_slab, theirs, ours)
+            if ok == "ok":
+                assert from_tvm(theirs) == ours, (datapath, cols, sub_slab)
+            counts[ok] += 1
+    # A/D: 512 each; C/F: 1024 each (both sub_slabs); B/E: 256 even cols each; G: 128
+    assert counts == {"ok": 2 * 512 + 2 * 1024 + 2 * 256 + 128, "refused": 7 * 1024 - 3712}, counts
