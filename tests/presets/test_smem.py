@@ -138,3 +138,18 @@ def test_the_other_orders_are_keywords():
 def test_box_refusals_name_the_limit(params, message):
     with pytest.raises(presets.PresetError, match=message):
         presets.get("smem.tile", **params)
+
+
+def test_bank_analysis_follows_the_boxes():
+    """16-byte column reads of a 128x128 float16 128B tile: conflict-free as TMA writes it
+    (boxes rows first), two-way conflicted under the old whole-row swizzle."""
+    import tilelayout as tl
+
+    boxes = presets.get("smem.tile", dtype="float16", mode="128B", shape=(128, 128)).layout
+    whole_row = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"),
+                                 tl.parse("S[(128,128):(128,1)]"))
+    got = {name: {r.order: (r.conflicts.wavefronts, r.conflicts.ideal)
+                  for r in tl.tile_reads(L, (128, 128), "float16").reads}
+           for name, L in (("boxes", boxes), ("whole_row", whole_row))}
+    assert got == {"boxes": {"column": (256, 256), "row": (256, 256)},
+                   "whole_row": {"column": (512, 256), "row": (256, 256)}}
