@@ -6,9 +6,12 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tilelayout as tl
 import tilelayout.tirx as T
+from tests.strategies import layouts
 from tilelayout import LayoutError
 
 
@@ -106,3 +109,20 @@ def test_compose_layout_takes_the_kernels_two_argument_form():
         T.ComposeLayout(T.SwizzleLayout(3, 3, 3), tile, 3)
     with pytest.raises(LayoutError, match=">= 0"):
         T.SwizzleLayout(3, -1, 3)
+
+
+@given(layout=layouts(), data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_apply_is_the_base_in_every_form(layout, data):
+    """On random layouts (swizzled ones too): the three forms of ``apply`` agree and give
+    our ``base`` restricted to the shard and offset axes."""
+    L = T.wrap(layout)
+    flat = data.draw(st.integers(0, L.size() - 1))
+    comps, rest = [], flat
+    for it in reversed(L.shard):
+        rest, c = divmod(rest, it.extent)
+        comps.insert(0, c)
+    tile = L.tile if isinstance(L, tl.ComposeLayout) else L
+    named = {it.axis for it in tile.shard} | set(tile.offset)
+    want = {a: v for a, v in layout.base(flat).items() if a in named}
+    assert L.apply(flat) == L.apply(*comps) == L.apply(flat, shape=[L.size()]) == want
