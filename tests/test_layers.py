@@ -3,7 +3,8 @@
 Every module under ``src/tilelayout`` is parsed with ``ast``; each import of a
 ``tilelayout`` module (absolute or relative, at any depth, including ``TYPE_CHECKING``
 blocks) must name a module of a lower layer or of its own package. Siblings of one rank
-(``planning``/``codegen``, ``presets``/``interop``, ``explorer``/``commands``) may not
+(``planning``/``codegen``, ``presets``/``interop``, ``render``/``tirx``,
+``explorer``/``commands``) may not
 import each other. ``cli.py`` and the package ``__init__`` sit on top. The only way up is
 the model's doors (``core/operations.py``), which import by name at run time and are
 listed in :data:`DOORS`, the one place exceptions live.
@@ -23,7 +24,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "tilelayout"
 #: layer -> rank; a module may import ranks below its own (and its own package)
 LAYERS = {
     "core": 0, "syntax": 1, "eval": 2, "algebra": 3, "analysis": 4,
-    "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7,
+    "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7, "tirx": 7,
     "explorer": 8, "commands": 8, "cli": 9, "__init__": 9,
 }
 
