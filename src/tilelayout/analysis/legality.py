@@ -36,7 +36,7 @@ import numpy as np
 from ..algebra.common import distinct_rows
 from ..core import budget
 from ..core.axes import SCOPE_LEVEL
-from ..core.axes import axis as lookup_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.capacity import (
     MAX_REGISTERS_PER_THREAD,
     PSUM_BANK_BYTES,

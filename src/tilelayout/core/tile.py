@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from .axes import check_axis
+from .axes import check_name
 from .budget import MAX_INT_BITS, product
 from .errors import LayoutError
 from .iter import Iter, as_int
@@ -39,7 +39,7 @@ def _offset_items(offset: Mapping[str, int] | int | None) -> tuple[tuple[str, in
         return (("m", as_int(offset, "offset")),)
     merged: dict[str, int] = {}
     for a, v in offset.items():
-        merged[check_axis(a)] = merged.get(a, 0) + as_int(v, f"offset on {a}")
+        merged[check_name(a)] = merged.get(a, 0) + as_int(v, f"offset on {a}")
     return tuple(merged.items())
 
 

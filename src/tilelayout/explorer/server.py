@@ -61,7 +61,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core import budget
-from ..core.axes import scoped_axes
 from ..core.errors import BudgetError, LayoutError
 from . import admission, api, codegen_view, movement_view
 from .messages import for_page
@@ -265,7 +264,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
             # the seconds budget starts when the work does (see _post), not while waiting
-            with scoped_axes(), budget.limits(self.server.limits, seconds=None):
+            with budget.limits(self.server.limits, seconds=None):
                 fn()
         except api.ApiError as exc:
             self._json(self._status(exc), self._page_error(exc))
