@@ -10,10 +10,11 @@ inline (tuples of in-range ints, or an in-range flat int) and hands anything els
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
 
 Safety: the source text passed to ``exec`` is produced only by this library's own code
-generator from validated integers (extents, strides, offsets, shape entries) and
-registered axis names, which appear only as ``repr()`` string literals or, after a
-strict identifier check (:func:`~tilelayout.eval.expressions.local_names`), as local
-variable names. No user-supplied text ever reaches it.
+generator from validated integers (extents, strides, offsets, shape entries) and axis
+names (identifiers, :func:`~tilelayout.core.axes.check_name`), which appear only as
+``repr()`` string literals or, after a strict identifier check
+(:func:`~tilelayout.eval.expressions.local_names`), as local variable names.
+No user-supplied text ever reaches it.
 
 >>> import tilelayout as tl
 >>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
@@ -195,7 +196,7 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
 
     def run(source: str, name: str, **extra: Any) -> Callable[[Any], Any]:
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
-        # the source is generated here from validated ints and registered axis names only
+        # the source is generated here from validated ints and identifier axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
         return namespace[name]
 
