@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import subprocess
 import sys
 import threading
@@ -28,6 +30,7 @@ def test_a_table_is_an_immutable_value():
     assert "data" not in BUILTIN and not tl.is_axis("data")  # building tables changed nothing
     with pytest.raises(AttributeError):
         t._declared = ()  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(t)) == t and copy.deepcopy(t) == t
     with pytest.raises(tl.LayoutError, match="already declared as device with extent 4"):
         t.with_axis("stage", extent=8)
     with pytest.raises(tl.LayoutError, match="already declared as thread"):

@@ -276,6 +276,9 @@ class AxisTable:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple:
+        return (AxisTable, (self._declared,))
+
     def __repr__(self) -> str:
         return f"AxisTable({self._declared!r})" if self._declared else "AxisTable()"
 

@@ -32,8 +32,8 @@ with a generic 500, never a traceback. Binds to 127.0.0.1 unless told otherwise.
 Hardening (see ``docs/limits.md``): requests must name this server in ``Host``
 (:mod:`.admission`), POSTs must be same-origin ``application/json``; each request
 runs under the server's :class:`~tilelayout.Limits` (work over them is refused before
-it starts; the ``seconds`` budget stops long loops) and in its own axis scope (a
-request's mesh axes never reach the global registry); a bounded pool of worker threads
+it starts; the ``seconds`` budget stops long loops), and the axes its layout text may
+name come from its own body (``api.request_axes``: no global axis state); a bounded pool of worker threads
 serves connections (listen backlog :data:`BACKLOG`, ``TCP_NODELAY``, read timeouts).
 
 >>> server = make_server("127.0.0.1", 0)

@@ -384,7 +384,7 @@ def from_cute_tv(
 
 
 def thread_axes(layout: Layout) -> tuple[str, ...]:
-    """The thread axes ``layout`` uses, outermost first (by the registry's scopes): the
+    """The thread axes ``layout`` uses, outermost first (by the axes' scopes): the
     ``thread_axis`` argument :func:`to_cute_tv` needs for it.
 
     >>> import tilelayout as tl
