@@ -60,6 +60,16 @@ def test_many_replicas_use_the_loop_and_keep_order_and_dedup():
     assert "for d0, d1 in _deltas" in plan_for(L, None).source
 
 
+def test_plans_keep_apply_only_for_few_replicas():
+    few = tl.parse("S[4:1] + R[1024:1@pid]")
+    many = tl.parse("S[4:1] + R[1025:1@pid]")
+    with tl.limits(replicas=1 << 12):
+        assert few.apply(1)[-1] == {"m": 1, "pid": 1023}
+        assert many.apply(1)[-1] == {"m": 1, "pid": 1024} == many.apply(1)[-1]
+    assert "_deltas" in plan_for(few, None).source
+    assert "_deltas" not in plan_for(many, None).source  # rebuilt per call: bounded memory
+
+
 def test_swizzle_on_negative_addresses_matches_swizzle_apply():
     sw = tl.Swizzle(3, 3, 3)
     L = tl.ComposeLayout(sw, tl.parse("S[(8,64):(-64,1)] + R[3:-512] + -100"))

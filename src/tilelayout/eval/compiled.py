@@ -39,7 +39,11 @@ from .expressions import Expr, binary, const, forward_program, python_lines, ren
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
 #: (layout, shape) plans kept (least recently used dropped first)
-PLAN_CACHE_SIZE = 512
+PLAN_CACHE_SIZE = 256
+#: replica combinations up to which a plan keeps its compiled ``apply`` (and the replica
+#: deltas it holds); beyond, each call builds it again, at a cost of the same order as the
+#: answer's size, so the cache's memory stays bounded
+KEEP_APPLY_REPLICAS = 1024
 
 
 @dataclass(slots=True)
@@ -48,7 +52,8 @@ class Plan:
 
     ``base`` is compiled at once; ``apply`` (which needs the replica deltas) on its first
     call, after the moving replica combinations are checked against the ``replicas``
-    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal.
+    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal. Only
+    an ``apply`` over at most :data:`KEEP_APPLY_REPLICAS` combinations is kept.
     """
 
     layout: Layout  # the value it was compiled from (its axis order is the coordinates')
@@ -66,8 +71,9 @@ class Plan:
         fn = self._apply
         if fn is None:
             fn, text = self._build_apply()
-            self._apply = fn
-            self.source += "\n" + text
+            if self.replica_cost <= KEEP_APPLY_REPLICAS:
+                self._apply = fn
+                self.source += "\n" + text
         return fn(index)
 
 
