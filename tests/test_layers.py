@@ -179,6 +179,8 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
     "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",
     "tilelayout.explorer.api:explorer_device_axes": "the mesh axis names of the fixed presets",
+    "tilelayout.explorer.api:_device_table": "a request's axis table per (table, names), LRU",
+    "tilelayout.explorer.api:_parsed": "parsed layouts per (text, axis table), LRU",
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
 }
 

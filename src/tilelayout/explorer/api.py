@@ -25,6 +25,7 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
+from ..core import budget
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, AxisTable, current
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout, Layout, value_range
@@ -83,9 +84,22 @@ def request_axes(req: Mapping[str, Any]) -> AxisTable:
     """
     order = _order(req) or []
     mesh = list(_mesh(req) or ())
-    names = [a for a in dict.fromkeys([*explorer_device_axes(), *order, *mesh])
-             if a.isidentifier() and lookup_axis(a).kind == "device"]
-    return current().with_axes(*names)
+    return _device_table(current(), tuple(dict.fromkeys([*explorer_device_axes(), *order,
+                                                         *mesh])))
+
+
+@functools.lru_cache(maxsize=64)
+def _device_table(base: AxisTable, names: tuple[str, ...]) -> AxisTable:
+    """``base`` plus the device axes ``names`` (names of other kinds are left out)."""
+    return base.with_axes(*(a for a in names
+                            if a.isidentifier() and lookup_axis(a, base).kind == "device"))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str, axes: AxisTable) -> Layout:
+    """``parse(text, axes=axes)``: a pure function of two values, so clicks on one layout
+    parse it once (the compiled plans are shared by value anyway, ``eval.compiled``)."""
+    return parse(text, axes=axes)
 
 
 class ApiError(Exception):
@@ -171,7 +185,8 @@ def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None
     text = _text(req, "layout", required=True)
     assert text is not None
     try:
-        layout = parse(text, axes=request_axes(req))
+        budget.check("the layout text has", len(text), "text")  # the limit in force, always
+        layout = _parsed(text, request_axes(req))
     except LayoutParseError as exc:
         raise ApiError(exc.reason if exc.column else str(exc), field="layout",
                        column=exc.column or None) from None
