@@ -276,3 +276,132 @@ def test_the_fact_check_reads_the_page(tmp_path):
     root = _package(tmp_path, {"core/ok.py": "X = 1\n"})
     assert fact_duplicates(root, static) == [
         "app.js:1: a swizzle mode the page should get from /api/options"]
+# -- no hidden global state ------------------------------------------------------------------
+#: the library's caches: functools caches of pure functions of immutable arguments (what
+#: they return never depends on what was cached before), each bounded or over a fixed set
+DOCUMENTED_CACHES: dict[str, str] = {
+    "tilelayout.eval.compiled:cached_plan": "compiled evaluators per (layout value, shape), LRU",
+    "tilelayout.eval.compiled:_plan_in_order": "the same for equal layouts in another axis order",
+    "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
+    "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",
+    "tilelayout.explorer.api:explorer_device_axes": "the mesh axis names of the fixed presets",
+    "tilelayout.explorer.api:_device_table": "a request's axis table per (table, names), LRU",
+    "tilelayout.explorer.api:_parsed": "parsed layouts per (text, axis table), LRU",
+    "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
+}
+
+_MUTABLE = (dict, list, set, bytearray)
+
+
+def _library_modules() -> list:
+    import importlib
+    import pkgutil
+
+    import tilelayout
+
+    names = ["tilelayout"] + [m.name for m in pkgutil.walk_packages(tilelayout.__path__,
+                                                                    "tilelayout.")]
+    return [importlib.import_module(n) for n in names]
+
+
+def _frozen_copy(value: object, depth: int = 0) -> object:
+    """A comparable copy of a mutable container, nested containers copied too."""
+    if depth > 6:
+        return id(value)
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _frozen_copy(v, depth + 1)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_frozen_copy(v, depth + 1) for v in value))
+    if isinstance(value, set | frozenset):
+        return ("set", frozenset(id(v) for v in value))
+    if isinstance(value, bytearray):
+        return bytes(value)
+    return id(value)
+
+
+def _snapshot(modules: list) -> dict[str, object]:
+    """Every mutable container a library module holds at module level (by module:name)."""
+    out = {}
+    for mod in modules:
+        for name, value in vars(mod).items():
+            if isinstance(value, _MUTABLE) and not name.startswith("__"):
+                out[f"{mod.__name__}:{name}"] = _frozen_copy(value)
+    return out
+
+
+def test_every_cache_is_a_documented_functools_cache():
+    import functools
+
+    found = {f"{mod.__name__}:{name}" for mod in _library_modules()
+             for name, value in vars(mod).items()
+             if isinstance(value, functools._lru_cache_wrapper)
+             and value.__module__ == mod.__name__}
+    assert found == set(DOCUMENTED_CACHES)
+
+
+def _workload() -> None:
+    """A representative run: user axes, evaluation, presets, a JAX mesh, a plan, the
+    explorer's request handling (in-process), pictures and code."""
+    import tilelayout as tl
+    from tilelayout import presets
+    from tilelayout.explorer import api, codegen_view, movement_view, table_view
+    from tilelayout.interop import jax as tl_jax
+
+    with tl.axes("data", model=4):
+        L = tl.parse("S[(4,2,8):(1@model,1@data,1)] + R[2:1@pid]")
+        assert L.map_all()["model"].shape == (4, 2, 8, 2) and tl.legality(L).findings == ()
+    M = tl.parse(str(L), axes=["data", "model"])
+    assert eval(repr(M), vars(tl)) == L and L.apply(3) and L.canonicalize()
+    tl.declare_axis("stage", extent=2)
+    T = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    assert T.base((0, 8), (8, 16)) and T.map_all((8, 16)) and tl.explain(T, (1, 2), (8, 16))
+    assert T.codegen(lang="python") and T.table() and T._repr_svg_()
+    for name in ("mma.m16n8k16.C", "wgmma.m64nNk16.D", "mesh.shard"):
+        presets.get(name).layout.map_all()
+    presets.get("mesh.shard", mesh={"rows": 2, "cols": 2}, spec=("rows", "cols"), shape=(4, 4))
+    assert presets.names() and presets.catalog()
+    S = tl_jax.from_partition_spec(("x", None), {"x": 2, "y": 4}, (8, 6))
+    assert tl_jax.partition_spec_entries(S, {"x": 2, "y": 4}, (8, 6)) == ("x", None)
+    assert tl.parse(str(S), axes=tl_jax.mesh_table({"x": 2, "y": 4})) == S
+    tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float32")
+    api.presets()
+    api.options()
+    e = api.preset_view({"name": "mesh.shard", "params": {"mesh": "dp=2,tp=2"}})
+    api.layout_view(e)
+    api.layout_view({"layout": "S[(2,4):(1@alpha,1)]", "mesh": "alpha=2", "shape": "8"})
+    api.convert_view({"layout": "S[(2,4):(1@alpha,1)]", "mesh": "alpha=2"})
+    api.analysis_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16"})
+    api.explain_view({"layout": str(T), "shape": [8, 16], "index": [7, 15]})
+    api.elements_at_view({"layout": "S[(8,4):(4@laneid,1@laneid)]", "coords": {"laneid": 5}})
+    table_view.table_view({"layout": "S[(8,4):(4@laneid,1@laneid)]"})
+    codegen_view.codegen_view({"layout": "S[(2,2):(0,1)]", "inverse": True})
+    movement_view.plan_view({"src": "S[(32,32):(1@laneid,1)]", "dst": "S[(32,32):(1,1@laneid)]",
+                             "dtype": "float32"})
+    movement_view.smem_view({"writer": "S[(32,32):(1@laneid,1)]",
+                             "reader": "S[(32,32):(1,1@laneid)]", "dtype": "float16"})
+
+
+def test_no_module_level_mutable_state_changes_while_the_library_works():
+    modules = _library_modules()
+    before = _snapshot(modules)
+    _workload()
+    _workload()  # twice: a first call that fills something lazily is caught too
+    after = _snapshot(_library_modules())
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    assert changed == [], f"module globals changed: {changed}"
+
+
+def test_the_state_check_sees_a_changed_global():
+    from tilelayout.core import axes
+
+    modules = _library_modules()
+    before = _snapshot(modules)
+    axes._leak_probe = []  # type: ignore[attr-defined]
+    try:
+        assert "tilelayout.core.axes:_leak_probe" in _snapshot(modules).keys() - before.keys()
+        axes._leak_probe.append(1)  # type: ignore[attr-defined]
+        middle = _snapshot(modules)
+        axes._leak_probe.append(2)  # type: ignore[attr-defined]
+        assert _snapshot(modules) != middle
+    finally:
+        del axes._leak_probe  # type: ignore[attr-defined]

@@ -41,11 +41,11 @@ from .core.axes import (
     SMEM_BANK_BYTES,
     SMEM_BANKS,
     Axis,
+    AxisTable,
     axes,
     axis,
     declare_axis,
     is_axis,
-    scoped_axes,
 )
 from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
@@ -97,6 +97,7 @@ __all__ = [
     "AccessReport",
     "AlgebraError",
     "Axis",
+    "AxisTable",
     "BudgetError",
     "CodegenError",
     "ComposeLayout",
@@ -162,7 +163,6 @@ __all__ = [
     "parse_tile",
     "permute_dims",
     "plan_conversion",
-    "scoped_axes",
     "slice_layout",
     "smem_access",
     "smem_wavefronts",
@@ -179,7 +179,7 @@ __all__ = [
 
 def __getattr__(name: str):
     """``tl.presets`` / ``tl.interop`` (imported on first use), and ``tl.laneid``,
-    ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
+    ``tl.TCol``, ``tl.<axis in force>``: axis references for the builder."""
     if name in ("presets", "interop", "render"):
         return importlib.import_module(f".{name}", __name__)
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import presets
 from ..core import budget
+from ..core.axes import AxisTable, current
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError
@@ -86,6 +88,58 @@ def limits_from_args(args: argparse.Namespace, base: budget.Limits | None = None
     """``base`` (default: the library's limits) with the ``--max-*`` flags given applied."""
     return budget.changed(base or budget.current(),
                           {name: getattr(args, f"max_{name}", None) for name in budget.NAMES})
+
+
+def add_axes_arg(p: argparse.ArgumentParser) -> None:
+    """``--axes data,model=4``: device axes of your own that layout text may name."""
+    p.add_argument("--axes", metavar="NAMES", type=_axes_option,
+                   help="device axes of your own that layouts may name (mesh axes), e.g. "
+                   "data,model=4 (=N gives the axis N devices)")
+
+
+def axes_from_text(text: str) -> AxisTable:
+    """The table in force plus the axes ``--axes`` names (``name`` or ``name=extent``).
+
+    >>> [(a.name, a.extent) for a in axes_from_text("data, model=4").declared]
+    [('data', None), ('model', 4)]
+    """
+    extents: dict[str, int | None] = {}
+    for item in (t.strip() for t in str(text).split(",")):
+        if not item:
+            continue
+        name, _, size = (s.strip() for s in item.partition("="))
+        if size and not size.isdigit():
+            raise LayoutError(f"--axes entries are name or name=N, got {item!r}")
+        extents[name] = int(size) if size else None
+    return current().with_axes(*(n for n, e in extents.items() if e is None),
+                               **{n: e for n, e in extents.items() if e is not None})
+
+
+def _axes_option(text: str) -> AxisTable:
+    try:
+        return axes_from_text(text)
+    except LayoutError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+#: the library's hint for declaring an axis, as Python
+_PYTHON_AXES_HINT = re.compile(r"\(declare your own axes: tilelayout\.parse\(text, "
+                               r"axes=\['(\w+)'\]\) or with tilelayout\.axes\([^)]*\)\)")
+
+
+def for_command_line(message: str) -> str:
+    """``message`` with the library's Python hints in command-line terms.
+
+    >>> for_command_line("unknown axis 'dp' (declare your own axes: tilelayout.parse(text, "
+    ...                  "axes=['dp']) or with tilelayout.axes('dp'))")
+    "unknown axis 'dp' (declare your own axes: --axes dp)"
+    """
+    return _PYTHON_AXES_HINT.sub(r"(declare your own axes: --axes \1)", message)
+
+
+def axes_from_args(args: argparse.Namespace) -> AxisTable:
+    """The axis table a command runs under: ``--axes`` if given, else the one in force."""
+    return getattr(args, "axes", None) or current()
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:

@@ -48,7 +48,7 @@ class LayoutParseError(LayoutError):
 
 
 class UnknownAxisError(LayoutError):
-    """An axis name that is not in the registry."""
+    """An axis name that is not in the axis table given or in force."""
 
 
 class ShapeError(LayoutError):
