@@ -6,7 +6,7 @@ blocks) must name a module of a lower layer or of its own package. Siblings of o
 (``planning``/``codegen``, ``presets``/``interop``, ``render``/``tirx``,
 ``explorer``/``commands``) may not
 import each other. ``cli.py`` and the package ``__init__`` sit on top. The only way up is
-the model's doors (``core/operations.py``), which import by name at run time and are
+the model's methods (``core/operations.py``, each a LayoutMethod), which import by name at run time and are
 listed in :data:`DOORS`, the one place exceptions live.
 """
 
@@ -30,7 +30,7 @@ LAYERS = {
 
 #: the documented exceptions: module -> the layers it may reach upward, and how
 DOORS = {
-    "core/operations.py": "the model's methods are Doors: free functions of eval, algebra, "
+    "core/operations.py": "the model's methods are LayoutMethods: free functions of eval, algebra, "
                           "syntax and render bound to the layout, imported by name on first "
                           "use (importlib), so no import statement points up",
 }
@@ -106,10 +106,10 @@ def test_every_import_points_down_the_layers():
     assert violations(SRC) == []
 
 
-def test_the_doors_import_nothing_up_by_statement():
-    # the listed doors still use no import statement that points up: they name modules
-    door = SRC / "core" / "operations.py"
-    assert [t for _, t in imports_of(door, SRC) if _layer(t) != "core"] == []
+def test_the_layout_methods_import_nothing_up_by_statement():
+    # the layout methods still use no import statement that points up: they name modules
+    methods = SRC / "core" / "operations.py"
+    assert [t for _, t in imports_of(methods, SRC) if _layer(t) != "core"] == []
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:

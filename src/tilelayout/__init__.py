@@ -38,8 +38,6 @@ from .analysis.reads import TileRead, TileReads, tile_reads
 from .codegen.generate import CodegenError, codegen
 from .codegen.inverse import NotInvertibleError
 from .core.axes import (
-    SMEM_BANK_BYTES,
-    SMEM_BANKS,
     Axis,
     AxisTable,
     axes,
@@ -48,6 +46,7 @@ from .core.axes import (
     is_axis,
 )
 from .core.budget import Limits, limits
+from .core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from .core.compose import ComposeLayout, Layout
 from .core.coord import Coord
 from .core.dtypes import DTYPES, dtype_bits, dtype_bytes

@@ -72,12 +72,12 @@ def test_tile_conflicts_whole_tile():
     a = tl.tile_conflicts(plain, "float16", (128, 128))
     b = tl.tile_conflicts(sw, "float16", (128, 128))
     # per access: 32 rows of 256 bytes -> every 8-lane phase asks 4 banks for 8 words
-    assert a["per_access"] == [32] * a["accesses"] and a["ideal"] == 4 * a["accesses"]
+    assert a.per_access == (32,) * a.accesses and a.ideal == 4 * a.accesses
     # 128B swizzle repeats every 8 rows of 128 bytes; rows are 256 bytes, so lanes
     # r and r+4 collide: the analysis must find the residual 2-way conflict
-    assert b["wavefronts"] == 2 * b["ideal"]
+    assert b.wavefronts == 2 * b.ideal
     tight = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(64,64):(64,1)]"))
-    assert tl.tile_conflicts(tight, "float16", (64, 64))["conflict_free"]
+    assert tl.tile_conflicts(tight, "float16", (64, 64)).conflict_free
 
 
 def test_tile_conflicts_matches_single_access():
@@ -87,7 +87,7 @@ def test_tile_conflicts_matches_single_access():
     for c in range(4):
         for b in range(2):
             lanes = [[(32 * b + l, 8 * c + j) for j in range(8)] for l in range(32)]
-            assert tl.bank_conflicts(L, "float16", lanes).wavefronts == r["per_access"][k]
+            assert tl.bank_conflicts(L, "float16", lanes).wavefronts == r.per_access[k]
             k += 1
 
 
@@ -120,7 +120,7 @@ def test_bank_conflicts_narrow_aligned_vectors_still_count_as_words():
 def test_tile_conflicts_partial_access_ideal():
     # 4 rows x one 16-byte vector: a single access with 4 active lanes in one phase
     r = tl.tile_conflicts(tl.parse("S[32:1]"), "float16", (4, 8))
-    assert (r["wavefronts"], r["ideal"], r["conflict_free"]) == (1, 1, True)
+    assert (r.wavefronts, r.ideal, r.conflict_free) == (1, 1, True)
 
 
 @pytest.mark.parametrize(("dtype", "shape", "access"), [("float64", (8, 64), 4),

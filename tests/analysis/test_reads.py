@@ -21,7 +21,7 @@ def test_each_request_s_elements_cost_what_the_request_costs(layout, order):
     for k, elems in enumerate(tc.requests):
         lanes = [[divmod(e, 64) for e in elems[i:i + 8]] for i in range(0, len(elems), 8)]
         assert tl.bank_conflicts(layout, "float16", lanes).wavefronts == tc.per_access[k]
-    assert tc["per_access"] == list(tc.per_access)  # still reads like the old dict
+    assert tc.to_dict()["per_access"] == list(tc.per_access)
     with pytest.raises(dataclasses.FrozenInstanceError):
         tc.wavefronts = 0  # type: ignore[misc]
 

@@ -239,12 +239,12 @@ def test_analysis_bank_conflicts_equal_the_library():
         assert c["access_bytes"] == 16 and c["per_vector"] == 8
         for read in c["reads"]:
             tc = tile_conflicts(L, "float16", (8, 64), 16, read["order"])
-            assert (read["wavefronts"], read["ideal"]) == (tc["wavefronts"], tc["ideal"])
-            assert [q["wavefronts"] for q in read["requests"]] == tc["per_access"]
+            assert (read["wavefronts"], read["ideal"]) == (tc.wavefronts, tc.ideal)
+            assert [q["wavefronts"] for q in read["requests"]] == list(tc.per_access)
             for k, q in enumerate(read["requests"]):
                 lanes = [[divmod(e, 64) for e in q["elements"][i:i + 8]]
                          for i in range(0, len(q["elements"]), 8)]
-                assert bank_conflicts(L, "float16", lanes, (8, 64)).wavefronts == tc["per_access"][k]
+                assert bank_conflicts(L, "float16", lanes, (8, 64)).wavefronts == tc.per_access[k]
         column = c["reads"][0]
         assert column["order"] == "column" and column["worst"]["ways"] == ways
         # request 0 of the column reads: vector columns 0..3, rows 0..7, lane = row

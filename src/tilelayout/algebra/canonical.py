@@ -41,10 +41,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..core.compose import ComposeLayout, value_range
+from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.iter import Iter
 from ..core.tile import TileLayout
-from .common import Layout
 
 #: (narrow axis, wide axis, factor, fused axis): fused = narrow + factor * wide
 THREAD_FUSIONS: tuple[tuple[str, str, int, str], ...] = (

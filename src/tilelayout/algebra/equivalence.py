@@ -21,8 +21,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core import budget
+from ..core.compose import Layout
 from .canonical import canonicalize
-from .common import Layout, distinct_rows, ranked
+from .distinct import distinct_rows, ranked
 
 
 def _coordinate_columns(layout: Layout, shape, axes: Sequence[str]) -> list[np.ndarray]:

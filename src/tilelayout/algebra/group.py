@@ -29,12 +29,11 @@ import math
 from collections import deque
 from collections.abc import Sequence
 
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError, ShapeError
 from ..core.iter import Iter
 from ..core.shape import as_shape, format_shape
 from ..core.tile import TileLayout
-from .common import Layout, tile_of
 
 
 def _unit_iter(done: Sequence[Iter], queue: deque[Iter], shard: Sequence[Iter]) -> Iter:

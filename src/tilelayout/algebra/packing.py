@@ -32,14 +32,13 @@ parse('S[(2,4):(4,1)]')
 from __future__ import annotations
 
 from ..core.axes import check_axis, is_thread_axis
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from .canonical import fuse_adjacent
-from .common import Layout
 from .group import group_iters
 
 

@@ -27,12 +27,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..core.compose import Layout, rewrap, tile_of
 from ..core.errors import AlgebraError, ShapeError
 from ..core.iter import Iter
 from ..core.shape import as_shape, format_shape
 from ..core.tile import TileLayout
 from .canonical import fuse_adjacent
-from .common import Layout, rewrap, tile_of
 from .group import group_iters
 
 Region = Sequence[tuple[int, int] | slice]

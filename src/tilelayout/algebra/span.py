@@ -24,8 +24,7 @@ It is offset-free and never below 1; values inside ``[min, max]`` need not all b
 from __future__ import annotations
 
 from ..core.axes import axis as lookup_axis
-from ..core.compose import value_range
-from .common import Layout, tile_of
+from ..core.compose import Layout, tile_of, value_range
 
 __all__ = ["span", "value_range"]
 

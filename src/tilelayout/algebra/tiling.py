@@ -42,13 +42,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from ..core.compose import ComposeLayout
+from ..core.compose import ComposeLayout, Layout, rewrap, tile_of
 from ..core.errors import AlgebraError, ShapeError
 from ..core.iter import Iter
 from ..core.shape import as_shape, format_shape
 from ..core.tile import TileLayout
 from .canonical import canonical_shard, canonicalize
-from .common import Layout, rewrap, tile_of
 from .group import group_iters
 from .span import span
 

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..core import budget
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_thread_axis
+from ..core.axes import is_thread_axis
+from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutOverflowError

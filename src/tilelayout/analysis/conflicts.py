@@ -1,6 +1,6 @@
 """Shared-memory bank conflicts of warp-wide accesses (a *model*, see below).
 
-The model (hardware-facts §7; NVIDIA documents the 32-bank / 4-byte-word / broadcast
+The model (``docs/hardware.md``, "Shared-memory banks"; NVIDIA documents the 32-bank / 4-byte-word / broadcast
 rules, not the phase split, which is the conventional model): a warp-wide request in
 which every lane accesses ``access_bytes`` (4, 8 or 16) is served in phases of 32, 16 or
 8 lanes (one 128-byte wavefront each at best). A phase costs the largest number of
@@ -18,14 +18,14 @@ it: broadcast); the request costs the sum over phases.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
+from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
@@ -215,7 +215,6 @@ class TileConflicts:
 
     ``per_access[k]`` is access ``k``'s wavefronts and ``requests[k]`` the flat indices
     of the tile elements its lanes read (lane by lane, each lane's vector in order).
-    ``report["wavefronts"]`` etc. still read like the dict this used to be.
     """
 
     order: str
@@ -249,13 +248,6 @@ class TileConflicts:
         """Plain JSON-ready data (the totals and per-access wavefronts)."""
         return {"wavefronts": self.wavefronts, "ideal": self.ideal, "accesses": self.accesses,
                 "per_access": list(self.per_access), "conflict_free": self.conflict_free}
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_dict()[key]
-
-    def keys(self) -> Iterator[str]:
-        """The keys of :meth:`to_dict` (the report once was that dict)."""
-        return iter(self.to_dict())
 
 
 def tile_conflicts(

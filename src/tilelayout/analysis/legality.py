@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.common import distinct_rows
+from ..algebra.distinct import distinct_rows
 from ..core import budget
 from ..core.axes import SCOPE_LEVEL
 from ..core.axes import axis_of as lookup_axis

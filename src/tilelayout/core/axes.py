@@ -44,10 +44,6 @@ KINDS: tuple[str, ...] = ("memory", "thread", "device")
 #: scope levels, innermost first (cluster and kernel both sit above cta)
 SCOPE_LEVEL = MappingProxyType(
     {"thread": 0, "warp": 1, "warpgroup": 2, "cta": 3, "cluster": 4, "kernel": 5})
-#: Shared memory has 32 banks of 4 bytes (CUDA programming guide, CC 5.x+).
-SMEM_BANKS = 32
-SMEM_BANK_BYTES = 4
-
 #: the longest axis name accepted
 MAX_NAME = 64
 

@@ -12,7 +12,7 @@ Other axes (threads, devices) pass through unchanged. The swizzle is a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .errors import LayoutTypeError, SwizzleError, shown
 from .operations import LayoutOperations
@@ -106,6 +106,20 @@ def tile_of(layout: Layout) -> TileLayout:
     'S[(8,64):(64,1)]'
     """
     return layout.tile if isinstance(layout, ComposeLayout) else layout
+
+
+def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
+    """``f`` applied to the tile of ``layout``, the swizzle kept: for a tile -> tile
+    operation that keeps ``m`` exactly.
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])")
+    >>> str(rewrap(L, lambda t: t.canonicalize()))
+    'ComposeLayout(Swizzle(3,3,3), S[512:1])'
+    """
+    if isinstance(layout, ComposeLayout):
+        return ComposeLayout(layout.swizzle, f(layout.tile))
+    return f(layout)
 
 
 def value_range(layout: Layout, axis: str) -> tuple[int, int]:

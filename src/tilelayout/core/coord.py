@@ -36,11 +36,6 @@ class Coord(Mapping[str, int]):
         self._items = tuple((a, as_int(v, f"coordinate on {a}")) for a, v in pairs)
         self._hash: int | None = None
 
-    @classmethod
-    def from_values(cls, axes: tuple[str, ...], values: list[int]) -> Coord:
-        """Fast constructor from parallel axis names and Python ints (no conversion)."""
-        return make_coord(tuple(zip(axes, values, strict=True)))
-
     def __getitem__(self, axis: str) -> int:
         for a, v in self._items:
             if a == axis:

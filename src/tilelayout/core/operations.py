@@ -1,4 +1,4 @@
-"""Operations shared by every layout (TileLayout and ComposeLayout): the model's doors.
+"""Operations shared by every layout (TileLayout and ComposeLayout): methods that are free functions.
 
 Each method *is* a free function of the layer that implements it (``eval``,
 ``algebra``, ``codegen``, ``syntax``, ``render``), bound to the layout as its first argument: one
@@ -8,8 +8,8 @@ signature and one docstring (the function's), so the two spellings cannot drift:
     L.slice(shape, region) is  tilelayout.algebra.slicing.slice_layout(L, shape, region)
     L.codegen(lang="c")    is  tilelayout.codegen.generate.codegen(L, lang="c")
 
-The implementing module is imported on first use, by name (:class:`Door`), so the model
-itself imports nothing above ``core``. These doors are the only place where the package
+The implementing module is imported on first use, by name (:class:`LayoutMethod`), so the model
+itself imports nothing above ``core``. These methods are the only place where the package
 reaches up the layer order (``docs/architecture.md``; ``tests/test_layers.py`` checks it).
 
 >>> import tilelayout as tl
@@ -31,11 +31,11 @@ from typing import Any
 from .axes import BUILTIN, axis_of
 
 
-class Door:
+class LayoutMethod:
     """A method that is the free function ``module.name`` bound to the layout.
 
     The module is imported the first time the method is looked up (the model's
-    documented evaluation door); the door then puts the function itself on the class, so
+    documented way up the layers); the first lookup puts the function itself on the class, so
     from then on ``L.apply`` is an ordinary method (no lookup cost on hot scalar paths).
     On the class (``TileLayout.span``) it is the function itself.
     """
@@ -52,7 +52,7 @@ class Door:
         self.owner, self.attr = owner, attr
 
     def function(self) -> Callable[..., Any]:
-        """The free function behind the door."""
+        """The free function this method is."""
         return getattr(importlib.import_module(self.module), self.name)
 
     def __get__(self, instance: object, owner: type | None = None) -> Callable[..., Any]:
@@ -62,40 +62,40 @@ class Door:
         return function if instance is None else types.MethodType(function, instance)
 
     def __repr__(self) -> str:
-        return f"Door({self.module}.{self.name})"
+        return f"LayoutMethod({self.module}.{self.name})"
 
 
 class LayoutOperations:
     """Evaluation, inverse queries, algebra and display for any layout (each a
-    :class:`Door` to the free function named in the comment)."""
+    :class:`LayoutMethod` to the free function named in the comment)."""
 
     __slots__ = ()
 
     # -- evaluation: tilelayout.eval ---------------------------------------------------
-    apply = Door("tilelayout.eval.forward", "apply")
-    base = Door("tilelayout.eval.forward", "base")
-    map_all = Door("tilelayout.eval.forward", "map_all")
-    elements_at = Door("tilelayout.eval.inverse", "elements_at")
+    apply = LayoutMethod("tilelayout.eval.forward", "apply")
+    base = LayoutMethod("tilelayout.eval.forward", "base")
+    map_all = LayoutMethod("tilelayout.eval.forward", "map_all")
+    elements_at = LayoutMethod("tilelayout.eval.inverse", "elements_at")
 
     # -- algebra: tilelayout.algebra (docs/algebra.md) -----------------------------------
-    span = Door("tilelayout.algebra.span", "span")
-    canonicalize = Door("tilelayout.algebra.canonical", "canonicalize")
-    group = Door("tilelayout.algebra.group", "group")
-    tile_to = Door("tilelayout.algebra.tiling", "tile_to")
-    slice = Door("tilelayout.algebra.slicing", "slice_layout")
-    permute_dims = Door("tilelayout.algebra.slicing", "permute_dims")
-    pack = Door("tilelayout.algebra.packing", "pack")
-    unpack = Door("tilelayout.algebra.packing", "unpack")
-    storage = Door("tilelayout.algebra.packing", "storage")
-    equivalent = Door("tilelayout.algebra.equivalence", "equivalent")
+    span = LayoutMethod("tilelayout.algebra.span", "span")
+    canonicalize = LayoutMethod("tilelayout.algebra.canonical", "canonicalize")
+    group = LayoutMethod("tilelayout.algebra.group", "group")
+    tile_to = LayoutMethod("tilelayout.algebra.tiling", "tile_to")
+    slice = LayoutMethod("tilelayout.algebra.slicing", "slice_layout")
+    permute_dims = LayoutMethod("tilelayout.algebra.slicing", "permute_dims")
+    pack = LayoutMethod("tilelayout.algebra.packing", "pack")
+    unpack = LayoutMethod("tilelayout.algebra.packing", "unpack")
+    storage = LayoutMethod("tilelayout.algebra.packing", "storage")
+    equivalent = LayoutMethod("tilelayout.algebra.equivalence", "equivalent")
 
     # -- code generation: tilelayout.codegen (docs/codegen.md) --------------------------
-    codegen = Door("tilelayout.codegen.generate", "codegen")
+    codegen = LayoutMethod("tilelayout.codegen.generate", "codegen")
 
     # -- text and pictures: tilelayout.syntax, tilelayout.render -------------------------
-    __str__ = Door("tilelayout.syntax.printer", "format_layout")
-    table = Door("tilelayout.render.table", "layout_table")
-    _repr_svg_ = Door("tilelayout.render.svg", "notebook_svg")
+    __str__ = LayoutMethod("tilelayout.syntax.printer", "format_layout")
+    table = LayoutMethod("tilelayout.render.table", "layout_table")
+    _repr_svg_ = LayoutMethod("tilelayout.render.svg", "notebook_svg")
 
     def __repr__(self) -> str:
         # user axes travel with the text, so the repr rebuilds the layout in a fresh

@@ -16,18 +16,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from .axes import check_name
 from .budget import MAX_INT_BITS, product
 from .errors import LayoutError
 from .iter import Iter, as_int
-from .operations import Door, LayoutOperations
+from .operations import LayoutMethod, LayoutOperations
 from .shape import Shape, admit
-
-if TYPE_CHECKING:
-
-    pass
 
 IterSpec = Iter | tuple[int, int] | tuple[int, int, str]
 
@@ -183,7 +178,7 @@ class TileLayout(LayoutOperations):
     #: ``L.tile(outer, outer_shape, inner_shape)`` is :func:`tilelayout.tile` (``L`` the
     #: inner tile). On a ComposeLayout ``.tile`` is its TileLayout (a property), so tile a
     #: swizzled layout with ``tl.tile(L, outer, ...)``, which takes either kind.
-    tile = Door("tilelayout.algebra.tiling", "tile")
+    tile = LayoutMethod("tilelayout.algebra.tiling", "tile")
 
     # -- value semantics -------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -26,8 +26,9 @@ from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
 from ..core import budget
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, AxisTable, current
+from ..core.axes import AxisTable, current
 from ..core.axes import axis_of as lookup_axis
+from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError

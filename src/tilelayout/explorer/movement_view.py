@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .. import presets
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
+from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError

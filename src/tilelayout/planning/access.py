@@ -30,7 +30,7 @@ import numpy as np
 
 from ..analysis.conflicts import WARP, wavefronts_batch
 from ..core import budget
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
+from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError

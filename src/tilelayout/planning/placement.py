@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core import budget
 from ..core.axes import axis_of as lookup_axis
-from ..core.compose import Layout, tile_of
+from ..core.compose import Layout
 from ..core.errors import LayoutError
 
 #: levels, finest first; a conversion's kind is the coarsest one that exchanges data
@@ -204,7 +204,3 @@ def dedupe(p: Placement) -> np.ndarray:
     _, first = row_ids(p.key(0), return_index=True)
     return np.sort(first)
 
-
-def device_axes_of(layout: Layout) -> list[str]:
-    """The device axes of ``layout`` in order of appearance."""
-    return [a for a in tile_of(layout).axes if lookup_axis(a).kind == "device"]

@@ -12,7 +12,7 @@ its tables.
 from __future__ import annotations
 
 from ..syntax.parser import parse
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 _REF = "reference/layout.rst"
 
@@ -22,7 +22,7 @@ _REF = "reference/layout.rst"
     summary="reference case study: (8, 16) tile on 2 warps, replicated to 2 more warps",
     source=f"{_REF}, 'Case study: NVIDIA tensor-core tile'",
 )
-def tensor_core_tile() -> Built:
+def tensor_core_tile() -> PresetLayout:
     """The reference document's tensor-core tile: an (8, 16) register tile on two warps.
 
     Hardware object: a teaching example, not one instruction's fragment: 64 lanes of
@@ -35,7 +35,7 @@ def tensor_core_tile() -> Built:
     Source: reference/layout.rst, "Case study: NVIDIA tensor-core tile".
     """
     layout = parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
-    return Built(layout, (8, 16), dtype="float16")
+    return PresetLayout(layout, (8, 16), dtype="float16")
 
 
 @register(
@@ -43,7 +43,7 @@ def tensor_core_tile() -> Built:
     summary="reference case study: (2, 128, 112) tile in tensor memory, 224 columns",
     source=f"{_REF}, 'Case study: Blackwell tensor memory'",
 )
-def tmem_tile() -> Built:
+def tmem_tile() -> PresetLayout:
     """The reference document's Blackwell tensor-memory tile: (2, 128, 112) over 224 columns.
 
     Hardware object: two 128 x 112 accumulator tiles side by side in tensor memory
@@ -53,7 +53,7 @@ def tmem_tile() -> Built:
 
     Source: reference/layout.rst, "Case study: Blackwell tensor memory".
     """
-    return Built(parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"), (2, 128, 112),
+    return PresetLayout(parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"), (2, 128, 112),
                  dtype="float32")
 
 
@@ -63,7 +63,7 @@ def tmem_tile() -> Built:
     source=f"{_REF}, 'Scale factors (SFA / SFB)'",
     params=[Param("sf_per_mma", "int", 4, doc="scale factors per row per MMA (TCol extent)")],
 )
-def scale_factor_atom(sf_per_mma: int = 4) -> Built:
+def scale_factor_atom(sf_per_mma: int = 4) -> PresetLayout:
     """The reference document's scale-factor atom, replicated over the 4 lane quarters.
 
     Hardware object: one 32-row group of block-scale factors in tensor memory, routed
@@ -78,7 +78,7 @@ def scale_factor_atom(sf_per_mma: int = 4) -> Built:
     if sf_per_mma < 1:
         raise fail("case.scale_factor_atom", f"sf_per_mma must be >= 1, got {sf_per_mma}")
     layout = parse(f"S[(32,{sf_per_mma}):(1@TLane,1@TCol)] + R[4:32@TLane]")
-    return Built(layout, (32, sf_per_mma), dtype="e8m0")
+    return PresetLayout(layout, (32, sf_per_mma), dtype="e8m0")
 
 
 @register(
@@ -87,7 +87,7 @@ def scale_factor_atom(sf_per_mma: int = 4) -> Built:
     source=f"{_REF}, 'Worked example: 128B swizzle, float16, (8, 64) tile'",
     example_at=(7, 0),
 )
-def swizzle_example() -> Built:
+def swizzle_example() -> PresetLayout:
     """The reference document's swizzle example: an (8, 64) float16 tile, 128B swizzle.
 
     Hardware object: one 1024-byte 128B-swizzle atom of float16 in shared memory;
@@ -98,5 +98,5 @@ def swizzle_example() -> Built:
     Source: reference/layout.rst, "Worked example: 128B swizzle, float16, (8, 64) tile";
     the same layout as ``smem.tile`` with its defaults.
     """
-    return Built(parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])"), (8, 64),
+    return PresetLayout(parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])"), (8, 64),
                  dtype="float16", swizzle_mode="128B")

@@ -13,7 +13,7 @@ Logical shape ``(matrices, 8, 8)``: element ``(j, row, col)`` is 16-bit element
 from __future__ import annotations
 
 from .digits import digits_layout
-from .registry import Built, Param, register
+from .registry import Param, PresetLayout, register
 
 _SOURCE = "PTX ISA 9.7.14.5.15 (#warp-level-matrix-instructions-ldmatrix)"
 
@@ -38,14 +38,14 @@ space bit = 1024 j + 128 row + 16 col + b (tests evaluate both)."""
 
 
 def _make(x: str, k: int) -> None:
-    def build(trans: bool = False) -> Built:
+    def build(trans: bool = False) -> PresetLayout:
         if trans:  # row = 2(l%4) + h, col = l//4
             layout = digits_layout([(k, 2, "m")], [(4, 1, "laneid"), (2, 1, "m")],
                                    [(8, 4, "laneid")])
         else:  # row = l//4, col = 2(l%4) + h
             layout = digits_layout([(k, 2, "m")], [(8, 4, "laneid")],
                                    [(4, 1, "laneid"), (2, 1, "m")])
-        return Built(layout, (k, 8, 8), dtype="float16")
+        return PresetLayout(layout, (k, 8, 8), dtype="float16")
 
     register(
         f"ldmatrix.{x}",
@@ -83,7 +83,7 @@ _SOURCE_SM100 = (
             Param("dtype", "choice", "b8", M16N16_DTYPES,
                   doc="b8, or 6-/4-bit data in 8-bit containers (b6x16_p32, b4x16_p64)")],
 )
-def m16n16(num: int = 1, dtype: str = "b8") -> Built:
+def m16n16(num: int = 1, dtype: str = "b8") -> PresetLayout:
     """``ldmatrix.sync.aligned.m16n16.x{num}.trans.shared.{dtype}`` (sm_100a/110a/120a).
 
     Hardware object: the registers of a warp after loading ``num`` 16x16 matrices of
@@ -107,7 +107,7 @@ def m16n16(num: int = 1, dtype: str = "b8") -> Built:
     """
     layout = digits_layout([(num, 8, "m")], [(4, 1, "laneid"), (4, 1, "m")],
                            [(2, 4, "m"), (8, 4, "laneid")])
-    return Built(layout, (num, 16, 16), dtype="int8")
+    return PresetLayout(layout, (num, 16, 16), dtype="int8")
 
 
 @register(
@@ -121,7 +121,7 @@ def m16n16(num: int = 1, dtype: str = "b8") -> Built:
                   refused={"b8": ".m8n16 loads only .b6x16_p32 / .b4x16_p64 sources "
                                  "(PTX ISA 9.7.14.5.15; b8 is .m16n16 or .m8n8)"})],
 )
-def m8n16(num: int = 1, dtype: str = "b6x16_p32") -> Built:
+def m8n16(num: int = 1, dtype: str = "b6x16_p32") -> PresetLayout:
     """``ldmatrix.sync.aligned.m8n16.x{num}.shared.b8x16.{dtype}`` (sm_100a/110a/120a).
 
     Hardware object: the registers of a warp after loading ``num`` 8x16 matrices whose
@@ -141,4 +141,4 @@ def m8n16(num: int = 1, dtype: str = "b6x16_p32") -> Built:
     """
     layout = digits_layout([(num, 4, "m")], [(8, 4, "laneid")],
                            [(4, 1, "laneid"), (4, 1, "m")])
-    return Built(layout, (num, 8, 16), dtype="int8")
+    return PresetLayout(layout, (num, 8, 16), dtype="int8")

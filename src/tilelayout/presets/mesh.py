@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.axes import axis_of as lookup_axis
 from .digits import Digit, digits_layout
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 NAME = "mesh.shard"
 
@@ -44,7 +44,7 @@ def _device_axis(name: str) -> None:
     ],
 )
 def shard(mesh: Mapping[str, int] | None = None, spec: tuple[Any, ...] = ("dp", None),
-          shape: tuple[int, ...] = (8, 4)) -> Built:
+          shape: tuple[int, ...] = (8, 4)) -> PresetLayout:
     """A global tensor sharded over a device mesh, like ``NamedSharding(mesh, P(*spec))``.
 
     Hardware object: the placement of a tensor over a mesh of devices: which devices
@@ -94,4 +94,4 @@ def shard(mesh: Mapping[str, int] | None = None, spec: tuple[Any, ...] = ("dp", 
         stride = math.prod(local[d + 1:])
         dims.append([(mesh[a], 1, a) for a in names] + [(local[d], stride, "m")])
     replica = [(mesh[a], 1, a) for a in mesh if a not in used]
-    return Built(digits_layout(*dims, replica=replica), tuple(shape))
+    return PresetLayout(digits_layout(*dims, replica=replica), tuple(shape))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .digits import Digit, digits_layout
-from .registry import Built, Param, register
+from .registry import Param, PresetLayout, register
 
 F16 = ("float16", "bfloat16")
 I8 = ("int8", "uint8", "e4m3", "e5m2")
@@ -211,9 +211,9 @@ def _make(shape: str, operand: str) -> None:
     m, n, k, ab, cd = SHAPES[shape]
     dtypes = cd if operand == "C" else ab
 
-    def build(dtype: str) -> Built:
+    def build(dtype: str) -> PresetLayout:
         frag = fragment(shape, operand, dtype)
-        return Built(digits_layout(frag.rows, frag.cols), operand_shape(shape, operand),
+        return PresetLayout(digits_layout(frag.rows, frag.cols), operand_shape(shape, operand),
                      dtype=dtype)
 
     dtype_param = Param(

@@ -229,8 +229,9 @@ def _as_spec(where: str, value: Any) -> tuple[Any, ...]:
 
 
 @dataclass(frozen=True)
-class Built:
-    """What a builder returns: the layout, its logical shape and display hints."""
+class PresetLayout:
+    """What a preset builder returns: the layout, its logical shape and display hints
+    (:func:`get` adds the name, documentation and parameters to make a :class:`Preset`)."""
 
     layout: Layout
     shape: tuple[int, ...]
@@ -295,7 +296,7 @@ class PresetInfo:
     source: str
     text: str = field(repr=False)
     params: tuple[Param, ...]
-    builder: Callable[..., Built] = field(repr=False, compare=False)
+    builder: Callable[..., PresetLayout] = field(repr=False, compare=False)
     example_at: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -346,13 +347,13 @@ def register(
     params: Sequence[Param] = (),
     doc: str | None = None,
     example_at: tuple[int, ...] | None = None,
-) -> Callable[[Callable[..., Built]], Callable[..., Built]]:
-    """Decorator: register ``builder(**params) -> Built`` under ``name``.
+) -> Callable[[Callable[..., PresetLayout]], Callable[..., PresetLayout]]:
+    """Decorator: register ``builder(**params) -> PresetLayout`` under ``name``.
 
     ``doc`` defaults to the builder's docstring. Registering a name twice is an error.
     """
 
-    def deco(builder: Callable[..., Built]) -> Callable[..., Built]:
+    def deco(builder: Callable[..., PresetLayout]) -> Callable[..., PresetLayout]:
         add(name, builder, summary=summary, source=source, params=params, doc=doc,
             example_at=example_at)
         return builder
@@ -362,7 +363,7 @@ def register(
 
 def add(
     name: str,
-    builder: Callable[..., Built],
+    builder: Callable[..., PresetLayout],
     *,
     summary: str,
     source: str,
@@ -393,7 +394,7 @@ def add(
 
 def _example(
     name: str,
-    builder: Callable[..., Built],
+    builder: Callable[..., PresetLayout],
     params: Sequence[Param],
     at: tuple[int, ...] | None,
 ) -> str:
@@ -411,7 +412,7 @@ def _example(
     )
 
 
-def _signature_default(builder: Callable[..., Built], name: str) -> Any:
+def _signature_default(builder: Callable[..., PresetLayout], name: str) -> Any:
     param = inspect.signature(builder).parameters.get(name)
     return inspect.Parameter.empty if param is None else param.default
 

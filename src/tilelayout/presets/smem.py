@@ -18,7 +18,7 @@ from ..core.dtypes import dtype_bytes
 from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import ENCODINGS, MODE_NAMES, mode_info
 from ..core.tile import TileLayout
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 DTYPE_CHOICES = ("float16", "bfloat16", "float8", "e4m3", "e5m2", "int8", "float32",
                  "tfloat32")
@@ -54,7 +54,7 @@ def encodings(mode: str) -> str:
             Param("mode", "choice", "128B", MODE_CHOICES, doc="swizzle mode")],
     example_at=(1, 0),
 )
-def swizzle_atom(dtype: str = "float16", mode: str = "128B") -> Built:
+def swizzle_atom(dtype: str = "float16", mode: str = "128B") -> PresetLayout:
     """One shared-memory swizzle atom: 8 rows of the mode's width (K-major).
 
     Hardware object: the unit the TMA unit and wgmma/tcgen05 descriptors swizzle in:
@@ -83,7 +83,7 @@ def swizzle_atom(dtype: str = "float16", mode: str = "128B") -> Built:
     """
     cols = mode_info(mode).span_bytes // dtype_bytes(dtype)
     tile = TileLayout([(8, cols, "m"), (cols, 1, "m")])
-    return Built(_compose(dtype, mode, tile), (8, cols), dtype=dtype, swizzle_mode=mode)
+    return PresetLayout(_compose(dtype, mode, tile), (8, cols), dtype=dtype, swizzle_mode=mode)
 
 
 #: how ``smem.tile`` places the boxes of a tile wider than one swizzle span
@@ -135,7 +135,7 @@ def tma_boxes(dtype: str, mode: str, shape: tuple[int, int]) -> tuple[int, tuple
     example_at=(7, 0),
 )
 def tile(dtype: str = "float16", mode: str = "128B", shape: tuple[int, ...] = (8, 64),
-         atom_order: str = "mn_first") -> Built:
+         atom_order: str = "mn_first") -> PresetLayout:
     """A (rows, cols) shared-memory tile as TMA writes it with a swizzle mode.
 
     Hardware object: a tile in shared memory written by TMA with
@@ -198,4 +198,4 @@ def tile(dtype: str = "float16", mode: str = "128B", shape: tuple[int, ...] = (8
                              (count, 8 * width, "m"), (width, 1, "m")])
     else:
         layout = TileLayout([(rows, width, "m"), (count, rows * width, "m"), (width, 1, "m")])
-    return Built(_compose(dtype, mode, layout), (rows, cols), dtype=dtype, swizzle_mode=mode)
+    return PresetLayout(_compose(dtype, mode, layout), (rows, cols), dtype=dtype, swizzle_mode=mode)

@@ -13,7 +13,7 @@ destination register index r).
 from __future__ import annotations
 
 from .digits import Digit, digits_layout
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 NUM_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128)
 #: largest .num per shape (PTX ISA 9.7.16.2.3, Table 49): each cap is 128 32-bit
@@ -78,9 +78,9 @@ def _make(shape: str) -> None:
     formula, regs, cute = _FORMULA[shape]
     _, _, (lanes, cols) = _digits(shape, 1)
 
-    def build(num: int = 1) -> Built:
+    def build(num: int = 1) -> PresetLayout:
         rows, columns, logical = _digits(shape, num)
-        return Built(digits_layout(rows, columns), logical, dtype="float32")
+        return PresetLayout(digits_layout(rows, columns), logical, dtype="float32")
 
     register(
         f"tcgen05.ld.{shape}",
@@ -110,7 +110,7 @@ X2 = "tcgen05.ld.16x32bx2"
                   doc="immHalfSplitoff: TMEM column of the second access relative to taddr "
                   "(default num, CuTe's choice; 2*num with .pack::16b)")],
 )
-def x2(num: int = 1, imm: int | None = None) -> Built:
+def x2(num: int = 1, imm: int | None = None) -> PresetLayout:
     """``tcgen05.ld.sync.aligned.16x32bx2.x{num}.b32 r, [taddr], immHalfSplitoff``.
 
     Hardware object: one warp's registers after two accesses of shape .16x32b: lanes
@@ -136,4 +136,4 @@ def x2(num: int = 1, imm: int | None = None) -> Built:
                    f"{split + num - 1}, outside tensor memory's {TMEM_COLUMNS} columns "
                    f"(PTX ISA 9.7.16.1); use 0 <= imm <= {TMEM_COLUMNS - num}")
     layout = digits_layout([(16, 1, "laneid")], [(2, 16, "laneid"), (num, 1, "m")])
-    return Built(layout, (16, 2 * num), dtype="float32")
+    return PresetLayout(layout, (16, 2 * num), dtype="float32")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 from .digits import Digit, digits_layout
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 ACC = "tmem.accumulator"
 SF = "tmem.scale_factors"
@@ -55,7 +55,8 @@ KINDS = (None, "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
 _MX = ("mxf8f6f4", "mxf4", "mxf4nvf4")
 TABLE_39 = "PTX ISA 9.7.16.2.1, Table 39"
 
-#: layouts an MMA issued with .ws writes (cta_group::1, M = 128, 64, 32); E and G only so
+#: layouts an MMA issued with .ws writes (cta_group::1, M = 128, 64, 32); E and G are
+#: written only by .ws MMAs, D by both
 _WS = ("D", "E", "G")
 _ALWAYS_WS = ("E", "G")
 
@@ -92,7 +93,7 @@ _HALF = ("C", "F")
     ],
 )
 def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
-                kind: str | None = None, ws: bool = False, sparse: bool = False) -> Built:
+                kind: str | None = None, ws: bool = False, sparse: bool = False) -> PresetLayout:
     """``tcgen05.mma`` accumulator D in tensor memory, for data-path layouts A to G.
 
     Hardware object: where the f32 (or unpacked 16-bit) accumulator of one
@@ -187,7 +188,7 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     }
     row_digits, col_digits = rows[datapath]
     layout = digits_layout(row_digits, col_digits, offset=offset)
-    return Built(layout, (_M[datapath], n), dtype="float32")
+    return PresetLayout(layout, (_M[datapath], n), dtype="float32")
 
 
 def _ranges(values: tuple[int, ...]) -> str:
@@ -228,7 +229,7 @@ SF_PER_CELL = {"e8m0": 4, "e4m3": 4}
     example_at=(37, 2),
 )
 def scale_factors(rows: int = 128, sf_per_row: int = 4, sf_dtype: str = "e8m0",
-                  reuse: int = 1, pipe_depth: int = 1) -> Built:
+                  reuse: int = 1, pipe_depth: int = 1) -> PresetLayout:
     """Block-scale factors (SFA / SFB) of a block-scaled ``tcgen05.mma`` in tensor memory.
 
     Hardware object: the UE8M0 / UE4M3 scale factors after
@@ -281,4 +282,4 @@ def scale_factors(rows: int = 128, sf_per_row: int = 4, sf_dtype: str = "e8m0",
     outer: list[Digit] = [(pipe_depth, stage_cols, "TCol"), (reuse, 0, "TCol")]
     layout = digits_layout(outer, row_digits, sf_digits, replica=[(4, 32, "TLane")])
     shape = tuple(d for d in (pipe_depth, reuse) if d != 1) + (rows, sf_per_row)
-    return Built(layout, shape, dtype=sf_dtype)
+    return PresetLayout(layout, shape, dtype=sf_dtype)

@@ -15,7 +15,7 @@ import math
 from ..core.capacity import GENERATIONS, PSUM_BANK_BYTES, PSUM_BANKS, SBUF_SOURCE, sbuf_bytes
 from ..core.dtypes import dtype_bits
 from .digits import Digit, digits_layout
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 PARTITIONS = 128
 PSUM_BANK_FP32 = PSUM_BANK_BYTES // 4
@@ -44,7 +44,7 @@ def _check_partitions(name: str, shape: tuple[int, ...]) -> None:
                   "(trn2), 256 KiB (trn3)")],
 )
 def sbuf(shape: tuple[int, ...] = (128, 512), dtype: str = "bfloat16",
-         generation: str = "trn2") -> Built:
+         generation: str = "trn2") -> PresetLayout:
     """A tile in the NeuronCore state buffer (SBUF).
 
     Hardware object: an SBUF tile as NKI allocates it: dimension 0 is the partition
@@ -72,7 +72,7 @@ def sbuf(shape: tuple[int, ...] = (128, 512), dtype: str = "bfloat16",
     free_digits: list[Digit] = [
         (s, math.prod(free[i + 1:]), "F") for i, s in enumerate(free)
     ]
-    return Built(digits_layout([(shape[0], 1, "P")], free_digits), shape, dtype=dtype)
+    return PresetLayout(digits_layout([(shape[0], 1, "P")], free_digits), shape, dtype=dtype)
 
 
 @register(
@@ -84,7 +84,7 @@ def sbuf(shape: tuple[int, ...] = (128, 512), dtype: str = "bfloat16",
             Param("generation", "choice", "trn2", GENERATIONS,
                   doc="Trainium generation (PSUM is 16 KiB = 8 x 2 KiB per partition on each)")],
 )
-def psum(shape: tuple[int, ...] = (128, 512), generation: str = "trn2") -> Built:
+def psum(shape: tuple[int, ...] = (128, 512), generation: str = "trn2") -> PresetLayout:
     """A tile in the NeuronCore partial-sum buffer (PSUM), in fp32 elements.
 
     Hardware object: a PSUM tile (matmul output): 128 partitions x 16 KiB, each
@@ -116,4 +116,4 @@ def psum(shape: tuple[int, ...] = (128, 512), generation: str = "trn2") -> Built
     banks = max(1, f // PSUM_BANK_FP32)
     width = min(f, PSUM_BANK_FP32)
     layout = digits_layout([(p, 1, "P")], [(banks, 1, "Bank"), (width, 1, "F")])
-    return Built(layout, shape, dtype="float32")
+    return PresetLayout(layout, shape, dtype="float32")

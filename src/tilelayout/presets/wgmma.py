@@ -12,7 +12,7 @@ pattern repeated every 8 columns.
 from __future__ import annotations
 
 from .digits import digits_layout
-from .registry import Built, Param, fail, register
+from .registry import Param, PresetLayout, fail, register
 
 NAME = "wgmma.m64nNk16.D"
 N_CHOICES = tuple(range(8, 257, 8))
@@ -25,7 +25,7 @@ N_CHOICES = tuple(range(8, 257, 8))
     "CuTe SM90::GMMA::CLayout_64xN (include/cute/atom/mma_traits_sm90_gmma.hpp)",
     params=[Param("n", "choice", 64, N_CHOICES, doc="N of the instruction (8..256, step 8)")],
 )
-def build(n: int = 64) -> Built:
+def build(n: int = 64) -> PresetLayout:
     """``wgmma.mma_async.sync.aligned.m64nNk16.f32`` accumulator D over a warpgroup.
 
     Hardware object: the N/2 f32 registers d_i of each of the 128 threads of the
@@ -44,7 +44,7 @@ def build(n: int = 64) -> Built:
         raise fail(NAME, f"n must be a multiple of 8 in [8, 256], got {n}")
     rows = [(4, 1, "wid_in_wg"), (2, 2, "m"), (8, 4, "laneid")]
     cols = [(n // 8, 4, "m"), (4, 1, "laneid"), (2, 1, "m")]
-    return Built(digits_layout(rows, cols), (64, n), dtype="float32")
+    return PresetLayout(digits_layout(rows, cols), (64, n), dtype="float32")
 
 
 A_NAME = "wgmma.m64nNkK.A"
@@ -64,7 +64,7 @@ A_K = {"float16": 16, "bfloat16": 16, "tfloat32": 8, "int8": 32, "uint8": 32, "e
                   doc="element type of A: float16/bfloat16 (K=16), tfloat32 (K=8), "
                   "int8/uint8/e4m3/e5m2 (K=32)")],
 )
-def register_a(dtype: str = "float16") -> Built:
+def register_a(dtype: str = "float16") -> PresetLayout:
     """``wgmma.mma_async`` m64nNkK with A in registers: the A fragment over a warpgroup.
 
     Hardware object: the A operand registers a_i of the 128 threads of a warpgroup
@@ -92,4 +92,4 @@ def register_a(dtype: str = "float16") -> Built:
         rows, cols = [(2, 1, "m"), (8, 4, "laneid")], [(2, 2, "m"), (4, 1, "laneid")]
     else:
         rows, cols = [(2, 4, "m"), (8, 4, "laneid")], [(2, 8, "m"), (4, 1, "laneid"), (4, 1, "m")]
-    return Built(digits_layout(warps + rows, cols), (64, k), dtype=dtype)
+    return PresetLayout(digits_layout(warps + rows, cols), (64, k), dtype=dtype)

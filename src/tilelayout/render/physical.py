@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 
 from ..analysis.banks import bank_map, is_shared_memory
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_thread_axis
 from ..core.axes import axis_of as lookup_axis
+from ..core.axes import is_thread_axis
+from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 

@@ -1,23 +1,19 @@
-"""Small helpers shared by the algebra modules (the tile of a layout, re-wrapping)."""
+"""Distinct rows of integer columns: one sortable int64 key per row (``distinct_rows``),
+and column values replaced by their ranks when the keys would overflow (``ranked``).
+
+Equivalence checks and the legality report count distinct coordinates with these.
+
+>>> import numpy as np
+>>> distinct_rows([np.array([3, 3, 1]), np.array([0, 0, 2])]).tolist()  # rows (3,0), (1,2)
+[2, 6]
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
-
-from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.tile import TileLayout
-
-__all__ = ["Layout", "distinct_rows", "ranked", "rewrap", "tile_of"]
-
-
-def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
-    """Apply a tile -> tile operation that keeps ``m`` exactly (swizzle passes through)."""
-    if isinstance(layout, ComposeLayout):
-        return ComposeLayout(layout.swizzle, f(layout.tile))
-    return f(layout)
 
 
 def distinct_rows(columns: Sequence[np.ndarray],
