@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tilelayout.core.operations import LayoutKey
 from tilelayout.eval import compiled
 from tilelayout.eval.compiled import plan_for
 
@@ -90,13 +91,31 @@ def test_each_equal_layout_keeps_its_own_axis_order():
 def test_layouts_hold_no_plans_the_cache_is_keyed_by_value():
     L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)] + R[2:1@pid]"))
     L.apply(5)
-    frozen = (int, str, tuple, tl.TileLayout, tl.Swizzle, tl.XorSwizzle)
+    frozen = (int, str, tuple, tl.TileLayout, tl.Swizzle, tl.XorSwizzle, LayoutKey)
     for layout in (L, L.tile):  # every slot holds immutable data only
-        slots = [s for c in type(layout).__mro__ for s in getattr(c, "__slots__", ())]
+        slots = [s for c in type(layout).__mro__ for s in getattr(c, "__slots__", ())
+                 if s != "__weakref__"]
         assert slots and all(isinstance(getattr(layout, s), frozen) for s in slots), slots
+        assert layout._ref() is layout  # the plan key: a weak reference to itself
     M = pickle.loads(pickle.dumps(L))
     assert M == L and M.apply(5) == L.apply(5)
     assert compiled.plan_for(M, None) is compiled.plan_for(L, None)  # equal values share
+    # the per-object plans share the compiled functions and name their own layout
+    pm, pl = compiled.plan_of(M._ref, None), compiled.plan_of(L._ref, None)
+    assert pm.layout is M and pl.layout is L and pm.base is pl.base
+
+
+def test_a_layout_s_plan_follows_its_own_axis_order_and_dies_with_it():
+    a = tl.parse("S[8:1] + 1@pid + 2@warpid")
+    b = tl.parse("S[8:1] + 2@warpid + 1@pid")  # equal to a, other coordinate order
+    assert list(a.base(3)) == ["m", "pid", "warpid"] and list(b.base(3)) == ["m", "warpid", "pid"]
+    assert list(a.apply(3)[0]) == ["m", "pid", "warpid"]
+    assert list(b.apply(3)[0]) == ["m", "warpid", "pid"]
+    # many layouts: the per-object cache stays bounded, old layouts are released
+    for k in range(2 * compiled.PLAN_CACHE_SIZE):
+        tl.parse(f"S[(4,4):(4,{k + 1})]").base(0)
+    info = compiled.plan_of.cache_info()
+    assert info.maxsize == compiled.PLAN_CACHE_SIZE and info.currsize <= info.maxsize
 
 
 def test_shapes_are_cached_per_spelling_and_bounded():

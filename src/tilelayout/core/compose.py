@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .errors import LayoutTypeError, SwizzleError, shown
-from .operations import LayoutOperations
+from .operations import LayoutKey, LayoutOperations
 from .shape import Shape
 from .swizzle import Swizzle
 from .tile import TileLayout
@@ -36,7 +36,7 @@ class ComposeLayout(LayoutOperations):
     True
     """
 
-    __slots__ = ("_swizzle", "_tile", "_hash")
+    __slots__ = ("_swizzle", "_tile", "_hash", "_ref", "__weakref__")
 
     def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle | XorSwizzle):
@@ -52,6 +52,7 @@ class ComposeLayout(LayoutOperations):
         self._swizzle = swizzle
         self._tile = tile
         self._hash = hash((swizzle, tile))
+        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.plan_of)
 
     @property
     def swizzle(self) -> AnySwizzle:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -63,6 +64,25 @@ class LayoutMethod:
 
     def __repr__(self) -> str:
         return f"LayoutMethod({self.module}.{self.name})"
+
+
+class LayoutKey(weakref.ref):
+    """A layout object's identity as a cheap dictionary key: a weak reference to the
+    layout that equals only itself and hashes as the layout (the hash computed once, by
+    CPython, not by a Python-level ``__hash__`` per lookup). Each layout makes one at
+    construction (``L._ref``); :func:`tilelayout.eval.compiled.plan_of` keys the compiled
+    plans by it. It holds no cache and does not keep the layout alive.
+
+    >>> import tilelayout as tl
+    >>> L, M = tl.parse("S[8:1]"), tl.parse("S[8:1]")
+    >>> L._ref() is L, L._ref == M._ref, hash(L._ref) == hash(L)
+    (True, False, True)
+    """
+
+    __slots__ = ()
+    __eq__ = object.__eq__  # identity: equal layouts keep their own keys
+    __ne__ = object.__ne__
+    __hash__ = weakref.ref.__hash__  # the referent's hash, computed once
 
 
 class LayoutOperations:

@@ -21,7 +21,7 @@ from .axes import check_name
 from .budget import MAX_INT_BITS, product
 from .errors import LayoutError
 from .iter import Iter, as_int
-from .operations import LayoutMethod, LayoutOperations
+from .operations import LayoutKey, LayoutMethod, LayoutOperations
 from .shape import Shape, admit
 
 IterSpec = Iter | tuple[int, int] | tuple[int, int, str]
@@ -80,7 +80,7 @@ class TileLayout(LayoutOperations):
     ('laneid', 2, {'m': 3})
     """
 
-    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes")
+    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes", "_ref", "__weakref__")
 
     def __init__(
         self,
@@ -93,6 +93,7 @@ class TileLayout(LayoutOperations):
         self._offset = _offset_items(offset)
         _check_bounds(self._shard, self._replica, self._offset)
         self._hash = hash((self._shard, self._replica, frozenset(self._offset)))
+        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.plan_of)
         seen: dict[str, None] = {}
         for it in self._shard + self._replica:
             seen.setdefault(it.axis, None)

@@ -4,7 +4,10 @@
 each (layout, shape) this module renders the layout's simplified forward expressions
 (:mod:`tilelayout.eval.expressions`) as a small Python function, compiles it once and
 keeps it in a bounded least-recently-used cache keyed by the layout *value* and the shape
-(:func:`plan_for`; layouts are immutable and hold no cache themselves). The function validates the index
+(:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
+(:func:`plan_of`) finds a layout object's plan by the key the layout made of itself when
+it was built (:class:`~tilelayout.core.operations.LayoutKey`, a weak reference whose hash
+CPython computes once): no Python-level ``__hash__`` per call. The function validates the index
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
 (numpy integers, lists, out-of-range or malformed indices) to the general path, which
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
@@ -33,6 +36,7 @@ from typing import Any
 from ..core import budget
 from ..core.compose import Layout, tile_of
 from ..core.coord import Coord, make_coord
+from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
 from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
 
@@ -76,6 +80,12 @@ class Plan:
                 self.source += "\n" + text
         return fn(index)
 
+    def for_layout(self, layout: Layout) -> Plan:
+        """This plan for ``layout``, a layout equal to ``self.layout`` with the same axis
+        order: the compiled functions are shared, nothing is compiled."""
+        return Plan(layout, self.shape, self.base, self.source, self.replica_cost,
+                    self._build_apply, self._apply)
+
 
 def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
     """The plan of ``layout`` over ``shape`` (``None``: the default shape), compiled once
@@ -116,6 +126,23 @@ def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
     True
     """
     return _compile(layout, layout.check_shape(shape))
+
+
+@functools.lru_cache(maxsize=PLAN_CACHE_SIZE)
+def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
+    """The plan of the layout ``ref()`` over ``shape`` (hashable), whose ``layout`` is that
+    very object: ``ref`` is the key a layout holds of itself (``L._ref``), so a lookup
+    hashes no layout. The compiled functions come from :func:`plan_for` (compiled once
+    per value, shared by equal layouts).
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("S[8:1] + 1@pid")
+    >>> plan_of(L._ref, None).layout is L, plan_of(L._ref, None).base(3)
+    (True, {m: 3, pid: 1})
+    """
+    layout = ref()
+    plan = plan_for(layout, shape)
+    return plan if plan.layout is layout else plan.for_layout(layout)
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE // 8)
