@@ -32,7 +32,8 @@ import argparse
 import json
 
 from ..core.axes import check_axis, current
-from ..interop.convert import TARGETS, convert, parse_mesh
+from ..core.mesh import parse_mesh
+from ..interop.convert import TARGETS, convert
 from ..interop.jax import mesh_axes, mesh_table
 from .common import add_layout_args, int_tuple, layout_args
 
@@ -57,9 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the conversion (or raise the converter's refusal)."""
-    mesh = parse_mesh(args.mesh)
-    if mesh is not None:
-        mesh = mesh_axes(mesh)
+    mesh = None if not args.mesh else mesh_axes(dict(parse_mesh(args.mesh)))
     with current() if mesh is None else mesh_table(mesh):  # the text may name the mesh's axes
         named = layout_args(args)
     layout, shape = named.layout, named.shape

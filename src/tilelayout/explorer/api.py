@@ -33,12 +33,13 @@ from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.jsonable import jsonable
+from ..core.mesh import mesh_of
 from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
 from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
-from ..interop.convert import TARGETS, convert, parse_mesh
+from ..interop.convert import TARGETS, convert
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
@@ -611,12 +612,12 @@ def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
     if isinstance(value, str) and len(value) > 200:
         raise ApiError("'mesh' is longer than 200 characters", 413, field="mesh")
     try:
-        mesh = parse_mesh(value)
-        if mesh is None:
+        if value in (None, "", {}):
             return None
+        mesh = mesh_of(value)
         if len(mesh) > 8 or any(not 1 <= n <= 1 << 16 for n in mesh.values()):
             raise ApiError("'mesh' has at most 8 axes, each of size 1..65536", field="mesh")
-        return mesh_axes(mesh)
+        return mesh_axes(dict(mesh))
     except LayoutError as exc:
         raise ApiError(str(exc), field="mesh") from None
 

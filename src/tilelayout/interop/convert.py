@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,35 +48,6 @@ from .tvm import to_tvm
 
 #: the notations ``convert`` writes, in the order the explorer lists them
 TARGETS = ("cute", "cute-tv", "jax", "triton", "tvm")
-
-
-def parse_mesh(text: str | Mapping[str, Any] | None) -> dict[str, int] | None:
-    """``"dp=2,tp=2"`` (or a mapping) -> ``{"dp": 2, "tp": 2}``; ``None``/empty -> ``None``.
-
-    >>> parse_mesh("dp=2, tp=4")
-    {'dp': 2, 'tp': 4}
-    """
-    if text is None or text == "" or text == {}:
-        return None
-    if isinstance(text, Mapping):
-        items = list(text.items())
-    else:
-        items = []
-        for part in re.split(r"\s*,\s*", str(text).strip()):
-            name, sep, size = part.partition("=")
-            if not sep or not name.strip():
-                raise LayoutError(f"mesh entries look like NAME=SIZE (e.g. dp=2,tp=2); got {part!r}")
-            items.append((name.strip(), size.strip()))
-    out: dict[str, int] = {}
-    for name, size in items:
-        try:
-            value = int(size)
-        except (TypeError, ValueError):
-            raise LayoutError(f"mesh axis {name!r} needs an integer size, got {size!r}") from None
-        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise LayoutError(f"mesh axis names are identifiers like dp or tp; got {name!r}")
-        out[name] = value
-    return out
 
 
 def assumed_mesh(layout: Layout) -> dict[str, int]:

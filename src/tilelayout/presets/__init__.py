@@ -31,11 +31,9 @@ from __future__ import annotations
 
 import importlib
 
+from .params import PARAM_KINDS, Param, PresetError
 from .registry import (
-    PARAM_KINDS,
-    Param,
     Preset,
-    PresetError,
     PresetInfo,
     catalog,
     default,

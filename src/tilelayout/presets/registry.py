@@ -4,6 +4,8 @@ A preset is an ordinary layout (:class:`~tilelayout.TileLayout` or
 :class:`~tilelayout.ComposeLayout`) plus the logical shape it is meant for, the
 parameters that produced it and a documentation string citing its source. Builders
 register themselves with :func:`register`; users call :func:`tilelayout.presets.get`.
+Parameters (:class:`Param`, their kinds and text forms) are in
+:mod:`tilelayout.presets.params`.
 
 >>> from tilelayout import presets
 >>> presets.get("mma.m16n8k16.C").shape
@@ -16,216 +18,14 @@ import copy
 import difflib
 import functools
 import inspect
-import json
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from ..core.compose import Layout
-from ..core.errors import LayoutError
 from ..core.jsonable import jsonable
-from ..core.shape import int_tuple
-
-#: parameter kinds; the explorer picks a widget per kind
-PARAM_KINDS = ("choice", "int", "bool", "shape", "mesh", "spec")
-
-
-class PresetError(LayoutError):
-    """An unknown preset, an unknown parameter or a parameter value a preset refuses."""
-
-
-@dataclass(frozen=True)
-class Param:
-    """One keyword argument of a preset.
-
-    ``default`` is the value used by :func:`~tilelayout.presets.default` and offered
-    by the explorer. ``required`` parameters (SPEC §5: e.g. ``dtype`` of an mma A/B
-    operand) must be passed to :func:`~tilelayout.presets.get` explicitly; their
-    ``default`` is only a suggestion. ``choices`` lists every allowed value when the
-    set is finite.
-
-    >>> Param("trans", "bool", False).check("ldmatrix.x1", True)
-    True
-    """
-
-    name: str
-    kind: str
-    default: Any
-    choices: tuple[Any, ...] | None = None
-    required: bool = False
-    doc: str = ""
-    #: values that are recognized but refused, with the reason (e.g. not sourced)
-    refused: Mapping[Any, str] = field(default_factory=lambda: MappingProxyType({}))
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "refused", MappingProxyType(dict(self.refused)))
-
-    def check(self, preset: str, value: Any) -> Any:
-        """``value`` validated (and normalized) for this parameter of ``preset``."""
-        where = f"{preset}: parameter {self.name}"
-        if value is None and self.default is None:
-            return None  # an optional parameter left unset (the builder picks its value)
-        if self.refused and isinstance(value, Hashable) and value in self.refused:
-            raise PresetError(f"{where}={value!r} is not available: {self.refused[value]}")
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise PresetError(f"{where} must be True or False, got {value!r}")
-            return value
-        if self.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise PresetError(f"{where} must be an integer, got {value!r}")
-        if self.kind == "shape":
-            value = _as_shape(where, value)
-        if self.kind == "mesh":
-            value = _as_mesh(where, value)
-        if self.kind == "spec":
-            value = _as_spec(where, value)
-        if self.choices is not None and value not in self.choices:
-            shown = ", ".join(str(c) for c in self.choices)
-            raise PresetError(f"{where} must be one of {shown}; got {value!r}")
-        return value
-
-    def parse(self, text: str) -> Any:
-        """A value from command-line / query-string text (JSON accepted for every kind).
-
-        >>> Param("shape", "shape", (8, 64)).parse("8,16")
-        (8, 16)
-        >>> Param("spec", "spec", ()).parse("data,None")
-        ('data', None)
-        >>> Param("imm", "int", None).parse("") is None   # optional: left to the preset
-        True
-        """
-        text = str(text).strip()
-        if self.default is None and text in ("", "None", "none", "null", "auto"):
-            return None
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = _parse_loose(self.kind, text)
-        if self.kind == "bool" and isinstance(value, str):
-            low = value.lower()
-            if low in ("true", "1", "yes"):
-                return True
-            if low in ("false", "0", "no"):
-                return False
-        if self.kind == "int" and isinstance(value, str):
-            raise PresetError(f"parameter {self.name} must be an integer, got {text!r}")
-        if self.kind in ("shape", "spec") and isinstance(value, list):
-            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        if self.kind == "spec" and (value is None or isinstance(value, str)):
-            value = (value,)
-        return value
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description (tuples become lists)."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "default": jsonable(self.default),
-            "choices": None if self.choices is None else [jsonable(c) for c in self.choices],
-            "required": self.required,
-            "doc": self.doc,
-        }
-
-
-def _parse_loose(kind: str, text: str) -> Any:
-    if kind in ("int",):
-        try:
-            return int(text)
-        except ValueError:
-            return text
-    if kind == "shape":
-        try:
-            return int_tuple(text)
-        except LayoutError:
-            return text
-    if kind == "mesh":  # data=2,model=4  or  data:2,model:4
-        out: dict[str, Any] = {}
-        for part in filter(None, (p.strip() for p in text.strip("{} ").split(","))):
-            key, sep, val = part.replace(":", "=").partition("=")
-            if not sep:
-                return text
-            try:
-                out[key.strip().strip("'\"")] = int(val)
-            except ValueError:
-                return text
-        return out
-    if kind == "spec":  # data,None  or  (data,model),None
-        out_spec: list[Any] = []
-        depth_items: list[str] | None = None
-        for raw in _split_top(text.strip("[] ")):
-            item = raw.strip()
-            if item.startswith("("):
-                depth_items = [s.strip().strip("'\"") for s in item.strip("()").split(",")]
-                out_spec.append(tuple(s for s in depth_items if s))
-            elif item in ("None", "null", "-", ""):
-                out_spec.append(None)
-            else:
-                out_spec.append(item.strip("'\""))
-        return tuple(out_spec)
-    return text
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
-    return parts
-
-
-def _as_shape(where: str, value: Any) -> tuple[int, ...]:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = (value,)
-    if not isinstance(value, Sequence) or isinstance(value, str) or not value:
-        raise PresetError(f"{where} must be a tuple of positive integers like (8, 64), got {value!r}")
-    out = []
-    for v in value:
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise PresetError(
-                f"{where} must be a tuple of positive integers like (8, 64), got {value!r}"
-            )
-        out.append(int(v))
-    return tuple(out)
-
-
-def _as_mesh(where: str, value: Any) -> Mapping[str, int]:
-    if not isinstance(value, Mapping) or not value:
-        raise PresetError(f"{where} must map mesh axis names to sizes, e.g. {{'data': 2}}; "
-                          f"got {value!r}")
-    out: dict[str, int] = {}
-    for k, v in value.items():
-        if not isinstance(k, str) or not k.isidentifier():
-            raise PresetError(f"{where}: mesh axis names must be identifiers, got {k!r}")
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise PresetError(f"{where}: size of mesh axis {k!r} must be a positive integer, "
-                              f"got {v!r}")
-        out[k] = int(v)
-    return MappingProxyType(out)
-
-
-def _as_spec(where: str, value: Any) -> tuple[Any, ...]:
-    if not isinstance(value, Sequence) or isinstance(value, str):
-        raise PresetError(f"{where} must be a sequence with one entry per tensor dim "
-                          f"(None, a mesh axis name, or a tuple of names); got {value!r}")
-    out: list[Any] = []
-    for entry in value:
-        if entry is None or isinstance(entry, str):
-            out.append(entry)
-        elif isinstance(entry, Sequence) and all(isinstance(e, str) for e in entry):
-            out.append(tuple(entry) if len(entry) != 1 else entry[0])
-        else:
-            raise PresetError(f"{where}: entry {entry!r} must be None, a mesh axis name or "
-                              f"a tuple of mesh axis names")
-    return tuple(out)
+from .params import Param, PresetError
 
 
 @dataclass(frozen=True)
