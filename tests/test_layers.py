@@ -407,3 +407,41 @@ def test_the_state_check_sees_a_changed_global():
         assert _snapshot(modules) != middle
     finally:
         del axes._leak_probe  # type: ignore[attr-defined]
+
+
+# -- tests mirror src ------------------------------------------------------------------------
+TESTS = Path(__file__).resolve().parent
+
+#: modules with no ``tests/<path>/test_<name>.py``, each with the reason (keep it short:
+#: a module's behaviour is tested in the file named after it)
+NO_TEST_FILE: dict[str, str] = {}
+
+
+def missing_test_files(src: Path, tests: Path) -> list[str]:
+    """``src`` modules (``__init__.py`` aside) without ``tests/<same path>/test_<name>.py``."""
+    out = []
+    for path in sorted(src.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        rel = path.relative_to(src)
+        if not (tests / rel.parent / f"test_{rel.stem}.py").is_file():
+            out.append(rel.as_posix())
+    return out
+
+
+def test_every_module_has_a_test_file_named_after_it():
+    missing = missing_test_files(SRC, TESTS)
+    assert sorted(set(missing) - set(NO_TEST_FILE)) == [], "add tests/<path>/test_<name>.py"
+    assert sorted(set(NO_TEST_FILE) - set(missing)) == [], "drop the exemption: it has tests now"
+
+
+def test_the_mirror_check_finds_a_module_without_tests(tmp_path):
+    src, tests = tmp_path / "src", tmp_path / "tests"
+    for rel in ("core/__init__.py", "core/tile.py", "core/shape.py", "cli.py"):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text("")
+    (tests / "core").mkdir(parents=True)
+    (tests / "core" / "test_tile.py").write_text("")
+    (tests / "test_cli.py").write_text("")
+    (tests / "test_shape.py").write_text("")  # the right name in the wrong folder
+    assert missing_test_files(src, tests) == ["core/shape.py"]
