@@ -65,7 +65,7 @@ def test_jax_assumes_the_layouts_mesh_and_says_so():
     out = ok("--preset", "mesh.shard", "--to", "jax")
     entries = partition_spec_entries(p.layout, {"dp": 2, "tp": 2}, p.shape)
     assert out[0] == f"P{entries!r}" == "P('dp', None)"  # as JAX prints a PartitionSpec
-    assert out[1].startswith("# P = jax.sharding.PartitionSpec; mesh dp=2, tp=2 (assumed")
+    assert out[1].startswith("# P = jax.sharding.PartitionSpec; mesh dp=2,tp=2 (assumed")
     # a given mesh declares its axes, so the layout text may use them
     out = ok("S[(2,2,2,4):(1@rows,4,1@cols,1)]", "--shape", "4,8", "--to", "jax",
              "--mesh", "rows=2,cols=2")

@@ -65,3 +65,14 @@ def test_cli_and_explorer_accept_what_presets_accept(capsys):
         assert out["mesh"] == {"dp": 2} and out["targets"][0]["text"] == "P('dp', None)"
         assert main(["convert", "S[(2,4):(1@dp,1)]", "--to", "jax", "--mesh", text]) == 0
         assert "P('dp', None)" in capsys.readouterr().out
+
+
+def test_pairs_and_jax_mesh_shapes_follow_the_same_rules():
+    from tilelayout.interop.jax import mesh_axes
+
+    assert dict(mesh_of([("dp", 2), ("tp", "4")])) == {"dp": 2, "tp": 4}
+    assert mesh_axes([("dp", 2), ("tp", 4)]) == {"dp": 2, "tp": 4}
+    for bad, says in (([("dp", 2), ("dp", 4)], "given twice"), ([("dp", 0)], "positive"),
+                      ([("2x", 2)], "identifiers"), ([("dp",)], "pairs")):
+        with pytest.raises(MeshError, match=says):
+            mesh_axes(bad)

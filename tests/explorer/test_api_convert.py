@@ -67,7 +67,7 @@ def test_jax_with_the_layouts_mesh_and_with_a_given_mesh():
     r = _by_target(api_convert(_req(p, targets=["jax"])))
     want = partition_spec_entries(p.layout, {"dp": 2, "tp": 2}, p.shape)
     assert r["jax"]["text"] == f"P{want!r}" == "P('dp', None)"
-    assert "mesh dp=2, tp=2 (assumed" in r["jax"]["notes"][0]
+    assert "mesh dp=2,tp=2 (assumed" in r["jax"]["notes"][0]
     # a given mesh: its axes are declared, so the text may use them; a mismatch is a refusal
     r = api_convert({"layout": "S[(2,2,2,4):(1@rows,4,1@cols,1)]", "shape": "4,8",
                      "mesh": "rows=2,cols=2", "targets": ["jax"]})

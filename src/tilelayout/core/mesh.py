@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -57,11 +57,12 @@ def parse_mesh(text: str) -> Mapping[str, int]:
     return _checked(items)
 
 
-def mesh_of(value: str | Mapping[str, Any]) -> Mapping[str, int]:
-    """``value`` as a mesh: text is parsed (:func:`parse_mesh`), a mapping checked.
+def mesh_of(value: str | Mapping[str, Any] | Sequence[tuple[str, int]]) -> Mapping[str, int]:
+    """``value`` as a mesh: text is parsed (:func:`parse_mesh`), a mapping or a sequence
+    of ``(name, size)`` pairs checked by the same rules.
 
-    >>> dict(mesh_of({"dp": 2}))
-    {'dp': 2}
+    >>> dict(mesh_of({"dp": 2})), dict(mesh_of([("dp", 2), ("tp", 4)]))
+    ({'dp': 2}, {'dp': 2, 'tp': 4})
     >>> mesh_of({"dp": 0})
     Traceback (most recent call last):
     ...
@@ -69,10 +70,13 @@ def mesh_of(value: str | Mapping[str, Any]) -> Mapping[str, int]:
     """
     if isinstance(value, str):
         return parse_mesh(value)
-    if not isinstance(value, Mapping):
-        raise MeshError(f"a mesh is text of {EXAMPLE} or a mapping like {{'dp': 2}}; "
-                        f"got {shown(value)}")
-    return _checked(list(value.items()))
+    if isinstance(value, Mapping):
+        return _checked(list(value.items()))
+    if isinstance(value, Sequence) and all(isinstance(p, Sequence) and not isinstance(p, str)
+                                           and len(p) == 2 for p in value):
+        return _checked([tuple(p) for p in value])
+    raise MeshError(f"a mesh is text of {EXAMPLE}, a mapping like {{'dp': 2}} or "
+                    f"(name, size) pairs; got {shown(value)}")
 
 
 def format_mesh(mesh: Mapping[str, int]) -> str:
@@ -99,6 +103,8 @@ def _checked(items: list[tuple[Any, Any]]) -> Mapping[str, int]:
 
 def _size(name: str, size: Any) -> int:
     value = size
+    if not isinstance(size, bool) and hasattr(size, "__index__"):
+        value = size.__index__()  # numpy integers (a JAX mesh's sizes)
     if isinstance(size, str):
         try:
             value = int(size.strip().strip("'\""))

@@ -36,6 +36,7 @@ from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.jsonable import jsonable
+from ..core.mesh import format_mesh
 from ..core.shape import format_shape
 from ..core.swizzle import swizzle_shift
 from ..core.tile import TileLayout
@@ -66,10 +67,6 @@ def assumed_mesh(layout: Layout) -> dict[str, int]:
                    if it.axis == a)
         out[a] = span + 1
     return out
-
-
-def _mesh_text(mesh: Mapping[str, int]) -> str:
-    return ", ".join(f"{a}={n}" for a, n in mesh.items())
 
 
 def convert(layout: Layout, shape: Sequence[int], target: str, *,
@@ -130,7 +127,7 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
             )
         entries = partition_spec_entries(layout, use, dims)
         how = "given" if given else "assumed: the layout's device axes, sized by the values it spans"
-        notes = [f"P = jax.sharding.PartitionSpec; mesh {_mesh_text(use)} ({how}); "
+        notes = [f"P = jax.sharding.PartitionSpec; mesh {format_mesh(use)} ({how}); "
                  f"array shape {format_shape(dims)}"]
         return {"text": f"P{tuple(entries)!r}", "value": {"spec": jsonable(entries),
                                                             "mesh": use}, "notes": notes}

@@ -32,6 +32,7 @@ from ..core.axes import AxisTable, current
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout
 from ..core.iter import Iter
+from ..core.mesh import mesh_of
 from ..core.shape import format_shape, unflatten
 from ..core.tile import TileLayout
 from . import InteropError, require
@@ -54,25 +55,13 @@ def mesh_axes(mesh_shape: MeshShape) -> dict[str, int]:
     if hasattr(mesh_shape, "axis_names") and hasattr(mesh_shape, "shape"):  # jax Mesh
         mesh_shape = mesh_shape.shape
     items = list(mesh_shape.items()) if isinstance(mesh_shape, Mapping) else list(mesh_shape)
-    out: dict[str, int] = {}
-    for item in items:
-        try:
-            name, size = item
-            size = int(size)
-        except (TypeError, ValueError):
-            raise InteropError(f"mesh shape entries are (axis name, size); got {item!r}") from None
-        if size < 1:
-            raise InteropError(f"mesh axis {name!r} has size {size}; sizes must be >= 1")
-        if name in out:
-            raise InteropError(f"mesh axis {name!r} appears twice in the mesh shape")
-        if not isinstance(name, str) or not name.isidentifier():
-            raise InteropError(f"mesh axis names are identifiers; got {name!r}")
+    out = dict(mesh_of(items))  # the one mesh rule: identifier names, sizes >= 1, no repeats
+    for name in out:
         if lookup_axis(name).kind != "device":
             raise InteropError(
                 f"mesh axis {name!r} clashes with the {lookup_axis(name).kind} axis of that "
                 f"name; rename the mesh axis"
             )
-        out[name] = size
     return out
 
 
