@@ -304,7 +304,7 @@ def param_text(kind: str, value: Any) -> str:
         return ""  # an optional integer left unset: the preset picks it
     if kind == "bool":
         return "true" if value else "false"
-    if kind == "shape":
+    if kind in ("shape", "order"):
         return ",".join(str(v) for v in value)
     if kind == "mesh":
         return ",".join(f"{k}={v}" for k, v in value.items())

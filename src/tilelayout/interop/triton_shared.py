@@ -28,8 +28,8 @@ two meet on power-of-two tiles that store each element once at offsets ``[0, 2**
 >>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
 >>> to_triton_shared_bases(L)
 [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]]
->>> from_triton_shared_bases(_, (8, 64))
-parse('ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288), S[(8,64):(64,1)])')
+>>> from_triton_shared_bases(_, (8, 64))       # a plain Swizzle when one is equal
+parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
 """
 
 from __future__ import annotations
@@ -37,8 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..algebra.canonical import fuse_adjacent
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import SwizzleError
+from ..core.iter import Iter
+from ..core.swizzle import as_plain_swizzle
+from ..core.tile import TileLayout
 from ..core.xor_swizzle import MAX_XOR_BITS, XorSwizzle
 from . import InteropError, require
 from .triton import _dim_bits, from_triton_bases, to_triton_bases
@@ -94,12 +98,19 @@ def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -
     if not isinstance(layout, ComposeLayout):
         return plain
     sw = layout.swizzle
+    gaps = sum(1 << k for k in range(n) if not any(plain[k]))
     for k in range(n):  # both swizzle kinds are F2-linear: bit k goes to apply(2**k)
         v = sw.apply(1 << k)
         if v >> n:
             raise InteropError(
                 f"{sw} sends bit {k} of the tile's addresses to {v}, outside the tile's "
                 f"[0, {1 << n}); a Triton shared layout is a permutation of the tile's offsets"
+            )
+        if (v != 1 << k) if gaps >> k & 1 else (v & gaps):
+            raise InteropError(
+                f"{sw} moves padding: bit {k} of the tile's addresses goes to {v}, but the "
+                f"tile leaves address bits {gaps:#b} unused (padding, a zero basis in Triton) "
+                f"and a swizzle over them would put elements there"
             )
     # offset 2**k holds the element whose linear m is unapply(2**k)
     out = []
@@ -123,7 +134,9 @@ def from_triton_shared_bases(
     >>> from_triton_shared_bases([[1, 0], [2, 0], [0, 1]], (4, 2))
     parse('S[(4,2):(1,4)]')
     >>> from_triton_shared_bases([[0, 1], [1, 1]], (2, 2))
-    parse('ComposeLayout(XorSwizzle(1,3), S[(2,2):(2,1)])')
+    parse('ComposeLayout(Swizzle(0,1,1), S[(2,2):(2,1)])')
+    >>> from_triton_shared_bases([[0, 1], [0, 0], [1, 0]], (2, 2))   # offset bit 1: padding
+    parse('S[(2,2):(4,1)]')
     """
     bases = [[int(v) for v in vec] for vec in offset_bases]
     if not bases:
@@ -139,10 +152,15 @@ def from_triton_shared_bases(
         raise InteropError(f"shape {dims} has 2**{total} elements; an address swizzle permutes at "
                            f"most 2**{MAX_XOR_BITS}")
     flats = [_flat_vector(vec, dims, f"offset basis {k}") for k, vec in enumerate(bases)]
+    if 0 in flats and any(flats):  # zero bases: padding (offsets that hold no element)
+        real = [k for k, f in enumerate(flats) if f]
+        inner = from_triton_shared_bases([bases[k] for k in real], dims)
+        return _spread(inner, real, len(bases))
     if len(flats) != total:
         raise InteropError(
-            f"{len(flats)} offset bases for shape {dims} ({1 << total} elements): a shared "
-            f"layout that stores each element once has exactly {total}"
+            f"{len(flats)} non-zero offset bases for shape {dims} ({1 << total} elements): a "
+            f"shared layout that stores each element once has exactly {total} (zero bases are "
+            f"padding and not counted)"
         )
     # pick a bit-permutation tile: m bit k = the one new logical bit of basis k, if any
     pivots, used = [], 0
@@ -165,7 +183,29 @@ def from_triton_shared_bases(
             f"so some element has no offset"
         ) from None
     sw = unswizzle.inverse()
-    return tile if sw.is_identity else ComposeLayout(sw, tile)
+    return tile if sw.is_identity else ComposeLayout(as_plain_swizzle(sw) or sw, tile)
+
+
+def _spread(layout: Layout, real: Sequence[int], n: int) -> Layout:
+    """``layout`` with address bit ``j`` moved to bit ``real[j]`` of ``n`` address bits; the
+    other bits are padding (no element there, the swizzle leaves them alone)."""
+    def spread(value: int) -> int:
+        return sum(1 << real[j] for j in range(len(real)) if value >> j & 1)
+
+    tile = tile_of(layout)
+    shard = []
+    for it in tile.shard:  # a bit-permutation tile: one iter per address bit
+        low = it.stride.bit_length() - 1
+        bits = range(low, low + it.extent.bit_length() - 1)
+        shard.extend(Iter(2, 1 << real[b], it.axis) for b in reversed(bits))
+    spread_tile = TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
+    if not isinstance(layout, ComposeLayout):
+        return spread_tile
+    images = [1 << k for k in range(n)]
+    for j, k in enumerate(real):
+        images[k] = spread(layout.swizzle.apply(1 << j))
+    sw = XorSwizzle(images)
+    return ComposeLayout(as_plain_swizzle(sw) or sw, spread_tile)
 
 
 def _gluon():
@@ -189,7 +229,7 @@ def from_triton_shared(shared: Any, shape: Sequence[int] | None = None) -> Layou
     ``shape``; or a ``triton.tools.LinearLayout`` with in dim ``offset``.
 
     >>> from_triton_shared(ttgl.NVMMASharedLayout(128, 16), (8, 64))  # doctest: +SKIP
-    parse('ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288), S[(8,64):(64,1)])')
+    parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
     """
     if hasattr(shared, "bases") and hasattr(shared, "out_dims"):  # triton.tools.LinearLayout
         bases = dict(shared.bases)
