@@ -44,7 +44,7 @@ from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
-from ..interop.convert import TARGETS, convert, parse_mesh
+from ..interop.convert import PANEL_TARGETS, TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
@@ -637,7 +637,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
 # -- conversions: the layout in other tools' notations ------------------------------------
 #: what the page's "In other tools" panel lists, with its labels
 CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
-                  "tvm": "TVM TIRx"}
+                  "gluon": "Gluon", "tvm": "TVM TIRx"}
 
 
 def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
@@ -665,8 +665,9 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/convert``: the layout in each other tool's notation, or why not.
 
     Same fields as ``/api/layout`` plus an optional ``mesh`` (JAX; default: the layout's
-    device axes) and ``targets`` (default: all of
-    :data:`tilelayout.interop.convert.TARGETS`). Each entry of ``targets`` in the answer
+    device axes) and ``targets`` (any of :data:`tilelayout.interop.convert.TARGETS`;
+    default: the panel's, :data:`~tilelayout.interop.convert.PANEL_TARGETS`, so the page
+    never lists them itself). Each entry of ``targets`` in the answer
     is ``{"target", "label", "ok": true, "text", "notes"}`` (what
     :func:`tilelayout.interop.convert.convert` returns) or ``{"target", "label",
     "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
@@ -682,7 +683,7 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     mesh = _mesh(req)
     wanted = req.get("targets")
     if wanted is None:
-        wanted = list(TARGETS)
+        wanted = list(PANEL_TARGETS)
     if (not isinstance(wanted, list) or not wanted
             or not all(isinstance(t, str) and t in TARGETS for t in wanted)):
         raise ApiError(f"'targets' must be a non-empty list of {', '.join(TARGETS)}",

@@ -80,8 +80,9 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
         if sorted(obj.order) != list(range(len(shape))):
             raise InteropError(f"BlockedLayout order={list(obj.order)} is not a permutation of "
                                f"the {len(shape)} dimensions")
-    if isinstance(obj, ttgl.DotOperandLayout) and not _pow2(obj.k_width):
-        raise InteropError(f"DotOperandLayout k_width={obj.k_width}: expected a power of two")
+    if isinstance(obj, ttgl.DotOperandLayout) and not (_pow2(obj.k_width) or obj.k_width == 0):
+        raise InteropError(f"DotOperandLayout k_width={obj.k_width}: expected a power of two "
+                           f"(or 0 for a blocked, FMA, parent)")
     if isinstance(obj, ttgl.NVMMASharedLayout) and obj.swizzle_byte_width and len(shape) >= 2:
         cols = shape[0] if obj.transposed else shape[-1]
         rows = math.prod(shape) // cols
@@ -221,17 +222,21 @@ def _blocked_candidates(bases: Mapping[str, list[list[int]]], rank: int) -> list
     return [ttgl.BlockedLayout(spt, tpw, wpc, order, bases.get("block", []))]
 
 
-def _mma_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) -> list[Any]:
+def _mma_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int],
+                    warpgroups: bool) -> list[Any]:
+    """NVMMADistributedLayout v2 (mma.sync) and v3 (wgmma: warps in warpgroups of 4 along
+    M; tried first when the layout is written over warpgroup axes)."""
     if len(shape) != 2:
         return []
     n_warps = 1 << len(bases.get("warp", []))
     splits = [[n_warps >> k, 1 << k] for k in range(len(bases.get("warp", [])) + 1)]
-    out = [ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]) for w in splits]
+    v2 = [ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]) for w in splits]
+    v3 = []
     if n_warps % 4 == 0:
-        ns = [n for n in (8, 16, 32, 64, 128, 256) if n <= max(shape[1], 8)]
-        out += [ttgl.NVMMADistributedLayout([3, 0], w, [16, n, 16])
-                for n in reversed(ns) for w in splits if w[0] % 4 == 0]
-    return out
+        ns = [n for n in (256, 128, 64, 32, 16, 8) if n <= max(shape[1], 8)]
+        v3 = [ttgl.NVMMADistributedLayout([3, 0], w, [16, n, 16])
+              for n in ns for w in splits if w[0] % 4 == 0]
+    return v3 + v2 if warpgroups else v2 + v3
 
 
 def _distributed(layout: TileLayout, shape: tuple[int, ...]) -> Any:
@@ -239,7 +244,9 @@ def _distributed(layout: TileLayout, shape: tuple[int, ...]) -> Any:
     linear = ttgl.DistributedLinearLayout(
         reg_bases=bases.get("register", []), lane_bases=bases.get("lane", []),
         warp_bases=bases.get("warp", []), block_bases=bases.get("block", []), shape=list(shape))
-    for cand in [*_blocked_candidates(bases, len(shape)), *_mma_candidates(bases, shape)]:
+    warpgroups = bool({"wid_in_wg", "wgid", "tid_in_wg"} & set(layout.axes))
+    for cand in [*_blocked_candidates(bases, len(shape)),
+                 *_mma_candidates(bases, shape, warpgroups)]:
         if _same_distributed(cand, shape, linear):
             return cand
     return linear
@@ -298,7 +305,7 @@ def _tmem(layout: TileLayout, shape: tuple[int, ...]) -> Any:
     rows, cols = bases.get("row", []), bases.get("col", [])
     if len(shape) == 2:
         for m, stride in itertools.product((128, 64), (1, 2, 4)):
-            for n in (1 << k for k in range(max(shape[1], 1).bit_length())):
+            for n in (1 << k for k in reversed(range(max(shape[1], 1).bit_length()))):
                 cand = ttgl_bw.TensorMemoryLayout((m, n), stride)
                 try:
                     got = lower(cand, shape)

@@ -89,7 +89,8 @@ def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -
     if tile.replica:
         raise InteropError(
             f"{layout} stores each element {tile.replica_count} times (replicas on m); a Triton "
-            f"shared layout maps each offset to one element and each element to one offset"
+            f"shared layout maps each element to one offset (a zero offset basis there is padding, not a "
+            f"broadcast)"
         )
     plain = to_triton_bases(tile, dims, _OFFSET).get("offset", [])  # m bit k -> logical
     n = len(plain)
