@@ -94,3 +94,84 @@ def test_blocked_with_cta_split():
         assert_same(p, ttgl.BlockedLayout([1, 4], [4, 8], [2, 2], [1, 0], cga), shape)
         count += 1
     assert count >= 60
+
+
+MMA_WARPS = [(1, 1), (2, 2), (4, 1), (1, 4), (2, 4), (8, 1)]
+SHAPES_2D = [(16, 8), (8, 8), (16, 16), (64, 64), (128, 32), (32, 256), (16, 4)]
+
+
+def test_nvmma_distributed_equals_triton():
+    count = 0
+    for warps, shape in itertools.product(MMA_WARPS, SHAPES_2D):
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps,
+                        instr_shape=(16, 8), shape=shape)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8]), shape)
+        count += 1
+    for warps, n, shape in itertools.product([(4, 1), (4, 2), (8, 1)], [8, 16, 64, 128, 256],
+                                             [(64, 64), (128, 256), (16, 32), (64, 8)]):
+        p = presets.get("triton.nvmma_distributed", version=3, warps_per_cta=warps,
+                        instr_shape=(16, n, 16), shape=shape)
+        assert_same(p, ttgl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16]), shape)
+        count += 1
+    assert count == 42 + 60
+
+
+def test_dot_operand_equals_triton_for_every_k_width():
+    """mma v2 A and B, every k_width 1..16, 6 warp splits, 5 shapes; mma v3 A; FMA (blocked
+    parent) A and B."""
+    count = 0
+    for op, kw, warps, shape in itertools.product(
+            (0, 1), (1, 2, 4, 8, 16), MMA_WARPS, [(16, 16), (64, 64), (32, 128), (128, 16), (8, 8)]):
+        mma = ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8])
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=kw, parent="mma_v2",
+                        warps_per_cta=warps, instr_shape=(16, 8), shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(op, mma, kw), shape)
+        count += 1
+    for kw, warps, shape in itertools.product((1, 2, 4, 8), [(4, 1), (4, 2), (8, 1)],
+                                              [(64, 16), (64, 64), (128, 32)]):
+        mma = ttgl.NVMMADistributedLayout([3, 0], list(warps), [16, 64, 16])
+        p = presets.get("triton.dot_operand", operand_index=0, k_width=kw, parent="mma_v3",
+                        warps_per_cta=warps, instr_shape=(16, 64, 16), shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(0, mma, kw), shape)
+        count += 1
+    for op, spt, order, shape in itertools.product((0, 1), [(1, 4), (2, 2), (1, 1)],
+                                                   [(1, 0), (0, 1)], [(16, 64), (64, 16), (4, 4)]):
+        blocked = ttgl.BlockedLayout(list(spt), [4, 8], [2, 2], list(order))
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=0, parent="blocked",
+                        warps_per_cta=(2, 2), size_per_thread=spt, threads_per_warp=(4, 8),
+                        order=order, shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(op, blocked, 0), shape)
+        count += 1
+    assert count == 300 + 36 + 36
+
+
+def test_k_width_8_is_not_the_mma_a_fragment():
+    """kWidth=8 keeps 8 K-consecutive elements in one thread: at (0, 2) Triton has register 2
+    of lane 0, the PTX m16n8k16 A fragment register 0 of lane 1."""
+    p = presets.get("triton.dot_operand", operand_index=0, k_width=8, warps_per_cta=(1, 1),
+                    shape=(16, 32))
+    ptx = presets.get("mma.m16n8k16.A", dtype="float16")
+    assert dict(p.layout.base((0, 2), shape=(16, 32))) == {"m": 2, "laneid": 0}
+    assert dict(ptx.layout.base((0, 2), shape=(16, 16))) == {"m": 0, "laneid": 1}
+    k2 = presets.get("triton.dot_operand", operand_index=0, k_width=2, warps_per_cta=(1, 1),
+                     shape=(16, 16))
+    assert k2.layout.equivalent(ptx.layout, (16, 16))  # kWidth=2 is the PTX fragment
+
+
+def test_slice_equals_triton():
+    count = 0
+    for dim, spt, tpw, warps, order, shape in itertools.product(
+            (0, 1), [(1, 4), (2, 1)], [(4, 8), (32, 1)], [(2, 2), (1, 4)], [(1, 0), (0, 1)],
+            [(64,), (8,), (256,)]):
+        parent = ttgl.BlockedLayout(list(spt), list(tpw), list(warps), list(order))
+        p = presets.get("triton.slice", dim=dim, parent="blocked", size_per_thread=spt,
+                        threads_per_warp=tpw, warps_per_cta=warps, order=order, shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, parent), shape)
+        count += 1
+    for dim, warps, shape in itertools.product((0, 1), MMA_WARPS, [(64,), (16,), (8,)]):
+        mma = ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8])
+        p = presets.get("triton.slice", dim=dim, parent="mma_v2", warps_per_cta=warps,
+                        instr_shape=(16, 8), shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, mma), shape)
+        count += 1
+    assert count == 96 + 36

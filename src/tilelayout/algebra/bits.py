@@ -194,4 +194,28 @@ def bases_layout(bases: Mapping[str, Sequence[Sequence[int]]], shape: Sequence[i
     return TileLayout(shard, fuse_adjacent(replica))
 
 
-__all__ = ["Bases", "bases_layout", "dim_bits", "layout_bases", "log2_exact"]
+def squeeze(layout: TileLayout, shape: Sequence[int], dim: int, register: str = "m") -> TileLayout:
+    """``layout`` over ``shape`` without dimension ``dim`` (extent 1), dropping the register
+    bits that then hold copies: the register axis's replica bits are removed and its other
+    bits renumbered densely, in order. This is how Triton's ``SliceLayout(dim, parent)``
+    comes from the parent built with extent 1 at ``dim`` (SliceEncodingAttr::toLinearLayout,
+    lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp): lanes and warps that moved
+    along ``dim`` stay as broadcasts, registers that did disappear.
+
+    >>> import tilelayout as tl
+    >>> str(squeeze(tl.parse("S[(32,2):(1@laneid,2)] + R[2:1]"), (1, 32, 2), 0))
+    'S[(32,2):(1@laneid,1)]'
+    """
+    dims = [int(s) for s in shape]
+    if not 0 <= dim < len(dims) or dims[dim] != 1:
+        raise AlgebraError(f"dimension {dim} of shape {tuple(dims)} must exist and have extent 1 "
+                           f"to be dropped")
+    bases = layout_bases(layout, dims)
+    out: Bases = {}
+    for axis, vectors in bases.items():
+        kept = [v[:dim] + v[dim + 1:] for v in vectors]
+        out[axis] = [v for v in kept if any(v)] if axis == register else kept
+    return bases_layout(out, dims[:dim] + dims[dim + 1:])
+
+
+__all__ = ["Bases", "bases_layout", "dim_bits", "layout_bases", "log2_exact", "squeeze"]

@@ -300,8 +300,8 @@ def param_text(kind: str, value: Any) -> str:
     >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
     ('(dp,tp),None', 'true')
     """
-    if value is None and kind == "int":
-        return ""  # an optional integer left unset: the preset picks it
+    if value is None:
+        return ""  # an optional parameter left unset: the preset picks it
     if kind == "bool":
         return "true" if value else "false"
     if kind in ("shape", "order"):

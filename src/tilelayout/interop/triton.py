@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..algebra.bits import bases_layout, dim_bits, layout_bases, log2_exact
+from ..algebra.bits import bases_layout, layout_bases, log2_exact
 from ..core.compose import ComposeLayout
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
@@ -62,13 +62,6 @@ _THREADS = {"wid_in_wg": (0, 0), "wgid": (0, 2), "tid_in_wg": (5, 0), "tx": (5, 
 def _log2(n: int, what: str) -> int:
     try:
         return log2_exact(n, what)
-    except AlgebraError as exc:
-        raise InteropError(str(exc)) from None
-
-
-def _dim_bits(shape: Sequence[int]) -> list[tuple[int, int]]:
-    try:
-        return dim_bits(shape)
     except AlgebraError as exc:
         raise InteropError(str(exc)) from None
 

@@ -37,39 +37,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..algebra.canonical import fuse_adjacent
+from ..algebra.offsets import offsets_layout
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import SwizzleError
-from ..core.iter import Iter
-from ..core.swizzle import as_plain_swizzle
-from ..core.tile import TileLayout
-from ..core.xor_swizzle import MAX_XOR_BITS, XorSwizzle
+from ..core.errors import AlgebraError
 from . import InteropError, require
-from .triton import _dim_bits, from_triton_bases, to_triton_bases
+from .triton import to_triton_bases
 
 _OFFSET = {"offset": "m"}
-
-
-def _flat_vector(vec: Sequence[int], dims: Sequence[int], where: str) -> int:
-    """A logical coordinate (one entry per dim) as a bit vector over the flat index."""
-    if len(vec) != len(dims):
-        raise InteropError(f"{where} is {list(vec)}; shape {tuple(dims)} needs {len(dims)} entries")
-    flat, shift = 0, 0
-    for d in reversed(range(len(dims))):
-        v = int(vec[d])
-        if v < 0 or v >= dims[d]:
-            raise InteropError(f"{where} is {list(vec)}, outside shape {tuple(dims)}")
-        flat |= v << shift
-        shift += dims[d].bit_length() - 1
-    return flat
-
-
-def _logical_vector(flat: int, dims: Sequence[int]) -> list[int]:
-    out = [0] * len(dims)
-    for p, (d, b) in enumerate(_dim_bits(dims)):
-        if flat >> p & 1:
-            out[d] |= 1 << b
-    return out
 
 
 def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -> list[list[int]]:
@@ -130,7 +104,8 @@ def from_triton_shared_bases(
 ) -> Layout:
     """Our layout (logical -> swizzled ``m``) for Triton ``offset_bases`` over ``shape``
     (default: per dim the smallest power of two above every basis entry, as Triton's
-    ``SharedLinearLayout.shape``).
+    ``SharedLinearLayout.shape``): :func:`tilelayout.algebra.offsets.offsets_layout`, whose
+    refusals become :class:`~tilelayout.interop.InteropError`. Zero bases are padding.
 
     >>> from_triton_shared_bases([[1, 0], [2, 0], [0, 1]], (4, 2))
     parse('S[(4,2):(1,4)]')
@@ -139,74 +114,10 @@ def from_triton_shared_bases(
     >>> from_triton_shared_bases([[0, 1], [0, 0], [1, 0]], (2, 2))   # offset bit 1: padding
     parse('S[(2,2):(4,1)]')
     """
-    bases = [[int(v) for v in vec] for vec in offset_bases]
-    if not bases:
-        raise InteropError("a Triton shared layout needs at least one offset basis")
-    if shape is None:
-        shape = [1 << max(vec[d] for vec in bases).bit_length() for d in range(len(bases[0]))]
-    dims = tuple(int(s) for s in shape)
-    for d, s in enumerate(dims):
-        if s < 1 or s & (s - 1):
-            raise InteropError(f"logical dimension {d} is {s}, not a power of two")
-    total = sum(s.bit_length() - 1 for s in dims)
-    if total > MAX_XOR_BITS:
-        raise InteropError(f"shape {dims} has 2**{total} elements; an address swizzle permutes at "
-                           f"most 2**{MAX_XOR_BITS}")
-    flats = [_flat_vector(vec, dims, f"offset basis {k}") for k, vec in enumerate(bases)]
-    if 0 in flats and any(flats):  # zero bases: padding (offsets that hold no element)
-        real = [k for k, f in enumerate(flats) if f]
-        inner = from_triton_shared_bases([bases[k] for k in real], dims)
-        return _spread(inner, real, len(bases))
-    if len(flats) != total:
-        raise InteropError(
-            f"{len(flats)} non-zero offset bases for shape {dims} ({1 << total} elements): a "
-            f"shared layout that stores each element once has exactly {total} (zero bases are "
-            f"padding and not counted)"
-        )
-    # pick a bit-permutation tile: m bit k = the one new logical bit of basis k, if any
-    pivots, used = [], 0
-    for f in flats:
-        new = f & ~used
-        if new == 0 or new & (new - 1):
-            pivots = [1 << p for p in range(total)]  # no such order: a row-major tile
-            break
-        pivots.append(new)
-        used |= new
-    tile = from_triton_bases({"offset": [_logical_vector(p, dims) for p in pivots]}, dims, _OFFSET)
-    m_bit = {p.bit_length() - 1: k for k, p in enumerate(pivots)}
-    # the linear m that offset 2**k holds, then the swizzle = the inverse of that matrix
-    linear = [sum(1 << m_bit[p] for p in range(total) if f >> p & 1) for f in flats]
     try:
-        unswizzle = XorSwizzle(linear)
-    except SwizzleError:
-        raise InteropError(
-            f"offset bases {bases} are linearly dependent: two offsets hold the same element, "
-            f"so some element has no offset"
-        ) from None
-    sw = unswizzle.inverse()
-    return tile if sw.is_identity else ComposeLayout(as_plain_swizzle(sw) or sw, tile)
-
-
-def _spread(layout: Layout, real: Sequence[int], n: int) -> Layout:
-    """``layout`` with address bit ``j`` moved to bit ``real[j]`` of ``n`` address bits; the
-    other bits are padding (no element there, the swizzle leaves them alone)."""
-    def spread(value: int) -> int:
-        return sum(1 << real[j] for j in range(len(real)) if value >> j & 1)
-
-    tile = tile_of(layout)
-    shard = []
-    for it in tile.shard:  # a bit-permutation tile: one iter per address bit
-        low = it.stride.bit_length() - 1
-        bits = range(low, low + it.extent.bit_length() - 1)
-        shard.extend(Iter(2, 1 << real[b], it.axis) for b in reversed(bits))
-    spread_tile = TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
-    if not isinstance(layout, ComposeLayout):
-        return spread_tile
-    images = [1 << k for k in range(n)]
-    for j, k in enumerate(real):
-        images[k] = spread(layout.swizzle.apply(1 << j))
-    sw = XorSwizzle(images)
-    return ComposeLayout(as_plain_swizzle(sw) or sw, spread_tile)
+        return offsets_layout(offset_bases, shape)
+    except AlgebraError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def _gluon():

@@ -186,18 +186,26 @@ def cga_layout(ctas_per_cga: Sequence[int], cta_split_num: Sequence[int],
     return out.transpose_outs([d for d in range(len(cta_order)) if d in dict(out.outs)])
 
 
-def combine_cta_cga(cta: Linear, cga: Linear, shape: Sequence[int]) -> Linear:
+def combine_cta_cga(cta: Linear, cga: Linear, shape: Sequence[int],
+                    broadcast_registers: bool = False) -> Linear:
     """``combineCtaCgaWithShape``: ``cga`` shrunk to ``shape``; ``cta`` grown then shrunk to
-    the shape each CTA holds; their product, output dimensions in standard order."""
+    the shape each CTA holds; their product, output dimensions in standard order. Triton's
+    MMA layouts keep registers past the shape as broadcast ones (``broadcast_registers``);
+    the others drop them."""
     rank = len(shape)
     cga = cga.shrink(shape)
     per_cta = [max(1, shape[d] // cga.size(d)) for d in range(rank)]
     full = cta * Linear((), tuple((d, 1) for d in range(rank)))  # every dimension present
-    cta_fit = full.grow(per_cta).shrink(per_cta)
+    cta_fit = full.grow(per_cta).shrink(per_cta, broadcast_registers)
     return (cta_fit * cga).transpose_outs(range(rank))
 
 
-def fit(cta: Linear, shape: Sequence[int], cga: Linear | None = None) -> Linear:
-    """:func:`combine_cta_cga` with a single CTA when ``cga`` is None."""
-    return combine_cta_cga(cta, cga if cga is not None else Linear((), ()), shape)
+def zeros_along(in_dim: str, sizes: Sequence[int], order: Sequence[int], k_dim: int) -> Linear:
+    """``broadcastedDotOperandLayout``: ``in_dim`` fills ``sizes`` in ``order`` like
+    :func:`identity_nd`, except that dimension ``k_dim`` is broadcast (zeros): a dot operand
+    is shared by the warps / lanes that differ only along K."""
+    out = Linear((), ())
+    for d in order:
+        out = out * (zeros(sizes[d], in_dim, d) if d == k_dim else identity(sizes[d], in_dim, d))
+    return out
 

@@ -111,6 +111,8 @@ class Param:
                 return False
         if self.kind == "int" and isinstance(value, str):
             raise PresetError(f"parameter {self.name} must be an integer, got {text!r}")
+        if self.kind in ("shape", "order") and isinstance(value, int) and not isinstance(value, bool):
+            value = (value,)  # a rank-1 shape written as one number
         if self.kind in ("shape", "spec", "order") and isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
         if self.kind == "spec" and (value is None or isinstance(value, str)):
