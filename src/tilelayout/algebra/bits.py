@@ -58,7 +58,8 @@ def dim_bits(shape: Sequence[int]) -> list[tuple[int, int]]:
 
 
 def layout_bases(layout: TileLayout, shape: Sequence[int] | None = None,
-                 padding: Collection[str] = ()) -> Bases:
+                 padding: Collection[str] = (),
+                 broadcast: Mapping[str, Collection[int]] | None = None) -> Bases:
     """Per axis of ``layout``, the logical vector each of its bits moves.
 
     A zero vector is a replica bit (the element broadcast over it) on a distributed axis;
@@ -67,6 +68,8 @@ def layout_bases(layout: TileLayout, shape: Sequence[int] | None = None,
     element once). Refused too (:class:`AlgebraError`, with the reason): an offset, a
     non-power-of-two extent or stride, a zero or negative shard stride, two iters on one
     bit (their sum carries), an axis bit no iter sets on a distributed axis.
+    ``broadcast`` names bits of padding axes where a zero vector is a broadcast instead
+    (Triton's tensor-memory rows 32 and 64: the four warps' lane quarters).
 
     >>> import tilelayout as tl
     >>> layout_bases(tl.parse("S[4:2@TCol]"), padding=("TCol",))
@@ -102,7 +105,8 @@ def layout_bases(layout: TileLayout, shape: Sequence[int] | None = None,
             place(it, flat, k)
             flat += 1
     for it in layout.replica:
-        if it.axis in padding and it.extent > 1:
+        wide = set(range(it.stride.bit_length() - 1, (it.stride * it.extent).bit_length() - 1))
+        if it.axis in padding and it.extent > 1 and not wide <= set((broadcast or {}).get(it.axis, ())):
             raise AlgebraError(
                 f"replica {it.extent}:{it.stride}@{it.axis} stores each element several times in "
                 f"memory; a zero basis on memory axis {it.axis} means padding (no element), "
@@ -136,12 +140,14 @@ def layout_bases(layout: TileLayout, shape: Sequence[int] | None = None,
 
 
 def bases_layout(bases: Mapping[str, Sequence[Sequence[int]]], shape: Sequence[int],
-                 padding: Collection[str] = ()) -> TileLayout:
+                 padding: Collection[str] = (),
+                 broadcast: Mapping[str, Collection[int]] | None = None) -> TileLayout:
     """The layout whose axis bits move the given logical vectors over ``shape``.
 
     Zero vectors become replica iters (broadcast), or on the memory axes listed in
-    ``padding`` bits no iter sets (padding); each other vector must be one logical bit,
-    and every logical bit must come from exactly one axis bit.
+    ``padding`` bits no iter sets (padding) unless ``broadcast`` lists the bit; each other
+    vector must be one logical bit, and every logical bit must come from exactly one axis
+    bit.
 
     >>> str(bases_layout({"m": [[0, 0]], "laneid": [[0, 1], [0, 2], [1, 0]]}, (2, 4)))
     'S[(2,4):(4@laneid,1@laneid)] + R[2:1]'
@@ -160,7 +166,7 @@ def bases_layout(bases: Mapping[str, Sequence[Sequence[int]]], shape: Sequence[i
                 raise AlgebraError(f"{axis} basis {b} is {vec}; shape {dims} needs {len(dims)} entries")
             nonzero = [(d, v) for d, v in enumerate(vec) if v]
             if not nonzero:
-                if axis in padding:
+                if axis in padding and b not in (broadcast or {}).get(axis, ()):
                     continue
                 replica.append(Iter(2, 1 << b, axis))
                 continue

@@ -92,6 +92,9 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
                 f"NVMMASharedLayout({obj.swizzle_byte_width}B, {obj.element_bitwidth} bits) needs "
                 f"at least 8 rows of {need} contiguous elements; shape {format_shape(shape)} has "
                 f"{rows} x {cols}")
+    if isinstance(obj, ttgl_bw.TensorMemoryLayout) and (len(shape) != 2 or shape[0] < obj.block[0]):
+        raise InteropError(f"TensorMemoryLayout block M = {obj.block[0]} needs a rank-2 shape with "
+                           f"at least {obj.block[0]} rows; got {format_shape(shape)}")
     if isinstance(obj, ttgl.PaddedSharedLayout):
         raise InteropError("PaddedSharedLayout has no linear layout in Triton (padding after "
                            "every interval is not linear over bits)")

@@ -124,8 +124,18 @@ def default_in_dims(axes: Sequence[str]) -> dict[str, str]:
     return dict(DEFAULT_IN_DIMS)
 
 
+#: tensor-memory row bits where a zero basis is a broadcast, not padding: rows 32 and 64
+#: select the lane quarter a warp reaches (Triton's note "Zeros in TMEM LinearLayouts",
+#: tensorMemoryToLinearLayout in lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp)
+TMEM_BROADCAST_ROWS = (5, 6)
+
+
 def _padding(names: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(axis for name, axis in names.items() if name in MEMORY_IN_DIMS)
+
+
+def _broadcast(names: Mapping[str, str]) -> dict[str, tuple[int, ...]]:
+    return {names["row"]: TMEM_BROADCAST_ROWS} if "row" in names else {}
 
 
 def to_triton_bases(
@@ -136,7 +146,8 @@ def to_triton_bases(
     Vectors list the logical coordinate per dimension (``dim0`` first) of ``shape``
     (default: the shard extents). Input dimensions the layout does not use are omitted.
     Zero vectors: broadcast (replicas) on register / lane / warp / block, padding (bits
-    no iter sets) on tensor memory's row / col and shared memory's offset.
+    no iter sets) on tensor memory's row / col and shared memory's offset, except rows
+    32 and 64 of tensor memory (``TMEM_BROADCAST_ROWS``), where they are broadcasts.
 
     >>> import tilelayout as tl
     >>> to_triton_bases(tl.parse("S[(4,8):(1@warpid,1@laneid)] + R[2:1]"))
@@ -157,7 +168,7 @@ def to_triton_bases(
     if foreign:
         raise InteropError(f"axes {foreign} have no Triton input dimension (known: {names})")
     try:
-        bases = layout_bases(layout, shape, padding=_padding(names))
+        bases = layout_bases(layout, shape, padding=_padding(names), broadcast=_broadcast(names))
     except AlgebraError as exc:
         raise InteropError(str(exc)) from None
     return {name: bases[axis] for name, axis in names.items() if axis in bases}
@@ -190,7 +201,8 @@ def from_triton_bases(
     if unknown:
         raise InteropError(f"Triton input dimension {unknown[0]!r} has no axis (known: {names})")
     try:
-        return bases_layout({names[n]: v for n, v in bases.items()}, shape, padding=_padding(names))
+        return bases_layout({names[n]: v for n, v in bases.items()}, shape, padding=_padding(names),
+                            broadcast=_broadcast(names))
     except AlgebraError as exc:
         message = str(exc)
         for name, axis in names.items():
