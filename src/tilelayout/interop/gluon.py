@@ -31,6 +31,7 @@ from typing import Any
 
 from triton._C.libtriton import gluon_ir, ir
 from triton.experimental.gluon import language as ttgl
+from triton.experimental.gluon.language import amd as ttgl_amd
 from triton.experimental.gluon.language._layouts import DistributedLayout, SharedLayout
 from triton.experimental.gluon.language.nvidia import blackwell as ttgl_bw
 from triton.tools import LinearLayout
@@ -41,6 +42,9 @@ from ..core.tile import TileLayout
 from . import InteropError
 from .triton import TMEM_IN_DIMS, from_triton_bases, to_triton_bases
 from .triton_shared import from_triton_shared_bases, to_triton_shared_bases
+
+#: (version, K) pairs Triton accepts for a 16x16 WMMA (others abort its verifier)
+WMMA_K = {1: (16,), 2: (16, 32), 3: (4, 32, 64, 128)}
 
 #: Gluon layout class -> the module a user imports it from (the code ``convert`` writes)
 MODULES = {
@@ -95,6 +99,12 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
     if isinstance(obj, ttgl_bw.TensorMemoryLayout) and (len(shape) != 2 or shape[0] < obj.block[0]):
         raise InteropError(f"TensorMemoryLayout block M = {obj.block[0]} needs a rank-2 shape with "
                            f"at least {obj.block[0]} rows; got {format_shape(shape)}")
+    if isinstance(obj, ttgl_amd.AMDWMMALayout):
+        k = list(obj.instr_shape)[2:] or [16]
+        if list(obj.instr_shape)[:2] != [16, 16] or k[0] not in WMMA_K.get(obj.version, ()):
+            raise InteropError(f"AMDWMMALayout v{obj.version} instr_shape {list(obj.instr_shape)}: "
+                               f"Triton accepts 16 x 16 x K with K in {WMMA_K.get(obj.version)} "
+                               f"(other shapes abort its verifier)")
     if isinstance(obj, ttgl.PaddedSharedLayout):
         raise InteropError("PaddedSharedLayout has no linear layout in Triton (padding after "
                            "every interval is not linear over bits)")
