@@ -1,0 +1,171 @@
+"""Expectations of Triton's own unit test, transcribed as data.
+
+Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTest.cpp
+(revision db1ed003402dba242f67073bd5c2365a875db310): each ``TEST_F`` below names the test,
+the layout it builds (as our preset and its parameters), the shape, and the bases the test
+expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Only the
+rank-1 and rank-2 expectations of layouts we have presets for are transcribed, plus the
+4-D blocked one; the 3-D MMA / dot / AMD ones are not (our MMA presets are rank 2).
+"""
+
+from __future__ import annotations
+
+
+def _blocked(spt, tpw, wpb, cpg, split, order, cta_order):
+    return {"size_per_thread": spt, "threads_per_warp": tpw, "warps_per_cta": wpb, "order": order,
+            "ctas_per_cga": cpg, "cta_split_num": split, "cta_order": cta_order}
+
+
+def _mma(version, instr, warps):
+    return {"version": version, "instr_shape": instr, "warps_per_cta": warps}
+
+
+def _dot(op, k_width, parent, instr, warps):
+    return {"operand_index": op, "k_width": k_width, "parent": parent, "instr_shape": instr,
+            "warps_per_cta": warps}
+
+
+def _fma(op, spt, tpw, wpb, order):
+    return {"operand_index": op, "k_width": 0, "parent": "blocked", "size_per_thread": spt,
+            "threads_per_warp": tpw, "warps_per_cta": wpb, "order": order}
+
+
+LANES_MMA = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+
+#: (test name, preset, parameters, shape, expected bases)
+CASES = [
+    ("SimpleBlocked", "triton.blocked", _blocked((1,), (4,), (4,), (1,), (1,), (0,), (0,)), (16,),
+     {"lane": [[1], [2]], "warp": [[4], [8]]}),
+    ("CTADuplication", "triton.blocked", _blocked((1,), (4,), (4,), (4,), (2,), (0,), (0,)), (32,),
+     {"lane": [[1], [2]], "warp": [[4], [8]], "block": [[16], [0]]}),
+    ("CTABroadcast", "triton.blocked",
+     _blocked((8, 1), (8, 4), (1, 4), (1, 2), (1, 2), (0, 1), (1, 0)), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]],
+      "lane": [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], "warp": [[0, 4], [0, 8]],
+      "block": [[0, 64]]}),
+    ("ShapeLargerThanLayout", "triton.blocked", _blocked((1,), (4,), (4,), (1,), (1,), (0,), (0,)),
+     (128,), {"register": [[16], [32], [64]], "lane": [[1], [2]], "warp": [[4], [8]]}),
+    ("ShapeLargerThanLayout2DDegenerate", "triton.blocked",
+     _blocked((1, 1), (4, 1), (4, 1), (1, 1), (1, 1), (0, 1), (1, 0)), (128, 1),
+     {"register": [[16, 0], [32, 0], [64, 0]], "lane": [[1, 0], [2, 0]],
+      "warp": [[4, 0], [8, 0]]}),
+    ("ShapeSmallerThanLayout", "triton.blocked", _blocked((4,), (4,), (4,), (1,), (1,), (0,), (0,)),
+     (8,), {"register": [[1], [2]], "lane": [[4], [0]], "warp": [[0], [0]]}),
+    ("ReversedOrder", "triton.blocked",
+     _blocked((1, 1), (32, 1), (1, 8), (1, 1), (1, 1), (0, 1), (1, 0)), (1, 64),
+     {"register": [[0, 8], [0, 16], [0, 32]], "lane": [[0, 0]] * 5,
+      "warp": [[0, 1], [0, 2], [0, 4]]}),
+    ("ReplicateInRegisterDim", "triton.blocked", _blocked((2,), (4,), (1,), (1,), (1,), (0,), (0,)),
+     (32,), {"register": [[1], [8], [16]], "lane": [[2], [4]]}),
+    ("OneDimTooLargeAnotherTooSmall", "triton.blocked",
+     _blocked((1, 4), (8, 4), (4, 1), (2, 2), (2, 1), (1, 0), (1, 0)), (128, 16),
+     {"register": [[0, 1], [0, 2], [32, 0]], "lane": [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]],
+      "warp": [[8, 0], [16, 0]], "block": [[0, 0], [64, 0]]}),
+    ("RepeatInCTGDimFirst", "triton.blocked", _blocked((1,), (1,), (4,), (2,), (2,), (0,), (0,)),
+     (4,), {"warp": [[1], [0]], "block": [[2]]}),
+    ("SmallerThanCTALayout", "triton.blocked", _blocked((1,), (1,), (1,), (4,), (4,), (0,), (0,)),
+     (2,), {"block": [[1], [0]]}),
+    ("Skinny", "triton.blocked", _blocked((8, 1), (8, 4), (1, 4), (1, 2), (1, 2), (0, 1), (0, 1)),
+     (64, 1), {"register": [[1, 0], [2, 0], [4, 0]],
+               "lane": [[8, 0], [16, 0], [32, 0], [0, 0], [0, 0]], "warp": [[0, 0], [0, 0]],
+               "block": [[0, 0]]}),
+    ("BlockedOrder", "triton.blocked",
+     _blocked((2, 2), (4, 8), (2, 2), (2, 2), (2, 2), (1, 0), (1, 0)), (1024, 128),
+     {"register": [[0, 1], [1, 0], [0, 32], [16, 0], [32, 0], [64, 0], [128, 0], [256, 0]],
+      "lane": [[0, 2], [0, 4], [0, 8], [2, 0], [4, 0]], "warp": [[0, 16], [8, 0]],
+      "block": [[0, 64], [512, 0]]}),
+    ("Blocked4D", "triton.blocked",
+     _blocked((1, 1, 1, 4), (2, 1, 1, 16), (1, 2, 4, 1), (1, 1, 1, 1), (1, 1, 1, 1), (3, 0, 1, 2),
+              (3, 2, 1, 0)), (2, 1, 1, 1),
+     {"register": [[0, 0, 0, 0]] * 2, "lane": [[0, 0, 0, 0]] * 4 + [[1, 0, 0, 0]],
+      "warp": [[0, 0, 0, 0]] * 3}),
+    ("BlockedDotOperandLhs", "triton.dot_operand", _fma(0, (2, 4), (8, 4), (2, 4), (1, 0)),
+     (32, 16), {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]],
+                "lane": [[0, 0], [0, 0], [2, 0], [4, 0], [8, 0]],
+                "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("BlockedDotOperandRhs", "triton.dot_operand", _fma(1, (2, 4), (8, 4), (2, 4), (1, 0)),
+     (16, 64), {"register": [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0], [8, 0]],
+                "lane": [[0, 4], [0, 8], [0, 0], [0, 0], [0, 0]],
+                "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("MMAv2_16x16", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (16, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA}),
+    ("MMAv2_32x32", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (32, 32),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0]], "lane": LANES_MMA}),
+    ("MMAv2_ExtendDim2", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (16, 128),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], "lane": LANES_MMA}),
+    ("MMAv3_64x16 (16,16,8)", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (64, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_64x16 (16,8,8)", "triton.nvmma_distributed", _mma(3, (16, 8, 8), (4, 1)), (64, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_128x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (128, 16),
+     {"register": [[0, 1], [8, 0], [0, 8], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_1024x1024", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (1024, 1024),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256],
+                   [0, 512], [64, 0], [128, 0], [256, 0], [512, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_4x2Warps 64x32", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (64, 32),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 0]]}),
+    ("MMAv3_4x2Warps 64x64", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (64, 64),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 32]]}),
+    ("MMAv3_4x2Warps 128x64", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (128, 64),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 32]]}),
+    ("MMAv3_4x2Warps 256x64", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (256, 64),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0], [128, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 32]]}),
+    ("MMAv3_4x4Warps 16x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (16, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[0, 0]] * 4}),
+    ("MMAv3_4x4Warps 32x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (32, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [0, 0], [0, 0], [0, 0]]}),
+    ("MMAv3_4x4Warps 64x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (64, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 0], [0, 0]]}),
+    ("MMAv3_4x4Warps 128x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (128, 16),
+     {"register": [[0, 1], [8, 0], [0, 8], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 0], [0, 0]]}),
+    ("MMAv3_4x4Warps 32x32", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (32, 32),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [0, 0], [0, 16], [0, 0]]}),
+    ("MMAv3_4x4Warps 64x32", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (64, 32),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 16], [0, 0]]}),
+    ("DotMMAv2_tile_kwidth8 A", "triton.dot_operand", _dot(0, 8, "mma_v2", (16, 8), (1, 1)),
+     (16, 64), {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32]],
+                "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]]}),
+    ("DotMMAv2_tile_kwidth8 B", "triton.dot_operand", _dot(1, 8, "mma_v2", (16, 8), (1, 1)),
+     (64, 8), {"register": [[1, 0], [2, 0], [4, 0], [32, 0]],
+               "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]]}),
+    ("DotMMAv2_large_warp4_kwidth8 A", "triton.dot_operand", _dot(0, 8, "mma_v2", (16, 8), (4, 1)),
+     (128, 128), {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32], [0, 64], [64, 0]],
+                  "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv2_large_warp4_kwidth8 B 128x64", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (4, 1)), (128, 64),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 0], [0, 0]]}),
+    ("DotMMAv2_large_warp4_kwidth8 B 64x128", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (4, 1)), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 0], [0, 0]]}),
+    ("DotMMAv3_warp4_kwidth2 64x16", "triton.dot_operand", _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)),
+     (64, 16), {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+                "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv3_warp4_kwidth2 128x16", "triton.dot_operand",
+     _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)), (128, 16),
+     {"register": [[0, 1], [8, 0], [0, 8], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv3_warp4_kwidth2 128x32", "triton.dot_operand",
+     _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)), (128, 32),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+]
+
+#: expectations Triton has changed since that revision, with what the installed Triton's
+#: lowering gives now (the test checks our preset against that instead)
+CHANGED = {
+    "Blocked4D": "registers past the shape are now dropped, not kept as zero bases "
+                 "(Triton 3.9's lowering: no register bases)",
+}
