@@ -4,8 +4,10 @@ Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTe
 (revision db1ed003402dba242f67073bd5c2365a875db310): each ``TEST_F`` below names the test,
 the layout it builds (as our preset and its parameters), the shape, and the bases the test
 expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Only the
-rank-1 and rank-2 expectations of layouts we have presets for are transcribed, plus the
-4-D blocked one; the 3-D MMA / dot / AMD ones are not (our MMA presets are rank 2).
+rank-1 and rank-2 expectations of layouts we have presets for are transcribed (blocked, FMA
+and MMA dot operands, MMA v2 / v3, MFMA), plus the 4-D blocked one; not the 3-D MMA / dot /
+MFMA ones (our MMA presets are rank 2), slices of dot operands (our slice preset takes a
+blocked or MMA parent) nor the later AMD dot-operand and shared ones.
 """
 
 from __future__ import annotations
@@ -30,7 +32,15 @@ def _fma(op, spt, tpw, wpb, order):
             "threads_per_warp": tpw, "warps_per_cta": wpb, "order": order}
 
 
+def _mfma(m, transposed):
+    """The test's mfma(warps={2, 4}, mDim=nDim=m, isTransposed) helper: version 2 (gfx90a)."""
+    return {"version": 2, "instr_shape": (m, m, 8 if m == 32 else 16), "transposed": transposed,
+            "warps_per_cta": (2, 4), "element_bitwidth": 32, "tiles_per_warp": (1, 1)}
+
+
 LANES_MMA = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+LANES_MFMA32 = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [4, 0]]
+LANES_MFMA32_T = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]]
 
 #: (test name, preset, parameters, shape, expected bases)
 CASES = [
@@ -161,6 +171,43 @@ CASES = [
      _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)), (128, 32),
      {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0]], "lane": LANES_MMA,
       "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 A 32x64", "triton.dot_operand",
+     _dot(0, 8, "mma_v2", (16, 8), (2, 2)), (32, 64),
+     {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32]],
+      "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], "warp": [[0, 0], [16, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 B 64x16", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (2, 2)), (64, 16),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 8], [0, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 A 64x128", "triton.dot_operand",
+     _dot(0, 8, "mma_v2", (16, 8), (2, 2)), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32], [0, 64], [32, 0]],
+      "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], "warp": [[0, 0], [16, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 B 128x32", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (2, 2)), (128, 32),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [0, 16]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 8], [0, 0]]}),
+    ("MFMA32_2x4Warps 32x32", "amd.mfma", _mfma(32, False), (32, 32),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0]], "lane": LANES_MFMA32,
+      "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("MFMA32_2x4Warps 64x32", "amd.mfma", _mfma(32, False), (64, 32),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0]], "lane": LANES_MFMA32,
+      "warp": [[0, 0], [0, 0], [32, 0]]}),
+    ("MFMA32_2x4Warps 128x128", "amd.mfma", _mfma(32, False), (128, 128),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0], [64, 0]], "lane": LANES_MFMA32,
+      "warp": [[0, 32], [0, 64], [32, 0]]}),
+    ("MFMA32_2x4Warps transposed 32x32", "amd.mfma", _mfma(32, True), (32, 32),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16]], "lane": LANES_MFMA32_T,
+      "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("MFMA32_2x4Warps transposed 64x32", "amd.mfma", _mfma(32, True), (64, 32),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16]], "lane": LANES_MFMA32_T,
+      "warp": [[0, 0], [0, 0], [32, 0]]}),
+    ("MFMA32_2x4Warps transposed 128x128", "amd.mfma", _mfma(32, True), (128, 128),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16], [64, 0]], "lane": LANES_MFMA32_T,
+      "warp": [[0, 32], [0, 64], [32, 0]]}),
+    ("MFMA16_2x4Warps", "amd.mfma", _mfma(16, False), (16, 16),
+     {"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]],
+      "warp": [[0, 0], [0, 0], [0, 0]]}),
 ]
 
 #: expectations Triton has changed since that revision, with what the installed Triton's
