@@ -124,7 +124,8 @@ def test_every_preset_round_trips_through_gluon():
         assert our_bases(p.layout, p.shape) == triton_bases(obj, p.shape), name
         (linear if "Linear" in type(obj).__name__ else named).append(name)
     assert "triton.blocked" in named and "wgmma.m64nNk16.D" in named
-    assert "tmem.accumulator" in named and "smem.tile" in named
+    assert "tmem.accumulator" in named and "smem.tile" in named and "amd.mfma" in named
+    assert "triton.tmem_scales" in named and "triton.dot_operand" in named
     assert len(named) + len(linear) >= 25, (named, linear, refused)
 
 

@@ -105,3 +105,15 @@ def test_tmem_equals_triton():
         assert to_triton_bases(p.layout, shape) == want, (m, n, stride, shape, str(p.layout))
         count += 1
     assert count == 96
+
+
+def test_tmem_scales_equals_triton_and_our_scale_factor_preset():
+    for shape in [(128, 4), (128, 8), (256, 4), (64, 4), (32, 2), (128, 16), (512, 32)]:
+        p = presets.get("triton.tmem_scales", shape=shape)
+        ll = lowered(blackwell.TensorMemoryScalesLayout(), shape)
+        cols = list(ll.cols)
+        while cols and not any(cols[-1]):  # columns past the last element: allocation size,
+            cols.pop()                     # not part of a layout (docs/interop/triton.md)
+        assert to_triton_bases(p.layout, shape) == {"row": ll.rows, "col": cols}, shape
+    ours = presets.get("tmem.scale_factors", rows=128, sf_per_row=4)
+    assert ours.layout == presets.get("triton.tmem_scales", shape=(128, 4)).layout

@@ -8,9 +8,10 @@ the tensor-memory row/col layout), which converts exactly to ours
 
 Out: :func:`to_gluon` returns the simplest Gluon object equal to a layout: it infers
 the parameters of each named layout from the layout's bases (``BlockedLayout``,
-``NVMMADistributedLayout``, ``NVMMASharedLayout``, ``SwizzledSharedLayout``,
-``TensorMemoryLayout``), has Triton lower the candidate and keeps it only if Triton's
-bases equal ours; otherwise the linear form (``DistributedLinearLayout`` /
+``NVMMADistributedLayout``, ``DotOperandLayout`` of an MMA, ``AMDMFMALayout``,
+``NVMMASharedLayout``,
+``SwizzledSharedLayout``, ``TensorMemoryLayout``), has Triton lower the candidate and keeps
+it only if Triton's bases equal ours; otherwise the linear form (``DistributedLinearLayout`` /
 ``SharedLinearLayout``; tensor memory has no linear Gluon layout and is refused).
 
 Triton aborts the process (an LLVM assertion, not an exception) on some malformed
@@ -252,6 +253,44 @@ def _mma_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int],
     return v3 + v2 if warpgroups else v2 + v3
 
 
+def _dot_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) -> list[Any]:
+    """DotOperandLayout over mma v2 (A and B) and v3 (A) parents: k_width from the first
+    register bases along K, warp splits as for the parent."""
+    if len(shape) != 2:
+        return []
+    n_bits = len(bases.get("warp", []))
+    splits = [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
+    out = []
+    for op in (0, 1):
+        k_dim = 1 - op
+        regs = bases.get("register", [])
+        k_width = 1
+        for vec in regs:
+            if _dim_of(vec) == k_dim and vec[k_dim] == k_width:
+                k_width *= 2
+            else:
+                break
+        for w in splits:
+            out.append(ttgl.DotOperandLayout(op, ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]),
+                                             k_width))
+            if op == 0 and w[0] % 4 == 0:
+                n = min(256, max(8, shape[1]))
+                parent = ttgl.NVMMADistributedLayout([3, 0], w, [16, n, 16])
+                out.append(ttgl.DotOperandLayout(0, parent, k_width))
+    return out
+
+
+def _amd_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) -> list[Any]:
+    """AMDMFMALayout (64-lane wavefronts: six lane bits) over the warp splits."""
+    if len(shape) != 2 or len(bases.get("lane", [])) != 6:
+        return []
+    n_bits = len(bases.get("warp", []))
+    splits = [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
+    return [ttgl_amd.AMDMFMALayout(3, instr, trans, w, bits)
+            for instr in ([32, 32, 8], [16, 16, 16]) for trans in (False, True)
+            for bits in (32, 64) for w in splits]
+
+
 def _distributed(layout: TileLayout, shape: tuple[int, ...]) -> Any:
     bases = to_triton_bases(layout, shape)
     linear = ttgl.DistributedLinearLayout(
@@ -259,7 +298,8 @@ def _distributed(layout: TileLayout, shape: tuple[int, ...]) -> Any:
         warp_bases=bases.get("warp", []), block_bases=bases.get("block", []), shape=list(shape))
     warpgroups = bool({"wid_in_wg", "wgid", "tid_in_wg"} & set(layout.axes))
     for cand in [*_blocked_candidates(bases, len(shape)),
-                 *_mma_candidates(bases, shape, warpgroups)]:
+                 *_mma_candidates(bases, shape, warpgroups), *_dot_candidates(bases, shape),
+                 *_amd_candidates(bases, shape)]:
         if _same_distributed(cand, shape, linear):
             return cand
     return linear
@@ -326,8 +366,13 @@ def _tmem(layout: TileLayout, shape: tuple[int, ...]) -> Any:
                     continue
                 if got.rows == rows and got.cols == cols:
                     return cand
+        scales = ttgl_bw.TensorMemoryScalesLayout()
+        got = lower(scales, shape)
+        if got.rows == rows and got.cols == cols:
+            return scales
     raise InteropError(
-        f"{layout}: no TensorMemoryLayout (block M 64/128, any N, col_stride 1/2/4) equals this "
+        f"{layout}: no TensorMemoryLayout (block M 64/128, any N, col_stride 1/2/4) nor "
+        f"TensorMemoryScalesLayout equals this "
         f"tensor-memory layout on {format_shape(shape)}, and Gluon has no linear tensor-memory layout")
 
 

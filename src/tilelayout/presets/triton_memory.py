@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..algebra.bits import bases_layout
 from ..algebra.offsets import offsets_layout
-from .linear import Linear, identity, product
+from .linear import Linear, identity, product, zeros
 from .registry import Built, Param, fail, register
 from .triton import SOURCE
 
@@ -226,4 +226,42 @@ def tmem(block=(128, 128), col_stride=1, shape=(128, 128)) -> Built:
     cols += [(0, size[1] << k) for k in range((max(1, shape[1] // size[1])).bit_length() - 1)]
     layout = bases_layout({"TLane": [list(v) for v in rows], "TCol": [list(v) for v in cols]},
                           tuple(shape), padding=("TLane", "TCol"), broadcast={"TLane": (5, 6)})
+    return Built(layout, tuple(shape))
+
+
+TMEM_SCALES = "triton.tmem_scales"
+
+
+@register(
+    TMEM_SCALES,
+    summary="Triton/Gluon TensorMemoryScalesLayout: block-scale factors in TMEM (32 lanes "
+    "x 4 columns per 128 rows, copied to the four lane quarters), repeated over the tile",
+    source=SOURCE + " (tensorMemoryScalesToLinearLayout); PTX ISA 9.7.16.10.7 "
+    "(#tcgen05-mma-scale-factor-a-layout-1x)",
+    params=[Param("shape", "shape", (128, 4), doc="(rows, scale factors per row)")],
+)
+def tmem_scales(shape=(128, 4)) -> Built:
+    """Triton's ``#ttng.tensor_memory_scales_encoding`` / Gluon's ``TensorMemoryScalesLayout``.
+
+    Rows 0..31 of the scale matrix sit in TMEM lanes 0..31, copied to the other three lane
+    quarters (a broadcast over TMEM rows 32 and 64: each warp reads its own quarter); 4
+    scale factors per row in 4 columns; rows 32..63, 64..127 in the next columns; more
+    rows, then more scale factors in further columns. A tile smaller than 64 x 4 leaves
+    columns unused (padding). This is our ``tmem.scale_factors`` with ``rows=128,
+    sf_per_row=4``.
+
+    Source: TensorMemoryScalesEncodingAttr and tensorMemoryScalesToLinearLayout
+    (LinearLayoutConversions.cpp), after PTX ISA 9.7.16.10.7 (scale factor A layout 1x).
+    Checked against Triton.
+    """
+    if len(shape) != 2:
+        raise fail(TMEM_SCALES, f"shape {tuple(shape)}: scale factors are (rows, per row)")
+    _pow2_shape(TMEM_SCALES, shape)
+    tile = product(identity(32, "row", 0), zeros(4, "row", 0), identity(4, "col", 1),
+                   identity(2, "col", 0))
+    reps = product(identity(-(-shape[0] // tile.size(0)), "col", 0),
+                   identity(-(-shape[1] // tile.size(1)), "col", 1))
+    bases = (tile * reps).shrink(shape).standard(2)
+    layout = bases_layout({"TLane": bases["row"], "TCol": bases["col"]}, tuple(shape),
+                          padding=("TLane", "TCol"), broadcast={"TLane": (5, 6)})
     return Built(layout, tuple(shape))
