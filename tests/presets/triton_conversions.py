@@ -5,7 +5,7 @@ Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTe
 the layout it builds (as our preset and its parameters), the shape, and the bases the test
 expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Only the
 rank-1 and rank-2 expectations of layouts we have presets for are transcribed (blocked, FMA
-and MMA dot operands, MMA v2 / v3, MFMA), plus the 4-D blocked one; not the 3-D MMA / dot /
+and MMA dot operands, MMA v2 / v3, MFMA, WMMA), plus the 4-D blocked one; not the 3-D MMA / dot /
 MFMA ones (our MMA presets are rank 2), slices of dot operands (our slice preset takes a
 blocked or MMA parent) nor the later AMD dot-operand and shared ones.
 """
@@ -38,7 +38,17 @@ def _mfma(m, transposed):
             "warps_per_cta": (2, 4), "element_bitwidth": 32, "tiles_per_warp": (1, 1)}
 
 
+def _wmma(version, transposed):
+    """The test's wmma(warps={2, 4}, version, transposed): Gluon spells warpsPerCTA {2, 4}
+    (warp order N first) as warp bases over 16 x 16 tiles: (0,1), (0,2), (1,0)."""
+    return {"version": version, "transposed": transposed,
+            "warp_bases": (("0", "1"), ("0", "2"), ("1", "0"))}
+
+
 LANES_MMA = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+LANES_WMMA1 = [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]
+LANES_WMMA2 = [[0, 1], [0, 2], [0, 4], [0, 8], [8, 0]]
+LANES_TWMMA2 = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]]
 LANES_MFMA32 = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [4, 0]]
 LANES_MFMA32_T = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]]
 
@@ -208,6 +218,37 @@ CASES = [
     ("MFMA16_2x4Warps", "amd.mfma", _mfma(16, False), (16, 16),
      {"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]],
       "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("WMMA_v1_2x4Warps 32x16", "amd.wmma", _wmma(1, False), (32, 16),
+     {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v1_2x4Warps 16x32", "amd.wmma", _wmma(1, False), (16, 32),
+     {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("WMMA_v1_2x4Warps 128x128", "amd.wmma", _wmma(1, False), (128, 128),
+     {"register": [[2, 0], [4, 0], [8, 0], [0, 64], [32, 0], [64, 0]], "lane": LANES_WMMA1,
+      "warp": [[0, 16], [0, 32], [16, 0]]}),
+    ("WMMA_v2_2x4Warps 16x16", "amd.wmma", _wmma(2, False), (16, 16),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": LANES_WMMA2, "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps 32x16", "amd.wmma", _wmma(2, False), (32, 16),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": LANES_WMMA2,
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v2_2x4Warps 16x32", "amd.wmma", _wmma(2, False), (16, 32),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": LANES_WMMA2,
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("WMMA_v2_2x4Warps 64x128", "amd.wmma", _wmma(2, False), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [0, 64], [32, 0]], "lane": LANES_WMMA2,
+      "warp": [[0, 16], [0, 32], [16, 0]]}),
+    ("TWMMA_v2_2x4Warps 16x16", "amd.wmma", _wmma(2, True), (16, 16),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": LANES_TWMMA2, "warp": [[0, 0]] * 3}),
+    ("TWMMA_v2_2x4Warps 32x16", "amd.wmma", _wmma(2, True), (32, 16),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": LANES_TWMMA2,
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("TWMMA_v2_2x4Warps 16x32", "amd.wmma", _wmma(2, True), (16, 32),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": LANES_TWMMA2,
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("TWMMA_v2_2x4Warps 64x128", "amd.wmma", _wmma(2, True), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 64], [32, 0]], "lane": LANES_TWMMA2,
+      "warp": [[0, 16], [0, 32], [16, 0]]}),
 ]
 
 #: expectations Triton has changed since that revision, with what the installed Triton's
