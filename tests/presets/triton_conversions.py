@@ -5,7 +5,8 @@ Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTe
 the layout it builds (as our preset and its parameters), the shape, and the bases the test
 expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Only the
 rank-1 and rank-2 expectations of layouts we have presets for are transcribed (blocked, FMA
-and MMA dot operands, MMA v2 / v3, MFMA, WMMA), plus the 4-D blocked one; not the 3-D MMA / dot /
+and MMA dot operands, MMA v2 / v3, MFMA, WMMA, slices of blocked and MMA parents
+without CTA splits, swizzled shared), plus the 4-D blocked one; not the 3-D MMA / dot /
 MFMA ones (our MMA presets are rank 2), slices of dot operands (our slice preset takes a
 blocked or MMA parent) nor the later AMD dot-operand and shared ones.
 """
@@ -43,6 +44,15 @@ def _wmma(version, transposed):
     (warp order N first) as warp bases over 16 x 16 tiles: (0,1), (0,2), (1,0)."""
     return {"version": version, "transposed": transposed,
             "warp_bases": (("0", "1"), ("0", "2"), ("1", "0"))}
+
+
+def _slice_mma(dim):
+    """slice(mma(2, 0, {16, 8}, warps {2, 2}), dim)."""
+    return {"dim": dim, "parent": "mma_v2", "warps_per_cta": (2, 2), "instr_shape": (16, 8)}
+
+
+def _shared(vec, per_phase, max_phase, order):
+    return {"vec": vec, "per_phase": per_phase, "max_phase": max_phase, "order": order}
 
 
 LANES_MMA = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
@@ -249,11 +259,52 @@ CASES = [
     ("TWMMA_v2_2x4Warps 64x128", "amd.wmma", _wmma(2, True), (64, 128),
      {"register": [[0, 1], [0, 2], [0, 4], [0, 64], [32, 0]], "lane": LANES_TWMMA2,
       "warp": [[0, 16], [0, 32], [16, 0]]}),
+    ("SliceOfMmaV2 16 dim0", "triton.slice", _slice_mma(0), (16,),
+     {"register": [[1]], "lane": [[2], [4], [0], [0], [0]], "warp": [[8], [0]]}),
+    ("SliceOfMmaV2 128 dim0", "triton.slice", _slice_mma(0), (128,),
+     {"register": [[1], [16], [32], [64]], "lane": [[2], [4], [0], [0], [0]],
+      "warp": [[8], [0]]}),
+    ("SliceOfMmaV2 8 dim1", "triton.slice", _slice_mma(1), (8,),
+     {"register": [[0]], "lane": [[0], [0], [1], [2], [4]], "warp": [[0], [0]]}),
+    ("SliceOfMmaV2 128 dim1", "triton.slice", _slice_mma(1), (128,),
+     {"register": [[8], [32], [64]], "lane": [[0], [0], [1], [2], [4]], "warp": [[0], [16]]}),
+    ("SliceWithShape1", "triton.slice",
+     {"dim": 0, "parent": "blocked", "size_per_thread": (1, 4), "threads_per_warp": (8, 4),
+      "warps_per_cta": (2, 2), "order": (0, 1)}, (1,),
+     {"register": [[0], [0]], "lane": [[0]] * 5, "warp": [[0], [0]]}),
+    ("SharedSimple1D", "triton.swizzled_shared", _shared(1, 1, 1, (0,)), (1024,),
+     {"offset": [[1 << k] for k in range(10)]}),
+    ("SharedSimple2D", "triton.swizzled_shared", _shared(1, 1, 1, (1, 0)), (128, 128),
+     {"offset": [[0, 1 << k] for k in range(7)] + [[1 << k, 0] for k in range(7)]}),
+    ("SharedSimple2D_Order01", "triton.swizzled_shared", _shared(1, 1, 1, (0, 1)), (128, 128),
+     {"offset": [[1 << k, 0] for k in range(7)] + [[0, 1 << k] for k in range(7)]}),
+    ("SharedSwizzled2D_MaxPhaseOnly", "triton.swizzled_shared", _shared(1, 1, 4, (1, 0)), (32, 32),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 1], [2, 2], [4, 0], [8, 0],
+                 [16, 0]]}),
+    ("SharedSwizzled2D_PerPhaseMaxPhase", "triton.swizzled_shared", _shared(1, 2, 4, (1, 0)),
+     (32, 32), {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 1], [4, 2],
+                           [8, 0], [16, 0]]}),
+    ("SharedSwizzled2D_Vec", "triton.swizzled_shared", _shared(2, 1, 4, (1, 0)), (4, 8),
+     {"offset": [[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]]}),
+    ("SharedSwizzled2D_PerPhaseMaxPhaseVec", "triton.swizzled_shared", _shared(2, 2, 4, (1, 0)),
+     (32, 32), {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 2], [4, 4],
+                           [8, 0], [16, 0]]}),
+    ("SharedSwizzled4D", "triton.swizzled_shared", _shared(2, 2, 4, (3, 2, 1, 0)), (2, 4, 32, 32),
+     {"offset": [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 4], [0, 0, 0, 8], [0, 0, 0, 16],
+                 [0, 0, 1, 0], [0, 0, 2, 2], [0, 0, 4, 4], [0, 0, 8, 0], [0, 0, 16, 0],
+                 [0, 1, 0, 0], [0, 2, 0, 0], [1, 0, 0, 0]]}),
 ]
 
-#: expectations Triton has changed since that revision, with what the installed Triton's
-#: lowering gives now (the test checks our preset against that instead)
+#: expectations Triton has changed since that revision: why, and the Gluon object (built from
+#: Gluon's module ``ttgl``) whose lowering by the installed Triton our preset must equal instead
 CHANGED = {
-    "Blocked4D": "registers past the shape are now dropped, not kept as zero bases "
-                 "(Triton 3.9's lowering: no register bases)",
+    "Blocked4D": ("registers past the shape are now dropped, not kept as zero bases",
+                  lambda ttgl: ttgl.BlockedLayout([1, 1, 1, 4], [2, 1, 1, 16], [1, 2, 4, 1],
+                                                  [3, 0, 1, 2])),
+    "SliceOfMmaV2 8 dim1": ("the slice no longer pads registers back to the legacy count",
+                            lambda ttgl: ttgl.SliceLayout(1, ttgl.NVMMADistributedLayout(
+                                [2, 0], [2, 2], [16, 8]))),
+    "SliceWithShape1": ("the slice no longer pads registers back to the legacy count",
+                        lambda ttgl: ttgl.SliceLayout(0, ttgl.BlockedLayout(
+                            [1, 4], [8, 4], [2, 2], [0, 1]))),
 }
