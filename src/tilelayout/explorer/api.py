@@ -300,7 +300,7 @@ def param_text(kind: str, value: Any) -> str:
     >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
     ('(dp,tp),None', 'true')
     """
-    if value is None:
+    if value is None and kind in ("int", "shape", "spec", "order"):
         return ""  # an optional parameter left unset: the preset picks it
     if kind == "bool":
         return "true" if value else "false"
