@@ -48,10 +48,6 @@ class Linear:
     bases: tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]
     outs: tuple[tuple[int, int], ...]
 
-    def vectors(self, in_dim: str) -> tuple[tuple[int, ...], ...]:
-        """The basis vectors of ``in_dim`` (empty when absent)."""
-        return dict(self.bases).get(in_dim, ())
-
     def size(self, out: int) -> int:
         """Extent of output dimension ``out`` (1 when absent)."""
         return dict(self.outs).get(out, 1)
