@@ -186,9 +186,8 @@ def test_refusals_say_why():
         from_triton(BLOCKED, (64, 48))  # Triton would abort the process here
     with pytest.raises(InteropError, match="at least 8 rows of 64"):
         from_triton(ttgl.NVMMASharedLayout(128, 16), (8, 32))
-    with pytest.raises(InteropError, match="not linear over bits"):
-        from_triton(ttgl.PaddedSharedLayout.with_identity_for([[32, 4]], [16, 32], [1, 0]),
-                    (16, 32))
+    with pytest.raises(InteropError, match="XOR pattern"):
+        from_triton(ttgl.PaddedSharedLayout([[4, 1]], [[0, 1], [1, 1]], [], [2, 2]))
     with pytest.raises(InteropError, match="no TensorMemoryLayout"):
         to_gluon(tl.parse("S[(128,8,4):(1@TLane,1@TCol,8@TCol)]"), (128, 32))
     with pytest.raises(InteropError, match="not a power of two"):
@@ -212,3 +211,25 @@ def test_docs_python_examples_run():
             exec(compile(block, "docs/interop/triton.md", "exec"), {})
         shown = [line.split("# ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
         assert out.getvalue().splitlines() == shown
+
+
+def test_padded_shared_layouts_are_affine_tiles():
+    """Gluon's PaddedSharedLayout, by the examples of its docstring
+    (triton/experimental/gluon/language/_layouts.py): element -> address, padding skipped.
+    Triton has no linear layout for these (its toLinearLayout refuses them); ours is exact."""
+    P = ttgl.PaddedSharedLayout
+    cases = [
+        # [e0, e1, p0, e2, e3, p1, p2, p3, e4, ...] for pairs [[2, 1], [4, 2]] over 8 elements
+        (P.with_identity_for([[2, 1], [4, 2]], [8], [0]), (8,), [0, 1, 3, 4, 8, 9, 11, 12]),
+        # [x0, x2, p0, p1, x1, x3]
+        (P([[2, 2]], [[2], [1]], [], [4]), (4,), [0, 4, 1, 5]),
+        # rows x0, x2, p0, x4, x6, p1, x1, x3, p2, x5, x7 of 4 elements each
+        (P([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [], [8, 4]), (8, 4),
+         [0, 18, 4, 22, 9, 27, 13, 31]),
+    ]
+    for obj, shape, starts in cases:
+        m = from_triton(obj).map_all(shape)["m"][..., 0]
+        firsts = m.reshape(shape[0], -1)[:, 0].tolist()
+        assert firsts == starts, (obj, firsts)
+        if len(shape) == 2:  # each row of 4 is contiguous
+            assert (m - m[:, :1] == [[0, 1, 2, 3]]).all()

@@ -14,6 +14,9 @@ the parameters of each named layout from the layout's bases (``BlockedLayout``,
 it only if Triton's bases equal ours; otherwise the linear form (``DistributedLinearLayout`` /
 ``SharedLinearLayout``; tensor memory has no linear Gluon layout and is refused).
 
+``PaddedSharedLayout`` (padding after every interval) is affine but not linear over bits:
+Triton has no linear layout for it, ours says it exactly (:func:`padded_layout`).
+
 Triton aborts the process (an LLVM assertion, not an exception) on some malformed
 layouts; :func:`lower` checks the conditions known to abort first and refuses with a
 :class:`~tilelayout.interop.InteropError` instead.
@@ -37,7 +40,9 @@ from triton.experimental.gluon.language._layouts import DistributedLayout, Share
 from triton.experimental.gluon.language.nvidia import blackwell as ttgl_bw
 from triton.tools import LinearLayout
 
+from ..algebra.canonical import fuse_adjacent
 from ..core.compose import Layout, tile_of
+from ..core.iter import Iter
 from ..core.shape import format_shape
 from ..core.tile import TileLayout
 from . import InteropError
@@ -106,9 +111,6 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
             raise InteropError(f"AMDWMMALayout v{obj.version} instr_shape {list(obj.instr_shape)}: "
                                f"Triton accepts 16 x 16 x K with K in {WMMA_K.get(obj.version)} "
                                f"(other shapes abort its verifier)")
-    if isinstance(obj, ttgl.PaddedSharedLayout):
-        raise InteropError("PaddedSharedLayout has no linear layout in Triton (padding after "
-                           "every interval is not linear over bits)")
 
 
 def lower(obj: Any, shape: Sequence[int]) -> Any:
@@ -168,6 +170,8 @@ def from_gluon(obj: Any, shape: Sequence[int] | None = None,
             raise InteropError(f"block_bases {obj.block_bases}: a layout split over the CTAs of a "
                                f"cluster; convert one CTA's part")
         return from_triton_shared_bases(obj.offset_bases, shape)
+    if isinstance(obj, ttgl.PaddedSharedLayout):
+        return padded_layout(obj, shape)
     if isinstance(obj, ttgl_bw._TensorMemoryLinearLayout):
         bases = {"row": obj.rows, "col": obj.cols}
         return from_triton_bases({k: v for k, v in bases.items() if v}, tuple(obj.shape),
@@ -181,6 +185,41 @@ def from_gluon(obj: Any, shape: Sequence[int] | None = None,
         raise InteropError(f"{type(obj).__name__} is a named layout: give the tensor shape "
                            f"(from_triton(obj, shape)) so Triton can lower it")
     return from_gluon(lower(obj, shape), shape, in_dims)
+
+
+def padded_layout(obj: Any, shape: Sequence[int] | None = None) -> Layout:
+    """Our layout for a Gluon ``PaddedSharedLayout``: its offset bases read as a tile, then
+    ``padding`` elements inserted after every ``interval`` (summed over the pairs), which
+    makes offset bit ``k`` an address stride ``2**k + sum((2**k // interval) * padding)``:
+    affine, so a plain TileLayout says it exactly, where Triton's linear layouts cannot
+    (its ``toLinearLayout`` refuses padded layouts). Semantics from the class's docstring
+    (triton/experimental/gluon/language/_layouts.py).
+
+    >>> str(padded_layout(ttgl.PaddedSharedLayout.with_identity_for([[2, 1], [4, 2]], [8], [0])))
+    'S[(2,2,2):(8,3,1)]'
+    """
+    dims = tuple(obj.shape) if shape is None else tuple(int(s) for s in shape)
+    if list(dims) != list(obj.shape):
+        raise InteropError(f"this PaddedSharedLayout is for shape {format_shape(tuple(obj.shape))}, "
+                           f"not {format_shape(dims)}")
+    if obj.cga_layout:
+        raise InteropError("a PaddedSharedLayout split over the CTAs of a cluster (cga_layout): "
+                           "convert one CTA's part")
+    tile = from_triton_shared_bases(obj.offset_bases, dims)
+    if not isinstance(tile, TileLayout):
+        raise InteropError(f"offset bases {obj.offset_bases} remap elements with an XOR "
+                           f"pattern; with padding on top the layout is neither a tile nor a "
+                           f"swizzle of one")
+
+    def stride(bit: int) -> int:
+        return (1 << bit) + sum(((1 << bit) // i) * p for i, p in obj.interval_padding_pairs)
+
+    shard = []
+    for it in tile.shard:  # a bit-permutation tile: one iter per offset bit, outer first
+        low = it.stride.bit_length() - 1
+        shard.extend(Iter(2, stride(b), it.axis)
+                     for b in reversed(range(low, low + it.extent.bit_length() - 1)))
+    return TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
 
 
 # --------------------------------------------------------------------------- to_gluon
