@@ -108,13 +108,18 @@ def test_nvmma_distributed_equals_triton():
                         instr_shape=(16, 8), shape=shape)
         assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8]), shape)
         count += 1
-    for warps, n, shape in itertools.product([(4, 1), (4, 2), (8, 1)], [8, 16, 64, 128, 256],
+    for warps, n, shape in itertools.product([(4, 1), (4, 2), (8, 1), (2, 2)], [8, 16, 64, 128, 256],
                                              [(64, 64), (128, 256), (16, 32), (64, 8)]):
         p = presets.get("triton.nvmma_distributed", version=3, warps_per_cta=warps,
                         instr_shape=(16, n, 16), shape=shape)
         assert_same(p, ttgl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16]), shape)
         count += 1
-    assert count == 42 + 60
+    for warps, n, shape in itertools.product(MMA_WARPS, [16, 32], [(64, 64), (16, 8)]):
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps,
+                        instr_shape=(16, n), shape=shape)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, n]), shape)
+        count += 1
+    assert count == 42 + 80 + 24
 
 
 def test_dot_operand_equals_triton_for_every_k_width():

@@ -90,6 +90,9 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
         if sorted(obj.order) != list(range(len(shape))):
             raise InteropError(f"BlockedLayout order={list(obj.order)} is not a permutation of "
                                f"the {len(shape)} dimensions")
+    if isinstance(obj, ttgl.NVMMADistributedLayout) and not all(_pow2(v) for v in obj.instr_shape):
+        raise InteropError(f"NVMMADistributedLayout instr_shape {list(obj.instr_shape)}: Triton "
+                           f"lowers only power-of-two instruction shapes")
     if isinstance(obj, ttgl.DotOperandLayout) and not (_pow2(obj.k_width) or obj.k_width == 0):
         raise InteropError(f"DotOperandLayout k_width={obj.k_width}: expected a power of two "
                            f"(or 0 for a blocked, FMA, parent)")

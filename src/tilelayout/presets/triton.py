@@ -170,17 +170,17 @@ def _mma_parts(name: str, version: int, warps_per_cta: Sequence[int],
     """(tile M, N) and the warp order of an NVMMA parent, validated."""
     if len(warps_per_cta) != 2:
         raise fail(name, f"warps_per_cta {tuple(warps_per_cta)}: the MMA layouts here are rank 2")
+    n = instr_shape[1] if len(instr_shape) >= 2 else 0
     if version == 2:
-        if tuple(instr_shape[:2]) != (16, 8):
-            raise fail(name, f"mma v2 (mma.sync) has instr_shape (16, 8), got {tuple(instr_shape)}")
-        return (16, 8), (1, 0)
-    if len(instr_shape) != 3 or instr_shape[0] != 16 or instr_shape[1] % 8 or instr_shape[1] > 256:
-        raise fail(name, f"mma v3 (wgmma) has instr_shape (16, N, K) with N a multiple of 8 up "
-                   f"to 256, got {tuple(instr_shape)}")
-    if warps_per_cta[0] % 4:
-        raise fail(name, f"mma v3 warps come in warpgroups of 4 along M: warps_per_cta[0] = "
-                   f"{warps_per_cta[0]}")
-    return (16, instr_shape[1]), (0, 1)
+        if len(instr_shape) != 2 or instr_shape[0] != 16 or n < 8 or n & (n - 1):
+            raise fail(name, f"mma v2 (mma.sync) takes instr_shape (16, N), N = 8 (the PTX "
+                       f"shape) or a larger power of two; got {tuple(instr_shape)}")
+        return (16, n), (1, 0)
+    if len(instr_shape) != 3 or instr_shape[0] != 16 or n < 8 or n > 256 or n & (n - 1):
+        raise fail(name, f"mma v3 (wgmma) takes instr_shape (16, N, K) with N a power of two "
+                   f"from 8 to 256 (wgmma also has N = 24, 40, ...: Triton's linear layouts "
+                   f"cannot say those); got {tuple(instr_shape)}")
+    return (16, n), (0, 1)
 
 
 MMA_PARAMS = [
