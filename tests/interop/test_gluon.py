@@ -126,6 +126,7 @@ def test_every_preset_round_trips_through_gluon():
     assert "triton.blocked" in named and "wgmma.m64nNk16.D" in named
     assert "tmem.accumulator" in named and "smem.tile" in named and "amd.mfma" in named
     assert "triton.tmem_scales" in named and "triton.dot_operand" in named
+    assert "triton.slice" in named
     assert len(named) + len(linear) >= 25, (named, linear, refused)
 
 
@@ -233,3 +234,20 @@ def test_padded_shared_layouts_are_affine_tiles():
         assert firsts == starts, (obj, firsts)
         if len(shape) == 2:  # each row of 4 is contiguous
             assert (m - m[:, :1] == [[0, 1, 2, 3]]).all()
+
+
+def test_slices_come_back_as_slice_layouts():
+    """to_gluon names a slice of a blocked layout (the sliced dimension's lanes and warps
+    are our broadcasts); every one reads back equal."""
+    import itertools
+
+    named = 0
+    grid = list(itertools.product((0, 1), [(1, 4), (2, 1)], [(4, 8), (32, 1)], [(2, 2), (1, 4)],
+                                  [(1, 0), (0, 1)], [(64,), (8,), (256,)]))
+    for dim, spt, tpw, warps, order, shape in grid:
+        p = presets.get("triton.slice", dim=dim, size_per_thread=spt, threads_per_warp=tpw,
+                        warps_per_cta=warps, order=order, shape=shape)
+        obj = to_gluon(p.layout, shape)
+        assert from_triton(obj, shape) == p.layout
+        named += type(obj).__name__ in ("SliceLayout", "BlockedLayout")
+    assert len(grid) == 96 and named >= 90

@@ -197,6 +197,7 @@ def bases_layout(bases: Mapping[str, Sequence[Sequence[int]]], shape: Sequence[i
     for d in range(len(dims)):  # merge inside each logical dimension, keeping dims visible
         bits = [p for p in reversed(range(len(logical))) if logical[p][0] == d]
         shard.extend(fuse_adjacent([source[p] for p in bits]))
+    replica.sort(key=lambda it: (it.axis, -it.stride))  # one order whatever the input order
     return TileLayout(shard, fuse_adjacent(replica))
 
 

@@ -9,7 +9,7 @@ the tensor-memory row/col layout), which converts exactly to ours
 Out: :func:`to_gluon` returns the simplest Gluon object equal to a layout: it infers
 the parameters of each named layout from the layout's bases (``BlockedLayout``,
 ``NVMMADistributedLayout``, ``DotOperandLayout`` of an MMA, ``AMDMFMALayout``,
-``NVMMASharedLayout``,
+``SliceLayout`` of a blocked layout, ``NVMMASharedLayout``,
 ``SwizzledSharedLayout``, ``TensorMemoryLayout``), has Triton lower the candidate and keeps
 it only if Triton's bases equal ours; otherwise the linear form (``DistributedLinearLayout`` /
 ``SharedLinearLayout``; tensor memory has no linear Gluon layout and is refused).
@@ -233,15 +233,20 @@ def _dim_of(vec: Sequence[int]) -> int | None:
     return nonzero[0] if len(nonzero) == 1 else None
 
 
-def _counts(vectors: Sequence[Sequence[int]], rank: int) -> list[int] | None:
-    """Per dimension 2**(number of vectors on it); zero vectors count for the dimension of
-    the vector before them (Triton zeroes the top bits of a dimension it broadcasts)."""
+def _counts(vectors: Sequence[Sequence[int]], rank: int,
+            zero_dim: int | None = None) -> list[int] | None:
+    """Per dimension 2**(number of vectors on it); zero vectors count for ``zero_dim`` when
+    given (a sliced dimension), else for the dimension of the vector before them (Triton
+    zeroes the top bits of a dimension it broadcasts)."""
     out, last = [1] * rank, None
     pending = 0
     for vec in vectors:
         d = _dim_of(vec)
         if d is None and any(vec):
             return None
+        if d is None and zero_dim is not None:
+            out[zero_dim] *= 2
+            continue
         if d is None:
             if last is None:
                 pending += 1
@@ -257,9 +262,10 @@ def _counts(vectors: Sequence[Sequence[int]], rank: int) -> list[int] | None:
     return out
 
 
-def _blocked_candidates(bases: Mapping[str, list[list[int]]], rank: int) -> list[Any]:
+def _blocked_candidates(bases: Mapping[str, list[list[int]]], rank: int,
+                        zero_dim: int | None = None) -> list[Any]:
     regs, lanes, warps = (bases.get(k, []) for k in ("register", "lane", "warp"))
-    tpw, wpc = _counts(lanes, rank), _counts(warps, rank)
+    tpw, wpc = _counts(lanes, rank, zero_dim), _counts(warps, rank, zero_dim)
     if tpw is None or wpc is None:
         return []
     seen: list[int] = []
@@ -322,6 +328,23 @@ def _dot_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) 
     return out
 
 
+def _slice_candidates(bases: Mapping[str, list[list[int]]], rank: int) -> list[Any]:
+    """SliceLayout(d, BlockedLayout): the parent's bases are ours with a zero coordinate
+    inserted at ``d``; its lanes and warps along ``d`` are our zero (broadcast) ones."""
+    if bases.get("block"):
+        return []
+    out = []
+    for d in range(rank + 1):
+        parent = {k: [[*v[:d], 0, *v[d:]] for v in vs] for k, vs in bases.items()}
+        for b in _blocked_candidates(parent, rank + 1, d):
+            rest = [x for x in b.order if x != d]  # where d sits in the order is not seen
+            for k in range(rank + 1):
+                order = [*rest[:k], d, *rest[k:]]
+                out.append(ttgl.SliceLayout(d, ttgl.BlockedLayout(
+                    b.size_per_thread, b.threads_per_warp, b.warps_per_cta, order)))
+    return out
+
+
 def _amd_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) -> list[Any]:
     """AMDMFMALayout (64-lane wavefronts: six lane bits) over the warp splits."""
     if len(shape) != 2 or len(bases.get("lane", [])) != 6:
@@ -341,7 +364,7 @@ def _distributed(layout: TileLayout, shape: tuple[int, ...]) -> Any:
     warpgroups = bool({"wid_in_wg", "wgid", "tid_in_wg"} & set(layout.axes))
     for cand in [*_blocked_candidates(bases, len(shape)),
                  *_mma_candidates(bases, shape, warpgroups), *_dot_candidates(bases, shape),
-                 *_amd_candidates(bases, shape)]:
+                 *_amd_candidates(bases, shape), *_slice_candidates(bases, len(shape))]:
         if _same_distributed(cand, shape, linear):
             return cand
     return linear
