@@ -185,6 +185,10 @@ def test_refusals_say_why():
         from_triton(BLOCKED)
     with pytest.raises(InteropError, match="power-of-two shapes"):
         from_triton(BLOCKED, (64, 48))  # Triton would abort the process here
+    with pytest.raises(InteropError, match="size_per_thread=.1, 3.: expected 2 powers of two"):
+        from_triton(ttgl.SliceLayout(0, ttgl.BlockedLayout([1, 3], [4, 8], [2, 2], [1, 0])), (64,))
+    with pytest.raises(InteropError, match="has rank 2; shape .4, 64, 64. has rank 3"):
+        from_triton(MMA2, (4, 64, 64))
     with pytest.raises(InteropError, match="at least 8 rows of 64"):
         from_triton(ttgl.NVMMASharedLayout(128, 16), (8, 32))
     with pytest.raises(InteropError, match="XOR pattern"):

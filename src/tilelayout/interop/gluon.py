@@ -81,6 +81,17 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
     if not all(_pow2(s) for s in shape):
         raise InteropError(f"{name} on shape {format_shape(shape)}: Triton lowers layouts only on "
                            f"power-of-two shapes")
+    rank = getattr(obj, "rank", None) if not isinstance(obj, ttgl_bw.TensorMemoryLayout) else 2
+    if isinstance(rank, int) and rank != len(shape):
+        raise InteropError(f"{name} has rank {rank}; shape {format_shape(shape)} has rank "
+                           f"{len(shape)}")
+    parent = getattr(obj, "parent", None)
+    if isinstance(obj, ttgl.SliceLayout) and isinstance(parent, DistributedLayout):
+        if not 0 <= obj.dim <= len(shape):
+            raise InteropError(f"SliceLayout dim={obj.dim} is not a dimension of its parent")
+        _refuse_abort(parent, [*shape[:obj.dim], 1, *shape[obj.dim:]])
+    elif isinstance(parent, DistributedLayout):
+        _refuse_abort(parent, shape)
     if isinstance(obj, ttgl.BlockedLayout):
         for field in ("size_per_thread", "threads_per_warp", "warps_per_cta"):
             values = list(getattr(obj, field))
