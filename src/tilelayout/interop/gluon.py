@@ -28,6 +28,7 @@ layouts; :func:`lower` checks the conditions known to abort first and refuses wi
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -474,20 +475,39 @@ def to_gluon(layout: Layout, shape: Sequence[int] | None = None) -> Any:
     return _distributed(layout, dims)
 
 
+def _alias(module: str) -> str:
+    return "ttgl" if module == _GLUON else module.rsplit(".", 1)[-1]
+
+
+def _code(value: Any, modules: dict[str, None]) -> str:
+    """``value`` as Python source, Gluon classes qualified by their module's alias (nested
+    parents included); the modules used are collected in ``modules``."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        module = MODULES.get(type(value).__name__, _GLUON)
+        modules[module] = None
+        fields = ", ".join(f"{f.name}={_code(getattr(value, f.name), modules)}"
+                           for f in dataclasses.fields(value))
+        return f"{_alias(module)}.{type(value).__name__}({fields})"
+    return repr(value)
+
+
 def gluon_code(obj: Any, name: str = "layout") -> str:
     """Python that builds ``obj`` in Gluon (imports included).
 
     >>> print(gluon_code(ttgl.SwizzledSharedLayout(1, 1, 1, [1, 0])))
     from triton.experimental.gluon import language as ttgl
     layout = ttgl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[1, 0], cga_layout=[])
+    >>> print(gluon_code(ttgl.SliceLayout(0, ttgl.BlockedLayout([1], [32], [4], [0]))))
+    from triton.experimental.gluon import language as ttgl
+    layout = ttgl.SliceLayout(dim=0, parent=ttgl.BlockedLayout(size_per_thread=[1], ...))
     """
-    cls = type(obj).__name__
-    module = MODULES.get(cls, _GLUON)
-    alias = {_GLUON: "ttgl"}.get(module, module.rsplit(".", 1)[-1])
-    head = f"from {module.rsplit('.', 1)[0]} import {module.rsplit('.', 1)[1]}"
-    if alias == "ttgl":
-        head += " as ttgl"
-    return f"{head}\n{name} = {alias}.{repr(obj)}"
+    modules: dict[str, None] = {}
+    body = _code(obj, modules)
+    heads = []
+    for module in modules:
+        package, leaf = module.rsplit(".", 1)
+        heads.append(f"from {package} import {leaf}" + (" as ttgl" if module == _GLUON else ""))
+    return "\n".join([*heads, f"{name} = {body}"])
 
 
 __all__ = ["MODULES", "from_gluon", "gluon_code", "lower", "to_gluon"]
