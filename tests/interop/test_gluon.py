@@ -36,12 +36,21 @@ def lowered(obj, shape):
     return _B.to_linear_layout(obj._to_ir(_B), list(shape))
 
 
+def _trim(vectors):
+    """Trailing zero memory bases: padding past the last element (the allocation's size),
+    which our layouts do not carry (docs/interop/triton.md)."""
+    out = list(vectors)
+    while out and not any(out[-1]):
+        out.pop()
+    return out
+
+
 def triton_bases(obj, shape):
     ll = lowered(obj, shape)
     if hasattr(ll, "offset_bases"):
-        return {"offset": ll.offset_bases}
+        return {"offset": _trim(ll.offset_bases)}
     if hasattr(ll, "rows"):
-        return {k: v for k, v in (("row", ll.rows), ("col", ll.cols)) if v}
+        return {k: v for k, v in (("row", ll.rows), ("col", _trim(ll.cols))) if v}
     out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
            "block": ll.block_bases}
     return {k: v for k, v in out.items() if v}

@@ -411,6 +411,15 @@ def _swizzled_candidate(offsets: list[list[int]], rank: int) -> Any | None:
     return ttgl.SwizzledSharedLayout(vec, 1 << first, phases, order)
 
 
+def _trim(vectors: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Memory bases without trailing zero ones: padding past the last element is the
+    allocation's size, which our layouts do not carry."""
+    out = [list(v) for v in vectors]
+    while out and not any(out[-1]):
+        out.pop()
+    return out
+
+
 def _shared(layout: Layout, shape: tuple[int, ...]) -> Any:
     offsets = to_triton_shared_bases(layout, shape)
     cands: list[Any] = []
@@ -425,7 +434,7 @@ def _shared(layout: Layout, shape: tuple[int, ...]) -> Any:
             got = lower(cand, shape)
         except InteropError:
             continue
-        if got.offset_bases == offsets and not got.block_bases:
+        if _trim(got.offset_bases) == offsets and not got.block_bases:
             return cand
     return ttgl.SharedLinearLayout(offset_bases=offsets)
 
@@ -441,11 +450,11 @@ def _tmem(layout: TileLayout, shape: tuple[int, ...]) -> Any:
                     got = lower(cand, shape)
                 except InteropError:
                     continue
-                if got.rows == rows and got.cols == cols:
+                if got.rows == rows and _trim(got.cols) == cols:
                     return cand
         scales = ttgl_bw.TensorMemoryScalesLayout()
         got = lower(scales, shape)
-        if got.rows == rows and got.cols == cols:
+        if got.rows == rows and _trim(got.cols) == cols:
             return scales
     raise InteropError(
         f"{layout}: no TensorMemoryLayout (block M 64/128, any N, col_stride 1/2/4) nor "
