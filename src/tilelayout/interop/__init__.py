@@ -7,7 +7,9 @@ that need it, so ``import tilelayout.interop.cute`` works without CUTLASS instal
 * :mod:`tilelayout.interop.jax`    JAX ``PartitionSpec`` / ``NamedSharding``
 * :mod:`tilelayout.interop.triton` Triton linear layouts (basis vectors)
 * :mod:`tilelayout.interop.triton_shared` Triton shared linear layouts (offset bases,
-  swizzles as :class:`~tilelayout.XorSwizzle`)
+  swizzles as :class:`~tilelayout.Swizzle` / :class:`~tilelayout.XorSwizzle`)
+* :mod:`tilelayout.interop.gluon` Gluon layout objects in (``from_triton``) and out
+  (``to_gluon``), lowered and checked by Triton itself
 * :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
 * :mod:`tilelayout.interop.convert` one function writing a layout in any of them
   (``tilelayout convert`` and the explorer's ``/api/convert`` call it)
