@@ -1,0 +1,295 @@
+"""A CuTe layout as CuTe writes it (nested ``shape:stride``), and the mapping to ours.
+
+:class:`CuteLayout` holds CuTe's nested shape and stride tuples, so CuTe's mode
+structure (nesting, extent-1 modes and their strides) is kept exactly; its
+:attr:`~CuteLayout.layout` is our :class:`~tilelayout.TileLayout` for it on axis ``m``.
+
+**The mapping.** CuTe splits an index *colexicographically* (leftmost mode fastest); we
+split row-major (last iter fastest). A CuTe layout with top-level modes ``M0, ..., Mk``
+is our layout over the shape ``dims = (|M0|, ..., |Mk|)`` (same order), whose iters are
+each mode's leaves *reversed*: ``((4,8),2):((32,1),16)`` is ``S[(8,4,2):(1,32,16)]``
+over ``(32, 2)``. Coordinates agree (``L(c0, c1) = A(c0, c1)``); so does the index
+inside each top-level mode. CuTe's 1-D index ``i`` is the coordinate ``c`` with
+``i = c0 + |M0| * (c1 + |M1| * (c2 + ...))`` (column-major over ``dims``); ours is
+row-major over ``dims``. For a rank-1 CuTe layout (one top-level mode, nested or not)
+the two 1-D indices are the same number.
+
+A bare :class:`~tilelayout.TileLayout` given to the CuTe functions is read with one
+top-level mode per shard iter (its default shape): ``S[(4,8):(8,1)]`` is CuTe's
+``(4,8):(8,1)``. Give ``shape`` (flat dims or a nested CuTe shape) to say otherwise.
+
+>>> A = CuteLayout(((4, 8), 2), ((32, 1), 16))
+>>> str(A), A.dims, str(A.layout)
+('((4,8),2):((32,1),16)', (32, 2), 'S[(8,4,2):(1,32,16)]')
+>>> as_cute(A.layout, ((4, 8), 2)) == A
+True
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from ...core.compose import ComposeLayout
+from ...core.errors import AlgebraError
+from ...core.iter import Iter
+from ...core.tile import TileLayout
+from ..group import group_iters
+
+IntTuple = int | tuple["IntTuple", ...]
+
+
+def leaves(t: IntTuple) -> list[int]:
+    """The integers of a nested tuple, left to right (CuTe's ``flatten``).
+
+    >>> leaves(((4, 8), (2, (1, 3))))
+    [4, 8, 2, 1, 3]
+    """
+    if isinstance(t, int):
+        return [t]
+    out: list[int] = []
+    stack = [iter(t)]
+    while stack:
+        for x in stack[-1]:
+            if isinstance(x, int):
+                out.append(x)
+            else:
+                stack.append(iter(x))
+                break
+        else:
+            stack.pop()
+    return out
+
+
+def rebuild(like: IntTuple, values: Any) -> IntTuple:
+    """``like``'s nesting filled from the iterator ``values`` (CuTe's ``unflatten``).
+
+    >>> rebuild(((0, 0), 0), iter([4, 8, 2]))
+    ((4, 8), 2)
+    """
+    if isinstance(like, int):
+        return next(values)
+    return tuple(rebuild(x, values) for x in like)
+
+
+def unwrap(shapes: list[int], strides: list[int]) -> tuple[IntTuple, IntTuple]:
+    """One mode from flat leaves: an integer for one leaf, a tuple otherwise."""
+    if len(shapes) == 1:
+        return shapes[0], strides[0]
+    return tuple(shapes), tuple(strides)
+
+
+def size_of(shape: IntTuple) -> int:
+    """Product of a nested shape's leaves.
+
+    >>> size_of(((4, 8), 2))
+    64
+    """
+    return shape if isinstance(shape, int) else math.prod(leaves(shape))
+
+
+class CuteLayout(NamedTuple):
+    """A CuTe layout: nested ``shape`` and ``stride`` tuples (congruent), CuTe's order.
+
+    >>> L = CuteLayout((4, 8), (8, 1))
+    >>> str(L), L.size, L.cosize, L.rank
+    ('(4,8):(8,1)', 32, 32, 2)
+    >>> L.layout
+    parse('S[(4,8):(8,1)]')
+    """
+
+    shape: IntTuple
+    stride: IntTuple
+
+    def __str__(self) -> str:
+        return f"{_text(self.shape)}:{_text(self.stride)}"
+
+    @property
+    def rank(self) -> int:
+        """Number of top-level modes (1 for an integer shape)."""
+        return 1 if isinstance(self.shape, int) else len(self.shape)
+
+    def modes(self) -> list[CuteLayout]:
+        """The top-level modes, each a CuteLayout (CuTe's ``layout<i>``).
+
+        >>> [str(m) for m in CuteLayout(((2, 2), 4), ((1, 8), 2)).modes()]
+        ['(2,2):(1,8)', '4:2']
+        """
+        if isinstance(self.shape, int):
+            return [self]
+        return [CuteLayout(s, d) for s, d in zip(self.shape, self.stride, strict=True)]  # type: ignore[arg-type]
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        """Our logical shape for it: the sizes of the top-level modes.
+
+        >>> CuteLayout(((4, 8), (2, 2)), ((32, 1), (16, 8))).dims
+        (32, 4)
+        """
+        if isinstance(self.shape, int):
+            return (self.shape,)
+        return tuple(size_of(s) for s in self.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of coordinates (CuTe's ``size``)."""
+        return size_of(self.shape)
+
+    @property
+    def cosize(self) -> int:
+        """One past the largest value (CuTe's ``cosize``: ``L(size - 1) + 1``).
+
+        >>> CuteLayout((2, 3), (3, 1)).cosize
+        6
+        """
+        total = 1
+        for e, d in zip(leaves(self.shape), leaves(self.stride), strict=True):
+            total += (e - 1) * d
+        return total
+
+    @property
+    def layout(self) -> TileLayout:
+        """Our layout (axis ``m``): each top-level mode's leaves reversed, modes in order.
+        Evaluate it over :attr:`dims`."""
+        return _tile(self.shape, self.stride)
+
+    def to_layout(self, axis: str = "m") -> TileLayout:
+        """Our layout on ``axis`` (see :attr:`layout`).
+
+        >>> str(CuteLayout((4, 8), (1, 4)).to_layout("laneid"))
+        'S[(4,8):(1@laneid,4@laneid)]'
+        """
+        return _tile(self.shape, self.stride, axis)
+
+
+def _text(t: IntTuple) -> str:
+    return f"({','.join(_text(x) for x in t)})" if isinstance(t, tuple) else str(t)
+
+
+@lru_cache(maxsize=4096)
+def _tile(shape: IntTuple, stride: IntTuple, axis: str = "m") -> TileLayout:
+    modes = [(shape, stride)] if isinstance(shape, int) else zip(shape, stride, strict=True)
+    iters: list[Iter] = []
+    for sh, st in modes:  # type: ignore[misc]
+        iters.extend(Iter(e, s, axis) for e, s in zip(reversed(leaves(sh)), reversed(leaves(st)),
+                                                     strict=True))
+    return TileLayout(iters, offset={axis: 0} if not iters else None)
+
+
+def check_congruent(shape: Any, stride: Any, what: str) -> None:
+    """Refuse (AlgebraError) a shape/stride pair that is not two congruent nested tuples of
+    integers with extents >= 1."""
+    if isinstance(shape, int) and isinstance(stride, int) and not isinstance(shape, bool):
+        if shape < 1:
+            raise AlgebraError(f"{what}: extents must be >= 1, got {shape}")
+        return
+    if not (isinstance(shape, tuple) and isinstance(stride, tuple) and len(shape) == len(stride)):
+        raise AlgebraError(f"{what}: shape {shape!r} and stride {stride!r} are not congruent "
+                           f"nested tuples of integers")
+    for a, b in zip(shape, stride, strict=True):
+        check_congruent(a, b, what)
+
+
+def _plain(t: Any) -> Any:
+    """pycute keeps shapes as tuples and ints already; lists become tuples."""
+    if isinstance(t, list | tuple):
+        return tuple(_plain(x) for x in t)
+    return int(t) if not isinstance(t, int) else t
+
+
+def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
+    """The CuTe layout of our single-axis ``tile`` over ``shape`` (see the module's mapping).
+
+    ``shape`` is ``None`` (one top-level mode per shard iter), flat dims, or a nested CuTe
+    shape: when its leaves match the shard iters one to one (each mode's leaves reversed),
+    every iter keeps its stride (extent-1 ones too); otherwise the iters are grouped by
+    the top-level sizes.
+
+    >>> import tilelayout as tl
+    >>> str(of_tile(tl.parse("S[(8,4,2):(1,32,16)]"), (32, 2)))
+    '((4,8),2):((32,1),16)'
+    >>> str(of_tile(tl.parse("S[(2,1,4):(1,7,2)]"), (2, (4, 1))))
+    '(2,(4,1)):(1,(2,7))'
+    """
+    if tile.replica or any(tile.offset.values()):
+        raise AlgebraError(f"{tile} has replicas or an offset; a CuTe layout is a function "
+                           f"from coordinates to one integer starting at 0")
+    axes = {it.axis for it in tile.shard}
+    if len(axes) > 1:
+        raise AlgebraError(f"{tile} maps to axes {sorted(axes)}; a CuTe layout has one "
+                           f"integer codomain")
+    shard = tile.shard
+    if shape is None:
+        if not shard:
+            return CuteLayout(1, 0)
+        if len(shard) == 1:
+            return CuteLayout(shard[0].extent, shard[0].stride)
+        return CuteLayout(tuple(it.extent for it in shard), tuple(it.stride for it in shard))
+    shape = _plain(shape)
+    top = [shape] if isinstance(shape, int) else list(shape)
+    sized = [size_of(t) for t in top]
+    if math.prod(sized) != tile.size():
+        raise AlgebraError(f"shape {_text(shape)} has {math.prod(sized)} elements, "
+                           f"{tile} has {tile.size()}")
+    modes: list[tuple[IntTuple, IntTuple]] = []
+    flat = [leaves(t) for t in top]
+    if sum(map(len, flat)) == len(shard):
+        k = 0
+        for t, ls in zip(top, flat, strict=True):
+            mine = shard[k:k + len(ls)][::-1]
+            k += len(ls)
+            if [it.extent for it in mine] != ls:
+                break
+            modes.append((t, rebuild(t, iter(it.stride for it in mine))))
+        else:
+            return CuteLayout(modes[0][0] if isinstance(shape, int) else tuple(m[0] for m in modes),
+                              modes[0][1] if isinstance(shape, int) else tuple(m[1] for m in modes))
+    modes = []
+    for g in group_iters(shard, sized):
+        g = [it for it in g if it.extent > 1] or g[:1]
+        modes.append(unwrap([it.extent for it in reversed(g)], [it.stride for it in reversed(g)]))
+    if isinstance(shape, int):
+        return CuteLayout(*modes[0])
+    return CuteLayout(tuple(m[0] for m in modes), tuple(m[1] for m in modes))
+
+
+def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
+    """A :class:`CuteLayout` from one, from our layout (over ``shape``), from an object
+    with ``shape`` and ``stride`` (a pycute ``Layout``), or from an integer ``n`` (CuTe's
+    ``n:1``).
+
+    >>> as_cute(8), as_cute(CuteLayout((2, 2), (1, 4)))
+    (CuteLayout(shape=8, stride=1), CuteLayout(shape=(2, 2), stride=(1, 4)))
+    """
+    if isinstance(x, CuteLayout):
+        return x
+    if isinstance(x, TileLayout):
+        return of_tile(x, shape)
+    if isinstance(x, bool):
+        raise AlgebraError(f"{what}: expected a layout or an integer, got {x!r}")
+    if isinstance(x, int):
+        if x < 1:
+            raise AlgebraError(f"{what}: a tile size must be >= 1, got {x}")
+        return CuteLayout(x, 1)
+    if isinstance(x, ComposeLayout):
+        raise AlgebraError(f"{what} {x} is swizzled; CuTe's layout algebra takes the "
+                           f"layout without its swizzle (CuTe: the ComposedLayout's layoutA)")
+    if hasattr(x, "shape") and hasattr(x, "stride") and not hasattr(x, "layoutB"):
+        sh, st = _plain(x.shape), _plain(x.stride)
+        check_congruent(sh, st, what)
+        return CuteLayout(sh, st)
+    raise AlgebraError(f"{what}: expected a CuteLayout, our TileLayout, a pycute Layout or "
+                       f"an integer, got {type(x).__name__}")
+
+
+def make_layout(*layouts: CuteLayout) -> CuteLayout:
+    """The layout whose top-level modes are ``layouts`` (CuTe's ``make_layout(A, B)``).
+
+    >>> str(make_layout(CuteLayout(4, 1), CuteLayout((2, 2), (4, 8))))
+    '(4,(2,2)):(1,(4,8))'
+    """
+    return CuteLayout(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts))
+
+
+__all__ = ["CuteLayout", "IntTuple", "as_cute", "leaves", "make_layout", "of_tile", "size_of"]
