@@ -370,3 +370,57 @@ def test_swizzled_layout_is_refused():
     L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
     with pytest.raises(InteropError, match="swizzles"):
         to_cute_tv(L)
+
+
+# -- pycute objects and round trips (nesting, extent-1 strides) ----------------------------
+def test_round_trips_keep_nesting_and_extent_one_strides():
+    from tilelayout.interop.cute import cute_layout, to_pycute
+
+    rng = random.Random(11)
+    seen = 0
+    while seen < 300:
+        shape, stride = _random_layout(rng)
+        if math.prod(cute_logical_shape((shape, stride))) > 4096:
+            continue
+        if isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], int):
+            shape, stride = shape[0], stride[0]   # flat dims (n,) print as n:d (same function)
+        text = f"{_fmt(shape)}:{_fmt(stride)}"
+        ours = from_cute(text)
+        assert to_cute(ours, shape=shape) == text                     # text, nested, exact
+        pl = pycute.Layout(shape, stride)
+        back = to_pycute(from_cute(pl), shape=pl.shape)
+        assert (back.shape, back.stride) == (pl.shape, pl.stride)     # pycute object, exact
+        assert cute_layout(pl).layout == ours and to_cute(cute_layout(text)) == text
+        seen += 1
+    # the cases the issue names: extent-1 strides and nested modes
+    assert to_cute(from_cute("((4,1),2):((8,5),1)"), shape=((4, 1), 2)) == "((4,1),2):((8,5),1)"
+    assert to_cute(from_cute("(3,1):(1,7)")) == "(3,1):(1,7)"
+
+
+def test_pycute_swizzle_and_composed_layout():
+    from tilelayout.interop.cute import to_pycute
+
+    for b, m, s in [(3, 3, 3), (2, 4, 3), (3, 4, -3), (1, 0, 1)]:
+        sw = pycute.Swizzle(b, m, s)
+        ours = from_cute(sw)
+        assert isinstance(ours, tl.ComposeLayout)
+        m_all = ours.map_all()["m"].reshape(-1)
+        assert m_all.tolist() == [sw(i) for i in range(sw.size())]
+        assert repr(to_pycute(ours.swizzle)) == repr(sw)
+        inner = pycute.Layout((8, (4, 2)), (64, (1, 4)))
+        composed = pycute.ComposedLayout(sw, 5, inner)
+        got = from_cute(composed)
+        dims = cute_logical_shape(composed)
+        vals = got.map_all(dims)["m"][..., 0]
+        for c in itertools.product(*(range(d) for d in dims)):
+            assert vals[c] == composed(*c)
+        again = to_pycute(got, shape=inner.shape)
+        assert repr(again) == repr(composed)
+    # a Layout as the outer function of a ComposedLayout is CuTe's composition
+    outer, inner = pycute.Layout((8, 8), (8, 1)), pycute.Layout((4, 2), (2, 16))
+    got = from_cute(pycute.ComposedLayout(outer, 0, inner))
+    want = pycute.composition(outer, inner)
+    vals = got.map_all(cute_logical_shape(inner))["m"][..., 0].transpose().reshape(-1)
+    assert vals.tolist() == [want(i) for i in range(pycute.size(want))]
+    with pytest.raises(InteropError, match="nonzero offset"):
+        from_cute(pycute.ComposedLayout(outer, 3, inner))

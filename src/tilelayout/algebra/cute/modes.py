@@ -103,7 +103,7 @@ class CuteLayout(NamedTuple):
     stride: IntTuple
 
     def __str__(self) -> str:
-        return f"{_text(self.shape)}:{_text(self.stride)}"
+        return f"{format_int_tuple(self.shape)}:{format_int_tuple(self.stride)}"
 
     @property
     def rank(self) -> int:
@@ -163,8 +163,13 @@ class CuteLayout(NamedTuple):
         return _tile(self.shape, self.stride, axis)
 
 
-def _text(t: IntTuple) -> str:
-    return f"({','.join(_text(x) for x in t)})" if isinstance(t, tuple) else str(t)
+def format_int_tuple(t: IntTuple) -> str:
+    """CuTe's printed form of a nested tuple (no spaces).
+
+    >>> format_int_tuple(((4, 8), 2))
+    '((4,8),2)'
+    """
+    return f"({','.join(format_int_tuple(x) for x in t)})" if isinstance(t, tuple) else str(t)
 
 
 @lru_cache(maxsize=4096)
@@ -230,7 +235,7 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
     top = [shape] if isinstance(shape, int) else list(shape)
     sized = [size_of(t) for t in top]
     if math.prod(sized) != tile.size():
-        raise AlgebraError(f"shape {_text(shape)} has {math.prod(sized)} elements, "
+        raise AlgebraError(f"shape {format_int_tuple(shape)} has {math.prod(sized)} elements, "
                            f"{tile} has {tile.size()}")
     modes: list[tuple[IntTuple, IntTuple]] = []
     flat = [leaves(t) for t in top]
@@ -247,7 +252,10 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
                               modes[0][1] if isinstance(shape, int) else tuple(m[1] for m in modes))
     modes = []
     for g in group_iters(shard, sized):
-        g = [it for it in g if it.extent > 1] or g[:1]
+        g = [it for it in g if it.extent > 1]
+        if not g:  # a size-1 dimension: CuTe's 1:0
+            modes.append((1, 0))
+            continue
         modes.append(unwrap([it.extent for it in reversed(g)], [it.stride for it in reversed(g)]))
     if isinstance(shape, int):
         return CuteLayout(*modes[0])
@@ -292,4 +300,7 @@ def make_layout(*layouts: CuteLayout) -> CuteLayout:
     return CuteLayout(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts))
 
 
-__all__ = ["CuteLayout", "IntTuple", "as_cute", "leaves", "make_layout", "of_tile", "size_of"]
+__all__ = [
+    "CuteLayout", "IntTuple", "as_cute", "format_int_tuple", "leaves", "make_layout", "of_tile",
+    "rebuild", "size_of",
+]
