@@ -220,6 +220,23 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
     return pycute.Layout(sh, st)
 
 
+def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
+    """A ``cutlass.cute`` layout (the CUTLASS Python DSL, extra ``cute-dsl``) for
+    ``layout`` over ``shape`` (as :func:`to_cute`).
+
+    The DSL builds layouts only while a ``@cute.jit`` function is traced (no GPU is
+    needed; nothing is launched), so call it from one; :func:`from_cute` reads a DSL
+    layout there too (its static ``shape`` and ``stride``). Outside a traced function
+    the DSL refuses (its ``CALL_OUTSIDE_JIT`` error).
+
+    >>> import tilelayout as tl
+    >>> to_cute_dsl(tl.parse("S[4:1]"))  # doctest: +SKIP
+    """
+    dsl = require("cutlass.cute", "cute-dsl")
+    cl = layout if isinstance(layout, CuteLayout) else CuteLayout(*cute_shape_stride(layout, shape))
+    return dsl.make_layout(cl.shape, stride=cl.stride)
+
+
 __all__ = [
     "cute_layout",
     "cute_logical_shape",
@@ -229,6 +246,7 @@ __all__ = [
     "parse_cute",
     "thread_axes",
     "to_cute",
+    "to_cute_dsl",
     "to_cute_tv",
     "to_pycute",
 ]

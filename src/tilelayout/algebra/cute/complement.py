@@ -27,7 +27,7 @@ from typing import Any
 
 from ...core.errors import AlgebraError
 from .composition import coalesce_leaves
-from .modes import CuteLayout, as_cute, leaves, make_layout
+from .modes import CuteLayout, as_cute, leaves
 
 
 def _from_flat(s: list[int], d: list[int]) -> CuteLayout:
@@ -65,46 +65,71 @@ def complement(layout: Any, cotarget: int = 1) -> CuteLayout:
     return _from_flat(*coalesce_leaves(res_s, res_d))
 
 
+def _coalesced_flat(layout: Any) -> tuple[list[int], list[int], list[int]]:
+    """Coalesced leaves ``(shapes, strides, column-major prefix products)``."""
+    a = as_cute(layout)
+    shapes, strides = coalesce_leaves(leaves(a.shape), leaves(a.stride))
+    return shapes, strides, [1, *itertools.accumulate(shapes[:-1], lambda x, y: x * y)]
+
+
 def right_inverse(layout: Any) -> CuteLayout:
     """CuTe's right inverse ``R``: ``layout(R(i)) == i`` for every ``i < size(R)``.
 
-    The leaves sorted by stride are taken while they count ``1, s0, s0*s1, ...`` (each
-    leaf's stride in ``R`` is its column-major weight in ``layout``); the first one that
-    does not continue the count ends ``R``.
+    As CUTLASS's C++ ``right_inverse``: the coalesced leaves sorted by stride, each kept
+    when its stride continues the count ``1, s0*d0, ...`` (its stride in ``R`` is its
+    column-major weight in ``layout``); others are skipped. (pycute stops at the first
+    leaf that does not continue, so after a stride-0 leaf its ``R`` is shorter.)
 
     >>> from tilelayout.algebra.cute.modes import CuteLayout
     >>> str(right_inverse(CuteLayout((8, 4), (4, 1))))
     '(4,8):(8,1)'
+    >>> str(right_inverse(CuteLayout((2, 4), (0, 1))))
+    '4:2'
     """
-    a = as_cute(layout)
-    shapes = leaves(a.shape)
-    weights = [1, *itertools.accumulate(shapes[:-1], lambda x, y: x * y)]
-    res_s: list[int] = []
-    res_d: list[int] = []
+    shapes, strides, weights = _coalesced_flat(layout)
+    res_s, res_d = [1], [0]
     cur = 1
-    for d, s, w in sorted(zip(leaves(a.stride), shapes, weights, strict=True)):
-        if s == 1:
-            continue
-        if d != cur:
-            break
-        res_s.append(s)
-        res_d.append(w)
-        cur = s * d
-    if not res_s:
-        return CuteLayout(1, 0)
+    for k in sorted(range(len(strides)), key=lambda k: strides[k]):
+        if strides[k] == cur:
+            res_s.append(shapes[k])
+            res_d.append(weights[k])
+            cur = shapes[k] * strides[k]
     return _from_flat(*coalesce_leaves(res_s, res_d))
 
 
 def left_inverse(layout: Any) -> CuteLayout:
-    """CuTe's left inverse ``L``: ``L(layout(i)) == i`` for every ``i < size(layout)``
-    (the right inverse of ``layout`` made onto by its complement).
+    """CuTe's left inverse ``L``: ``L(layout(i)) == i`` for every ``i < size(layout)``.
+
+    As CUTLASS's C++ ``left_inverse``: the coalesced leaves sorted by stride (stride 0
+    skipped); leaf ``k`` of stride ``d`` gets the mode ``d / (size so far) : weight_k``
+    after a leading stride-0 mode, and the largest-stride leaf's extent closes it. A
+    stride that is not a multiple of the size so far is refused (CuTe's "left inverse
+    divisibility condition"). Off ``layout``'s image it may differ from pycute's
+    (which is ``right_inverse(make_layout(L, complement(L)))``); on the image both are
+    the inverse.
 
     >>> from tilelayout.algebra.cute.modes import CuteLayout
     >>> str(left_inverse(CuteLayout(4, 2)))
-    '(2,4):(4,1)'
+    '(2,4):(0,1)'
     """
-    a = as_cute(layout)
-    return right_inverse(make_layout(a, complement(a)))
+    shapes, strides, weights = _coalesced_flat(layout)
+    order = sorted(range(len(strides)), key=lambda k: strides[k])
+    res_s: list[int] = []
+    res_d = [0]
+    size = 1
+    for k in order:
+        if strides[k] == 0:
+            continue
+        if strides[k] % size:
+            raise AlgebraError(
+                f"left_inverse of {as_cute(layout)}: stride {strides[k]} is not a multiple of "
+                f"{size}, what the smaller strides span (CuTe's left inverse divisibility "
+                f"condition: the layout is not injective or leaves holes no mode can skip)")
+        res_s.append(strides[k] // size)
+        res_d.append(weights[k])
+        size *= res_s[-1]
+    res_s.append(shapes[order[-1]])
+    return _from_flat(*coalesce_leaves(res_s, res_d))
 
 
 __all__ = ["complement", "left_inverse", "right_inverse"]
