@@ -78,14 +78,14 @@ def coalesce(layout: Any, profile: Any = None) -> CuteLayout:
     return CuteLayout(s[0], d[0]) if len(s) == 1 else CuteLayout(tuple(s), tuple(d))
 
 
-def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int, where: str,
+def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int,
                  load: list[int]) -> tuple[IntTuple, IntTuple]:
     """One leaf ``e:d`` of B through coalesced A (flat leaves ``a_s:a_d``, last unbounded);
     ``load[j]`` collects the largest digit each leaf puts in A's mode ``j``."""
     if d == 0:
         return e, 0
     if d < 0:
-        raise AlgebraError(f"{where} has stride {d}: a negative index step is not supported "
+        raise AlgebraError(f"B leaf {e}:{d} has stride {d}: a negative index step is not supported "
                            f"(compose the reversed layout instead)")
     last = len(a_s) - 1
     res_s: list[int] = []
@@ -95,7 +95,7 @@ def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int, where: str,
         cs = a_s[j]
         if rest_d % cs and rest_d > cs:
             raise AlgebraError(
-                f"{where}: index step {rest_d} is neither a multiple of nor below A's mode "
+                f"B leaf {e}:{d}: index step {rest_d} is neither a multiple of nor below A's mode "
                 f"{cs}:{a_d[j]}, so its values straddle that mode (CuTe's stride divisibility "
                 f"condition)")
         nxt_s = -(-cs // rest_d)
@@ -106,7 +106,7 @@ def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int, where: str,
         new = min(nxt_s, rest_s)
         if rest_s > nxt_s and (rest_s % nxt_s or cs % rest_d):
             raise AlgebraError(
-                f"{where}: {rest_s} values at step {rest_d} do not split evenly over A's mode "
+                f"B leaf {e}:{d}: {rest_s} values at step {rest_d} do not split evenly over A's mode "
                 f"{cs}:{a_d[j]}; the index would carry into the next mode part way (CuTe's "
                 f"shape divisibility condition)")
         res_s.append(new)
@@ -127,8 +127,8 @@ def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int, where: str,
 def _compose_flat(a_s: list[int], a_d: list[int], b: CuteLayout) -> CuteLayout:
     load = [0] * len(a_s)
     if isinstance(b.shape, int):
-        return CuteLayout(*compose_leaf(a_s, a_d, b.shape, b.stride, f"B leaf {b}", load))  # type: ignore[arg-type]
-    parts = [compose_leaf(a_s, a_d, e, d, f"B leaf {e}:{d}", load)
+        return CuteLayout(*compose_leaf(a_s, a_d, b.shape, b.stride, load))  # type: ignore[arg-type]
+    parts = [compose_leaf(a_s, a_d, e, d, load)
              for e, d in zip(leaves(b.shape), leaves(b.stride), strict=True)]
     for j in range(len(a_s) - 1):
         if load[j] >= a_s[j]:
@@ -169,6 +169,8 @@ def composition(a: Any, b: Any) -> CuteLayout:
     if isinstance(b, tuple) and not isinstance(b, CuteLayout):
         return by_mode(composition, a, b, "composition")
     b = as_cute(b, what="B")
+    if b.stride == 0:  # CuTe's shortcut: a stride-0 B reads A's value at 0 only
+        return b
     a_s, a_d = coalesce_leaves(leaves(a.shape), leaves(a.stride))
     return _compose_flat(a_s, a_d, b)
 

@@ -46,19 +46,14 @@ def leaves(t: IntTuple) -> list[int]:
     >>> leaves(((4, 8), (2, (1, 3))))
     [4, 8, 2, 1, 3]
     """
-    if isinstance(t, int):
-        return [t]
+    if type(t) is not tuple:
+        return [t]  # type: ignore[list-item]
     out: list[int] = []
-    stack = [iter(t)]
-    while stack:
-        for x in stack[-1]:
-            if isinstance(x, int):
-                out.append(x)
-            else:
-                stack.append(iter(x))
-                break
+    for x in t:
+        if type(x) is tuple:
+            out.extend(leaves(x))
         else:
-            stack.pop()
+            out.append(x)
     return out
 
 
@@ -172,14 +167,32 @@ def format_int_tuple(t: IntTuple) -> str:
     return f"({','.join(format_int_tuple(x) for x in t)})" if isinstance(t, tuple) else str(t)
 
 
+_ITERS: dict[tuple[int, int, str], Iter] = {}
+
+
+def _iter(e: int, s: int, axis: str) -> Iter:
+    """``Iter(e, s, axis)``, shared: iters are immutable, so results reuse them."""
+    it = _ITERS.get((e, s, axis))
+    if it is None:
+        if len(_ITERS) > 8192:
+            _ITERS.clear()
+        it = _ITERS[(e, s, axis)] = Iter(e, s, axis)
+    return it
+
+
 @lru_cache(maxsize=4096)
 def _tile(shape: IntTuple, stride: IntTuple, axis: str = "m") -> TileLayout:
-    modes = [(shape, stride)] if isinstance(shape, int) else zip(shape, stride, strict=True)
+    if isinstance(shape, int):
+        return TileLayout.of_shard((_iter(shape, stride, axis),))  # type: ignore[arg-type]
     iters: list[Iter] = []
-    for sh, st in modes:  # type: ignore[misc]
-        iters.extend(Iter(e, s, axis) for e, s in zip(reversed(leaves(sh)), reversed(leaves(st)),
-                                                     strict=True))
-    return TileLayout(iters, offset={axis: 0} if not iters else None)
+    for sh, st in zip(shape, stride, strict=True):  # type: ignore[arg-type]
+        if type(sh) is not tuple:
+            iters.append(_iter(sh, st, axis))  # type: ignore[arg-type]
+            continue
+        es, ds = leaves(sh), leaves(st)
+        for k in range(len(es) - 1, -1, -1):
+            iters.append(_iter(es[k], ds[k], axis))
+    return TileLayout.of_shard(tuple(iters)) if iters else TileLayout([], offset={axis: 0})
 
 
 def check_congruent(shape: Any, stride: Any, what: str) -> None:
@@ -220,36 +233,26 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
     if tile.replica or any(tile.offset.values()):
         raise AlgebraError(f"{tile} has replicas or an offset; a CuTe layout is a function "
                            f"from coordinates to one integer starting at 0")
-    axes = {it.axis for it in tile.shard}
-    if len(axes) > 1:
-        raise AlgebraError(f"{tile} maps to axes {sorted(axes)}; a CuTe layout has one "
-                           f"integer codomain")
     shard = tile.shard
+    if len(tile.axes) > 1:
+        raise AlgebraError(f"{tile} maps to axes {sorted(tile.axes)}; a CuTe layout has one "
+                           f"integer codomain")
     if shape is None:
         if not shard:
             return CuteLayout(1, 0)
         if len(shard) == 1:
             return CuteLayout(shard[0].extent, shard[0].stride)
         return CuteLayout(tuple(it.extent for it in shard), tuple(it.stride for it in shard))
-    shape = _plain(shape)
+    if not _is_int_tuple(shape):
+        shape = _plain(shape)
+    matched = _leaf_by_leaf(shard, shape)
+    if matched is not None:
+        return matched
     top = [shape] if isinstance(shape, int) else list(shape)
     sized = [size_of(t) for t in top]
     if math.prod(sized) != tile.size():
         raise AlgebraError(f"shape {format_int_tuple(shape)} has {math.prod(sized)} elements, "
                            f"{tile} has {tile.size()}")
-    modes: list[tuple[IntTuple, IntTuple]] = []
-    flat = [leaves(t) for t in top]
-    if sum(map(len, flat)) == len(shard):
-        k = 0
-        for t, ls in zip(top, flat, strict=True):
-            mine = shard[k:k + len(ls)][::-1]
-            k += len(ls)
-            if [it.extent for it in mine] != ls:
-                break
-            modes.append((t, rebuild(t, iter(it.stride for it in mine))))
-        else:
-            return CuteLayout(modes[0][0] if isinstance(shape, int) else tuple(m[0] for m in modes),
-                              modes[0][1] if isinstance(shape, int) else tuple(m[1] for m in modes))
     modes = []
     for g in group_iters(shard, sized):
         g = [it for it in g if it.extent > 1]
@@ -262,6 +265,36 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
     return CuteLayout(tuple(m[0] for m in modes), tuple(m[1] for m in modes))
 
 
+def _is_int_tuple(t: Any) -> bool:
+    if type(t) is int:
+        return True
+    return type(t) is tuple and all(_is_int_tuple(x) for x in t)
+
+
+def _leaf_by_leaf(shard: tuple[Iter, ...], shape: IntTuple) -> CuteLayout | None:
+    """``shape`` filled with the shard's strides when its leaves are the shard iters, each
+    top-level mode's reversed; else None."""
+    top = (shape,) if isinstance(shape, int) else shape
+    strides: list[IntTuple] = []
+    k = 0
+    for t in top:
+        if isinstance(t, int):
+            if k >= len(shard) or shard[k].extent != t:
+                return None
+            strides.append(shard[k].stride)
+            k += 1
+            continue
+        ls = leaves(t)
+        mine = shard[k:k + len(ls)][::-1]
+        k += len(ls)
+        if len(mine) != len(ls) or any(it.extent != e for it, e in zip(mine, ls, strict=True)):
+            return None
+        strides.append(rebuild(t, iter([it.stride for it in mine])))
+    if k != len(shard):
+        return None
+    return CuteLayout(shape, strides[0] if isinstance(shape, int) else tuple(strides))
+
+
 def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
     """A :class:`CuteLayout` from one, from our layout (over ``shape``), from an object
     with ``shape`` and ``stride`` (a pycute ``Layout``), or from an integer ``n`` (CuTe's
@@ -270,7 +303,7 @@ def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
     >>> as_cute(8), as_cute(CuteLayout((2, 2), (1, 4)))
     (CuteLayout(shape=8, stride=1), CuteLayout(shape=(2, 2), stride=(1, 4)))
     """
-    if isinstance(x, CuteLayout):
+    if type(x) is CuteLayout:
         return x
     if isinstance(x, TileLayout):
         return of_tile(x, shape)

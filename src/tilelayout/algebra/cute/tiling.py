@@ -76,7 +76,14 @@ def _unzip(op: Any, a: CuteLayout, tiler: Any) -> tuple[CuteLayout, list[CuteLay
 
 
 def _gathered(op: Any, layout: Any, tiler: Any, unpack: bool) -> CuteLayout:
-    tile, rest = _unzip(op, as_cute(layout), tiler)
+    a, t = as_cute(layout), _tiler(tiler)
+    if isinstance(t, CuteLayout):  # one tiler layout: op's (tile, rest) is already zipped
+        r = op(a, t)
+        if not unpack:
+            return r
+        rest = r.modes()[1]
+        return make_layout(r.modes()[0], *rest.modes())
+    tile, rest = _unzip(op, a, t)
     if unpack:
         return make_layout(tile, *rest)
     return make_layout(tile, make_layout(*rest) if len(rest) != 1 else rest[0])
