@@ -117,7 +117,8 @@ def main() -> None:
                 r = C.logical_product(modes.of_tile(ta, sa), modes.of_tile(tt, st))
                 return build(r.shape, r.stride)
 
-            rows.append((f"{a} x {t}", *pair(with_ours, lambda a=a, t=t: pycute.logical_product(a, t))))
+            rows.append((f"{a} x {t}", *pair(with_ours, lambda a=a, t=t: pycute.logical_product(a, t),
+                                             repeat=15)))
     print(f"  {'logical_product, TileLayout in and out':<16}\n  {'':<16} {ratios(rows)}")
 
 

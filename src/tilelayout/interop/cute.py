@@ -109,7 +109,7 @@ def _from_composed(src: Any, axis: str) -> Layout:
             raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis 'm', "
                                f"not {axis!r}")
         tile = tile_of(from_cute(inner))
-        return ComposeLayout(swizzle, TileLayout(tile.shard, offset={"m": offset}))
+        return ComposeLayout(swizzle, TileLayout(tile.shard, offset={"m": offset} if offset else None))
     if offset:
         raise InteropError(f"{src}: a Layout after a nonzero offset ({offset}) is not one "
                            f"strided layout of the inner coordinate")

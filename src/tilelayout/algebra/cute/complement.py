@@ -44,8 +44,16 @@ def complement(layout: Any, cotarget: int = 1) -> CuteLayout:
     a = as_cute(layout)
     if isinstance(cotarget, bool) or not isinstance(cotarget, int) or cotarget < 1:
         raise AlgebraError(f"complement cotarget must be a positive integer, got {cotarget!r}")
-    runs = sorted((d, s) for s, d in zip(leaves(a.shape), leaves(a.stride), strict=True)
-                  if s != 1 and d != 0)
+    return _from_flat(*complement_leaves(leaves(a.shape), leaves(a.stride), cotarget))
+
+
+def complement_leaves(shapes: list[int], strides: list[int], cotarget: int) -> tuple[list[int], list[int]]:
+    """:func:`complement` on flat leaves; the result's leaves, coalesced.
+
+    >>> complement_leaves([4], [2], 24)
+    ([2, 3], [1, 8])
+    """
+    runs = sorted((d, s) for s, d in zip(shapes, strides, strict=True) if s != 1 and d != 0)
     res_s: list[int] = []
     res_d: list[int] = []
     cur = 1
@@ -62,7 +70,7 @@ def complement(layout: Any, cotarget: int = 1) -> CuteLayout:
         cur = s * d
     res_s.append(-(-cotarget // cur))
     res_d.append(cur)
-    return _from_flat(*coalesce_leaves(res_s, res_d))
+    return coalesce_leaves(res_s, res_d)
 
 
 def _coalesced_flat(layout: Any) -> tuple[list[int], list[int], list[int]]:
@@ -132,4 +140,4 @@ def left_inverse(layout: Any) -> CuteLayout:
     return _from_flat(*coalesce_leaves(res_s, res_d))
 
 
-__all__ = ["complement", "left_inverse", "right_inverse"]
+__all__ = ["complement", "complement_leaves", "left_inverse", "right_inverse"]

@@ -124,7 +124,12 @@ def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int,
     return tuple(res_s), tuple(res_d)
 
 
-def _compose_flat(a_s: list[int], a_d: list[int], b: CuteLayout) -> CuteLayout:
+def compose_flat(a_s: list[int], a_d: list[int], b: CuteLayout) -> CuteLayout:
+    """:func:`composition` of A, given as coalesced flat leaves ``a_s:a_d``, with ``b``.
+
+    >>> str(compose_flat([6, 4], [4, 1], CuteLayout(6, 1)))
+    '6:4'
+    """
     load = [0] * len(a_s)
     if isinstance(b.shape, int):
         return CuteLayout(*compose_leaf(a_s, a_d, b.shape, b.stride, load))  # type: ignore[arg-type]
@@ -172,7 +177,7 @@ def composition(a: Any, b: Any) -> CuteLayout:
     if b.stride == 0:  # CuTe's shortcut: a stride-0 B reads A's value at 0 only
         return b
     a_s, a_d = coalesce_leaves(leaves(a.shape), leaves(a.stride))
-    return _compose_flat(a_s, a_d, b)
+    return compose_flat(a_s, a_d, b)
 
 
-__all__ = ["coalesce", "coalesce_leaves", "compose_leaf", "composition"]
+__all__ = ["coalesce", "coalesce_leaves", "compose_flat", "compose_leaf", "composition"]

@@ -25,12 +25,13 @@ over ``.dims``. Refusals are :func:`composition`'s and :func:`complement`'s.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...core.errors import AlgebraError
-from .complement import complement
-from .composition import by_mode, composition
-from .modes import CuteLayout, as_cute, make_layout
+from .complement import complement_leaves
+from .composition import by_mode, coalesce_leaves, compose_flat
+from .modes import CuteLayout, as_cute, leaves, make_layout
 
 
 def _tiler(t: Any) -> Any:
@@ -52,7 +53,10 @@ def logical_divide(layout: Any, tiler: Any) -> CuteLayout:
         return a
     if not isinstance(t, CuteLayout):
         return by_mode(logical_divide, a, t, "logical_divide")
-    return composition(a, make_layout(t, complement(t, a.size)))
+    a_s, a_d = leaves(a.shape), leaves(a.stride)
+    c_s, c_d = complement_leaves(leaves(t.shape), leaves(t.stride), math.prod(a_s))
+    rest = CuteLayout(c_s[0], c_d[0]) if len(c_s) == 1 else CuteLayout(tuple(c_s), tuple(c_d))
+    return compose_flat(*coalesce_leaves(a_s, a_d), make_layout(t, rest))
 
 
 def _unzip(op: Any, a: CuteLayout, tiler: Any) -> tuple[CuteLayout, list[CuteLayout]]:
@@ -81,8 +85,10 @@ def _gathered(op: Any, layout: Any, tiler: Any, unpack: bool) -> CuteLayout:
         r = op(a, t)
         if not unpack:
             return r
-        rest = r.modes()[1]
-        return make_layout(r.modes()[0], *rest.modes())
+        (tile_s, rest_s), (tile_d, rest_d) = r.shape, r.stride  # type: ignore[misc]
+        if type(rest_s) is tuple:
+            return CuteLayout((tile_s, *rest_s), (tile_d, *rest_d))
+        return CuteLayout((tile_s, rest_s), (tile_d, rest_d))
     tile, rest = _unzip(op, a, t)
     if unpack:
         return make_layout(tile, *rest)
@@ -122,7 +128,10 @@ def logical_product(layout: Any, tiler: Any) -> CuteLayout:
         return a
     if not isinstance(t, CuteLayout):
         return by_mode(logical_product, a, t, "logical_product")
-    return make_layout(a, composition(complement(a, a.size * t.cosize), t))
+    a_s = leaves(a.shape)
+    c_s, c_d = complement_leaves(a_s, leaves(a.stride), math.prod(a_s) * t.cosize)
+    r = compose_flat(c_s, c_d, t)
+    return CuteLayout((a.shape, r.shape), (a.stride, r.stride))
 
 
 def zipped_product(layout: Any, tiler: Any) -> CuteLayout:
