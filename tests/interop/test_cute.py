@@ -391,6 +391,7 @@ def test_round_trips_keep_nesting_and_extent_one_strides():
         back = to_pycute(from_cute(pl), shape=pl.shape)
         assert (back.shape, back.stride) == (pl.shape, pl.stride)     # pycute object, exact
         assert cute_layout(pl).layout == ours and to_cute(cute_layout(text)) == text
+        assert to_cute(pl) == text
         seen += 1
     # the cases the issue names: extent-1 strides and nested modes
     assert to_cute(from_cute("((4,1),2):((8,5),1)"), shape=((4, 1), 2)) == "((4,1),2):((8,5),1)"

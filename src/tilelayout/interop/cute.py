@@ -172,7 +172,8 @@ def _swizzle_text(swizzle: Swizzle | XorSwizzle) -> tuple[int, int, int]:
 
 def to_cute(layout: Layout | CuteLayout, shape: Any = None) -> str:
     """CuTe's printed form of a single-axis layout over ``shape`` (default: its shard
-    extents; a nested CuTe shape keeps CuTe's nesting), or of a CuteLayout.
+    extents; a nested CuTe shape keeps CuTe's nesting), or of a CuteLayout or a pycute
+    ``Layout``.
 
     A swizzled layout prints as ``Swizzle<B,M,S> o shape:stride`` (our ``Swizzle(M,B,S)``
     is CuTe's ``Swizzle<B,M,S>``, both in element units).
@@ -185,6 +186,8 @@ def to_cute(layout: Layout | CuteLayout, shape: Any = None) -> str:
     """
     if isinstance(layout, CuteLayout):
         return str(layout)
+    if not isinstance(layout, TileLayout | ComposeLayout):  # a pycute or DSL layout, a pair
+        return str(cute_layout(layout))
     sh, st = cute_shape_stride(layout, shape)
     text = f"{format_int_tuple(sh)}:{format_int_tuple(st)}"
     if isinstance(layout, ComposeLayout):

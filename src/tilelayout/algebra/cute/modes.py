@@ -149,6 +149,20 @@ class CuteLayout(NamedTuple):
         Evaluate it over :attr:`dims`."""
         return _tile(self.shape, self.stride)
 
+    def index_layout(self, axis: str = "m") -> TileLayout:
+        """Our 1-D layout whose row-major flat index *is* CuTe's 1-D index: every leaf
+        reversed (not only inside each mode). Evaluate it over ``(size,)``; our native
+        ``tl.compose`` / ``tl.complement`` read it as CuTe does.
+
+        >>> L = CuteLayout((4, 3), (3, 1))
+        >>> str(L.index_layout())
+        'S[(3,4):(1,3)]'
+        >>> L.index_layout().base(5)["m"]      # CuTe: L(5) = L(1, 1) = 3 + 1
+        4
+        """
+        return TileLayout.of_shard(tuple(_iter(e, d, axis) for e, d in zip(
+            reversed(leaves(self.shape)), reversed(leaves(self.stride)), strict=True)))
+
     def to_layout(self, axis: str = "m") -> TileLayout:
         """Our layout on ``axis`` (see :attr:`layout`).
 
