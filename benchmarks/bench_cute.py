@@ -6,7 +6,9 @@ divides and products on block x tiler pairs; and ``logical_product``, which CuTe
 from three calls (complement, composition, make_layout). Reports our time / pycute's
 (below 1 is faster) as the geometric mean and the worst case per operation. Also: the
 same product with our layouts in and out (``TileLayout`` operands, ``.layout`` of the
-result, conversion uncached), against pycute on its own objects.
+result, conversion uncached), against pycute on its own objects; and our model's native
+``tl.compose(..., unbounded=True)`` on ``CuteLayout.index_layout()`` operands (our
+row-major flat index is then CuTe's 1-D index) against pycute's composition.
 
 Run: .venv/bin/python benchmarks/bench_cute.py
 """
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "algebra"
 import pycute  # noqa: E402  (the optional 'cute' extra)
 from cute_cases import COALESCE, COMPLEMENT, COMPOSITION, LEFT_INVERSE, RIGHT_INVERSE  # noqa: E402
 
+import tilelayout as tl  # noqa: E402
 from tilelayout.algebra import cute as C  # noqa: E402
 from tilelayout.algebra.cute import modes  # noqa: E402
 
@@ -81,6 +84,12 @@ def main() -> None:
         oa, ob = ours(pa), ours(pb)
         table.setdefault("composition", []).append(
             (f"{pa} o {pb}", *pair(lambda oa=oa, ob=ob: C.composition(oa, ob),
+                                   lambda pa=pa, pb=pb: pycute.composition(pa, pb))))
+    for a, b in COMPOSITION:   # our model's native compose, reading CuTe's 1-D index
+        pa, pb = pl(a), pl(b)
+        ia, ib = ours(pa).index_layout(), ours(pb).index_layout()
+        table.setdefault("tl.compose", []).append(
+            (f"{pa} o {pb}", *pair(lambda ia=ia, ib=ib: tl.compose(ia, ib, unbounded=True),
                                    lambda pa=pa, pb=pb: pycute.composition(pa, pb))))
     blocks = [pycute.Layout((2, 5), (5, 1)), pycute.Layout((4, 3), (3, 1)),
               pycute.Layout((8, 8), (8, 1)), pycute.Layout(((2, 2), 4), ((1, 8), 2)),

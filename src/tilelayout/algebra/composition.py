@@ -57,6 +57,11 @@ def value_axis(tile: TileLayout, what: str) -> str | None:
     return next(iter(used), None)
 
 
+def _named(where: tuple[str, int, Iter]) -> str:
+    kind, k, it = where
+    return f"inner {kind}iter {k} ({it.extent}:{it.stride})"
+
+
 class _Digits:
     """Outer's iters innermost first, with how much of each iter's range is used."""
 
@@ -68,34 +73,35 @@ class _Digits:
         self.zero_axis = outer.axes[0] if outer.axes else "m"
         self.unbounded = unbounded
 
-    def split(self, e: int, d: int, what: str) -> list[Iter]:
-        """Outer's sub-iters that inner iter ``e:d`` becomes (outermost first)."""
+    def split(self, e: int, d: int, where: tuple[str, int, Iter]) -> list[Iter]:
+        """Outer's sub-iters that inner iter ``e:d`` becomes (outermost first); ``where``
+        (kind, index, iter) names it in a refusal."""
         if e == 1:
             return []
         if d == 0:
-            return [Iter(e, 0, self.zero_axis)]
+            return [Iter.shared(e, 0, self.zero_axis)]
         if d < 0:
-            raise AlgebraError(f"{what} has stride {d}: a negative flat index step has no "
+            raise AlgebraError(f"{_named(where)} has stride {d}: a negative flat index step has no "
                                f"place in outer's flat index")
         out, j, top = [], 0, (e - 1) * d
         while True:
             if self.unbounded and j >= len(self.iters) - 1:  # the last iter has no end
                 it = self.iters[-1] if self.iters else Iter(1, 0, self.zero_axis)
-                out.append(Iter(e, d * it.stride, it.axis))
+                out.append(Iter.shared(e, d * it.stride, it.axis))
                 break
             if j == len(self.iters):
-                raise AlgebraError(f"{what} reaches flat index {top}, beyond outer's "
+                raise AlgebraError(f"{_named(where)} reaches flat index {top}, beyond outer's "
                                    f"{self.size} elements (unbounded=True continues along "
                                    f"outer's outermost iter, as CuTe does)")
             it = self.iters[j]
             if (e - 1) * d < it.extent:  # every value fits inside this iter: no carry
-                out.append(Iter(e, d * it.stride, it.axis))
+                out.append(Iter.shared(e, d * it.stride, it.axis))
                 self.load[j] += (e - 1) * d
                 break
             if d >= it.extent:
                 if d % it.extent:
                     raise AlgebraError(
-                        f"{what}: stride {d} is not a multiple of outer's iter "
+                        f"{_named(where)}: stride {d} is not a multiple of outer's iter "
                         f"{it.extent}:{it.stride}@{it.axis} (extent {it.extent}), so its values "
                         f"straddle that iter's wrap-around"
                     )
@@ -105,10 +111,10 @@ class _Digits:
             room = it.extent // d
             if it.extent % d or e % room:
                 raise AlgebraError(
-                    f"{what}: its {e} values at stride {d} do not split evenly over outer's iter "
+                    f"{_named(where)}: its {e} values at stride {d} do not split evenly over outer's iter "
                     f"{it.extent}:{it.stride}@{it.axis}; the sum would carry into the next iter"
                 )
-            out.append(Iter(room, d * it.stride, it.axis))
+            out.append(Iter.shared(room, d * it.stride, it.axis))
             self.load[j] += (room - 1) * d
             e //= room
             d = 1
@@ -162,15 +168,17 @@ def compose(outer: Layout, inner: Layout, unbounded: bool = False) -> Layout:
     shard: list[Iter] = []
     for k, it in enumerate(inner.shard):
         stride = it.stride if it.axis == axis else 0
-        shard.extend(digits.split(it.extent, stride, f"inner iter {k} ({it.extent}:{it.stride})"))
+        shard.extend(digits.split(it.extent, stride, ("", k, it)))
     replica: list[Iter] = []
     for k, it in enumerate(inner.replica):
         stride = it.stride if it.axis == axis else 0
-        replica.extend(digits.split(it.extent, stride,
-                                    f"inner replica iter {k} ({it.extent}:{it.stride})"))
-    offset = digits.place_offset(inner.offset.get(axis, 0) if axis else 0)
-    tile = TileLayout(shard, replica + list(outer_tile.replica),
-                      {a: v for a, v in offset.items() if v})
+        replica.extend(digits.split(it.extent, stride, ("replica ", k, it)))
+    offset = {a: v for a, v in digits.place_offset(inner.offset.get(axis, 0) if axis else 0).items()
+              if v}
+    if offset or replica or outer_tile.replica or not shard:
+        tile = TileLayout(shard, replica + list(outer_tile.replica), offset)
+    else:
+        tile = TileLayout.of_shard(tuple(shard))
     if isinstance(outer, ComposeLayout):
         if "m" not in tile.axes:
             tile = TileLayout(tile.shard, tile.replica, {**dict(tile.offset), "m": 0})

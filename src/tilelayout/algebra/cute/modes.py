@@ -160,7 +160,7 @@ class CuteLayout(NamedTuple):
         >>> L.index_layout().base(5)["m"]      # CuTe: L(5) = L(1, 1) = 3 + 1
         4
         """
-        return TileLayout.of_shard(tuple(_iter(e, d, axis) for e, d in zip(
+        return TileLayout.of_shard(tuple(Iter.shared(e, d, axis) for e, d in zip(
             reversed(leaves(self.shape)), reversed(leaves(self.stride)), strict=True)))
 
     def to_layout(self, axis: str = "m") -> TileLayout:
@@ -181,31 +181,20 @@ def format_int_tuple(t: IntTuple) -> str:
     return f"({','.join(format_int_tuple(x) for x in t)})" if isinstance(t, tuple) else str(t)
 
 
-_ITERS: dict[tuple[int, int, str], Iter] = {}
-
-
-def _iter(e: int, s: int, axis: str) -> Iter:
-    """``Iter(e, s, axis)``, shared: iters are immutable, so results reuse them."""
-    it = _ITERS.get((e, s, axis))
-    if it is None:
-        if len(_ITERS) > 8192:
-            _ITERS.clear()
-        it = _ITERS[(e, s, axis)] = Iter(e, s, axis)
-    return it
 
 
 @lru_cache(maxsize=4096)
 def _tile(shape: IntTuple, stride: IntTuple, axis: str = "m") -> TileLayout:
     if isinstance(shape, int):
-        return TileLayout.of_shard((_iter(shape, stride, axis),))  # type: ignore[arg-type]
+        return TileLayout.of_shard((Iter.shared(shape, stride, axis),))  # type: ignore[arg-type]
     iters: list[Iter] = []
     for sh, st in zip(shape, stride, strict=True):  # type: ignore[arg-type]
         if type(sh) is not tuple:
-            iters.append(_iter(sh, st, axis))  # type: ignore[arg-type]
+            iters.append(Iter.shared(sh, st, axis))  # type: ignore[arg-type]
             continue
         es, ds = leaves(sh), leaves(st)
         for k in range(len(es) - 1, -1, -1):
-            iters.append(_iter(es[k], ds[k], axis))
+            iters.append(Iter.shared(es[k], ds[k], axis))
     return TileLayout.of_shard(tuple(iters)) if iters else TileLayout([], offset={axis: 0})
 
 
