@@ -338,6 +338,14 @@ def test_refusals_name_the_reason():
         C.as_cute(tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]")))
     with pytest.raises(AlgebraError, match="tiler"):
         C.logical_divide(C.CuteLayout(8, 1), (2, 2))
+    # bad input: one-line AlgebraErrors, never a raw TypeError / ValueError
+    for shape, stride, match in [((4, 8), (1,), "not congruent"), ("a", 1, "expected integers"),
+                                 (0, 1, ">= 1"), ((4, True), (1, 1), "expected integers")]:
+        with pytest.raises(AlgebraError, match=match):
+            C.CuteLayout(shape, stride)
+    with pytest.raises(AlgebraError, match="expected a CuteLayout"):
+        C.composition(C.CuteLayout(8, 1), "8:1")
+    assert C.CuteLayout([4, np.int64(8)], [8, 1]) == C.CuteLayout((4, 8), (8, 1))
 
 
 # -- our native model ops on the same cases ------------------------------------------------

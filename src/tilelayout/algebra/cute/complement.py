@@ -27,11 +27,11 @@ from typing import Any
 
 from ...core.errors import AlgebraError
 from .composition import coalesce_leaves
-from .modes import CuteLayout, as_cute, leaves
+from .modes import CuteLayout, as_cute, leaves, trusted
 
 
 def _from_flat(s: list[int], d: list[int]) -> CuteLayout:
-    return CuteLayout(s[0], d[0]) if len(s) == 1 else CuteLayout(tuple(s), tuple(d))
+    return trusted(s[0], d[0]) if len(s) == 1 else trusted(tuple(s), tuple(d))
 
 
 def complement(layout: Any, cotarget: int = 1) -> CuteLayout:

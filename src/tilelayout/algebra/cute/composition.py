@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import AlgebraError
-from .modes import CuteLayout, IntTuple, as_cute, leaves, rebuild
+from .modes import CuteLayout, IntTuple, as_cute, leaves, rebuild, trusted
 
 
 def coalesce_leaves(shapes: list[int], strides: list[int]) -> tuple[list[int], list[int]]:
@@ -73,9 +73,9 @@ def coalesce(layout: Any, profile: Any = None) -> CuteLayout:
             raise AlgebraError(f"profile {profile} has more modes than {a}")
         done = [coalesce(m, p) for m, p in zip(modes, profile, strict=False)]
         rest = modes[len(profile):]
-        return CuteLayout(tuple(m.shape for m in done + rest), tuple(m.stride for m in done + rest))
+        return trusted(tuple(m.shape for m in done + rest), tuple(m.stride for m in done + rest))
     s, d = coalesce_leaves(leaves(a.shape), leaves(a.stride))
-    return CuteLayout(s[0], d[0]) if len(s) == 1 else CuteLayout(tuple(s), tuple(d))
+    return trusted(s[0], d[0]) if len(s) == 1 else trusted(tuple(s), tuple(d))
 
 
 def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int,
@@ -132,7 +132,7 @@ def compose_flat(a_s: list[int], a_d: list[int], b: CuteLayout) -> CuteLayout:
     """
     load = [0] * len(a_s)
     if isinstance(b.shape, int):
-        return CuteLayout(*compose_leaf(a_s, a_d, b.shape, b.stride, load))  # type: ignore[arg-type]
+        return trusted(*compose_leaf(a_s, a_d, b.shape, b.stride, load))  # type: ignore[arg-type]
     parts = [compose_leaf(a_s, a_d, e, d, load)
              for e, d in zip(leaves(b.shape), leaves(b.stride), strict=True)]
     for j in range(len(a_s) - 1):
@@ -141,7 +141,7 @@ def compose_flat(a_s: list[int], a_d: list[int], b: CuteLayout) -> CuteLayout:
                 f"B {b}: its leaves together reach digit {load[j]} in A's mode "
                 f"{a_s[j]}:{a_d[j]} (extent {a_s[j]}), so B's sum carries into the next mode, "
                 f"which composing leaf by leaf (CuTe's right-distributivity) does not express")
-    return CuteLayout(rebuild(b.shape, iter(p[0] for p in parts)),
+    return trusted(rebuild(b.shape, iter(p[0] for p in parts)),
                       rebuild(b.stride, iter(p[1] for p in parts)))
 
 
@@ -153,7 +153,7 @@ def by_mode(op: Any, a: CuteLayout, tiler: tuple, name: str) -> CuteLayout:
         raise AlgebraError(f"{name}: tiler {tiler!r} has {len(tiler)} modes, {a} only {len(modes)}")
     done = [m if t is None else op(m, t) for m, t in zip(modes, tiler, strict=False)]
     done += modes[len(tiler):]
-    return CuteLayout(tuple(m.shape for m in done), tuple(m.stride for m in done))
+    return trusted(tuple(m.shape for m in done), tuple(m.stride for m in done))
 
 
 def composition(a: Any, b: Any) -> CuteLayout:

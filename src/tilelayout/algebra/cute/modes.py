@@ -28,8 +28,10 @@ True
 from __future__ import annotations
 
 import math
+import operator
+from collections import namedtuple
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...core.compose import ComposeLayout
 from ...core.errors import AlgebraError
@@ -84,8 +86,12 @@ def size_of(shape: IntTuple) -> int:
     return shape if isinstance(shape, int) else math.prod(leaves(shape))
 
 
-class CuteLayout(NamedTuple):
+class CuteLayout(namedtuple("CuteLayout", ["shape", "stride"])):
     """A CuTe layout: nested ``shape`` and ``stride`` tuples (congruent), CuTe's order.
+
+    An immutable named tuple. Integers may be any int-like (numpy's too); shape and
+    stride that are not congruent nested tuples of integers (extents >= 1) are refused
+    with :class:`~tilelayout.AlgebraError`.
 
     >>> L = CuteLayout((4, 8), (8, 1))
     >>> str(L), L.size, L.cosize, L.rank
@@ -94,8 +100,14 @@ class CuteLayout(NamedTuple):
     parse('S[(4,8):(8,1)]')
     """
 
+    __slots__ = ()
     shape: IntTuple
     stride: IntTuple
+
+    def __new__(cls, shape: Any, stride: Any) -> CuteLayout:
+        shape, stride = _plain(shape, "CuteLayout shape"), _plain(stride, "CuteLayout stride")
+        check_congruent(shape, stride, "CuteLayout")
+        return tuple.__new__(cls, (shape, stride))
 
     def __str__(self) -> str:
         return f"{format_int_tuple(self.shape)}:{format_int_tuple(self.stride)}"
@@ -113,7 +125,7 @@ class CuteLayout(NamedTuple):
         """
         if isinstance(self.shape, int):
             return [self]
-        return [CuteLayout(s, d) for s, d in zip(self.shape, self.stride, strict=True)]  # type: ignore[arg-type]
+        return [trusted(s, d) for s, d in zip(self.shape, self.stride, strict=True)]  # type: ignore[arg-type]
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -172,6 +184,12 @@ class CuteLayout(NamedTuple):
         return _tile(self.shape, self.stride, axis)
 
 
+def trusted(shape: IntTuple, stride: IntTuple) -> CuteLayout:
+    """A CuteLayout from shape and stride the algebra built (already congruent integers):
+    no validation. Everything else goes through ``CuteLayout(shape, stride)``."""
+    return tuple.__new__(CuteLayout, (shape, stride))
+
+
 def format_int_tuple(t: IntTuple) -> str:
     """CuTe's printed form of a nested tuple (no spaces).
 
@@ -212,11 +230,19 @@ def check_congruent(shape: Any, stride: Any, what: str) -> None:
         check_congruent(a, b, what)
 
 
-def _plain(t: Any) -> Any:
-    """pycute keeps shapes as tuples and ints already; lists become tuples."""
+def _plain(t: Any, what: str = "layout") -> Any:
+    """Nested tuples of Python ints (lists become tuples, numpy integers ints)."""
+    if type(t) is int:
+        return t
     if isinstance(t, list | tuple):
-        return tuple(_plain(x) for x in t)
-    return int(t) if not isinstance(t, int) else t
+        return tuple(_plain(x, what) for x in t)
+    if isinstance(t, bool):
+        raise AlgebraError(f"{what}: expected integers, got {t!r}")
+    try:
+        return operator.index(t)
+    except TypeError:
+        raise AlgebraError(f"{what}: expected integers or nested tuples of them, got "
+                           f"{type(t).__name__}") from None
 
 
 def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
@@ -242,12 +268,12 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
                            f"integer codomain")
     if shape is None:
         if not shard:
-            return CuteLayout(1, 0)
+            return trusted(1, 0)
         if len(shard) == 1:
-            return CuteLayout(shard[0].extent, shard[0].stride)
-        return CuteLayout(tuple(it.extent for it in shard), tuple(it.stride for it in shard))
+            return trusted(shard[0].extent, shard[0].stride)
+        return trusted(tuple(it.extent for it in shard), tuple(it.stride for it in shard))
     if not _is_int_tuple(shape):
-        shape = _plain(shape)
+        shape = _plain(shape, "shape")
     matched = _leaf_by_leaf(shard, shape)
     if matched is not None:
         return matched
@@ -264,8 +290,8 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
             continue
         modes.append(unwrap([it.extent for it in reversed(g)], [it.stride for it in reversed(g)]))
     if isinstance(shape, int):
-        return CuteLayout(*modes[0])
-    return CuteLayout(tuple(m[0] for m in modes), tuple(m[1] for m in modes))
+        return trusted(*modes[0])
+    return trusted(tuple(m[0] for m in modes), tuple(m[1] for m in modes))
 
 
 def _is_int_tuple(t: Any) -> bool:
@@ -295,7 +321,7 @@ def _leaf_by_leaf(shard: tuple[Iter, ...], shape: IntTuple) -> CuteLayout | None
         strides.append(rebuild(t, iter([it.stride for it in mine])))
     if k != len(shard):
         return None
-    return CuteLayout(shape, strides[0] if isinstance(shape, int) else tuple(strides))
+    return trusted(shape, strides[0] if isinstance(shape, int) else tuple(strides))
 
 
 def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
@@ -315,14 +341,12 @@ def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
     if isinstance(x, int):
         if x < 1:
             raise AlgebraError(f"{what}: a tile size must be >= 1, got {x}")
-        return CuteLayout(x, 1)
+        return trusted(x, 1)
     if isinstance(x, ComposeLayout):
         raise AlgebraError(f"{what} {x} is swizzled; CuTe's layout algebra takes the "
                            f"layout without its swizzle (CuTe: the ComposedLayout's layoutA)")
     if hasattr(x, "shape") and hasattr(x, "stride") and not hasattr(x, "layoutB"):
-        sh, st = _plain(x.shape), _plain(x.stride)
-        check_congruent(sh, st, what)
-        return CuteLayout(sh, st)
+        return CuteLayout(x.shape, x.stride)
     raise AlgebraError(f"{what}: expected a CuteLayout, our TileLayout, a pycute Layout or "
                        f"an integer, got {type(x).__name__}")
 
@@ -333,10 +357,10 @@ def make_layout(*layouts: CuteLayout) -> CuteLayout:
     >>> str(make_layout(CuteLayout(4, 1), CuteLayout((2, 2), (4, 8))))
     '(4,(2,2)):(1,(4,8))'
     """
-    return CuteLayout(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts))
+    return trusted(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts))
 
 
 __all__ = [
     "CuteLayout", "IntTuple", "as_cute", "format_int_tuple", "leaves", "make_layout", "of_tile",
-    "rebuild", "size_of",
+    "rebuild", "size_of", "trusted",
 ]

@@ -31,7 +31,7 @@ from typing import Any
 from ...core.errors import AlgebraError
 from .complement import complement_leaves
 from .composition import by_mode, coalesce_leaves, compose_flat
-from .modes import CuteLayout, as_cute, leaves, make_layout
+from .modes import CuteLayout, as_cute, leaves, make_layout, trusted
 
 
 def _tiler(t: Any) -> Any:
@@ -55,7 +55,7 @@ def logical_divide(layout: Any, tiler: Any) -> CuteLayout:
         return by_mode(logical_divide, a, t, "logical_divide")
     a_s, a_d = leaves(a.shape), leaves(a.stride)
     c_s, c_d = complement_leaves(leaves(t.shape), leaves(t.stride), math.prod(a_s))
-    rest = CuteLayout(c_s[0], c_d[0]) if len(c_s) == 1 else CuteLayout(tuple(c_s), tuple(c_d))
+    rest = trusted(c_s[0], c_d[0]) if len(c_s) == 1 else trusted(tuple(c_s), tuple(c_d))
     return compose_flat(*coalesce_leaves(a_s, a_d), make_layout(t, rest))
 
 
@@ -64,7 +64,7 @@ def _unzip(op: Any, a: CuteLayout, tiler: Any) -> tuple[CuteLayout, list[CuteLay
     (CuTe's ``tile_unzip``)."""
     t = _tiler(tiler)
     if t is None:
-        return CuteLayout(1, 0), a.modes()
+        return trusted(1, 0), a.modes()
     if isinstance(t, CuteLayout):
         r = op(a, t).modes()
         return r[0], r[1:]
@@ -87,8 +87,8 @@ def _gathered(op: Any, layout: Any, tiler: Any, unpack: bool) -> CuteLayout:
             return r
         (tile_s, rest_s), (tile_d, rest_d) = r.shape, r.stride  # type: ignore[misc]
         if type(rest_s) is tuple:
-            return CuteLayout((tile_s, *rest_s), (tile_d, *rest_d))
-        return CuteLayout((tile_s, rest_s), (tile_d, rest_d))
+            return trusted((tile_s, *rest_s), (tile_d, *rest_d))
+        return trusted((tile_s, rest_s), (tile_d, rest_d))
     tile, rest = _unzip(op, a, t)
     if unpack:
         return make_layout(tile, *rest)
@@ -131,7 +131,7 @@ def logical_product(layout: Any, tiler: Any) -> CuteLayout:
     a_s = leaves(a.shape)
     c_s, c_d = complement_leaves(a_s, leaves(a.stride), math.prod(a_s) * t.cosize)
     r = compose_flat(c_s, c_d, t)
-    return CuteLayout((a.shape, r.shape), (a.stride, r.stride))
+    return trusted((a.shape, r.shape), (a.stride, r.stride))
 
 
 def zipped_product(layout: Any, tiler: Any) -> CuteLayout:
@@ -155,7 +155,7 @@ def tiled_product(layout: Any, tiler: Any) -> CuteLayout:
 
 
 def _padded(x: CuteLayout, rank: int) -> CuteLayout:
-    modes = x.modes() + [CuteLayout(1, 0)] * (rank - x.rank)
+    modes = x.modes() + [trusted(1, 0)] * (rank - x.rank)
     return make_layout(*modes)
 
 
