@@ -371,3 +371,18 @@ def test_native_compose_and_complement_on_cutlass_cases():
         assert sorted(got.base(i).get("m", 0) for i in range(got.size())) == \
             sorted(_values(pycute.complement(pa)))
     assert refused == ["(4, 6):(1, 6)", "(4, 10):(1, 10)"]
+
+
+def test_evaluation_is_cutes():
+    rng = random.Random(5)
+    for _ in range(200):
+        p = _random_layout(rng, 128)
+        ours = C.CuteLayout(p.shape, p.stride)
+        n = pycute.size(p)
+        assert [ours(i) for i in range(n + 7)] == [p(i) for i in range(n + 7)]   # last leaf unbounded
+        dims = ours.dims
+        if len(dims) > 1:
+            for c in itertools.product(*(range(d) for d in dims)):
+                assert ours(*c) == p(*c)
+    with pytest.raises(AlgebraError, match="mode coordinates"):
+        C.CuteLayout((4, 8), (8, 1))(1, 2, 3)

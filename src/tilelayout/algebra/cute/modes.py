@@ -112,6 +112,22 @@ class CuteLayout(namedtuple("CuteLayout", ["shape", "stride"])):
     def __str__(self) -> str:
         return f"{format_int_tuple(self.shape)}:{format_int_tuple(self.stride)}"
 
+    def __call__(self, *coord: int) -> int:
+        """CuTe's evaluation: ``L(i)`` at a 1-D index (column-major over the leaves, the
+        last leaf unbounded) or ``L(c0, c1, ...)`` at one integer per top-level mode.
+
+        >>> L = CuteLayout(((4, 8), 2), ((32, 1), 16))
+        >>> L(5), L(5, 1), L(37)
+        (33, 49, 49)
+        """
+        if len(coord) == 1:
+            return _at(leaves(self.shape), leaves(self.stride), coord[0])
+        modes = self.modes()
+        if len(coord) != len(modes):
+            raise AlgebraError(f"{self} takes one index or {len(modes)} mode coordinates, "
+                               f"got {len(coord)}")
+        return sum(_at(leaves(m.shape), leaves(m.stride), c) for m, c in zip(modes, coord, strict=True))
+
     @property
     def rank(self) -> int:
         """Number of top-level modes (1 for an integer shape)."""
@@ -182,6 +198,16 @@ class CuteLayout(namedtuple("CuteLayout", ["shape", "stride"])):
         'S[(4,8):(1@laneid,4@laneid)]'
         """
         return _tile(self.shape, self.stride, axis)
+
+
+def _at(shapes: list[int], strides: list[int], i: int) -> int:
+    """The value at colexicographic index ``i`` over leaves ``shapes:strides`` (the last
+    leaf takes what is left, as CuTe's ``crd2idx`` does)."""
+    out = 0
+    for e, d in zip(shapes[:-1], strides[:-1], strict=True):
+        i, digit = divmod(i, e)
+        out += digit * d
+    return out + i * strides[-1]
 
 
 def trusted(shape: IntTuple, stride: IntTuple) -> CuteLayout:
