@@ -230,10 +230,12 @@ def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
     The DSL builds layouts only while a ``@cute.jit`` function is traced (no GPU is
     needed; nothing is launched), so call it from one; :func:`from_cute` reads a DSL
     layout there too (its static ``shape`` and ``stride``). Outside a traced function
-    the DSL refuses (its ``CALL_OUTSIDE_JIT`` error).
+    the DSL refuses (its ``CALL_OUTSIDE_JIT`` error). In a ``.py`` file (the DSL reads the
+    traced function's source)::
 
-    >>> import tilelayout as tl
-    >>> to_cute_dsl(tl.parse("S[4:1]"))  # doctest: +SKIP
+        @cute.jit
+        def show():
+            print(to_cute_dsl(tl.parse("S[(8,4,2):(1,32,16)]"), (32, 2)))  # ((4,8),2):((32,1),16)
     """
     dsl = require("cutlass.cute", "cute-dsl")
     cl = layout if isinstance(layout, CuteLayout) else CuteLayout(*cute_shape_stride(layout, shape))
