@@ -81,7 +81,11 @@ def coalesce(layout: Any, profile: Any = None) -> CuteLayout:
 def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int,
                  load: list[int]) -> tuple[IntTuple, IntTuple]:
     """One leaf ``e:d`` of B through coalesced A (flat leaves ``a_s:a_d``, last unbounded);
-    ``load[j]`` collects the largest digit each leaf puts in A's mode ``j``."""
+    ``load[j]`` collects the largest digit each leaf puts in A's mode ``j``.
+
+    >>> compose_leaf([4, 6], [1, 100], 8, 1, [0, 0])      # 8 values: 4 in mode 0, 2 in mode 1
+    ((4, 2), (1, 100))
+    """
     if d == 0:
         return e, 0
     if d < 0:
@@ -147,7 +151,11 @@ def compose_flat(a_s: list[int], a_d: list[int], b: CuteLayout) -> CuteLayout:
 
 def by_mode(op: Any, a: CuteLayout, tiler: tuple, name: str) -> CuteLayout:
     """``op`` applied to ``a``'s top-level mode ``i`` and ``tiler[i]`` (CuTe's by-mode
-    tiler); ``a``'s modes past the tiler are kept."""
+    tiler; ``None`` keeps a mode); ``a``'s modes past the tiler are kept.
+
+    >>> str(by_mode(composition, CuteLayout((8, 8), (8, 1)), (CuteLayout(2, 2), None), "c"))
+    '(2,8):(16,1)'
+    """
     modes = a.modes()
     if len(tiler) > len(modes):
         raise AlgebraError(f"{name}: tiler {tiler!r} has {len(tiler)} modes, {a} only {len(modes)}")

@@ -16,7 +16,8 @@ the two 1-D indices are the same number.
 
 A bare :class:`~tilelayout.TileLayout` given to the CuTe functions is read with one
 top-level mode per shard iter (its default shape): ``S[(4,8):(8,1)]`` is CuTe's
-``(4,8):(8,1)``. Give ``shape`` (flat dims or a nested CuTe shape) to say otherwise.
+``(4,8):(8,1)``. ``as_cute(L, shape)`` (flat dims or a nested CuTe shape) reads it
+otherwise.
 
 >>> A = CuteLayout(((4, 8), 2), ((32, 1), 16))
 >>> str(A), A.dims, str(A.layout)
@@ -71,7 +72,11 @@ def rebuild(like: IntTuple, values: Any) -> IntTuple:
 
 
 def unwrap(shapes: list[int], strides: list[int]) -> tuple[IntTuple, IntTuple]:
-    """One mode from flat leaves: an integer for one leaf, a tuple otherwise."""
+    """One mode from flat leaves: an integer for one leaf, a tuple otherwise.
+
+    >>> unwrap([4], [2]), unwrap([2, 3], [1, 8])
+    ((4, 2), ((2, 3), (1, 8)))
+    """
     if len(shapes) == 1:
         return shapes[0], strides[0]
     return tuple(shapes), tuple(strides)
@@ -212,7 +217,11 @@ def _at(shapes: list[int], strides: list[int], i: int) -> int:
 
 def trusted(shape: IntTuple, stride: IntTuple) -> CuteLayout:
     """A CuteLayout from shape and stride the algebra built (already congruent integers):
-    no validation. Everything else goes through ``CuteLayout(shape, stride)``."""
+    no validation. Everything else goes through ``CuteLayout(shape, stride)``.
+
+    >>> trusted((2, 2), (1, 4)) == CuteLayout((2, 2), (1, 4))
+    True
+    """
     return tuple.__new__(CuteLayout, (shape, stride))
 
 
@@ -244,7 +253,10 @@ def _tile(shape: IntTuple, stride: IntTuple, axis: str = "m") -> TileLayout:
 
 def check_congruent(shape: Any, stride: Any, what: str) -> None:
     """Refuse (AlgebraError) a shape/stride pair that is not two congruent nested tuples of
-    integers with extents >= 1."""
+    integers with extents >= 1.
+
+    >>> check_congruent((4, (2, 2)), (1, (4, 8)), "ok")
+    """
     if isinstance(shape, int) and isinstance(stride, int) and not isinstance(shape, bool):
         if shape < 1:
             raise AlgebraError(f"{what}: extents must be >= 1, got {shape}")
