@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 import tilelayout as tl
 from tests.strategies import tile_layouts
+from tilelayout.algebra.canonical import fuse_adjacent
 
 AXES = ("m", "laneid", "warpid")
 
@@ -121,6 +123,44 @@ def test_compose_coalesces_outer_and_unbounded_continues_the_outermost_iter():
             v = inner.base(flat)["m"]
             assert got.base(flat)["m"] == reference(v), (text, flat)
     assert tl.compose(tl.parse("S[1:1]"), tl.parse("S[4:1]"), unbounded=True).base(3)["m"] == 0
+
+
+def test_compose_unbounded_matches_its_definition_on_random_layouts():
+    """unbounded=True reads flat index v of outer with outer's outermost coalesced iter
+    unbounded; every answer equals that reference at every inner element, and a bounded
+    compose that answers gives the same layout."""
+    rng = random.Random(9)
+    answered = 0
+    for _ in range(400):
+        outer = tl.TileLayout([tl.Iter(rng.choice([1, 2, 3, 4, 6]), rng.choice([0, 1, 2, 5, 8, 24]))
+                               for _ in range(rng.randint(1, 3))])
+        inner = tl.TileLayout([tl.Iter(rng.choice([1, 2, 3, 4]), rng.choice([0, 1, 2, 3, 4, 6, 12]))
+                               for _ in range(rng.randint(1, 3))], offset=rng.choice([0, 0, 1, 5]))
+        runs = list(reversed(fuse_adjacent(outer.shard))) or [tl.Iter(1, 0)]
+
+        def reference(v: int, runs=runs) -> int:
+            out = 0
+            for it in runs[:-1]:
+                v, digit = divmod(v, it.extent)
+                out += digit * it.stride
+            return out + v * runs[-1].stride
+
+        try:
+            got = tl.compose(outer, inner, unbounded=True)
+        except tl.AlgebraError as err:
+            assert "\n" not in str(err)
+            continue
+        for flat in range(inner.size()):
+            v = inner.base(flat).get("m", 0)
+            assert got.base(flat).get("m", 0) == reference(v), (outer, inner, flat)
+        try:
+            bounded = tl.compose(outer, inner)
+        except tl.AlgebraError:
+            pass
+        else:
+            assert bounded == got
+        answered += 1
+    assert answered > 150
 
 
 def test_compose_swizzled_outer_offsets_and_refusals():
