@@ -386,3 +386,36 @@ def test_evaluation_is_cutes():
                 assert ours(*c) == p(*c)
     with pytest.raises(AlgebraError, match="mode coordinates"):
         C.CuteLayout((4, 8), (8, 1))(1, 2, 3)
+
+
+# -- a swizzle outside: CuTe's ComposedLayout ----------------------------------------------
+def test_swizzled_layouts_compose_and_divide_with_the_swizzle_outside():
+    from tilelayout.algebra.cute.swizzled import CuteComposed
+
+    for bits, base, shift, offset in [(3, 3, 3, 0), (2, 4, 3, 0), (3, 4, -3, 0), (3, 3, 3, 64)]:
+        inner = pycute.Layout((8, 64), (64, 1))
+        theirs = pycute.ComposedLayout(pycute.Swizzle(bits, base, shift), offset, inner)
+        n = pycute.size(inner)
+        for b in [pycute.Layout((8, 8), (64, 1)), pycute.Layout(64, 8), pycute.Layout((4, 2), (1, 128))]:
+            got = C.composition(theirs, b)
+            assert isinstance(got, CuteComposed)
+            assert [got(i) for i in range(pycute.size(b))] == \
+                [theirs(b(i)) for i in range(pycute.size(b))], (bits, base, shift, b)
+            # our ComposeLayout for the result, at CuTe's 1-D index
+            m = got.layout.map_all(got.dims)["m"][..., 0].transpose().reshape(-1).tolist()
+            assert m == [got(i) for i in range(pycute.size(b))]
+        for tiler in [pycute.Layout(8, 1), pycute.Layout(4, 2)]:
+            idx = pycute.make_layout(tiler, pycute.complement(tiler, n))
+            for op in (C.logical_divide, C.zipped_divide, C.tiled_divide):
+                got = op(theirs, tiler)
+                assert [got(i) for i in range(n)] == [theirs(idx(i)) for i in range(n)], op
+        # our ComposeLayout in, the swizzle kept
+        ours = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+        r = C.zipped_divide(ours, (pycute.Layout(8, 1), pycute.Layout(8, 1)))
+        assert str(r) == "Swizzle<3,3,3> o ((8,8),(1,8)):((64,1),(0,8))"
+    with pytest.raises(AlgebraError, match="products do not"):
+        C.logical_product(tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]")), 2)
+    with pytest.raises(AlgebraError, match="Swizzle outside"):
+        C.composition(pycute.ComposedLayout(pycute.Layout(8, 1), 0, pycute.Layout(8, 1)), 4)
+    with pytest.raises(AlgebraError, match="CuTe swizzle"):
+        CuteComposed(tl.XorSwizzle(2, 1), 0, C.CuteLayout(8, 1))

@@ -172,3 +172,30 @@ def test_dsl_layouts_convert_both_ways():
     got = _run(body)
     assert got["from"] == ours
     assert got["to"] == "((4,8),(2,1)):((32,1),(16,7))"
+
+
+def test_dsl_composed_layouts():
+    import tilelayout as tl
+
+    ours = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
+    negative = from_cute("Swizzle<3,4,-3> o (8,64):(64,1)")
+
+    def body(out):
+        for name, (b, m, s) in (("pos", (3, 3, 3)), ("neg", (3, 4, -3))):
+            layout = cute.make_composed_layout(cute.make_swizzle(b, m, s), 0,
+                                               cute.make_layout((8, 64), stride=(64, 1)))
+            out[name] = from_cute(layout)
+            out[name + "-comp"] = str(cute.composition(layout, cute.make_layout((8, 8), stride=(64, 1))))
+            out[name + "-div"] = str(cute.zipped_divide(layout, (8, 8)))
+        out["to"] = str(to_cute_dsl(ours, (8, 64)))
+
+    got = _run(body)
+    assert got["pos"] == ours and got["neg"] == negative
+    assert got["to"] == "S<3,3,3> o 0 o (8,64):(64,1)"
+    for name, src in (("pos", ours), ("neg", negative)):
+        comp = C.composition(src, C.CuteLayout((8, 8), (64, 1)))
+        div = C.zipped_divide(src, (8, 8))
+        # the DSL prints "S<B,M,S> o offset o layout"; the layouts after the swizzle agree
+        assert got[name + "-comp"].split(" o ")[-1] == str(comp.inner)
+        assert got[name + "-div"].split(" o ")[-1] == str(div.inner)
+        assert comp.swizzle == div.swizzle == src.swizzle

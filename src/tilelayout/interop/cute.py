@@ -28,6 +28,7 @@ from typing import Any
 
 from ..algebra.cute import CuteLayout, composition
 from ..algebra.cute.modes import format_int_tuple, of_tile
+from ..algebra.cute.swizzled import CuteComposed, as_composed
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
@@ -89,6 +90,16 @@ def from_cute(src: Any, axis: str = "m") -> Layout:
     """
     if hasattr(src, "layoutB") and hasattr(src, "layoutA"):  # a pycute ComposedLayout
         return _from_composed(src, axis)
+    if isinstance(src, CuteComposed) or (hasattr(src, "outer") and hasattr(src, "inner")):
+        try:
+            composed = as_composed(src)
+        except AlgebraError as exc:
+            raise InteropError(str(exc)) from None
+        if composed is not None:
+            if axis != "m":
+                raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis "
+                                   f"'m', not {axis!r}")
+            return composed.layout
     swizzle = _pycute_swizzle(src)
     if swizzle is not None:
         return ComposeLayout(swizzle, TileLayout([Iter(src.size(), 1, "m")]))
@@ -225,7 +236,8 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
 
 def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
     """A ``cutlass.cute`` layout (the CUTLASS Python DSL, extra ``cute-dsl``) for
-    ``layout`` over ``shape`` (as :func:`to_cute`).
+    ``layout`` over ``shape`` (as :func:`to_cute`); a swizzled layout gives the DSL's
+    composed layout (``make_composed_layout(make_swizzle(B, M, S), offset, layout)``).
 
     The DSL builds layouts only while a ``@cute.jit`` function is traced (no GPU is
     needed; nothing is launched), so call it from one; :func:`from_cute` reads a DSL
@@ -238,6 +250,11 @@ def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
             print(to_cute_dsl(tl.parse("S[(8,4,2):(1,32,16)]"), (32, 2)))  # ((4,8),2):((32,1),16)
     """
     dsl = require("cutlass.cute", "cute-dsl")
+    if isinstance(layout, ComposeLayout):
+        tile = layout.tile
+        b, m, s = _swizzle_text(layout.swizzle)
+        inner = to_cute_dsl(TileLayout(tile.shard, tile.replica), shape)
+        return dsl.make_composed_layout(dsl.make_swizzle(b, m, s), dict(tile.offset).get("m", 0), inner)
     cl = layout if isinstance(layout, CuteLayout) else CuteLayout(*cute_shape_stride(layout, shape))
     return dsl.make_layout(cl.shape, stride=cl.stride)
 

@@ -4,7 +4,8 @@ reference ``pycute``), exact, on leaves (never elements). See ``docs/algebra.md`
 One concept per module: ``modes`` (:class:`CuteLayout`, CuTe's nested modes, and the
 mapping from CuTe's column-major 1-D index to our row-major one), ``composition``
 (``coalesce``, ``composition``), ``complement`` (``complement``, ``right_inverse``,
-``left_inverse``), ``tiling`` (the divides and products).
+``left_inverse``), ``tiling`` (the divides and products), ``swizzled``
+(:class:`CuteComposed`, CuTe's swizzle-outside ``ComposedLayout``).
 
 >>> from tilelayout.algebra.cute import CuteLayout, zipped_divide
 >>> R = zipped_divide(CuteLayout((8, 8), (8, 1)), (2, 4))
@@ -15,6 +16,7 @@ mapping from CuTe's column-major 1-D index to our row-major one), ``composition`
 from .complement import complement, left_inverse, right_inverse
 from .composition import coalesce, composition
 from .modes import CuteLayout, as_cute, make_layout
+from .swizzled import CuteComposed
 from .tiling import (
     blocked_product,
     logical_divide,
@@ -27,6 +29,7 @@ from .tiling import (
 )
 
 __all__ = [
+    "CuteComposed",
     "CuteLayout",
     "as_cute",
     "blocked_product",

@@ -32,6 +32,7 @@ from typing import Any
 
 from ...core.errors import AlgebraError
 from .modes import CuteLayout, IntTuple, as_cute, leaves, rebuild, trusted
+from .swizzled import on_inner
 
 
 def coalesce_leaves(shapes: list[int], strides: list[int]) -> tuple[list[int], list[int]]:
@@ -164,11 +165,14 @@ def by_mode(op: Any, a: CuteLayout, tiler: tuple, name: str) -> CuteLayout:
     return trusted(tuple(m.shape for m in done), tuple(m.stride for m in done))
 
 
-def composition(a: Any, b: Any) -> CuteLayout:
+def composition(a: Any, b: Any) -> Any:
     """``c -> a(b(c))`` with CuTe's semantics (see the module docstring).
 
     ``a`` and ``b`` are :class:`CuteLayout`, our ``TileLayout`` (one mode per shard iter)
-    or pycute layouts; ``b`` may also be a tuple tiler, an integer or ``None``.
+    or pycute layouts; ``b`` may also be a tuple tiler, an integer or ``None``. A swizzled
+    ``a`` (our ComposeLayout, a pycute ComposedLayout, a
+    :class:`~tilelayout.algebra.cute.swizzled.CuteComposed`) keeps its swizzle outside:
+    the result is a CuteComposed.
 
     >>> from tilelayout.algebra.cute.modes import CuteLayout
     >>> str(composition(CuteLayout((4, 3), (3, 1)), CuteLayout((6, 2), (2, 1))))
@@ -176,6 +180,10 @@ def composition(a: Any, b: Any) -> CuteLayout:
     >>> str(composition(CuteLayout((8, 8), (8, 1)), (4, None)))
     '(4,8):(8,1)'
     """
+    if type(a) is not CuteLayout:
+        swizzled = on_inner(composition, a, b)  # Sw o o o (L o B): the swizzle stays outside
+        if swizzled is not None:
+            return swizzled
     a = as_cute(a, what="A")
     if b is None:
         return a

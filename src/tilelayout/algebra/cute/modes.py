@@ -381,8 +381,9 @@ def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
             raise AlgebraError(f"{what}: a tile size must be >= 1, got {x}")
         return trusted(x, 1)
     if isinstance(x, ComposeLayout):
-        raise AlgebraError(f"{what} {x} is swizzled; CuTe's layout algebra takes the "
-                           f"layout without its swizzle (CuTe: the ComposedLayout's layoutA)")
+        raise AlgebraError(f"{what} {x} is swizzled; here CuTe's algebra takes the layout "
+                           f"without its swizzle (composition and the divides keep a swizzle "
+                           f"outside; complement, inverses and products do not)")
     if hasattr(x, "shape") and hasattr(x, "stride") and not hasattr(x, "layoutB"):
         return CuteLayout(x.shape, x.stride)
     raise AlgebraError(f"{what}: expected a CuteLayout, our TileLayout, a pycute Layout or "

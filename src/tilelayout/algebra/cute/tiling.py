@@ -12,7 +12,10 @@
   ``logical_product`` and zips mode by mode: ``((A0, B'0), (A1, B'1), ...)``, each block
   contiguous; ``raked_product`` zips ``((B'0, A0), ...)``, the blocks interleaved.
 
-A tuple tiler works mode by mode (``None`` keeps a mode, ``n`` is ``n:1``). Results are
+A tuple tiler works mode by mode (``None`` keeps a mode, ``n`` is ``n:1``). The divides
+keep a swizzled layout's swizzle outside (a
+:class:`~tilelayout.algebra.cute.swizzled.CuteComposed`); the products take the layout
+without its swizzle. Results are
 :class:`~tilelayout.algebra.cute.modes.CuteLayout` (CuTe's nesting); ``.layout`` is ours
 over ``.dims``. Refusals are :func:`composition`'s and :func:`complement`'s.
 
@@ -32,6 +35,7 @@ from ...core.errors import AlgebraError
 from .complement import complement_leaves
 from .composition import by_mode, coalesce_leaves, compose_flat
 from .modes import CuteLayout, as_cute, leaves, make_layout, trusted
+from .swizzled import on_inner
 
 
 def _tiler(t: Any) -> Any:
@@ -47,6 +51,10 @@ def logical_divide(layout: Any, tiler: Any) -> CuteLayout:
     >>> str(logical_divide(CuteLayout(16, 1), CuteLayout(4, 2)))
     '(4,(2,2)):(2,(1,8))'
     """
+    if type(layout) is not CuteLayout:
+        swizzled = on_inner(logical_divide, layout, tiler)  # the swizzle stays outside
+        if swizzled is not None:
+            return swizzled
     a = as_cute(layout)
     t = _tiler(tiler)
     if t is None:
@@ -102,6 +110,10 @@ def zipped_divide(layout: Any, tiler: Any) -> CuteLayout:
     >>> str(zipped_divide(CuteLayout((4, 6), (1, 4)), (2, 3)))
     '((2,3),(2,2)):((1,4),(2,12))'
     """
+    if type(layout) is not CuteLayout:
+        swizzled = on_inner(zipped_divide, layout, tiler)  # the swizzle stays outside
+        if swizzled is not None:
+            return swizzled
     return _gathered(logical_divide, layout, tiler, unpack=False)
 
 
@@ -112,6 +124,10 @@ def tiled_divide(layout: Any, tiler: Any) -> CuteLayout:
     >>> str(tiled_divide(CuteLayout((4, 6), (1, 4)), (2, 3)))
     '((2,3),2,2):((1,4),2,12)'
     """
+    if type(layout) is not CuteLayout:
+        swizzled = on_inner(tiled_divide, layout, tiler)  # the swizzle stays outside
+        if swizzled is not None:
+            return swizzled
     return _gathered(logical_divide, layout, tiler, unpack=True)
 
 
