@@ -425,3 +425,26 @@ def test_pycute_swizzle_and_composed_layout():
     assert vals.tolist() == [want(i) for i in range(pycute.size(want))]
     with pytest.raises(InteropError, match="nonzero offset"):
         from_cute(pycute.ComposedLayout(outer, 3, inner))
+
+
+def test_composed_text_with_an_offset_round_trips():
+    from tilelayout.algebra.cute import CuteComposed, CuteLayout
+    from tilelayout.interop.cute import read_cute
+
+    cases = [("Sw<3,4,3> o _0 o (8,64):(64,1)", (3, 4, 3)),
+             ("S<3,3,3> o 512 o (8,64):(64,1)", (3, 3, 3)),
+             ("Swizzle<2,4,-3> o 64 o ((8,8),8):((8,64),1)", (2, 4, -3))]
+    for text, bms in cases:
+        got = from_cute(text)
+        sw, offset, shape, stride = read_cute(text)
+        ref = pycute.ComposedLayout(pycute.Swizzle(*bms), offset, pycute.Layout(shape, stride))
+        dims = cute_logical_shape((shape, stride))
+        vals = got.map_all(dims)["m"][..., 0]
+        for c in itertools.product(*(range(d) for d in dims)):
+            assert vals[c] == ref(*c), (text, c)
+        printed = str(CuteComposed(sw, offset, CuteLayout(shape, stride)))   # prints what reads back
+        assert read_cute(printed) == (sw, offset, shape, stride)
+    with pytest.raises(InteropError, match="read_cute"):
+        parse_cute("S<3,3,3> o 512 o (8,64):(64,1)")
+    with pytest.raises(tl.LayoutParseError, match="offset is >= 0"):
+        from_cute("S<3,3,3> o -4 o (8,64):(64,1)")

@@ -36,7 +36,7 @@ from ..core.swizzle import Swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
-from .cute_text import IntTuple, as_shape_stride, parse_cute
+from .cute_text import IntTuple, as_shape_stride, parse_cute, read_cute
 from .cute_tv import from_cute_tv, thread_axes, to_cute_tv
 
 
@@ -76,7 +76,8 @@ def cute_logical_shape(src: Any) -> tuple[int, ...]:
 def from_cute(src: Any, axis: str = "m") -> Layout:
     """Our layout for a CuTe layout: same value (on ``axis``) at every logical coordinate.
 
-    ``src`` is CuTe text (``"(4,8):(8,1)"``, nested modes, ``Swizzle<B,M,S> o ...``), a
+    ``src`` is CuTe text (``"(4,8):(8,1)"``, nested modes, ``Swizzle<B,M,S> o ...``,
+    ``Sw<B,M,S> o 64 o ...`` with a composed layout's offset), a
     ``(shape, stride)`` pair of nested tuples, a
     :class:`~tilelayout.algebra.cute.CuteLayout`, or a pycute object: ``Layout``,
     ``Swizzle`` (a :class:`~tilelayout.ComposeLayout` over its domain ``S[2**(B+M+|S|):1]``)
@@ -103,12 +104,17 @@ def from_cute(src: Any, axis: str = "m") -> Layout:
     swizzle = _pycute_swizzle(src)
     if swizzle is not None:
         return ComposeLayout(swizzle, TileLayout([Iter(src.size(), 1, "m")]))
-    swizzle, shape, stride = as_shape_stride(src)
+    if isinstance(src, str):
+        swizzle, offset, shape, stride = read_cute(src)
+    else:
+        (swizzle, shape, stride), offset = as_shape_stride(src), 0
     tile = CuteLayout(shape, stride).to_layout(axis)
     if swizzle is None:
         return tile
     if axis != "m":
         raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis 'm', not {axis!r}")
+    if offset:
+        tile = TileLayout(tile.shard, offset={"m": offset})
     return ComposeLayout(swizzle, tile)
 
 
@@ -266,6 +272,7 @@ __all__ = [
     "from_cute",
     "from_cute_tv",
     "parse_cute",
+    "read_cute",
     "thread_axes",
     "to_cute",
     "to_cute_dsl",

@@ -1,5 +1,6 @@
 """CuTe's printed layouts: ``shape:stride`` text with nested modes, CuTe's static
-integers ``_4``, default column-major strides and a leading ``Swizzle<B,M,S> o``.
+integers ``_4``, default column-major strides and a leading ``Swizzle<B,M,S> o``
+(with a composed layout's offset: ``Swizzle<B,M,S> o 64 o ...``).
 
 The parser is our own (no CUTLASS needed).
 
@@ -18,7 +19,8 @@ from ..core.swizzle import Swizzle, signed_swizzle
 from ..core.xor_swizzle import XorSwizzle
 from . import InteropError
 
-_TOKEN = re.compile(r"\s*(?:(Swizzle\s*<)|(-?_?\d+)|(.))")
+_COMPOSE = ("o", "∘", "*")
+_TOKEN = re.compile(r"\s*(?:((?:Swizzle|Sw|S)\s*<)|(-?_?\d+)|(.))")
 
 
 # -- text ------------------------------------------------------------------------------
@@ -48,6 +50,12 @@ class _Reader:
             raise self.fail(repr(sym))
         self.k += 1
 
+    def composed_by(self) -> None:
+        """Take the composition sign after a swizzle or an offset."""
+        if self.peek() not in _COMPOSE:
+            raise self.fail("'o' (composition) after the swizzle")
+        self.k += 1
+
     def integer(self) -> int:
         if self.k < len(self.toks) and self.toks[self.k][0] == "int":
             self.k += 1
@@ -66,22 +74,23 @@ class _Reader:
         return tuple(items)
 
 
-def parse_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, IntTuple, IntTuple]:
-    """``(swizzle or None, shape, stride)`` from CuTe's printed form.
+def read_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, int, IntTuple, IntTuple]:
+    """``(swizzle or None, offset, shape, stride)`` from CuTe's printed form, a composed
+    layout's offset included.
 
-    Accepts ``shape:stride`` with nested tuples, CuTe's static-integer spelling ``_4``,
-    a shape alone (CuTe's default column-major compact strides) and a leading
-    ``Swizzle<B,M,S> o`` (a negative ``S`` XORs the lower bit group into the higher one:
-    an :class:`~tilelayout.XorSwizzle`).
+    As :func:`parse_cute`, and the swizzle may be followed by an offset, as CuTe prints a
+    ``ComposedLayout``: ``Swizzle<B,M,S> o 64 o layout`` (CuTe C++ spells the swizzle
+    ``Sw<B,M,S>``, the CUTLASS DSL ``S<B,M,S>``; both accepted, ``_0`` too).
 
-    >>> parse_cute("Swizzle<3,3,3> o (8,64):(64,1)")
-    (Swizzle(3, 3, 3), (8, 64), (64, 1))
-    >>> parse_cute("(4,(2,2))")
-    (None, (4, (2, 2)), (1, (4, 8)))
+    >>> read_cute("Sw<3,4,3> o _0 o (8,64):(64,1)")
+    (Swizzle(4, 3, 3), 0, (8, 64), (64, 1))
+    >>> read_cute("S<3,3,3> o 512 o (8,64):(64,1)")[:2]
+    (Swizzle(3, 3, 3), 512)
     """
     r = _Reader(text)
     swizzle = None
-    if r.peek().startswith("Swizzle"):
+    offset = 0
+    if r.k < len(r.toks) and r.toks[r.k][0] == "swz":
         r.k += 1
         b = r.integer()
         r.take(",")
@@ -89,10 +98,14 @@ def parse_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, IntTuple, IntTup
         r.take(",")
         s = r.integer()
         r.take(">")
-        if r.peek() not in ("o", "∘", "*"):
-            raise r.fail("'o' (composition) after the swizzle")
-        r.k += 1
+        r.composed_by()
         swizzle = signed_swizzle(m, b, s)  # CuTe Swizzle<B,M,S> is our Swizzle(M,B,S)
+        if r.k + 1 < len(r.toks) and r.toks[r.k][0] == "int" and r.toks[r.k + 1][1] in _COMPOSE:
+            offset = r.integer()
+            if offset < 0:
+                raise LayoutParseError(f"CuTe layout: a composed layout's offset is >= 0, got "
+                                       f"{offset}", text, r.toks[r.k - 1][2] + 1)
+            r.composed_by()
     shape = r.tree()
     if r.peek() == ":":
         r.take(":")
@@ -102,6 +115,27 @@ def parse_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, IntTuple, IntTup
     if r.k != len(r.toks):
         raise r.fail("the end of the layout")
     check_congruent(shape, stride, text)
+    return swizzle, offset, shape, stride
+
+
+def parse_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, IntTuple, IntTuple]:
+    """``(swizzle or None, shape, stride)`` from CuTe's printed form.
+
+    Accepts ``shape:stride`` with nested tuples, CuTe's static-integer spelling ``_4``,
+    a shape alone (CuTe's default column-major compact strides) and a leading
+    ``Swizzle<B,M,S> o`` (a negative ``S`` XORs the lower bit group into the higher one:
+    an :class:`~tilelayout.XorSwizzle`). A nonzero composed-layout offset is refused here
+    (there is no place for it): :func:`read_cute` returns it.
+
+    >>> parse_cute("Swizzle<3,3,3> o (8,64):(64,1)")
+    (Swizzle(3, 3, 3), (8, 64), (64, 1))
+    >>> parse_cute("(4,(2,2))")
+    (None, (4, (2, 2)), (1, (4, 8)))
+    """
+    swizzle, offset, shape, stride = read_cute(text)
+    if offset:
+        raise InteropError(f"CuTe layout {text!r} has offset {offset} between its swizzle and "
+                           f"its layout; read it with read_cute or from_cute")
     return swizzle, shape, stride
 
 
@@ -157,4 +191,4 @@ def _plain(t: Any) -> Any:
     return tuple(_plain(x) for x in t) if isinstance(t, list | tuple) else t
 
 
-__all__ = ["IntTuple", "as_shape_stride", "check_congruent", "parse_cute"]
+__all__ = ["IntTuple", "as_shape_stride", "check_congruent", "parse_cute", "read_cute"]
