@@ -46,7 +46,10 @@ from .canonical import canonicalize, fuse_adjacent
 
 
 def value_axis(tile: TileLayout, what: str) -> str | None:
-    """The one axis ``tile`` moves or offsets (None if it is constant 0), else AlgebraError."""
+    """The one axis ``tile`` moves or offsets (None if it is constant 0, or its only axis),
+    else AlgebraError."""
+    if len(tile.axes) <= 1:  # one axis: its iters' strides and offset are the values
+        return tile.axes[0] if tile.axes else None
     used = {it.axis for it in tile.shard + tile.replica if it.stride and it.extent > 1}
     used |= {a for a, v in tile.offset.items() if v}
     if len(used) > 1:
@@ -125,7 +128,7 @@ class _Digits:
         """Outer's coordinate of flat index ``o`` (checking nothing carries), as an offset."""
         if not 0 <= o < self.size and not (self.unbounded and o >= 0):
             raise AlgebraError(f"inner's offset {o} is outside outer's flat indices [0, {self.size})")
-        out = dict(self.outer.offset)
+        out = dict(self.outer.offset) if self.outer.axes else {}
         for j, it in enumerate(self.iters):
             if self.unbounded and j == len(self.iters) - 1:
                 out[it.axis] = out.get(it.axis, 0) + o * it.stride
@@ -173,8 +176,8 @@ def compose(outer: Layout, inner: Layout, unbounded: bool = False) -> Layout:
     for k, it in enumerate(inner.replica):
         stride = it.stride if it.axis == axis else 0
         replica.extend(digits.split(it.extent, stride, ("replica ", k, it)))
-    offset = {a: v for a, v in digits.place_offset(inner.offset.get(axis, 0) if axis else 0).items()
-              if v}
+    start = inner.offset.get(axis, 0) if axis and len(inner.offset) else 0
+    offset = {a: v for a, v in digits.place_offset(start).items() if v}
     if offset or replica or outer_tile.replica or not shard:
         tile = TileLayout(shard, replica + list(outer_tile.replica), offset)
     else:
