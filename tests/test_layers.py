@@ -288,6 +288,7 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.explorer.api:_device_table": "a request's axis table per (table, names), LRU",
     "tilelayout.explorer.api:_parsed": "parsed layouts per (text, axis table), LRU",
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
+    "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
 }
 
 _MUTABLE = (dict, list, set, bytearray)

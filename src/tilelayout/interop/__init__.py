@@ -3,7 +3,8 @@
 Each submodule is optional and imports its third-party tool only inside the functions
 that need it, so ``import tilelayout.interop.cute`` works without CUTLASS installed:
 
-* :mod:`tilelayout.interop.cute`   CuTe ``shape:stride`` text and thread-value layouts
+* :mod:`tilelayout.interop.cute`   CuTe layouts: text (parser in ``cute_text``), pycute
+  objects, the CUTLASS DSL, thread-value layouts (``cute_tv``)
 * :mod:`tilelayout.interop.jax`    JAX ``PartitionSpec`` / ``NamedSharding``
 * :mod:`tilelayout.interop.triton` Triton linear layouts (basis vectors)
 * :mod:`tilelayout.interop.triton_shared` Triton shared linear layouts (offset bases,
