@@ -389,3 +389,11 @@ def test_max_common_vector_swizzled_and_refusals():
     # pairs of a row stored together, rows next: 2-element vectors against row-major
     assert tl.max_common_vector(tl.parse("S[(16,8):(8,1)]"),
                                 tl.parse("S[(16,4,2):(2,32,1)]"), (16, 8)) == 2
+
+
+def test_max_common_vector_resumes_after_coprime_digits():
+    # Hypothesis's counterexample: coprime digits at the low end (3 vs 2), yet b's stride-1
+    # digit sits higher up, where both radices share a boundary again (place 24).
+    a = tl.parse("S[(4,3,2,2,2,3):(6,1,3,24,48,96)]")
+    b = tl.parse("S[(6,2,2,2,3,2):(4,1,2,24,48,144)]")
+    assert tl.max_common_vector(a, b, (12, 4, 6)) == brute_common_vector(a, b, (12, 4, 6)) == 2
