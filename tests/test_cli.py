@@ -73,3 +73,16 @@ def test_out_of_memory_is_one_line_error(monkeypatch, capsys):
     assert main(["map", "S[4:1]", "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("tilelayout: error: out of memory")
+
+
+def test_version_and_python_dash_m():
+    import subprocess
+
+    import tilelayout
+    from tilelayout.core import version
+
+    assert tilelayout.__version__ == version.__version__
+    assert run("--version").stdout == f"tilelayout {version.__version__}\n"
+    p = subprocess.run([sys.executable, "-m", "tilelayout", "presets"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0 and "mma.m16n8k16.C" in p.stdout

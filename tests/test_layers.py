@@ -23,7 +23,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "tilelayout"
 LAYERS = {
     "core": 0, "syntax": 1, "eval": 2, "algebra": 3, "analysis": 4,
     "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7,
-    "explorer": 8, "commands": 8, "cli": 9, "__init__": 9,
+    "explorer": 8, "commands": 8, "cli": 9, "__init__": 9, "__main__": 10,
 }
 
 #: the documented exceptions: module -> the layers it may reach upward, and how

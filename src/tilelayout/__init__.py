@@ -68,6 +68,7 @@ from .core.errors import (
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.tile import TileLayout
+from .core.version import __version__ as __version__
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
 from .planning.access import AccessReport, smem_access
@@ -76,8 +77,6 @@ from .planning.conversion import ConversionPlan, plan_conversion
 from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
-
-__version__ = "0.1.0"
 
 __all__ = [
     "BankAccess",

@@ -450,17 +450,19 @@ class ExplorerServer(HTTPServer):
     def __init__(self, address: tuple[str, int], handler: type[ExplorerHandler], *,
                  limits: budget.Limits = REQUEST_LIMITS, allow_hosts: Iterable[str] = (),
                  workers: int = WORKERS, queued: int = QUEUED) -> None:
+        # what server_close needs exists before binding: a failed bind calls it from
+        # HTTPServer.__init__, and the caller then sees the OSError itself
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=workers,
+                                        thread_name_prefix="tilelayout-explorer")
         super().__init__(address, handler)
         self.limits = limits
         self.allowed_hosts = admission.allowed_hosts(str(self.server_address[0]),
                                                      int(self.server_address[1]), allow_hosts)
-        self._pool = ThreadPoolExecutor(max_workers=workers,
-                                        thread_name_prefix="tilelayout-explorer")
         self._slots = threading.BoundedSemaphore(workers + queued)
         self.heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
         self.answers = AnswerCache(ANSWER_CACHE_BYTES)
-        self._open: set[socket.socket] = set()
-        self._open_lock = threading.Lock()
 
     def get_request(self) -> tuple[socket.socket, Any]:
         conn, addr = super().get_request()
