@@ -3,7 +3,7 @@ trips, thread-value layouts and the CUTLASS SM80 mma atoms against our mma prese
 
 to_cute_tv (ours -> CuTe thread-value text) is checked against pycute's evaluation of the
 produced text at every (thread, value), against the CUTLASS layouts quoted in
-hardware-facts.md (§2 SM80 mma atoms, §4 wgmma accumulator), and by the round trip
+docs/hardware-facts.md (#cute-mma-atoms, #wgmma), and by the round trip
 through from_cute_tv."""
 
 from __future__ import annotations
@@ -180,7 +180,8 @@ def test_tv_refuses_layouts_that_do_not_tile():
         from_cute_tv("8:1", (8,))
 
 
-# CUTLASS include/cute/atom/mma_traits_sm80.hpp and mma_traits_sm89.hpp (hardware-facts §2).
+# CUTLASS include/cute/atom/mma_traits_sm80.hpp and mma_traits_sm89.hpp
+# (docs/hardware-facts.md#cute-mma-atoms).
 # (preset, dtype, CuTe layout, CuTe tile shape, permute to our orientation)
 SM80_ATOMS = [
     ("mma.m16n8k16.A", "float16", "((4,8),(2,2,2)):((32,1),(16,8,128))", (16, 16), None),
@@ -306,7 +307,7 @@ def test_equals_the_cutlass_sm80_atoms_as_functions(name, dtype, text, shape, pe
 
 @pytest.mark.parametrize("n", [8, 16, 64, 256])
 def test_wgmma_accumulator_equals_cute_clayout_64xn(n):
-    # hardware-facts §4: SM90::GMMA::CLayout_64xN<N> = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
+    # docs/hardware-facts.md#wgmma: SM90::GMMA::CLayout_64xN<N> = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
     p = presets.get("wgmma.m64nNk16.D", n=n)
     ours = to_cute_tv(p.layout, p.shape, ("wid_in_wg", "laneid"))
     assert _same_function(ours, f"((4,8,4),(2,2,{n // 8})):((128,1,16),(64,8,512))"), ours

@@ -26,7 +26,7 @@ from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 #: the 16-byte-atomicity modes XOR line bits [7, 7+B) into 16-byte-chunk bits [4, 4+B);
 #: the 128B mode with 32-byte atomicity is Swizzle<2,5,2> (lines 7..8 into 32-byte units
 #: 5..6), with 64-byte atomicity Swizzle<1,6,1> (line bit 7 into bit 6); the 96B mode
-#: (sm_103a) has the 32B mode's pattern (PTX 5.5.7; hardware-facts §6).
+#: (sm_103a) has the 32B mode's pattern (PTX 5.5.7; docs/hardware-facts.md#swizzle-modes).
 SWIZZLE_MODE_BYTES: dict[str, tuple[int, int, int]] = {
     "none": (4, 0, 3), "32B": (4, 1, 3), "64B": (4, 2, 3), "128B": (4, 3, 3),
     "128B_atom32B": (5, 2, 2), "128B_atom64B": (6, 1, 1), "96B": (4, 1, 3),

@@ -2,7 +2,7 @@
 
 A candidate is a compact tile (one dim contiguous, the others in some order) composed
 with one of the XOR swizzles TMA / wgmma / tcgen05 offer for the element size
-(hardware-facts §4, §6): none, 32B, 64B, 128B with 16-byte atomicity, and on sm_100 the
+(docs/hardware-facts.md#swizzle-modes, #wgmma): none, 32B, 64B, 128B with 16-byte atomicity, and on sm_100 the
 128B mode with 32-byte or 64-byte atomicity. Two arrangements:
 
 * ``rows``: the contiguous dim is stored whole (row-major for the usual order);

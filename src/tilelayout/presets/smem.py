@@ -32,7 +32,7 @@ ATOMICITY_BYTES = {"none": 16, "32B": 16, "64B": 16, "128B": 16, "128B_atom32B":
 #: the widest TMA box row the 96B mode takes (PTX 9.7.9.27.1.1: inner box <= 96 B)
 BOX_96B = 96
 
-#: which encodings accept each mode (hardware-facts §4, §6): the TMA tensor map
+#: which encodings accept each mode (docs/hardware-facts.md#swizzle-modes, #wgmma): the TMA tensor map
 #: (CUtensorMapSwizzle / tensormap.replace swizzle_mode + swizzle_atomicity), the sm_90
 #: wgmma shared-memory descriptor (bits 63-62), the sm_100 tcgen05 descriptor (bits 61-63,
 #: PTX Table 40), CuTe's atoms and Triton's NVMMASharedLayout. None = not encodable.

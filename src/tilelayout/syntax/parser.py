@@ -1,4 +1,4 @@
-"""Text -> layouts (SPEC §2), with errors that name the column and what was expected.
+"""Text -> layouts (docs/model.md, "Text form"), with errors that name the column and what was expected.
 
 >>> import tilelayout as tl
 >>> tl.parse("S[(8,2):(4@laneid,1)] + R[2:4@warpid] + -3@warpid").offset["warpid"]
@@ -288,7 +288,7 @@ class _Parser:
 
 
 def parse(text: str, *, limits: budget.Limits | None = None) -> TileLayout | ComposeLayout:
-    """Parse the text form (SPEC §2) into a :class:`TileLayout` or :class:`ComposeLayout`.
+    """Parse the text form (docs/model.md) into a :class:`TileLayout` or :class:`ComposeLayout`.
 
     Linear time in the length of ``text``; text longer than the ``text`` limit (256 KiB
     by default, see :class:`~tilelayout.Limits`) is refused before it is read.

@@ -1,4 +1,4 @@
-// The URL holds the view (SPEC §3): preset, p.<param>, layout, shape, dtype, swizzle,
+// The URL holds the view (docs/explorer.md, "URLs"): preset, p.<param>, layout, shape, dtype, swizzle,
 // color, select=i,j, zl / zp (px per cell of each view) and embed / notitle.
 import { MIN_CELL, ZOOM_STEPS } from "./grid.js";
 import { moveParams } from "./movestages.js";
