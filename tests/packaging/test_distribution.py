@@ -56,7 +56,7 @@ def test_the_sdist_holds_every_test_and_its_tests_run(dist, tmp_path):
     unpacked = tmp_path / f"tilelayout-{__version__}"
     for folder in ("tests", "docs", "scripts", "src/tilelayout"):
         assert _files_under(unpacked, folder) == _files_under(ROOT, folder), folder
-    for name in ("LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml"):
+    for name in ("LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml", "mkdocs.yml"):
         assert (unpacked / name).is_file(), name
     # a subset of the suite, from the unpacked sdist alone (its src/ on the path)
     env = {**_env(), "PYTHONPATH": str(unpacked / "src")}
