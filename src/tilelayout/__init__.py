@@ -167,7 +167,21 @@ __all__ = [
     "tile_to",
     "unpack",
     "value_range",
+    "widget",
 ]
+
+
+def widget(layout_or_preset: Layout | str, shape: tuple[int, ...] | None = None,
+           **params: object) -> object:
+    """The explorer's view of a layout or preset as a notebook widget, run by the kernel
+    (:func:`tilelayout.explorer.widget.widget`; needs the ``widget`` extra).
+
+    >>> import tilelayout as tl
+    >>> tl.widget("mma.m16n8k16.C", color="laneid").query
+    'preset=mma.m16n8k16.C&p.dtype=float32&color=laneid'
+    """
+    return importlib.import_module(".explorer.widget", __name__).widget(layout_or_preset, shape,
+                                                                         **params)
 
 
 def __getattr__(name: str):

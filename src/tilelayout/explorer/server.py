@@ -553,6 +553,35 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = Tru
     return server, f"http://{h}:{p}"
 
 
+def answer(method: str, path: str, body: Any = None, *,
+           limits: budget.Limits = REQUEST_LIMITS) -> tuple[int, dict[str, Any]]:
+    """One API request answered in this process, without HTTP: the server's routes, its
+    per-request limits and axis scope, and its refusals in the page's words, as the
+    page's ``?soft=1`` requests get them (a refusal carries ``"status"``). The notebook
+    widget's page asks this instead of a server.
+
+    >>> status, data = answer("POST", "/api/explain", {"layout": "S[4:2]", "index": [3]})
+    >>> status, data["coords"]
+    (200, [{'m': 6}])
+    >>> answer("POST", "/api/layout", {"layout": "S[4:1@lane]"})[1]["status"]
+    400
+    """
+    handler = (_GET if method == "GET" else _POST).get(path)
+    if handler is None:
+        return 404, {"error": f"no such API route: {method} {path[:200]}", "status": 404}
+    try:
+        with scoped_axes(), budget.limits(limits):
+            return 200, handler() if method == "GET" else handler(body)  # type: ignore[call-arg]
+    except api.ApiError as exc:
+        status = ExplorerHandler._status(exc)
+        return status, {**ExplorerHandler._page_error(exc), "status": status}
+    except BudgetError as exc:
+        status = 503 if exc.name == "seconds" else 413
+        return status, {"error": str(exc)[:2000], "status": status}
+    except LayoutError as exc:
+        return 400, {"error": str(exc)[:2000], "status": 400}
+
+
 def url_of(server: HTTPServer) -> str:
     """The base URL a browser should open for ``server``."""
     h, p = server.server_address[:2]
