@@ -29,8 +29,9 @@ LAYERS = {
 #: the documented exceptions: module -> the layers it may reach upward, and how
 DOORS = {
     "core/operations.py": "the model's methods are Doors: free functions of eval, algebra, "
-                          "syntax and render bound to the layout, imported by name on first "
-                          "use (importlib), so no import statement points up",
+                          "syntax, render and (the notebook display) explorer bound to the "
+                          "layout, imported by name on first use (importlib), so no import "
+                          "statement points up",
 }
 
 

@@ -80,3 +80,10 @@ def test_the_kernel_answers_what_the_server_answers(path, body):
     over_http = json.loads(raw)
     assert json.loads(json.dumps(data)) == over_http
     assert (code == 200) == ("status" not in over_http)
+
+
+def test_outside_a_kernel_a_layout_shows_its_picture():
+    L = tl.parse("S[(8,4):(4@laneid,1@laneid)]")
+    assert L._repr_mimebundle_() is None  # no kernel here: IPython falls back to the SVG
+    assert L._repr_mimebundle_(include={"text/plain"}) is None
+    assert L._repr_svg_().startswith("<svg")

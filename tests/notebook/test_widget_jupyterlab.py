@@ -1,8 +1,9 @@
 """tl.widget in a real JupyterLab, driven by Debian's Chromium: the test starts JupyterLab
 on loopback, opens a notebook, runs its cells, clicks a cell of the widget's logical view
 and reads the highlight (the selected element, its owners and the four steps), changes
-"colour by", and reads the line x bank view of a swizzled shared-memory tile. The kernel
-answers the page (no explorer server runs). Screenshots go to test-artifacts/."""
+"colour by", reads the line x bank view of a swizzled shared-memory tile, and sees a
+layout displayed by itself as the widget. The kernel answers the page (no explorer
+server runs). Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ TOKEN = "tilelayout-widget-test"
 CELLS = [
     'import tilelayout as tl\ntl.widget("case.tensor_core_tile", color="laneid", height=860)',
     'tl.widget("case.swizzle_8x64_float16", height=700)',
+    'tl.parse("S[(8,4):(4@laneid,1@laneid)]")   # a layout itself shows as the widget',
 ]
 
 
@@ -101,7 +103,7 @@ def notebook(lab):
             page.keyboard.press("Shift+Enter")
         try:
             page.wait_for_function(
-                "document.querySelectorAll('iframe.tilelayout-widget').length === 2",
+                "document.querySelectorAll('iframe.tilelayout-widget').length === 3",
                 timeout=40_000)
         except Exception:
             ARTIFACTS.mkdir(exist_ok=True)
@@ -124,7 +126,7 @@ def _shot(page, index: int, name: str) -> None:
 
 
 def test_click_a_cell_highlights_its_owners_and_shows_the_four_steps(notebook):
-    page, (tile, _) = notebook
+    page, (tile, _, _) = notebook
     assert tile.evaluate("window.__tl.lastError") is None
     assert tile.locator("#preset").input_value() == "case.tensor_core_tile"
     # element (7, 15) = flat 127: a real click at its centre in the logical canvas
@@ -146,7 +148,7 @@ def test_click_a_cell_highlights_its_owners_and_shows_the_four_steps(notebook):
 
 
 def test_colour_by_recolours_the_views(notebook):
-    _, (tile, _) = notebook
+    _, (tile, _, _) = notebook
     # elements (0, 0) and (0, 8) share lane 0 but sit on warps 5 and 6
     assert tile.evaluate("window.__tl.state.color") == "laneid"
     assert tile.evaluate("window.__tl.colorOf(0)") == tile.evaluate("window.__tl.colorOf(8)")
@@ -157,9 +159,16 @@ def test_colour_by_recolours_the_views(notebook):
 
 
 def test_the_bank_view_of_a_swizzled_tile(notebook):
-    page, (_, smem) = notebook
+    page, (_, smem, _) = notebook
     assert smem.evaluate("window.__tl.lastError") is None
     assert smem.evaluate("window.__tl.state.data.swizzle") == "Swizzle(3,3,3)"
     views = smem.locator("#views").inner_text()
     assert "bank" in views.lower()
     _shot(page, 1, "widget-jupyterlab-banks.png")
+
+
+def test_a_layout_displays_as_the_widget(notebook):
+    _, (_, _, shown) = notebook
+    assert shown.evaluate("window.__tl.lastError") is None
+    assert shown.locator("#layout").input_value() == "S[(8,4):(4@laneid,1@laneid)]"
+    assert shown.evaluate("window.__tl.state.data.shape") == [8, 4]

@@ -19,6 +19,8 @@ falls back to the static SVG picture.
 from __future__ import annotations
 
 import functools
+import importlib.util
+import sys
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -36,8 +38,8 @@ from .server import answer
 
 #: height of the widget's frame in pixels (the page lays its views out to fit it)
 HEIGHT = 640
-#: what the keyword-only options of :func:`widget` may be given as
-_VIEW_KEYS = ("color", "select", "height")
+#: the MIME type of a widget view in a notebook output
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
 class WidgetError(LayoutError):
@@ -148,3 +150,31 @@ def widget(layout_or_preset: TileLayout | ComposeLayout | str, shape: Sequence[i
     if not isinstance(height, int) or not 200 <= height <= 4000:
         raise WidgetError(f"height must be an int of pixels in 200..4000, got {height!r}")
     return _widget_class()(urlencode(query), height, fallback)
+
+
+def _in_kernel() -> bool:
+    """Whether this process is a Jupyter kernel (a notebook can show widgets from it)."""
+    shell = sys.modules.get("IPython")
+    ipython = getattr(shell, "get_ipython", lambda: None)() if shell else None
+    return "ipykernel" in sys.modules and getattr(ipython, "kernel", None) is not None
+
+
+def layout_mimebundle(layout: TileLayout | ComposeLayout, include: Any = None,
+                      exclude: Any = None) -> Any:
+    """What a layout shows as in a notebook (``L._repr_mimebundle_``): the explorer widget
+    when this is a Jupyter kernel and anywidget is installed, else ``None`` (the notebook
+    then shows the static picture, ``L._repr_svg_()``).
+
+    >>> import tilelayout as tl
+    >>> layout_mimebundle(tl.parse("S[4:1]")) is None   # not a kernel: the SVG is shown
+    True
+    """
+    if include is not None and WIDGET_MIME not in include:
+        return None
+    if not _in_kernel() or importlib.util.find_spec("anywidget") is None:
+        return None
+    try:
+        view = widget(layout)
+    except LayoutError:
+        return None
+    return view._repr_mimebundle_(include=include, exclude=exclude)
