@@ -4,6 +4,7 @@ Measures, in one run:
   1. map_all on a 128x128 tile with 4 shard iters and one replica iter,
   2. map_all on 2**24 elements vs numpy merely filling output arrays of the same size,
   3. for reference, a per-element Python loop over apply() on the same 128x128 tile,
+     and single base()/apply() calls (the compiled hot path),
      and (when pycute from nvidia-cutlass is installed) pycute evaluating a layout of
      the same size element by element.
 
@@ -76,16 +77,22 @@ def main() -> None:
     rows.append(("map_all 128x128, 4 shard + 1 replica iter", t_tile))
     t_loop = timeit(python_loop(TILE, (128, 128)), repeat=3)
     rows.append(("per-element apply() loop, same tile", t_loop))
+    t_base = timeit(lambda: [TILE.base(i) for i in range(1000)], repeat=21)
+    rows.append(("1000 base() calls, default shape", t_base))
+    t_apply = timeit(lambda: [TILE.apply((i, 7), (128, 128)) for i in range(128)], repeat=21,
+                     number=8)
+    rows.append(("128 apply() calls, shape (128, 128)", t_apply))
     cute = pycute_loop()
     t_cute = timeit(cute, repeat=3) if cute else None
     if t_cute is not None:
         rows.append(("pycute per-element loop, 16384 elements", t_cute))
-    t_big = timeit(lambda: BIG.map_all(), repeat=5)
-    t_fill = timeit(fill_outputs(BIG), repeat=5)
+    with tl.limits(elements=1 << 24, output_bytes=1 << 29):  # 2**24 is over the defaults
+        t_big = timeit(lambda: BIG.map_all(), repeat=5)
+        t_fill = timeit(fill_outputs(BIG), repeat=5)
+        t_big2 = timeit(lambda: BIG2.map_all(), repeat=5)
+        t_fill2 = timeit(fill_outputs(BIG2), repeat=5)
     rows.append(("map_all 2**24 elements, 1 axis", t_big))
     rows.append(("numpy fill of the same outputs", t_fill))
-    t_big2 = timeit(lambda: BIG2.map_all(), repeat=5)
-    t_fill2 = timeit(fill_outputs(BIG2), repeat=5)
     rows.append(("map_all 2**24 elements, 3 axes", t_big2))
     rows.append(("numpy fill of the same outputs (3 arrays)", t_fill2))
 

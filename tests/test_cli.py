@@ -75,6 +75,24 @@ def test_out_of_memory_is_one_line_error(monkeypatch, capsys):
     assert out == "" and err.startswith("tilelayout: error: out of memory")
 
 
+def test_axes_option_declares_user_axes_for_one_command(capsys):
+    text = "S[(4,2):(1@data,1)]"
+    assert main(["map", text, "--json"]) == 2
+    assert "unknown axis 'data' (declare your own axes: --axes data)" in capsys.readouterr().err
+    assert main(["map", text, "--axes", "data", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["axes"] == ["data", "m"] and len(out["elements"]) == 8
+    assert main(["check", text, "--axes", "data=2"]) == 1  # the extent is a fact check reads
+    assert "data 3 does not exist" in capsys.readouterr().out
+    assert main(["check", text, "--axes", "data=4"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["map", text, "--axes", "laneid"])  # a built-in thread axis is not a device axis
+    assert "already declared as thread" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["serve", "--axes", "data"])  # the explorer's requests bring their own axes
+
+
 def test_version_and_python_dash_m():
     import subprocess
 

@@ -3,7 +3,8 @@
 Every module under ``src/tilelayout`` is parsed with ``ast``; each import of a
 ``tilelayout`` module (absolute or relative, at any depth, including ``TYPE_CHECKING``
 blocks) must name a module of a lower layer or of its own package. Siblings of one rank
-(``planning``/``codegen``, ``presets``/``interop``, ``explorer``/``commands``) may not
+(``planning``/``codegen``, ``presets``/``interop``, ``render``/``tirx``,
+``explorer``/``commands``) may not
 import each other. ``cli.py`` and the package ``__init__`` sit on top. The only way up is
 the model's doors (``core/operations.py``), which import by name at run time and are
 listed in :data:`DOORS`, the one place exceptions live.
@@ -12,6 +13,7 @@ listed in :data:`DOORS`, the one place exceptions live.
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from pathlib import Path
 
@@ -22,7 +24,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "tilelayout"
 #: layer -> rank; a module may import ranks below its own (and its own package)
 LAYERS = {
     "core": 0, "syntax": 1, "eval": 2, "algebra": 3, "analysis": 4,
-    "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7,
+    "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7, "tirx": 7,
     "explorer": 8, "commands": 8, "cli": 9, "__init__": 9, "__main__": 10,
 }
 
@@ -169,3 +171,240 @@ def test_the_lint_rule_refuses_function_level_imports(tmp_path):
     assert refused.returncode == 1 and "PLC0415" in refused.stdout
     assert passed.returncode == 0, passed.stdout
     assert '"PLC0415"' in config.read_text().split("[tool.ruff.lint]")[1].split("\n[")[0]
+
+
+# ---- each hardware fact table is defined once ---------------------------------------------
+
+#: the fact tables: module -> what it defines (docs/hardware.md)
+FACT_TABLES = {"core/swizzle_modes.py": "the swizzle modes", "core/targets.py": "the targets"}
+STATIC = SRC / "explorer" / "static"
+
+
+def _fact_names() -> tuple[set[str], set[str]]:
+    """(swizzle mode names, target names) as the tables define them."""
+    from tilelayout.core.swizzle_modes import SWIZZLE_MODE_TABLE
+    from tilelayout.core.targets import TARGETS
+
+    return set(SWIZZLE_MODE_TABLE), set(TARGETS)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+#: an encoding spelled in source: a TMA enum name, a descriptor value table, CuTe's atoms
+ENCODING_WORDS = re.compile(r"CU_TENSOR_MAP_SWIZZLE|SWIZZLE_(?:NONE|32B|64B|128B)|"
+                            r"swizzle_byte_width\s*=\s*\d|_SW(?:32|64|128)_Atom")
+
+
+def fact_duplicates(root: Path, static: Path | None = None) -> list[str]:
+    """Places under ``root`` (a ``tilelayout`` source folder) and ``static`` (the page) that
+    write a swizzle-mode or target fact the tables own: a literal collection of two or more
+    mode (or target) names, a string listing three or more modes, a comparison with a mode
+    name other than "none", an encoding's name; docstrings (prose) aside."""
+    modes, targets = _fact_names()
+    named = modes - {"none"}
+    word = re.compile(r"(?<![\w<])(" + "|".join(sorted(map(re.escape, named), key=len,
+                                                       reverse=True)) + r")(?!\w)")
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in FACT_TABLES:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            where = f"{rel}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+                elts = node.keys if isinstance(node, ast.Dict) else node.elts
+                consts = [e.value for e in elts if isinstance(e, ast.Constant)]
+                for names, what in ((modes, "swizzle modes"), (targets, "targets")):
+                    hit = [c for c in consts if c in names]
+                    if len(hit) >= 2:
+                        found.append(f"{where}: a list of {what} {hit}")
+            elif isinstance(node, ast.Compare):
+                hit = [c.value for c in node.comparators
+                       if isinstance(c, ast.Constant) and c.value in named | targets]
+                if hit:
+                    found.append(f"{where}: compares with {hit[0]!r}")
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docs):
+                if len(set(word.findall(node.value))) >= 3:
+                    found.append(f"{where}: a string listing swizzle modes")
+                if ENCODING_WORDS.search(node.value):
+                    found.append(f"{where}: an encoding name {ENCODING_WORDS.search(node.value)[0]}")
+    if static is not None:
+        for path in sorted(static.glob("*.*")):
+            if path.suffix not in (".js", ".html"):
+                continue
+            for i, line in enumerate(path.read_text().splitlines(), 1):
+                if word.search(line) or ENCODING_WORDS.search(line):
+                    found.append(f"{path.name}:{i}: a swizzle mode the page should get from "
+                                 f"/api/options")
+    return found
+
+
+def test_each_fact_table_is_defined_once():
+    assert fact_duplicates(SRC, STATIC) == []
+
+
+@pytest.mark.parametrize("text", [
+    'MODES = ("none", "32B", "64B")\n',
+    'ROW = {"128B": 128, "96B": 32}\n',
+    'def f(mode):\n    return mode == "96B"\n',
+    'HELP = "swizzle mode none/32B/64B/128B"\n',
+    'TMA = "CU_TENSOR_MAP_SWIZZLE_128B"\n',
+    'WIDTH = "NVMMASharedLayout(swizzle_byte_width=128)"\n',
+    'SM = ("sm_90", "sm_100a")\n',
+    'def g(t):\n    return t != "sm_90a"\n',
+])
+def test_the_fact_check_finds_a_synthetic_duplicate(tmp_path, text):
+    root = _package(tmp_path, {"presets/dup.py": text, "core/ok.py": '"""none/32B/64B/128B"""\n'})
+    found = fact_duplicates(root)
+    assert len(found) == 1 and found[0].startswith("presets/dup.py:"), found
+
+
+def test_the_fact_check_reads_the_page(tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "app.js").write_text('const modes = ["none", "128B_atom32B"];\n')
+    root = _package(tmp_path, {"core/ok.py": "X = 1\n"})
+    assert fact_duplicates(root, static) == [
+        "app.js:1: a swizzle mode the page should get from /api/options"]
+# -- no hidden global state ------------------------------------------------------------------
+#: the library's caches: functools caches of pure functions of immutable arguments (what
+#: they return never depends on what was cached before), each bounded or over a fixed set
+DOCUMENTED_CACHES: dict[str, str] = {
+    "tilelayout.eval.compiled:cached_plan": "compiled evaluators per (layout value, shape), LRU",
+    "tilelayout.eval.compiled:_plan_in_order": "the same for equal layouts in another axis order",
+    "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
+    "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",
+    "tilelayout.explorer.api:explorer_device_axes": "the mesh axis names of the fixed presets",
+    "tilelayout.explorer.api:_device_table": "a request's axis table per (table, names), LRU",
+    "tilelayout.explorer.api:_parsed": "parsed layouts per (text, axis table), LRU",
+    "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
+    "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
+    "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
+}
+
+_MUTABLE = (dict, list, set, bytearray)
+
+
+def _library_modules() -> list:
+    import importlib
+    import pkgutil
+
+    import tilelayout
+
+    names = ["tilelayout"] + [m.name for m in pkgutil.walk_packages(tilelayout.__path__,
+                                                                    "tilelayout.")]
+    return [importlib.import_module(n) for n in names]
+
+
+def _frozen_copy(value: object, depth: int = 0) -> object:
+    """A comparable copy of a mutable container, nested containers copied too."""
+    if depth > 6:
+        return id(value)
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _frozen_copy(v, depth + 1)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_frozen_copy(v, depth + 1) for v in value))
+    if isinstance(value, set | frozenset):
+        return ("set", frozenset(id(v) for v in value))
+    if isinstance(value, bytearray):
+        return bytes(value)
+    return id(value)
+
+
+def _snapshot(modules: list) -> dict[str, object]:
+    """Every mutable container a library module holds at module level (by module:name)."""
+    out = {}
+    for mod in modules:
+        for name, value in vars(mod).items():
+            if isinstance(value, _MUTABLE) and not name.startswith("__"):
+                out[f"{mod.__name__}:{name}"] = _frozen_copy(value)
+    return out
+
+
+def test_every_cache_is_a_documented_functools_cache():
+    import functools
+
+    found = {f"{mod.__name__}:{name}" for mod in _library_modules()
+             for name, value in vars(mod).items()
+             if isinstance(value, functools._lru_cache_wrapper)
+             and value.__module__ == mod.__name__}
+    assert found == set(DOCUMENTED_CACHES)
+
+
+def _workload() -> None:
+    """A representative run: user axes, evaluation, presets, a JAX mesh, a plan, the
+    explorer's request handling (in-process), pictures and code."""
+    import tilelayout as tl
+    from tilelayout import presets
+    from tilelayout.explorer import api, codegen_view, movement_view, table_view
+    from tilelayout.interop import jax as tl_jax
+
+    with tl.axes("data", model=4):
+        L = tl.parse("S[(4,2,8):(1@model,1@data,1)] + R[2:1@pid]")
+        assert L.map_all()["model"].shape == (4, 2, 8, 2) and tl.legality(L).findings == ()
+    M = tl.parse(str(L), axes=["data", "model"])
+    assert eval(repr(M), vars(tl)) == L and L.apply(3) and L.canonicalize()
+    tl.declare_axis("stage", extent=2)
+    T = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    assert T.base((0, 8), (8, 16)) and T.map_all((8, 16)) and tl.explain(T, (1, 2), (8, 16))
+    assert T.codegen(lang="python") and T.table() and T._repr_svg_()
+    for name in ("mma.m16n8k16.C", "wgmma.m64nNk16.D", "mesh.shard"):
+        presets.get(name).layout.map_all()
+    presets.get("mesh.shard", mesh={"rows": 2, "cols": 2}, spec=("rows", "cols"), shape=(4, 4))
+    assert presets.names() and presets.catalog()
+    S = tl_jax.from_partition_spec(("x", None), {"x": 2, "y": 4}, (8, 6))
+    assert tl_jax.partition_spec_entries(S, {"x": 2, "y": 4}, (8, 6)) == ("x", None)
+    assert tl.parse(str(S), axes=tl_jax.mesh_table({"x": 2, "y": 4})) == S
+    tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float32")
+    api.presets()
+    api.options()
+    e = api.preset_view({"name": "mesh.shard", "params": {"mesh": "dp=2,tp=2"}})
+    api.layout_view(e)
+    api.layout_view({"layout": "S[(2,4):(1@alpha,1)]", "mesh": "alpha=2", "shape": "8"})
+    api.convert_view({"layout": "S[(2,4):(1@alpha,1)]", "mesh": "alpha=2"})
+    api.analysis_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16"})
+    api.explain_view({"layout": str(T), "shape": [8, 16], "index": [7, 15]})
+    api.elements_at_view({"layout": "S[(8,4):(4@laneid,1@laneid)]", "coords": {"laneid": 5}})
+    table_view.table_view({"layout": "S[(8,4):(4@laneid,1@laneid)]"})
+    codegen_view.codegen_view({"layout": "S[(2,2):(0,1)]", "inverse": True})
+    movement_view.plan_view({"src": "S[(32,32):(1@laneid,1)]", "dst": "S[(32,32):(1,1@laneid)]",
+                             "dtype": "float32"})
+    movement_view.smem_view({"writer": "S[(32,32):(1@laneid,1)]",
+                             "reader": "S[(32,32):(1,1@laneid)]", "dtype": "float16"})
+
+
+def test_no_module_level_mutable_state_changes_while_the_library_works():
+    modules = _library_modules()
+    before = _snapshot(modules)
+    _workload()
+    _workload()  # twice: a first call that fills something lazily is caught too
+    after = _snapshot(_library_modules())
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    assert changed == [], f"module globals changed: {changed}"
+
+
+def test_the_state_check_sees_a_changed_global():
+    from tilelayout.core import axes
+
+    modules = _library_modules()
+    before = _snapshot(modules)
+    axes._leak_probe = []  # type: ignore[attr-defined]
+    try:
+        assert "tilelayout.core.axes:_leak_probe" in _snapshot(modules).keys() - before.keys()
+        axes._leak_probe.append(1)  # type: ignore[attr-defined]
+        middle = _snapshot(modules)
+        axes._leak_probe.append(2)  # type: ignore[attr-defined]
+        assert _snapshot(modules) != middle
+    finally:
+        del axes._leak_probe  # type: ignore[attr-defined]

@@ -41,11 +41,11 @@ from .core.axes import (
     SMEM_BANK_BYTES,
     SMEM_BANKS,
     Axis,
+    AxisTable,
     axes,
     axis,
     declare_axis,
     is_axis,
-    scoped_axes,
 )
 from .core.budget import Limits, limits
 from .core.compose import ComposeLayout, Layout
@@ -64,9 +64,11 @@ from .core.errors import (
     SwizzleError,
     TooManyElementsError,
     UnknownAxisError,
+    UnknownTargetError,
 )
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
+from .core.targets import TARGETS, Target, target
 from .core.tile import TileLayout
 from .core.version import __version__ as __version__
 from .core.xor_swizzle import XorSwizzle
@@ -94,6 +96,7 @@ __all__ = [
     "AccessReport",
     "AlgebraError",
     "Axis",
+    "AxisTable",
     "BudgetError",
     "CodegenError",
     "ComposeLayout",
@@ -121,6 +124,10 @@ __all__ = [
     "TooManyElementsError",
     "TileLayout",
     "UnknownAxisError",
+    "UnknownTargetError",
+    "TARGETS",
+    "Target",
+    "target",
     "XorSwizzle",
     "axes",
     "axis",
@@ -155,7 +162,6 @@ __all__ = [
     "parse_tile",
     "permute_dims",
     "plan_conversion",
-    "scoped_axes",
     "slice_layout",
     "smem_access",
     "smem_wavefronts",
@@ -186,7 +192,7 @@ def widget(layout_or_preset: Layout | str, shape: tuple[int, ...] | None = None,
 
 def __getattr__(name: str):
     """``tl.presets`` / ``tl.interop`` (imported on first use), and ``tl.laneid``,
-    ``tl.TCol``, ``tl.<declared axis>``: axis references for the builder."""
+    ``tl.TCol``, ``tl.<axis in force>``: axis references for the builder."""
     if name in ("presets", "interop", "render"):
         return importlib.import_module(f".{name}", __name__)
 

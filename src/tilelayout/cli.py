@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(MODULES[name], __package__).register(sub)
     for p in dict.fromkeys(sub.choices.values()):  # aliases map to the same parser
         common.add_limit_args(p)
+        if p is not sub.choices["serve"]:  # the server's requests bring their own axes
+            common.add_axes_arg(p)
     return parser
 
 
@@ -61,10 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         common = importlib.import_module(".commands.common", __package__)
-        with budget.limits(common.limits_from_args(args, budget.Limits())):
+        with common.axes_from_args(args), \
+                budget.limits(common.limits_from_args(args, budget.Limits())):
             return int(args.run(args) or 0)
     except LayoutError as exc:
-        print(f"tilelayout: error: {exc}", file=sys.stderr)
+        print(f"tilelayout: error: {common.for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except (MemoryError, RecursionError):
         print("tilelayout: error: out of memory: the layout has too many elements to evaluate "

@@ -32,3 +32,15 @@ def test_span_examples():
     assert (L.span("m"), L.span("m", covered=True), L.span(None)) == (8, 4, 8)
     assert tl.parse("S[4:-1]").span("m") == -2
     assert tl.parse("S[4:1@laneid]").span("m") == 1 == tl.parse("S[4:1@laneid]").span("m", covered=True)
+
+
+def test_span_none_sums_the_memory_axes_as_tirx():
+    # TIRx's default span: 1 + sum(span(a) - 1) over m, TLane, TCol, P, F, Bank; thread
+    # axes do not count (values checked against apache-tvm-tirx in tests/tirx/test_api.py)
+    cases = {"S[(2,4):(3@TLane,1)]": 7, "S[(2,4):(3@TLane,1@TCol)]": 7, "S[4:1@laneid]": 1,
+             "S[(2,4):(3@TLane,1)] + 5@TLane": 12, "S[(2,4):(-3@TLane,1)]": 1,
+             "S[(2,4):(3@TLane,1)] + R[2:10@TLane]": 17, "S[(2,4):(3@laneid,1)] + 7@laneid": 4}
+    for text, want in cases.items():
+        L = tl.parse(text)
+        assert tl.span(L, None) == want, text
+        assert tl.span(L, None) == 1 + sum(tl.span(L, a) - 1 for a in ("m", "TLane", "TCol"))

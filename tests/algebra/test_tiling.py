@@ -174,6 +174,9 @@ def test_compose_tile_needs_atom_aligned_outer():
             assert T.base((i, j), (16, 128))["m"] == want
     with pytest.raises(tl.AlgebraError, match="swizzle atom"):
         tl.direct_sum(tl.parse("S[2:8]"), atom, (2,), (512,))
+    # a one-tile outer never moves: its canonical 1:1 iter is not an unaligned step
+    assert atom.tile_to((8, 64), (8, 64)) == atom.canonicalize()
+    assert tl.direct_sum(tl.parse("S[1:1]"), atom, (1,), (512,)).equivalent(atom)
 
 
 RECOVERY = [

@@ -141,9 +141,8 @@ def test_text_tables_are_bounded_by_the_cells_limit():
         tl.parse("S[(16,16):(16,1)]").table()
 
 
-def test_scoped_axes_do_not_leak():
-    with tl.scoped_axes():
-        tl.declare_axis("fuzz_dp", kind="device")
+def test_axes_in_force_do_not_leak():
+    with tl.axes(tl.declare_axis("fuzz_dp", kind="device")):
         assert tl.parse("S[4:1@fuzz_dp]").size() == 4
     assert "fuzz_dp" not in [a.name for a in tl.axes()]
     with pytest.raises(tl.UnknownAxisError):

@@ -107,7 +107,7 @@ def test_parser_and_every_operation_raise_only_layout_errors_quickly():
     slowest = [0.0, "", None]
     failures: dict = {}
     inputs = 0
-    with tl.scoped_axes(), tl.limits(LIMITS):
+    with tl.limits(LIMITS):
         while inputs < 20_000:
             text = mutated_text(rng) if rng.random() < 0.5 else layout_text(rng)
             inputs += 1
@@ -133,7 +133,7 @@ def test_parser_and_every_operation_raise_only_layout_errors_quickly():
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
     if slowest[0] >= 1.0:  # measured once more, alone, before it counts as slow
         again = [0.0, "", None]
-        with tl.scoped_axes(), tl.limits(LIMITS):
+        with tl.limits(LIMITS):
             _run(slowest[1], slowest[2], again, {})
         slowest[0] = min(slowest[0], again[0])
     assert slowest[0] < 1.0, f"slowest input took {slowest[0]:.2f} s of CPU: {slowest[1]}"

@@ -69,11 +69,13 @@ def test_axes_registry():
     assert {"m", "TLane", "TCol", "P", "F", "Bank", "laneid", "warpid", "tx", "tid_in_wg",
             "wid_in_wg", "wgid", "bx", "by", "bz", "cbx", "cby", "cbz", "pid"} <= names
     ax = tl.declare_axis("tp_model", kind="device", extent=4)
-    assert tl.declare_axis("tp_model", kind="device", extent=4) is ax  # idempotent
-    assert tl.declare_axis("tp_model", kind="device") is ax  # kind alone: the registered axis
-    with pytest.raises(tl.LayoutError, match="already declared as device with extent 4"):
-        tl.declare_axis("tp_model", kind="device", extent=8)
-    L = tl.parse("S[(4,2):(1@tp_model,1)]")
+    assert not tl.is_axis("tp_model")  # a value: nothing registered
+    with tl.axes(ax):
+        assert tl.declare_axis("tp_model", kind="device", extent=4) == ax  # idempotent
+        assert tl.declare_axis("tp_model", kind="device") == ax  # kind alone: the axis in force
+        with pytest.raises(tl.LayoutError, match="already declared as device with extent 4"):
+            tl.declare_axis("tp_model", kind="device", extent=8)
+        L = tl.parse("S[(4,2):(1@tp_model,1)]")
     assert L.apply(5) == ({"tp_model": 2, "m": 1},)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tilelayout.eval import compiled
 from tilelayout.eval.compiled import plan_for
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
@@ -59,6 +60,16 @@ def test_many_replicas_use_the_loop_and_keep_order_and_dedup():
     assert "for d0, d1 in _deltas" in plan_for(L, None).source
 
 
+def test_plans_keep_apply_only_for_few_replicas():
+    few = tl.parse("S[4:1] + R[1024:1@pid]")
+    many = tl.parse("S[4:1] + R[1025:1@pid]")
+    with tl.limits(replicas=1 << 12):
+        assert few.apply(1)[-1] == {"m": 1, "pid": 1023}
+        assert many.apply(1)[-1] == {"m": 1, "pid": 1024} == many.apply(1)[-1]
+    assert "_deltas" in plan_for(few, None).source
+    assert "_deltas" not in plan_for(many, None).source  # rebuilt per call: bounded memory
+
+
 def test_swizzle_on_negative_addresses_matches_swizzle_apply():
     sw = tl.Swizzle(3, 3, 3)
     L = tl.ComposeLayout(sw, tl.parse("S[(8,64):(-64,1)] + R[3:-512] + -100"))
@@ -76,20 +87,25 @@ def test_each_equal_layout_keeps_its_own_axis_order():
     assert list(b.base(1)) == ["m", "warpid", "pid"]
 
 
-def test_layouts_pickle_without_their_compiled_plans():
+def test_layouts_hold_no_plans_the_cache_is_keyed_by_value():
     L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)] + R[2:1@pid]"))
     L.apply(5)
-    assert L._plans
+    frozen = (int, str, tuple, tl.TileLayout, tl.Swizzle, tl.XorSwizzle)
+    for layout in (L, L.tile):  # every slot holds immutable data only
+        slots = [s for c in type(layout).__mro__ for s in getattr(c, "__slots__", ())]
+        assert slots and all(isinstance(getattr(layout, s), frozen) for s in slots), slots
     M = pickle.loads(pickle.dumps(L))
     assert M == L and M.apply(5) == L.apply(5)
+    assert compiled.plan_for(M, None) is compiled.plan_for(L, None)  # equal values share
 
 
 def test_shapes_are_cached_per_spelling_and_bounded():
     L = tl.parse("S[(4,4):(4,1)]")
     assert L.base((1, 2), (2, 8)) == L.base((1, 2), [2, 8]) == {"m": 10}
-    for k in range(100):
-        L.base(0, (16,) if k % 2 else (4, 4))
-    assert len(L._plans) <= 64
+    for k in range(2 * compiled.PLAN_CACHE_SIZE):
+        tl.parse(f"S[(4,4):(4,{k + 1})]").base(0)
+    info = compiled.cached_plan.cache_info()
+    assert info.maxsize == compiled.PLAN_CACHE_SIZE and info.currsize <= info.maxsize
 
 
 def test_coordinates_hash_and_compare_like_before():

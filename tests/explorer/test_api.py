@@ -271,9 +271,46 @@ def test_a_mesh_preset_draws_its_tiles_in_the_mesh_order(server):
     assert p["mesh"] == {"rows": [0, 1], "cols": [0, 1]}
     # without an order: the layout's axis order
     bare = api.layout_view({"layout": e["layout"], "shape": e["shape"]})["physical"]
-    assert bare["tile_axes"] == [a for a in tl.parse(e["layout"]).axes if a in ("dp", "tp")]
+    assert bare["tile_axes"] == [a for a in tl.parse(e["layout"], axes=e["order"]).axes if a in ("dp", "tp")]
     # presets without a mesh have no order; a bad order is a 400 naming the field
     assert api.preset_view({"name": "mma.m16n8k16.A", "params": {}})["order"] is None
     for bad in ("dp,tp", [1, 2], ["x"] * 17):
         code, _, raw = call(server, "/api/layout", {"layout": REF, "order": bad})
         assert code == 400 and json.loads(raw)["field"] == "order"
+
+
+def test_two_requests_declaring_different_axes_never_leak(server):
+    import threading
+
+    a = {"layout": "S[(2,4):(1@alpha,1)]", "mesh": "alpha=2", "shape": "8"}
+    b = {"layout": "S[(2,4):(1@beta,1)]", "mesh": "beta=2", "shape": "8"}
+    swapped = {**b, "layout": a["layout"]}  # beta's request naming alpha's axis
+    # in-process: each request's axes are a value built from its own body
+    assert api.layout_view(a)["axis_names"] == ["alpha", "m"]
+    assert api.layout_view(b)["axis_names"] == ["beta", "m"]
+    with pytest.raises(api.ApiError, match="unknown axis 'alpha'"):
+        api.layout_view(swapped)
+    errors: list[str] = []
+
+    def hammer(req: dict, name: str) -> None:
+        for _ in range(30):
+            try:
+                assert api.layout_view(req)["axis_names"] == [name, "m"]
+                api.layout_view(swapped)
+                errors.append("swapped passed")
+            except api.ApiError as exc:
+                if "unknown axis 'alpha'" not in exc.message:
+                    errors.append(exc.message)
+
+    threads = [threading.Thread(target=hammer, args=(r, n)) for r, n in ((a, "alpha"), (b, "beta"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    # through the server and its answer cache: an answer never serves another body
+    assert call(server, "/api/layout", a)[0] == 200
+    status, _, raw = call(server, "/api/layout", swapped)
+    assert status == 400 and "unknown axis 'alpha'" in json.loads(raw)["error"]
+    assert call(server, "/api/layout", a)[0] == 200
+    assert not tl.is_axis("alpha") and not tl.is_axis("beta")

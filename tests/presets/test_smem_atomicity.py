@@ -12,7 +12,8 @@ from pycute import Swizzle as CuteSwizzle
 import tilelayout as tl
 from tilelayout import presets
 from tilelayout.analysis.conflicts import bank_conflicts
-from tilelayout.presets.smem import SWIZZLE_ENCODINGS, encodings
+from tilelayout.core.swizzle_modes import SWIZZLE_MODE_TABLE, mode_info
+from tilelayout.presets.smem import encodings
 
 from .tables import preset_arrays, same_arrays
 
@@ -37,11 +38,13 @@ CUTE = {"128B_atom32B": CuteSwizzle(2, 5, 2), "128B_atom64B": CuteSwizzle(1, 6, 
         "96B": CuteSwizzle(1, 4, 3)}
 
 
-def table(shape, dtype, phys):
+def table(shape, dtype, phys, span=None):
+    """Addresses of a TMA-written tile: boxes ``span`` bytes wide (rows first, then K)."""
     rows, cols = shape
     nbytes = BYTES[dtype]
+    width = cols if span is None else min(cols, span // nbytes)
     r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
-    out = np.vectorize(phys)((r * cols + c) * nbytes)
+    out = np.vectorize(phys)(((c // width) * rows * width + r * width + c % width) * nbytes)
     assert (out % nbytes == 0).all()
     return {"m": out // nbytes}
 
@@ -64,7 +67,8 @@ def test_atom_matches_ptx_and_cute(dtype, mode):
 ])
 def test_tile_matches_ptx(dtype, mode, shape):
     p = presets.get("smem.tile", dtype=dtype, mode=mode, shape=shape)
-    assert same_arrays(preset_arrays(p), table(shape, dtype, lambda a: ptx_phys(a, mode)))
+    span = 96 if mode == "96B" else 128
+    assert same_arrays(preset_arrays(p), table(shape, dtype, lambda a: ptx_phys(a, mode), span))
 
 
 def test_for_dtype_names_every_mode():
@@ -77,7 +81,7 @@ def test_for_dtype_names_every_mode():
 def test_refusals_name_the_rule():
     with pytest.raises(presets.PresetError, match=r"whole 32-byte units .*PTX 5.5.7"):
         presets.get("smem.tile", dtype="float16", mode="128B_atom32B", shape=(8, 72))
-    with pytest.raises(presets.PresetError, match=r"at most 96 bytes .*9.7.9.27.1.1"):
+    with pytest.raises(presets.PresetError, match=r"at most the 96B swizzle span, 96 bytes .*9.7.9.27.1.1"):
         presets.get("smem.tile", dtype="float16", mode="96B", shape=(8, 64))
 
 
@@ -100,8 +104,9 @@ def test_bank_analysis_of_the_new_modes(mode, unit, wavefronts):
 
 
 def test_encodings_say_which_descriptors_accept_each_mode():
-    assert SWIZZLE_ENCODINGS["128B_atom32B"]["tcgen05"].startswith("1 (MN-major")
-    assert SWIZZLE_ENCODINGS["128B_atom64B"]["tcgen05"] is None
-    assert SWIZZLE_ENCODINGS["96B"]["wgmma"] is None
+    assert mode_info("128B_atom32B").encodings()["tcgen05"].startswith("1 (MN-major")
+    assert mode_info("128B_atom64B").encodings()["tcgen05"] is None
+    assert mode_info("96B").encodings()["wgmma"] is None
     assert "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B" in encodings("128B_atom64B")
-    assert set(SWIZZLE_ENCODINGS) == set(tl.SWIZZLE_MODES)
+    assert "wgmma descriptor: not encodable" in encodings("128B_atom64B")
+    assert set(SWIZZLE_MODE_TABLE) == set(tl.SWIZZLE_MODES)

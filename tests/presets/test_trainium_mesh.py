@@ -77,8 +77,10 @@ MESH_CASES = [
 def test_mesh_shard_matches_block_slicing(mesh, spec, shape):
     p = presets.get("mesh.shard", mesh=mesh, spec=spec, shape=shape)
     assert of_preset(p) == mesh_table(mesh, spec, shape)
+    assert not any(tl.is_axis(a) for a in mesh)  # building a preset declares nothing
+    assert eval(repr(p.layout), vars(tl)) == p.layout
     for a in mesh:
-        assert tl.axis(a).kind == "device"
+        assert tl.axis(a, list(mesh)).kind == "device"
 
 
 @pytest.mark.parametrize(("params", "message"), [

@@ -14,7 +14,7 @@ REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
 
 def _view(text, shape, order=None):
-    return physical_view(tl.parse(text), shape, order=order).to_dict()
+    return physical_view(tl.parse(text, axes=["dp", "tp"]), shape, order=order).to_dict()
 
 
 WGMMA = "S[(2,4,2,8,32,4,2):(1@wgid,1@wid_in_wg,2,4@laneid,4,1@laneid,1)]"

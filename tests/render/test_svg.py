@@ -45,8 +45,7 @@ def test_svg_views_per_axis_kind():
     assert "line x bank" in layout_svg(smem, dtype="float16")
     assert "TLane x TCol" in layout_svg(tl.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"))
     assert "partition P" in layout_svg(tl.parse("S[(128,64):(1@P,1@F)]"))
-    tl.declare_axis("x", kind="device")
-    assert "devices" in layout_svg(tl.parse("S[(2,4):(1@x,1)] + R[2:1@pid]"))
+    assert "devices" in layout_svg(tl.parse("S[(2,4):(1@x,1)] + R[2:1@pid]", axes=["x"]))
 
 
 def test_svg_colour_key_choices_and_errors():

@@ -34,7 +34,8 @@ def complement(layout: Layout, axis: str = "m", size: int | None = None) -> Tile
     >>> complement(tl.parse("S[(8,4):(4@laneid,1@laneid)] + R[2:32@laneid]"), "laneid", 128)
     parse('S[2:64@laneid]')
     """
-    check_axis(axis)
+    if axis not in layout.axes:
+        check_axis(axis)  # a typo gets its "did you mean"; a new axis of the table is fine
     if isinstance(layout, ComposeLayout):
         raise AlgebraError(
             f"{layout} is swizzled: its addresses are an XOR pattern, not a sum of strided "

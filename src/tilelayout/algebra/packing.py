@@ -31,8 +31,7 @@ parse('S[(2,4):(4,1)]')
 
 from __future__ import annotations
 
-from ..core.axes import axis as lookup_axis
-from ..core.axes import is_thread_axis
+from ..core.axes import check_axis, is_thread_axis
 from ..core.compose import ComposeLayout
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
@@ -63,7 +62,8 @@ def unpack(layout: Layout, n: int, axis: str = "m") -> Layout:
     parse('S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]')
     """
     _check_n(n)
-    lookup_axis(axis)
+    if axis not in layout.axes:
+        check_axis(axis)  # a typo gets its "did you mean"
     if n == 1:
         return layout  # one element per element: nothing changes
     if isinstance(layout, ComposeLayout):
@@ -94,7 +94,8 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
     parse('S[(128,4):(1@TLane,1@TCol)]')
     """
     _check_n(n)
-    lookup_axis(axis)
+    if axis not in layout.axes:
+        check_axis(axis)  # a typo gets its "did you mean"
     if n == 1:
         return layout
     if isinstance(layout, ComposeLayout):

@@ -23,6 +23,7 @@ It is offset-free and never below 1; values inside ``[min, max]`` need not all b
 
 from __future__ import annotations
 
+from ..core.axes import axis as lookup_axis
 from ..core.compose import value_range
 from .common import Layout, tile_of
 
@@ -30,17 +31,23 @@ __all__ = ["span", "value_range"]
 
 
 def span(layout: Layout, axis: str | None = "m", *, covered: bool = False) -> int:
-    """TIRx's span ``1 + O + sum((e-1)*s)`` of ``axis`` (``None`` is ``m``, as in TIRx);
-    ``covered=True``: the covered extent ``max - min + 1``. 1 for an absent axis.
+    """TIRx's span ``1 + O + sum((e-1)*s)`` of ``axis``; ``covered=True``: the covered
+    extent ``max - min + 1``. 1 for an absent axis. ``axis=None`` is TIRx's default span:
+    ``1 + sum(span(a) - 1)`` over the layout's memory axes (``m``, ``TLane``, ``TCol``,
+    ``P``, ``F``, ``Bank``), which is ``span(L, "m")`` when ``m`` is the only one.
 
     >>> import tilelayout as tl
     >>> span(tl.parse("S[(2,2):(4,1)] + 1"), "m"), span(tl.parse("S[(2,2):(4,1)] + 1"), covered=True)
     (7, 6)
+    >>> span(tl.parse("S[(2,4):(3@TLane,1)]"), None)
+    7
     """
-    name = "m" if axis is None else axis
+    if axis is None:
+        memory = [a for a in tile_of(layout).axes if lookup_axis(a).kind == "memory"]
+        return 1 + sum(span(layout, a, covered=covered) - 1 for a in memory)
     if covered:
-        lo, hi = value_range(layout, name)
+        lo, hi = value_range(layout, axis)
         return hi - lo + 1
     tile = tile_of(layout)
-    return 1 + tile.offset.get(name, 0) + sum(
-        (it.extent - 1) * it.stride for it in tile.shard + tile.replica if it.axis == name)
+    return 1 + tile.offset.get(axis, 0) + sum(
+        (it.extent - 1) * it.stride for it in tile.shard + tile.replica if it.axis == axis)

@@ -105,7 +105,9 @@ def _interleave(outer: TileLayout, inner: TileLayout, os, ins) -> TileLayout:
 
 def _check_atom_aligned(outer: TileLayout, inner: ComposeLayout, what: str) -> None:
     atom = inner.swizzle.atom_size
-    bad = [it for it in outer.shard + outer.replica if it.axis == "m" and it.stride % atom]
+    # an extent-1 iter never moves (a size-1 outer canonicalizes to one 1:1 iter)
+    bad = [it for it in outer.shard + outer.replica
+           if it.axis == "m" and it.extent > 1 and it.stride % atom]
     if bad or outer.offset.get("m", 0) % atom:
         raise AlgebraError(
             f"{what}: the outer moves 'm' by amounts that are not multiples of the swizzle "

@@ -1,4 +1,4 @@
-"""Legality report: is a layout realisable on the hardware the axis registry describes?
+"""Legality report: is a layout realisable on the hardware the axis table in force describes?
 
 Findings (each with a message, a count and example elements):
 
@@ -36,7 +36,7 @@ import numpy as np
 from ..algebra.common import distinct_rows
 from ..core import budget
 from ..core.axes import SCOPE_LEVEL
-from ..core.axes import axis as lookup_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.capacity import (
     MAX_REGISTERS_PER_THREAD,
     PSUM_BANK_BYTES,
@@ -202,7 +202,7 @@ def legality(
     layout: Layout, shape: tuple[int, ...] | None = None, dtype: str | None = None,
     *, generation: str = "trn2",
 ) -> LegalityReport:
-    """Check ``layout`` against the axis registry (see the module docstring).
+    """Check ``layout`` against the axis table in force (see the module docstring).
 
     ``dtype`` is the stored element type; it matters for ``TCol``, which counts elements
     (see :func:`hardware_extent`), for register packing and SBUF bytes. ``generation``

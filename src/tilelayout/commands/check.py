@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``check`` subcommand to the CLI's subparsers."""
     p = sub.add_parser(
         "check", help="legality report and shared-memory bank conflicts",
-        description="Check a layout against the hardware the axis registry describes, and "
+        description="Check a layout against the hardware the axis table describes, and "
                     "(with --dtype, for a 2-D shared-memory tile) count bank conflicts of "
                     "16-byte column and row reads. Exit 1 when something needs fixing.")
     add_layout_args(p)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import presets
 from ..core import budget
+from ..core.axes import AxisTable, current
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
+from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
 from ..presets.registry import Preset
 from ..syntax.parser import parse
@@ -87,14 +90,65 @@ def limits_from_args(args: argparse.Namespace, base: budget.Limits | None = None
                           {name: getattr(args, f"max_{name}", None) for name in budget.NAMES})
 
 
+def add_axes_arg(p: argparse.ArgumentParser) -> None:
+    """``--axes data,model=4``: device axes of your own that layout text may name."""
+    p.add_argument("--axes", metavar="NAMES", type=_axes_option,
+                   help="device axes of your own that layouts may name (mesh axes), e.g. "
+                   "data,model=4 (=N gives the axis N devices)")
+
+
+def axes_from_text(text: str) -> AxisTable:
+    """The table in force plus the axes ``--axes`` names (``name`` or ``name=extent``).
+
+    >>> [(a.name, a.extent) for a in axes_from_text("data, model=4").declared]
+    [('data', None), ('model', 4)]
+    """
+    extents: dict[str, int | None] = {}
+    for item in (t.strip() for t in str(text).split(",")):
+        if not item:
+            continue
+        name, _, size = (s.strip() for s in item.partition("="))
+        if size and not size.isdigit():
+            raise LayoutError(f"--axes entries are name or name=N, got {item!r}")
+        extents[name] = int(size) if size else None
+    return current().with_axes(*(n for n, e in extents.items() if e is None),
+                               **{n: e for n, e in extents.items() if e is not None})
+
+
+def _axes_option(text: str) -> AxisTable:
+    try:
+        return axes_from_text(text)
+    except LayoutError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+#: the library's hint for declaring an axis, as Python
+_PYTHON_AXES_HINT = re.compile(r"\(declare your own axes: tilelayout\.parse\(text, "
+                               r"axes=\['(\w+)'\]\) or with tilelayout\.axes\([^)]*\)\)")
+
+
+def for_command_line(message: str) -> str:
+    """``message`` with the library's Python hints in command-line terms.
+
+    >>> for_command_line("unknown axis 'dp' (declare your own axes: tilelayout.parse(text, "
+    ...                  "axes=['dp']) or with tilelayout.axes('dp'))")
+    "unknown axis 'dp' (declare your own axes: --axes dp)"
+    """
+    return _PYTHON_AXES_HINT.sub(r"(declare your own axes: --axes \1)", message)
+
+
+def axes_from_args(args: argparse.Namespace) -> AxisTable:
+    """The axis table a command runs under: ``--axes`` if given, else the one in force."""
+    return getattr(args, "axes", None) or current()
+
+
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
     p.add_argument("layout", nargs="?",
                    help='layout text, e.g. "S[(8,16):(16,1)]" (or use --preset)')
     p.add_argument("--shape", help="logical shape, e.g. 8,16 (default: the shard extents, "
                    "or the preset's shape)", required=shape_required)
     p.add_argument("--dtype", help="element type for shared-memory banks (e.g. float16)")
-    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B/128B_atom32B/128B_atom64B/96B "
-                   "(needs --dtype)")
+    p.add_argument("--swizzle", help=f"swizzle mode {modes_help()} (needs --dtype)")
     add_preset_args(p)
 
 

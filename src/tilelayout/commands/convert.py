@@ -31,10 +31,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core.axes import axis as lookup_axis
-from ..core.axes import is_axis
+from ..core.axes import check_axis, current
 from ..interop.convert import TARGETS, convert, parse_mesh
-from ..interop.jax import mesh_axes
+from ..interop.jax import mesh_axes, mesh_table
 from .common import add_layout_args, int_tuple, layout_args
 
 
@@ -60,15 +59,15 @@ def run(args: argparse.Namespace) -> int:
     """Print the conversion (or raise the converter's refusal)."""
     mesh = parse_mesh(args.mesh)
     if mesh is not None:
-        mesh = mesh_axes(mesh)  # declares the names, so the layout text may use them
-    named = layout_args(args)
+        mesh = mesh_axes(mesh)
+    with current() if mesh is None else mesh_table(mesh):  # the text may name the mesh's axes
+        named = layout_args(args)
     layout, shape = named.layout, named.shape
     threads = None
     if args.thread_axis:
         threads = tuple(a.strip() for a in args.thread_axis.split(",") if a.strip())
         for a in threads:
-            if not is_axis(a):
-                lookup_axis(a)  # the registry's error, with the nearest name
+            check_axis(a)  # a typo gets its "did you mean"
     permute = int_tuple(args.permute, "--permute") if args.permute else None
     out = convert(layout, shape, args.to, mesh=mesh, thread_axis=threads, permute=permute)
     if args.json:

@@ -36,7 +36,7 @@ class ComposeLayout(LayoutOperations):
     True
     """
 
-    __slots__ = ("_swizzle", "_tile", "_plans")
+    __slots__ = ("_swizzle", "_tile", "_hash")
 
     def __init__(self, swizzle: AnySwizzle, tile: TileLayout) -> None:
         if not isinstance(swizzle, Swizzle | XorSwizzle):
@@ -51,7 +51,7 @@ class ComposeLayout(LayoutOperations):
             )
         self._swizzle = swizzle
         self._tile = tile
-        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
+        self._hash = hash((swizzle, tile))
 
     @property
     def swizzle(self) -> AnySwizzle:
@@ -89,10 +89,9 @@ class ComposeLayout(LayoutOperations):
         return self._swizzle == other._swizzle and self._tile == other._tile
 
     def __hash__(self) -> int:
-        return hash((self._swizzle, self._tile))
+        return self._hash
 
     def __reduce__(self) -> tuple:
-        # rebuilt from its parts: the cached compiled plans are not part of the value
         return (ComposeLayout, (self._swizzle, self._tile))
 
 

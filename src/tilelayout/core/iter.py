@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
-from .axes import check_axis
+from .axes import check_name
 from .budget import bounded_int
 from .errors import LayoutError, shown
 
@@ -51,7 +51,7 @@ class Iter:
             raise LayoutError(f"iter extent must be >= 1, got {extent}")
         object.__setattr__(self, "extent", extent)
         object.__setattr__(self, "stride", as_int(self.stride, "iter stride"))
-        object.__setattr__(self, "axis", check_axis(self.axis))
+        object.__setattr__(self, "axis", check_name(self.axis))
 
     @classmethod
     def of(cls, spec: Iter | tuple[int, int] | tuple[int, int, str]) -> Iter:

@@ -28,6 +28,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from .axes import BUILTIN, axis_of
+
 
 class Door:
     """A method that is the free function ``module.name`` bound to the layout.
@@ -98,4 +100,9 @@ class LayoutOperations:
     _repr_mimebundle_ = Door("tilelayout.explorer.widget", "layout_mimebundle")
 
     def __repr__(self) -> str:
-        return f"parse({str(self)!r})"
+        # user axes travel with the text, so the repr rebuilds the layout in a fresh
+        # interpreter (``from tilelayout import parse, Axis``)
+        user = [axis_of(a) for a in self.axes if a not in BUILTIN]  # type: ignore[attr-defined]
+        if not user:
+            return f"parse({str(self)!r})"
+        return f"parse({str(self)!r}, axes={[a.name if a.plain else a for a in user]!r})"

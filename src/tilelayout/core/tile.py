@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from .axes import check_axis
+from .axes import check_name
 from .budget import MAX_INT_BITS, product
 from .errors import LayoutError
 from .iter import Iter, as_int
@@ -39,7 +39,7 @@ def _offset_items(offset: Mapping[str, int] | int | None) -> tuple[tuple[str, in
         return (("m", as_int(offset, "offset")),)
     merged: dict[str, int] = {}
     for a, v in offset.items():
-        merged[check_axis(a)] = merged.get(a, 0) + as_int(v, f"offset on {a}")
+        merged[check_name(a)] = merged.get(a, 0) + as_int(v, f"offset on {a}")
     return tuple(merged.items())
 
 
@@ -85,7 +85,7 @@ class TileLayout(LayoutOperations):
     ('laneid', 2, {'m': 3})
     """
 
-    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes", "_plans")
+    __slots__ = ("_shard", "_replica", "_offset", "_hash", "_axes")
 
     def __init__(
         self,
@@ -104,7 +104,6 @@ class TileLayout(LayoutOperations):
         for a, _ in self._offset:
             seen.setdefault(a, None)
         self._axes: tuple[str, ...] = tuple(seen)
-        self._plans: dict = {}  # compiled evaluation plans per shape (tilelayout.eval.compiled)
 
     # -- structure -----------------------------------------------------------------
     @property
@@ -200,7 +199,6 @@ class TileLayout(LayoutOperations):
         return self._hash
 
     def __reduce__(self) -> tuple:
-        # rebuilt from its parts: the cached compiled plans are not part of the value
         return (TileLayout, (self._shard, self._replica, dict(self._offset)))
 
     def replace(

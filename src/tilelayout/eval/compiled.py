@@ -3,16 +3,18 @@
 ``base`` and ``apply`` on Python ints are the hot path of every per-element loop. For
 each (layout, shape) this module renders the layout's simplified forward expressions
 (:mod:`tilelayout.eval.expressions`) as a small Python function, compiles it once and
-keeps it on the layout object (``layout._plans``). The function validates the index
+keeps it in a bounded least-recently-used cache keyed by the layout *value* and the shape
+(:func:`plan_for`; layouts are immutable and hold no cache themselves). The function validates the index
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
 (numpy integers, lists, out-of-range or malformed indices) to the general path, which
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
 
 Safety: the source text passed to ``exec`` is produced only by this library's own code
-generator from validated integers (extents, strides, offsets, shape entries) and
-registered axis names, which appear only as ``repr()`` string literals or, after a
-strict identifier check (:func:`~tilelayout.eval.expressions.local_names`), as local
-variable names. No user-supplied text ever reaches it.
+generator from validated integers (extents, strides, offsets, shape entries) and axis
+names (identifiers, :func:`~tilelayout.core.axes.check_name`), which appear only as
+``repr()`` string literals or, after a strict identifier check
+(:func:`~tilelayout.eval.expressions.local_names`), as local variable names.
+No user-supplied text ever reaches it.
 
 >>> import tilelayout as tl
 >>> L = tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
@@ -22,6 +24,7 @@ variable names. No user-supplied text ever reaches it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,17 +38,25 @@ from .expressions import Expr, binary, const, forward_program, python_lines, ren
 
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
+#: (layout, shape) plans kept (least recently used dropped first)
+PLAN_CACHE_SIZE = 256
+#: replica combinations up to which a plan keeps its compiled ``apply`` (and the replica
+#: deltas it holds); beyond, each call builds it again, at a cost of the same order as the
+#: answer's size, so the cache's memory stays bounded
+KEEP_APPLY_REPLICAS = 1024
 
 
-@dataclass
+@dataclass(slots=True)
 class Plan:
     """The compiled evaluators of one layout over one shape.
 
     ``base`` is compiled at once; ``apply`` (which needs the replica deltas) on its first
     call, after the moving replica combinations are checked against the ``replicas``
-    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal.
+    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal. Only
+    an ``apply`` over at most :data:`KEEP_APPLY_REPLICAS` combinations is kept.
     """
 
+    layout: Layout  # the value it was compiled from (its axis order is the coordinates')
     shape: Shape
     base: Callable[[Any], Coord]
     source: str
@@ -60,25 +71,56 @@ class Plan:
         fn = self._apply
         if fn is None:
             fn, text = self._build_apply()
-            self._apply = fn
-            self.source += "\n" + text
+            if self.replica_cost <= KEEP_APPLY_REPLICAS:
+                self._apply = fn
+                self.source += "\n" + text
         return fn(index)
 
 
 def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
-    """The cached plan of ``layout`` over ``shape`` (``None``: the default shape)."""
-    plans = layout._plans
-    key = shape if shape is None or type(shape) is tuple else layout.check_shape(shape)
-    try:
-        plan = plans.get(key)
-    except TypeError:  # a tuple holding something unhashable: validate (and refuse) it
-        key = layout.check_shape(shape)
-        plan = plans.get(key)
-    if plan is None:
-        plan = _compile(layout, layout.check_shape(key))
-        if len(plans) < 64:
-            plans[key] = plan
-    return plan
+    """The plan of ``layout`` over ``shape`` (``None``: the default shape), compiled once
+    per layout value and shape (:func:`cached_plan`).
+
+    Equal layouts may list their offset-only axes in different orders, and a plan's
+    coordinates follow the order of the layout it was compiled from: such a layout gets
+    its own plan (:func:`_plan_in_order`).
+
+    >>> import tilelayout as tl
+    >>> plan_for(tl.parse("S[8:1] + 1@pid + 2@warpid"), None).base(3)
+    {m: 3, pid: 1, warpid: 2}
+    >>> plan_for(tl.parse("S[8:1] + 2@warpid + 1@pid"), None).base(3)  # an equal layout
+    {m: 3, warpid: 2, pid: 1}
+    """
+    if shape is None or type(shape) is tuple:
+        try:
+            plan = cached_plan(layout, shape)
+        except TypeError:  # a tuple holding something unhashable: validate (and refuse) it
+            shape = layout.check_shape(shape)
+            plan = cached_plan(layout, shape)
+    else:
+        shape = layout.check_shape(shape)
+        plan = cached_plan(layout, shape)
+    if plan.layout is layout or plan.layout.axes == layout.axes:
+        return plan
+    return _plan_in_order(layout, layout.axes, shape)
+
+
+# Caches, not state: pure functions of their (immutable, hashable) arguments, bounded.
+@functools.lru_cache(maxsize=PLAN_CACHE_SIZE)
+def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
+    """The plan of the layout value ``layout`` over ``shape`` as spelled (hashable);
+    its ``layout`` may be another object equal to the one given (see :func:`plan_for`).
+
+    >>> import tilelayout as tl
+    >>> cached_plan(tl.parse("S[8:1]"), (8,)) is cached_plan(tl.parse("S[8:1]"), (8,))
+    True
+    """
+    return _compile(layout, layout.check_shape(shape))
+
+
+@functools.lru_cache(maxsize=PLAN_CACHE_SIZE // 8)
+def _plan_in_order(layout: Layout, axes: tuple[str, ...], shape: Sequence[int] | None) -> Plan:
+    return _compile(layout, layout.check_shape(shape))
 
 
 def _deltas(layout: Layout) -> list[tuple[int, ...]]:
@@ -160,7 +202,7 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
 
     def run(source: str, name: str, **extra: Any) -> Callable[[Any], Any]:
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
-        # the source is generated here from validated ints and registered axis names only
+        # the source is generated here from validated ints and identifier axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
         return namespace[name]
 
@@ -184,5 +226,5 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         return run(source, "_apply", _deltas=tuple(deltas)), source
 
     base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
-    return Plan(shape, run(base_source, "_base"), base_source,
+    return Plan(layout, shape, run(base_source, "_base"), base_source,
                 budget.replica_cost(tile), build_apply)

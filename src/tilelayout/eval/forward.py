@@ -26,7 +26,7 @@ from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
-from .compiled import plan_for
+from .compiled import cached_plan, plan_for
 
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
 
@@ -79,7 +79,11 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     >>> base(tl.parse("S[(8,16):(16,1)] + R[2:1@pid] + 3"), (1, 2))
     {m: 21, pid: 0}
     """
-    return plan_for(layout, shape).base(index)
+    try:  # the hot path inline: the plan compiled from this very object
+        plan = cached_plan(layout, shape)
+    except TypeError:  # an unhashable shape (a list, an array): plan_for validates it
+        return plan_for(layout, shape).base(index)
+    return (plan if plan.layout is layout else plan_for(layout, shape)).base(index)
 
 
 def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
@@ -95,7 +99,11 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
     ({m: 3, pid: 0}, {m: 3, pid: 1})
     """
     if limits is None:
-        return plan_for(layout, shape).apply(index)
+        try:  # the hot path inline, as in base
+            plan = cached_plan(layout, shape)
+        except TypeError:
+            return plan_for(layout, shape).apply(index)
+        return (plan if plan.layout is layout else plan_for(layout, shape)).apply(index)
     with budget.using(limits):
         return plan_for(layout, shape).apply(index)
 

@@ -113,8 +113,8 @@ def _tile_and_query(layout: Layout, query: Mapping[str, int]) -> tuple[TileLayou
     tile = tile_of(layout)
     q: dict[str, int] = {}
     for a, v in query.items():
-        check_axis(a)
         if a not in tile.axes:
+            check_axis(a)  # a typo gets its "did you mean"
             raise LayoutError(
                 f"the layout {layout} has no axis '{a}'; its axes are {', '.join(tile.axes)}"
             )

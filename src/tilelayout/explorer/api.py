@@ -12,11 +12,10 @@ column), never anything else.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -26,22 +25,16 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
-from ..core.axes import (
-    SMEM_BANK_BYTES,
-    SMEM_BANKS,
-    declare_axis,
-    in_scoped_axes,
-    is_axis,
-    scoped_axes,
-    scoped_axis_names,
-)
-from ..core.axes import axis as lookup_axis
+from ..core import budget
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, AxisTable, current
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout, Layout, value_range
 from ..core.dtypes import DTYPES, dtype_bytes
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.jsonable import jsonable
 from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
+from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
 from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
 from ..interop.convert import TARGETS, convert, parse_mesh
@@ -81,35 +74,33 @@ def explorer_device_axes() -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def in_request_scope(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Run ``view`` in its own axis scope: the explorer's device axes
-    (:func:`explorer_device_axes`) and the mesh axes a request's ``order`` names (a
-    preset's mesh) exist for this call only, so neither importing this module nor
-    answering a request grows the global axis registry."""
-    @functools.wraps(view)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        req = args[0] if args else None
-        order = req.get("order") if isinstance(req, Mapping) else None
-        extra = ([a for a in order if isinstance(a, str) and a.isidentifier() and len(a) <= 64]
-                 if isinstance(order, list) and len(order) <= 16 else [])
-        outer = in_scoped_axes()
-        with scoped_axes() as local:
-            ours = set()
-            for name in dict.fromkeys([*explorer_device_axes(), *extra]):
-                if not is_axis(name):
-                    declare_axis(name, kind="device", doc="mesh axis (explorer)")
-                    ours.add(name)
-            answer = view(*args, **kwargs)
-            declared = [a for n, a in local.items() if n not in ours]
-        if outer and declared:
-            # axes the request itself declared (e.g. a given mesh) stay visible to the
-            # enclosing request scope, so the server does not share that answer
-            with contextlib.suppress(LayoutError):
-                for a in declared:
-                    if not is_axis(a.name):
-                        declare_axis(a.name, a.kind, extent=a.extent, scope=a.scope, doc=a.doc)
-        return answer
-    return run
+def request_axes(req: Mapping[str, Any]) -> AxisTable:
+    """The axes a request's layout text may name: the table in force, the explorer's
+    device axes (:func:`explorer_device_axes`), the names of the request's ``order`` (a
+    preset's mesh) and of its ``mesh``. A value built from the request alone, so two
+    requests never see each other's axes.
+
+    >>> [a.name for a in request_axes({"mesh": "data=2"}).declared]
+    ['x', 'y', 'dp', 'tp', 'data']
+    """
+    order = _order(req) or []
+    mesh = list(_mesh(req) or ())
+    return _device_table(current(), tuple(dict.fromkeys([*explorer_device_axes(), *order,
+                                                         *mesh])))
+
+
+@functools.lru_cache(maxsize=64)
+def _device_table(base: AxisTable, names: tuple[str, ...]) -> AxisTable:
+    """``base`` plus the device axes ``names`` (names of other kinds are left out)."""
+    return base.with_axes(*(a for a in names
+                            if a.isidentifier() and lookup_axis(a, base).kind == "device"))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str, axes: AxisTable) -> Layout:
+    """``parse(text, axes=axes)``: a pure function of two values, so clicks on one layout
+    parse it once (the compiled plans are shared by value anyway, ``eval.compiled``)."""
+    return parse(text, axes=axes)
 
 
 class ApiError(Exception):
@@ -182,34 +173,6 @@ def _order(req: Mapping[str, Any]) -> list[str] | None:
     return list(value)
 
 
-#: replica combinations up to which a parsed layout is shared between requests
-_SHARED_REPLICAS = 16
-
-
-@functools.lru_cache(maxsize=64)
-def _parse_cached(text: str, scoped: frozenset[str]) -> Layout:
-    return parse(text)  # ``scoped``: the axis names this text may mean (part of the key)
-
-
-def parse_shared(text: str) -> Layout:
-    """``parse(text)``, shared between requests for the same text, so the compiled
-    evaluation plans a layout keeps (``eval.compiled``) are built once, not per click.
-
-    Only layouts with few replicas are shared (their plans stay small: the cache's
-    memory is bounded), and only between requests whose scoped axes (the explorer's
-    device axes, a request's mesh axes) have the same names: text naming an axis one
-    request declared never reaches a request without it.
-
-    >>> parse_shared("S[8:1]") is parse_shared("S[8:1]")
-    True
-    """
-    layout = _parse_cached(text, scoped_axis_names())
-    if layout.replica_count > _SHARED_REPLICAS:
-        return parse(text)  # a fresh object: its plans go when the request ends
-    return layout
-
-
-@in_request_scope
 def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None, str]:
     """The layout (swizzle composed in), the admitted shape, the dtype and the swizzle mode.
 
@@ -223,7 +186,8 @@ def resolve(req: Mapping[str, Any]) -> tuple[Layout, tuple[int, ...], str | None
     text = _text(req, "layout", required=True)
     assert text is not None
     try:
-        layout = parse_shared(text)
+        budget.check("the layout text has", len(text), "text")  # the limit in force, always
+        layout = _parsed(text, request_axes(req))
     except LayoutParseError as exc:
         raise ApiError(exc.reason if exc.column else str(exc), field="layout",
                        column=exc.column or None) from None
@@ -276,9 +240,12 @@ def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
 
 # -- endpoints ---------------------------------------------------------------------------
 def options() -> dict[str, Any]:
-    """``GET /api/options``: dtypes, swizzle modes and size caps for the page's controls."""
-    return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES), "palette": list(PALETTE),
-            "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
+    """``GET /api/options``: dtypes, swizzle modes (names, and each with its one-line
+    description from the swizzle-mode table) and size caps for the page's controls."""
+    return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES),
+            "swizzle_modes": [{"name": m.name, "doc": m.describe()}
+                              for m in SWIZZLE_MODE_TABLE.values()],
+            "palette": list(PALETTE), "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
 
 
 def _example_entry(e: examples.Example) -> dict[str, Any]:
@@ -355,7 +322,6 @@ def _registry_entries() -> list[dict[str, Any]]:
     return out
 
 
-@in_request_scope
 def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/preset``: build registry preset ``name`` with ``params`` (key -> text, as
     typed into the page's widgets or a URL's ``p.<key>``; JSON values are accepted too).
@@ -396,16 +362,15 @@ def preset_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return _preset_entry(name, built)
 
 
-@in_request_scope
 def presets() -> dict[str, Any]:
     """``GET /api/presets``: the teaching examples, then every entry of the preset registry."""
     return {"presets": [_example_entry(e) for e in examples.EXAMPLES] + _registry_entries()}
 
 
 def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
-    ax = lookup_axis(name) if is_axis(name) else None
-    return {"name": name, "kind": ax.kind if ax else "memory", "extent": ax.extent if ax else None,
-            "scope": list(ax.scope) if ax and ax.scope else None, "doc": ax.doc if ax else "",
+    ax = lookup_axis(name)
+    return {"name": name, "kind": ax.kind, "extent": ax.extent,
+            "scope": list(ax.scope) if ax.scope else None, "doc": ax.doc,
             "min": int(values.min()) if values.size else 0,
             "max": int(values.max()) if values.size else 0}
 
@@ -425,7 +390,6 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
     return out
 
 
-@in_request_scope
 def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/layout``: everything the page draws for one layout.
 
@@ -484,7 +448,6 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-@in_request_scope
 def explain_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/explain``: the four steps for one element (``explain(...).to_dict()``).
 
@@ -537,7 +500,6 @@ def _elements_at(layout: Layout, coord: dict[str, int], shape: tuple[int, ...]
     return list(elements_at(layout, coord, shape, limit=None))  # tuples of Python ints
 
 
-@in_request_scope
 def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/elements_at``: the logical elements held at (partial) coordinates.
 
@@ -565,7 +527,6 @@ def elements_at_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"elements": [list(e) for e in elements], "flat": flat}
 
 
-@in_request_scope
 def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/access``: the shared-memory banks touched when ``elements`` (flat
     indices) are read by one request: words, banks, and the worst number of distinct
@@ -606,7 +567,6 @@ def _legality(layout: Layout, shape: tuple[int, ...], dtype: str | None) -> dict
     return {"ok": report.ok, "findings": findings}
 
 
-@in_request_scope
 def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analysis``: the legality report (``analysis.legality.legality``; each
     finding also lists the flat indices of all its elements) and, for a shared-memory
@@ -641,8 +601,8 @@ CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": 
 
 
 def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
-    """The optional ``mesh`` (``"dp=2,tp=2"`` or ``{"dp": 2, "tp": 2}``), its axes declared
-    as device axes (so the layout text may use them)."""
+    """The optional ``mesh`` (``"dp=2,tp=2"`` or ``{"dp": 2, "tp": 2}``); its axes are
+    device axes the layout text may name (:func:`request_axes`)."""
     value = req.get("mesh")
     if value is not None and not isinstance(value, str | dict):
         raise ApiError("'mesh' must be text like dp=2,tp=2 or an object like {\"dp\": 2}",
@@ -660,7 +620,6 @@ def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
         raise ApiError(str(exc), field="mesh") from None
 
 
-@in_request_scope
 def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/convert``: the layout in each other tool's notation, or why not.
 

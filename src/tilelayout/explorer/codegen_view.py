@@ -21,10 +21,9 @@ from ..codegen.generate import CodegenError, codegen
 from ..codegen.languages import LANGUAGES
 from ..core import budget
 from ..core.errors import LayoutError
-from .api import MAX_PAIRS, ApiError, in_request_scope, preset_view, resolve
+from .api import MAX_PAIRS, ApiError, preset_view, resolve
 
 
-@in_request_scope
 def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/codegen`` (see the module docstring)."""
     if not isinstance(req, Mapping):

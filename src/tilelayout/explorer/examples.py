@@ -9,11 +9,9 @@ load it exactly as a user would type it.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core.axes import declare_axis, is_axis, scoped_axes
+from ..core.axes import AxisTable, current
 from ..core.errors import LayoutError
 
 
@@ -34,21 +32,16 @@ class Example:
 MESH_AXES = ("x", "y")
 
 
-@contextlib.contextmanager
-def example_axes() -> Iterator[None]:
-    """A block in which the examples' mesh axes exist, declared for this block only (the
-    global axis registry never grows; a name declared elsewhere keeps its properties).
+def example_axes() -> AxisTable:
+    """The table in force plus the examples' mesh axes: pass it (``parse(text,
+    axes=example_axes())``) or put it in force for a block.
 
     >>> import tilelayout as tl
     >>> with example_axes():
     ...     tl.parse(get("2x2 device mesh").layout).axes
     ('x', 'm', 'y')
     """
-    with scoped_axes():
-        for name in MESH_AXES:
-            if not is_axis(name):
-                declare_axis(name, kind="device")
-        yield
+    return current().with_axes(*MESH_AXES)
 
 EXAMPLES: tuple[Example, ...] = (
     Example("shard to lanes", "S[(4,8):(8@laneid,1@laneid)]", (4, 8),

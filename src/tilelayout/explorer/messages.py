@@ -1,11 +1,11 @@
 """Error messages in the explorer page's language.
 
 The library's messages are written for Python users (they may suggest a call such as
-``tilelayout.declare_axis(...)``); the page has no Python prompt, so the server rewrites
-those hints into what the page offers before answering.
+``tilelayout.axes(...)``); the page has no Python prompt, so the server rewrites those
+hints into what the page offers before answering.
 
->>> print(for_page("unknown axis 'lane' (declare your own with "
-...                "tilelayout.declare_axis('lane', kind='device'))"))
+>>> print(for_page("unknown axis 'lane' (declare your own axes: tilelayout.parse(text, "
+...                "axes=['lane']) or with tilelayout.axes('lane'))"))
 unknown axis 'lane' (the explorer knows the hardware axes and the device axes of the mesh presets)
 """
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\(declare your own with tilelayout\.declare_axis\([^)]*\)\)"),
+    (re.compile(r"\(declare your own axes: tilelayout\.parse\(text, axes=\[[^\]]*\]\) "
+                r"or with tilelayout\.axes\([^)]*\)\)"),
      "(the explorer knows the hardware axes and the device axes of the mesh presets)"),
     (re.compile(r"; use the library \(tilelayout\.[a-z_.]+\) directly"),
      "; pick a smaller shape to analyse it here"),

@@ -30,7 +30,7 @@ from ..planning.access import AccessReport, smem_addresses
 from ..planning.choose import FAMILIES, choose_smem_layout
 from ..planning.conversion import plan_conversion
 from ..syntax.parser import parse
-from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, in_request_scope, preset_view
+from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view, request_axes
 
 
 def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] | None,
@@ -47,11 +47,12 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
             entry = preset_view({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
-        return parse(entry["layout"]), tuple(entry["shape"]), _preset_dtype(name, entry)
+        return (parse(entry["layout"], axes=request_axes(entry)), tuple(entry["shape"]),
+                _preset_dtype(name, entry))
     text = _text(req, key, required=True)
     assert text is not None
     try:
-        return parse(text), None, None
+        return parse(text, axes=request_axes(req)), None, None
     except LayoutParseError as exc:
         raise ApiError(exc.reason if exc.column else str(exc), field=key,
                        column=exc.column or None) from None
@@ -121,7 +122,6 @@ def _pair(req: Mapping[str, Any], first: str, second: str
     return a, b, tuple(shape), dtype
 
 
-@in_request_scope
 def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/smem``: see the module doc. Bad input is a 4xx :class:`ApiError`."""
     if not isinstance(req, Mapping):
@@ -144,7 +144,6 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-@in_request_scope
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan
     (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step

@@ -32,8 +32,8 @@ with a generic 500, never a traceback. Binds to 127.0.0.1 unless told otherwise.
 Hardening (see ``docs/limits.md``): requests must name this server in ``Host``
 (:mod:`.admission`), POSTs must be same-origin ``application/json``; each request
 runs under the server's :class:`~tilelayout.Limits` (work over them is refused before
-it starts; the ``seconds`` budget stops long loops) and in its own axis scope (a
-request's mesh axes never reach the global registry); a bounded pool of worker threads
+it starts; the ``seconds`` budget stops long loops), and the axes its layout text may
+name come from its own body (``api.request_axes``: no global axis state); a bounded pool of worker threads
 serves connections (listen backlog :data:`BACKLOG`, ``TCP_NODELAY``, read timeouts).
 
 >>> server = make_server("127.0.0.1", 0)
@@ -61,7 +61,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core import budget
-from ..core.axes import scoped_axes
 from ..core.errors import BudgetError, LayoutError
 from . import admission, api, codegen_view, movement_view
 from .messages import for_page
@@ -265,7 +264,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
             # the seconds budget starts when the work does (see _post), not while waiting
-            with scoped_axes(), budget.limits(self.server.limits, seconds=None):
+            with budget.limits(self.server.limits, seconds=None):
                 fn()
         except api.ApiError as exc:
             self._json(self._status(exc), self._page_error(exc))
@@ -556,7 +555,7 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = Tru
 def answer(method: str, path: str, body: Any = None, *,
            limits: budget.Limits = REQUEST_LIMITS) -> tuple[int, dict[str, Any]]:
     """One API request answered in this process, without HTTP: the server's routes, its
-    per-request limits and axis scope, and its refusals in the page's words, as the
+    per-request limits, and its refusals in the page's words, as the
     page's ``?soft=1`` requests get them (a refusal carries ``"status"``). The notebook
     widget's page asks this instead of a server.
 
@@ -570,7 +569,7 @@ def answer(method: str, path: str, body: Any = None, *,
     if handler is None:
         return 404, {"error": f"no such API route: {method} {path[:200]}", "status": 404}
     try:
-        with scoped_axes(), budget.limits(limits):
+        with budget.limits(limits):
             return 200, handler() if method == "GET" else handler(body)  # type: ignore[call-arg]
     except api.ApiError as exc:
         status = ExplorerHandler._status(exc)

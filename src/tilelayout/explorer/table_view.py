@@ -16,13 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..render.table import layout_table
-from .api import in_request_scope, resolve
+from .api import resolve
 
 #: the most logical elements the text table is written for (a larger one is not readable)
 MAX_TABLE_ELEMENTS = 8192
 
 
-@in_request_scope
 def table_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``{layout, shape, dtype, swizzle}`` -> ``{"text": layout.table(shape)}``, or
     ``{"text": None, "too_large": why}`` above :data:`MAX_TABLE_ELEMENTS` elements."""

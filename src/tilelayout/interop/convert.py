@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.axes import axis as lookup_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.jsonable import jsonable

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..algebra.canonical import fuse_adjacent
 from ..core.axes import SCOPE_LEVEL, is_thread_axis
-from ..core.axes import axis as lookup_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutParseError
 from ..core.iter import Iter
@@ -384,7 +384,7 @@ def from_cute_tv(
 
 
 def thread_axes(layout: Layout) -> tuple[str, ...]:
-    """The thread axes ``layout`` uses, outermost first (by the registry's scopes): the
+    """The thread axes ``layout`` uses, outermost first (by the axes' scopes): the
     ``thread_axis`` argument :func:`to_cute_tv` needs for it.
 
     >>> import tilelayout as tl

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..algebra.canonical import fuse_adjacent
-from ..core.axes import axis as lookup_axis
-from ..core.axes import declare_axis, is_axis
+from ..core.axes import AxisTable, current
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout
 from ..core.iter import Iter
 from ..core.shape import format_shape, unflatten
@@ -44,8 +44,9 @@ MeshShape = Mapping[str, int] | Sequence[tuple[str, int]] | Any
 def mesh_axes(mesh_shape: MeshShape) -> dict[str, int]:
     """The mesh as an ordered ``{axis name: size}``, from a mapping, pairs or a JAX ``Mesh``.
 
-    Each name is declared as a device axis (an existing non-device axis of the same name
-    is refused).
+    Each name becomes a device axis of the layouts built over the mesh (a name the table
+    in force has as a memory or thread axis is refused); :func:`mesh_table` is the axis
+    table that declares them.
 
     >>> mesh_axes([("data", 2), ("model", 4)])
     {'data': 2, 'model': 4}
@@ -64,16 +65,26 @@ def mesh_axes(mesh_shape: MeshShape) -> dict[str, int]:
             raise InteropError(f"mesh axis {name!r} has size {size}; sizes must be >= 1")
         if name in out:
             raise InteropError(f"mesh axis {name!r} appears twice in the mesh shape")
-        if is_axis(name):
-            if lookup_axis(name).kind != "device":
-                raise InteropError(
-                    f"mesh axis {name!r} clashes with the {lookup_axis(name).kind} axis of that "
-                    f"name; rename the mesh axis"
-                )
-        else:
-            declare_axis(name, kind="device", doc="mesh axis")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise InteropError(f"mesh axis names are identifiers; got {name!r}")
+        if lookup_axis(name).kind != "device":
+            raise InteropError(
+                f"mesh axis {name!r} clashes with the {lookup_axis(name).kind} axis of that "
+                f"name; rename the mesh axis"
+            )
         out[name] = size
     return out
+
+
+def mesh_table(mesh_shape: MeshShape) -> AxisTable:
+    """The axis table in force plus the mesh's axes (device axes without a fixed extent:
+    the mesh's sizes belong to the mesh, not to the axis), so layout text may name them.
+
+    >>> import tilelayout as tl
+    >>> tl.parse("S[(2,4):(1@data,1)]", axes=mesh_table({"data": 2, "model": 4}))
+    parse('S[(2,4):(1@data,1)]', axes=['data'])
+    """
+    return current().with_axes(*mesh_axes(mesh_shape))
 
 
 def _entries(spec: Sequence[Entry], rank: int, mesh: dict[str, int]) -> list[tuple[str, ...]]:
@@ -267,6 +278,7 @@ __all__ = [
     "from_named_sharding",
     "from_partition_spec",
     "mesh_axes",
+    "mesh_table",
     "partition_spec_entries",
     "to_named_sharding",
     "to_partition_spec",

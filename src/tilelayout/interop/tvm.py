@@ -6,7 +6,7 @@ stride, axis)``, and ``T.ComposeLayout(per_element, swizzle_len, atom_len, tile)
 a swizzle. Refused: a swizzled layout whose tile uses axes other than ``m`` (TIRx
 applies a ``ComposeLayout`` only to a tile on ``m``), symbolic (non-constant) extents or
 strides, an :class:`~tilelayout.XorSwizzle` that is neither TIRx form, and TIRx axes
-that our registry does not know (declare them with :func:`tilelayout.declare_axis`
+that the axis table in force does not know (declare them with :func:`tilelayout.axes`
 first). A TIRx swizzle with ``swizzle_inner=False`` XORs the lower bit group into the
 higher one (bit ``k`` in ``[M, M+B)`` also flips bit ``k+S``): no ``Swizzle(M, B, S)``
 says that, so it comes back as the equal :class:`~tilelayout.XorSwizzle`, and goes out
@@ -81,8 +81,8 @@ def _axis_name(axis: Any) -> str:
     name = str(getattr(axis, "name", axis))
     if not is_axis(name):
         raise InteropError(
-            f"TIRx axis {name!r} is not in tilelayout's registry; declare it first, e.g. "
-            f"tilelayout.declare_axis({name!r}, kind='device')"
+            f"TIRx axis {name!r} is not an axis of the table in force; declare it first, e.g. "
+            f"with tilelayout.axes({name!r}): ..."
         )
     return name
 

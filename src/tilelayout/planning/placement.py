@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import budget
-from ..core.axes import axis as lookup_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 

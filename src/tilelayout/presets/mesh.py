@@ -1,9 +1,10 @@
 """Device-mesh sharding (JAX ``NamedSharding`` / ``PartitionSpec`` semantics).
 
-Each mesh axis is a device axis (declared with ``tilelayout.declare_axis(name,
-kind="device")``); a tensor dimension sharded over mesh axes is split into equal
-contiguous blocks, the first listed mesh axis major; mesh axes no dimension uses
-become replicas. ``m`` is the row-major index inside the device's local block.
+Each mesh axis is a device axis (the preset declares nothing: parse its text back
+with ``tilelayout.parse(text, axes=list(mesh))``, as its repr does); a tensor
+dimension sharded over mesh axes is split into equal contiguous blocks, the first
+listed mesh axis major; mesh axes no dimension uses become replicas. ``m`` is the
+row-major index inside the device's local block.
 
 >>> from tilelayout import presets
 >>> p = presets.get("mesh.shard", mesh={"dp": 2, "tp": 2}, spec=("dp", None), shape=(8, 4))
@@ -17,8 +18,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.axes import axis as lookup_axis
-from ..core.axes import declare_axis, is_axis
+from ..core.axes import axis_of as lookup_axis
 from .digits import Digit, digits_layout
 from .registry import Built, Param, fail, register
 
@@ -26,12 +26,9 @@ NAME = "mesh.shard"
 
 
 def _device_axis(name: str) -> None:
-    if is_axis(name):
-        if lookup_axis(name).kind != "device":
-            raise fail(NAME, f"mesh axis {name!r} clashes with the built-in "
-                       f"{lookup_axis(name).kind} axis {name!r}; choose another name")
-        return
-    declare_axis(name, kind="device", doc="mesh axis (declared by presets mesh.shard)")
+    if lookup_axis(name).kind != "device":
+        raise fail(NAME, f"mesh axis {name!r} clashes with the built-in "
+                   f"{lookup_axis(name).kind} axis {name!r}; choose another name")
 
 
 @register(

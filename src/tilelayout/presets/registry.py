@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import inspect
 import json
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -300,12 +301,8 @@ class PresetInfo:
     @property
     def doc(self) -> str:
         """The preset's documentation followed by a two-line example (built on first use,
-        so importing the registry builds no layout and declares no axis)."""
-        cached = _DOCS.get(self.name)
-        if cached is None:
-            example = _example(self.name, self.builder, self.params, self.example_at)
-            cached = _DOCS[self.name] = f"{self.text}\n\n{example}"
-        return cached
+        so importing the registry builds no layout)."""
+        return _documented(self.name)
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -333,7 +330,12 @@ class PresetInfo:
 
 
 _REGISTRY: dict[str, PresetInfo] = {}
-_DOCS: dict[str, str] = {}
+
+
+@functools.cache  # a cache, not state: the registry is complete once the package is imported
+def _documented(name: str) -> str:
+    p = _REGISTRY[name]
+    return f"{p.text}\n\n{_example(p.name, p.builder, p.params, p.example_at)}"
 
 
 def register(

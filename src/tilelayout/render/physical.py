@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from ..analysis.banks import bank_map, is_shared_memory
-from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_axis, is_thread_axis
-from ..core.axes import axis as lookup_axis
+from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, is_thread_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 
@@ -38,8 +38,6 @@ _OUTER_MEMORY = ("Bank",)
 
 def _role(name: str) -> str:
     """Where an axis goes in the physical view: tiles ('outer'), rows or columns."""
-    if not is_axis(name):
-        return "cols"
     ax = lookup_axis(name)
     if ax.kind == "device":
         return "outer"
@@ -57,7 +55,7 @@ def _values(name: str, v: np.ndarray, budget: int) -> tuple[np.ndarray, bool]:
     so idle lanes are visible) or, when that is too sparse or too big, only the used ones."""
     used = np.unique(v)
     lo, hi = int(used[0]), int(used[-1])
-    ext = lookup_axis(name).extent if is_axis(name) else None
+    ext = lookup_axis(name).extent
     if ext is not None and ext <= 128 and lo >= 0 and hi < ext:
         lo, hi = 0, ext - 1
     elif lo > 0 and hi < 4 * used.size:
@@ -258,7 +256,7 @@ def _grid(flat: Mapping[str, np.ndarray], n: int, r: int,
         row, col = pos // width, pos % width
         title = (f"memory addresses m, {width} per row"
                  + (" (only used addresses)" if compressed else ""))
-        devices = [a for a in outer if is_axis(a) and lookup_axis(a).kind == "device"]
+        devices = [a for a in outer if lookup_axis(a).kind == "device"]
         if devices:
             title = f"devices ({' x '.join(devices)}); local {title}"
         view.update(kind="devices" if devices else "memory", rows=[], cols=[], title=title,
@@ -273,7 +271,7 @@ def _grid(flat: Mapping[str, np.ndarray], n: int, r: int,
             # too sparse to draw as a grid: compress every axis to the used values
             row, row_parts, nrows = _mixed(rows, flat, 0) if rows else (row, row_parts, nrows)
             col, col_parts, ncols = _mixed(cols, flat, 0) if cols else (col, col_parts, ncols)
-        kinds = {lookup_axis(a).kind if is_axis(a) else "memory" for a in names}
+        kinds = {lookup_axis(a).kind for a in names}
         inner = rows + cols
         inner_threads = any(is_thread_axis(a) for a in inner)
         tiles_title = " x ".join(outer) + " tiles; " if outer else ""

@@ -32,8 +32,7 @@ import numpy as np
 
 from ..analysis.banks import is_shared_memory
 from ..core import budget
-from ..core.axes import axis as lookup_axis
-from ..core.axes import is_axis
+from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
 from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
@@ -61,7 +60,7 @@ def default_color_key(layout: Layout, dtype: str | None, shape: Sequence[int]) -
     >>> default_color_key(tl.parse("S[(4,8):(1@warpid,1@laneid)]"), None, (4, 8))
     'laneid'
     """
-    axes = [a for a in layout.axes if is_axis(a)]
+    axes = list(layout.axes)
     for a in axes:
         ax = lookup_axis(a)
         if ax.kind == "thread" and ax.scope and ax.scope[0] == "thread":

@@ -6,8 +6,9 @@
 >>> L == tl.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
 True
 
-``n @ tl.<axis>`` is a stride or offset on that axis (every registered axis is an
-attribute of the package, user-declared ones too); a bare integer stride is on ``m``.
+``n @ tl.<axis>`` is a stride or offset on that axis (every axis of the table in force
+is an attribute of the package, the ones a ``with tl.axes(...)`` block declares too); a
+bare integer stride is on ``m``.
 An offset on ``m`` is written ``5 @ tl.m`` (Python cannot add a bare int to a layout).
 """
 
@@ -24,7 +25,7 @@ from ..core.tile import TileLayout
 
 @dataclass(frozen=True)
 class AxisRef:
-    """A registered axis, used as ``4 @ ref`` to make a stride or offset term.
+    """An axis of the table in force, used as ``4 @ ref`` to make a stride or offset term.
 
     >>> import tilelayout as tl
     >>> 4 @ tl.laneid
@@ -136,7 +137,8 @@ R = _ReplicaBuilder()
 
 
 def axis_ref(name: str) -> AxisRef:
-    """An :class:`AxisRef` for a registered axis (``tl.laneid`` is ``axis_ref("laneid")``).
+    """An :class:`AxisRef` for an axis of the table in force (``tl.laneid`` is
+    ``axis_ref("laneid")``).
 
     >>> axis_ref("TCol")
     AxisRef(name='TCol')

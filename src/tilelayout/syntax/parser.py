@@ -15,8 +15,7 @@ import re
 from typing import NamedTuple
 
 from ..core import budget
-from ..core.axes import _unknown_message as unknown_axis_message
-from ..core.axes import is_axis
+from ..core.axes import AxesSpec, AxisTable, table_of
 from ..core.compose import AnySwizzle, ComposeLayout
 from ..core.errors import (
     LayoutError,
@@ -71,8 +70,9 @@ _MAX_DIGITS = 78
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, axes: AxisTable) -> None:
         self.text = text
+        self.axes = axes  # the names the text may use
         self.tokens = tokenize(text)
         self.pos = 0
 
@@ -219,8 +219,9 @@ class _Parser:
         tok = self.tok
         if tok.kind != "name":
             raise self.error("an axis name after '@'")
-        if not is_axis(tok.text):
-            raise UnknownAxisParseError(unknown_axis_message(tok.text), self.text, tok.column)
+        if tok.text not in self.axes:
+            raise UnknownAxisParseError(self.axes.unknown_message(tok.text), self.text,
+                                        tok.column)
         self.pos += 1
         return tok.text
 
@@ -287,15 +288,22 @@ class _Parser:
         return [Iter(e, s, a) for e, s, a in zip(extents, strides, axes, strict=True)]
 
 
-def parse(text: str, *, limits: budget.Limits | None = None) -> TileLayout | ComposeLayout:
-    """Parse the text form (docs/model.md) into a :class:`TileLayout` or :class:`ComposeLayout`.
+def parse(text: str, *, axes: AxesSpec = None,
+          limits: budget.Limits | None = None) -> TileLayout | ComposeLayout:
+    """Parse the text form (docs/model.md) into a :class:`TileLayout` or
+    :class:`ComposeLayout`.
 
+    Axis names must be axes of ``axes``: the table in force by default
+    (:func:`tilelayout.axes`), a table, or declarations added to the table in force
+    (names of device axes, :class:`~tilelayout.Axis` values, a mapping name -> extent).
     Linear time in the length of ``text``; text longer than the ``text`` limit (256 KiB
     by default, see :class:`~tilelayout.Limits`) is refused before it is read.
 
     >>> import tilelayout as tl
     >>> str(tl.parse("S[ (2,128,112) : (112@TCol, 1@TLane, 1@TCol) ]"))
     'S[(2,128,112):(112@TCol,1@TLane,1@TCol)]'
+    >>> tl.parse("S[(2,4):(1@data,1)]", axes=["data"])
+    parse('S[(2,4):(1@data,1)]', axes=['data'])
     """
     if not isinstance(text, str):
         raise LayoutError(f"layout text must be a string, got {type(text).__name__}")
@@ -303,16 +311,16 @@ def parse(text: str, *, limits: budget.Limits | None = None) -> TileLayout | Com
         budget.check("the layout text has", len(text), "text")
     if not text.strip():
         raise LayoutParseError("empty layout; expected 'S[...]' or 'ComposeLayout(...)'", text, 1)
-    return _Parser(text).layout()
+    return _Parser(text, table_of(axes)).layout()
 
 
-def parse_tile(text: str) -> TileLayout:
+def parse_tile(text: str, *, axes: AxesSpec = None) -> TileLayout:
     """Parse text that must be a plain :class:`TileLayout` (no swizzle).
 
     >>> parse_tile("S[8:4@laneid]").shard
     (Iter(extent=8, stride=4, axis='laneid'),)
     """
-    layout = parse(text)
+    layout = parse(text, axes=axes)
     if not isinstance(layout, TileLayout):
         raise LayoutError(f"expected a TileLayout, got a ComposeLayout: {text}")
     return layout

@@ -13,6 +13,7 @@ from tilelayout.interop import InteropError
 from tilelayout.interop.jax import (
     from_named_sharding,
     from_partition_spec,
+    mesh_table,
     partition_spec_entries,
     to_named_sharding,
     to_partition_spec,
@@ -22,6 +23,11 @@ jax = pytest.importorskip("jax", reason="JAX is the optional 'jax' extra")
 Mesh = jax.sharding.Mesh
 NamedSharding = jax.sharding.NamedSharding
 P = jax.sharding.PartitionSpec
+
+
+def parse(text: str) -> tl.Layout:
+    """Layout text over the tests' mesh axes x and y (declared by the mesh's table)."""
+    return tl.parse(text, axes=mesh_table({"x": 2, "y": 4}))
 
 
 @pytest.fixture(scope="module")
@@ -96,19 +102,19 @@ def test_refusals_say_why(devices):
     with pytest.raises(InteropError, match="does not split evenly"):
         from_partition_spec(P("y"), mesh, (6,))
     with pytest.raises(InteropError, match="offset"):
-        partition_spec_entries(tl.parse("S[(2,4):(1@x,1)] + R[4:1@y] + 1@x"), mesh)
+        partition_spec_entries(parse("S[(2,4):(1@x,1)] + R[4:1@y] + 1@x"), mesh)
     with pytest.raises(InteropError, match="interleaved"):  # cyclic: element i on device i % 2
-        partition_spec_entries(tl.parse("S[(4,2):(1,1@x)] + R[4:1@y]"), mesh, (8,))
+        partition_spec_entries(parse("S[(4,2):(1,1@x)] + R[4:1@y]"), mesh, (8,))
     with pytest.raises(InteropError, match="skips devices"):
-        partition_spec_entries(tl.parse("S[(2,4):(2@y,1)] + R[2:1@x]"), mesh, (8,))
+        partition_spec_entries(parse("S[(2,4):(2@y,1)] + R[2:1@x]"), mesh, (8,))
     with pytest.raises(InteropError, match="uses 2 of the 4"):
-        partition_spec_entries(tl.parse("S[(2,4):(1@y,1)] + R[2:1@x]"), mesh, (8,))
+        partition_spec_entries(parse("S[(2,4):(1@y,1)] + R[2:1@x]"), mesh, (8,))
     with pytest.raises(InteropError, match="neither split nor replicated"):
-        partition_spec_entries(tl.parse("S[(2,4):(1@x,1)]"), mesh, (8,))
+        partition_spec_entries(parse("S[(2,4):(1@x,1)]"), mesh, (8,))
     with pytest.raises(InteropError, match="row-major"):  # blocks stored column-major
-        partition_spec_entries(tl.parse("S[(2,2,3):(1@x,1,2)] + R[4:1@y]"), mesh, (4, 3))
+        partition_spec_entries(parse("S[(2,2,3):(1@x,1,2)] + R[4:1@y]"), mesh, (4, 3))
     with pytest.raises(InteropError, match="neither mesh axes"):
-        partition_spec_entries(tl.parse("S[(2,4):(1@x,1@laneid)] + R[4:1@y]"), mesh)
+        partition_spec_entries(parse("S[(2,4):(1@x,1@laneid)] + R[4:1@y]"), mesh)
     with pytest.raises(InteropError, match="clashes"):
         from_partition_spec(P("laneid"), {"laneid": 2}, (4,))
     with pytest.raises(InteropError, match="used twice"):
@@ -134,7 +140,7 @@ def test_replica_order_does_not_matter(devices):
     mesh = {"x": 2, "y": 4}
     for text in ("S[(2,4,6):(1@x,6,1)] + R[(2,2):(2@y,1@y)]",
                  "S[(2,4,6):(1@x,6,1)] + R[(2,2):(1@y,2@y)]"):
-        assert partition_spec_entries(tl.parse(text), mesh, (8, 6)) == ("x", None)
+        assert partition_spec_entries(parse(text), mesh, (8, 6)) == ("x", None)
     with pytest.raises(InteropError, match="does not copy"):  # offsets {0, 2}: half of y
-        partition_spec_entries(tl.parse("S[(2,4,6):(1@x,6,1)] + R[(2,2):(2@y,0@y)]"),
+        partition_spec_entries(parse("S[(2,4,6):(1@x,6,1)] + R[(2,2):(2@y,0@y)]"),
                                mesh, (8, 6))

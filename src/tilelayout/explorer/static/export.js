@@ -237,12 +237,11 @@ export function pythonSnippet(state) {
   if (!d) return "";
   const shape = d.shape.length === 1 ? `(${d.shape[0]},)` : `(${d.shape.join(", ")})`;
   const lines = ["import tilelayout as tl", ""];
-  // mesh axes (x, y, dp, tp, ...) are user axes: a fresh interpreter must declare them
-  // before parsing (declaring an existing axis again with the same kind is a no-op)
-  const declared = d.axes.filter((a) => a.kind === "device" && a.name !== "pid");
-  for (const a of declared) lines.push(`tl.declare_axis(${JSON.stringify(a.name)}, kind="device")`);
-  if (declared.length) lines.push("");
-  lines.push(`L = tl.parse(${JSON.stringify(d.layout)})`, `shape = ${shape}`);
+  // mesh axes (x, y, dp, tp, ...) are user axes: the parse in a fresh interpreter
+  // declares them (a JSON list of names is a Python list too)
+  const declared = d.axes.filter((a) => a.kind === "device" && a.name !== "pid").map((a) => a.name);
+  const axes = declared.length ? `, axes=${JSON.stringify(declared)}` : "";
+  lines.push(`L = tl.parse(${JSON.stringify(d.layout)}${axes})`, `shape = ${shape}`);
   if (state.sel && state.sel.type === "element") {
     const idx = unravel(state.sel.flat, d.shape);
     lines.push(`print(L.apply((${idx.join(", ")}${idx.length === 1 ? "," : ""}), shape=shape))  # the owners of the selected element`);

@@ -1,0 +1,105 @@
+"""TIRx kernels' register-side helpers: ``tcgen05_atom_layout`` and ``wg_local_layout``.
+
+``tcgen05_atom_layout(instr_shape, tensor_shape, dtype)`` is the warpgroup's register
+tile after ``tcgen05.ld`` / ``tcgen05.st`` ``.<instr_shape>.x<rep>`` (``rep`` from the
+column count): each warp of the warpgroup (``wid_in_wg``) reads its own 32-lane quarter
+of tensor memory, and inside a warp lanes and registers follow PTX ISA 9.7.16.2.3 (the
+per-warp fragments are our ``tcgen05.ld.*`` presets; tests/tirx compare the two). A
+16-bit element keeps two per 32-bit register. ``rows`` 128 for a ``.16x*b`` shape issues
+the atom twice (both 16-lane halves of each quarter); ``("32x32b", (64, N))`` is the
+fp32 image of a datapath-B accumulator (all 128 lanes, N/2 columns).
+
+These two helpers live in the TIRx kernels' layout module (``tvm.tirx.layout``) rather
+than in the ``apache-tvm-tirx`` wheel; we follow that source.
+
+>>> str(wg_local_layout(4))
+'S[(128,4):(1@tid_in_wg,1)]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core.errors import LayoutError
+from ..core.iter import Iter
+from ..presets.tcgen05 import NUM_CAP, NUM_CHOICES, TABLE_49
+from .dtype import dtype_bits
+from .layouts import TileLayout
+from .spec import Axis, S
+
+#: 32-bit columns per repetition of each shape (per warp)
+COLUMNS_PER_REP = {"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8}
+#: warpgroup fragment rows each shape takes
+FRAGMENT_ROWS = (64, 128)
+
+
+def wg_local_layout(cols: int, rows: int = 128) -> TileLayout:
+    """A (rows, cols) tile with one row per warpgroup thread and the row in its registers.
+
+    >>> wg_local_layout(8, rows=64).apply(3, 5)
+    {'tid_in_wg': 3, 'm': 5}
+    """
+    return TileLayout(S[(rows, cols):(1 @ Axis.tid_in_wg, 1)])
+
+
+def _reps(shape: str) -> tuple[int, ...]:
+    return tuple(n for n in NUM_CHOICES if n <= NUM_CAP[shape])
+
+
+def _warp_iters(shape: str, n: int) -> tuple[list, list, int]:
+    """Row and column iters (32-bit register units) of one warp's 16-lane fragment, and
+    the registers one 16-row slab uses (PTX ISA 9.7.16.2.3)."""
+    lane, wid = "laneid", "wid_in_wg"
+    if shape == "16x64b":  # row = t/4 + 8 (t%2), col = 2r + (t/2)%2
+        return [(4, 1, wid), (2, 1, lane), (8, 4, lane)], [(n, 1, "m"), (2, 2, lane)], n
+    if shape == "16x128b":  # row = t/4 + 8 (r%2), col = t%4 + 4 (r/2)
+        return [(4, 1, wid), (2, 1, "m"), (8, 4, lane)], [(n, 2, "m"), (4, 1, lane)], 2 * n
+    # 16x256b: row = t/4 + 8 ((r/2)%2), col = 2 (t%4) + r%2 + 8 (r/4)
+    return ([(4, 1, wid), (2, 2, "m"), (8, 4, lane)],
+            [(n, 4, "m"), (4, 1, lane), (2, 1, "m")], 4 * n)
+
+
+def tcgen05_atom_layout(instr_shape: str, tensor_shape: Sequence[int], dtype: str) -> TileLayout:
+    """The warpgroup's register tile of a ``tcgen05.ld``/``st`` atom (TIRx's helper).
+
+    >>> str(tcgen05_atom_layout("16x64b", (64, 4), "float32"))
+    'S[(4,2,8,2,2):(1@wid_in_wg,1@laneid,4@laneid,1,2@laneid)]'
+    """
+    if instr_shape not in COLUMNS_PER_REP:
+        raise LayoutError(f"instr_shape is one of {', '.join(COLUMNS_PER_REP)}, got "
+                          f"{instr_shape!r}")
+    bits = dtype_bits(dtype)
+    if bits not in (16, 32):
+        raise LayoutError(f"tcgen05_atom_layout takes a 16- or 32-bit dtype, got {dtype} "
+                          f"({bits} bits)")
+    if len(tensor_shape) != 2:
+        raise LayoutError(f"tensor_shape is (rows, cols), got {tuple(tensor_shape)}")
+    rows, cols = (int(x) for x in tensor_shape)
+    if rows not in FRAGMENT_ROWS:
+        raise LayoutError(f"{instr_shape} takes rows 64 or 128, got {rows}")
+    tid = "tid_in_wg"
+    if instr_shape == "32x32b" and rows == 64:  # datapath B image: (128, N/2) relabelled
+        if bits != 32:
+            raise LayoutError(f"32x32b with 64 rows is the fp32 image of a datapath-B "
+                              f"accumulator; got {dtype} ({bits} bits)")
+        if cols % 2 or cols // 2 not in _reps(instr_shape):
+            raise LayoutError(f"32x32b (64, N) needs N/2 in {_reps(instr_shape)} "
+                              f"({TABLE_49}); got N={cols}")
+        return TileLayout.from_iters([Iter(64, 1, tid), Iter(2, 64, tid), Iter(cols // 2, 1)])
+    per_reg = 32 // bits
+    unit = COLUMNS_PER_REP[instr_shape] * per_reg
+    if cols % unit or cols // unit not in _reps(instr_shape):
+        raise LayoutError(f"{instr_shape} with {dtype} takes cols = k * {unit} for k in "
+                          f"{_reps(instr_shape)} ({TABLE_49}); got cols={cols}")
+    if instr_shape == "32x32b":
+        return TileLayout.from_iters([Iter(rows, 1, tid), Iter(cols, 1)])
+    row_iters, col_iters, slab = _warp_iters(instr_shape, cols // unit)
+    if rows == 128:  # the second issue (lanes 16..31 of each quarter) is the next row bit
+        row_iters.insert(1, (2, slab, "m"))
+    scaled = [(e, s * per_reg if a == "m" else s, a) for e, s, a in row_iters + col_iters]
+    if per_reg > 1:
+        scaled.append((per_reg, 1, "m"))
+    return TileLayout.from_iters([Iter(*it) for it in scaled])
+
+
+__all__ = ["COLUMNS_PER_REP", "FRAGMENT_ROWS", "tcgen05_atom_layout", "wg_local_layout"]
