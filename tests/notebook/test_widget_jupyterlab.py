@@ -104,7 +104,7 @@ def notebook(lab):
         try:
             page.wait_for_function(
                 "document.querySelectorAll('iframe.tilelayout-widget').length === 3",
-                timeout=40_000)
+                timeout=120_000)
         except Exception:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "widget-jupyterlab-failed.png"))
