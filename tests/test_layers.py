@@ -289,6 +289,7 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.explorer.api:_device_table": "a request's axis table per (table, names), LRU",
     "tilelayout.explorer.api:_parsed": "parsed layouts per (text, axis table), LRU",
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
+    "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
 }

@@ -37,7 +37,7 @@ from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
 from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
-from ..interop.convert import TARGETS, convert, parse_mesh
+from ..interop.convert import PANEL_TARGETS, TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
@@ -267,11 +267,11 @@ def param_text(kind: str, value: Any) -> str:
     >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
     ('(dp,tp),None', 'true')
     """
-    if value is None and kind == "int":
-        return ""  # an optional integer left unset: the preset picks it
+    if value is None and kind in ("int", "shape", "spec", "order"):
+        return ""  # an optional parameter left unset: the preset picks it
     if kind == "bool":
         return "true" if value else "false"
-    if kind == "shape":
+    if kind in ("shape", "order"):
         return ",".join(str(v) for v in value)
     if kind == "mesh":
         return ",".join(f"{k}={v}" for k, v in value.items())
@@ -597,7 +597,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
 # -- conversions: the layout in other tools' notations ------------------------------------
 #: what the page's "In other tools" panel lists, with its labels
 CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
-                  "tvm": "TVM TIRx"}
+                  "gluon": "Gluon", "tvm": "TVM TIRx"}
 
 
 def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
@@ -624,8 +624,9 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/convert``: the layout in each other tool's notation, or why not.
 
     Same fields as ``/api/layout`` plus an optional ``mesh`` (JAX; default: the layout's
-    device axes) and ``targets`` (default: all of
-    :data:`tilelayout.interop.convert.TARGETS`). Each entry of ``targets`` in the answer
+    device axes) and ``targets`` (any of :data:`tilelayout.interop.convert.TARGETS`;
+    default: the panel's, :data:`~tilelayout.interop.convert.PANEL_TARGETS`, so the page
+    never lists them itself). Each entry of ``targets`` in the answer
     is ``{"target", "label", "ok": true, "text", "notes"}`` (what
     :func:`tilelayout.interop.convert.convert` returns) or ``{"target", "label",
     "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
@@ -641,7 +642,7 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     mesh = _mesh(req)
     wanted = req.get("targets")
     if wanted is None:
-        wanted = list(TARGETS)
+        wanted = list(PANEL_TARGETS)
     if (not isinstance(wanted, list) or not wanted
             or not all(isinstance(t, str) and t in TARGETS for t in wanted)):
         raise ApiError(f"'targets' must be a non-empty list of {', '.join(TARGETS)}",
