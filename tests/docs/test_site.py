@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 import tilelayout
+from tilelayout import tirx
+from tilelayout.algebra import cute as cute_algebra
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,8 +47,9 @@ def test_the_api_reference_documents_every_public_name(site):
     out, _ = site
     html = (out / "api" / "index.html").read_text()
     documented = set(re.findall(r'id="tilelayout\.(?:\w+\.)*(\w+)"', html))
-    public = {name for name in tilelayout.__all__ if callable(getattr(tilelayout, name))}
-    assert public - documented == set()
+    for module in (tilelayout, cute_algebra, tirx):
+        public = {name for name in module.__all__ if callable(getattr(module, name))}
+        assert public - documented == set(), module.__name__
     # docstring examples are code blocks, not Markdown quotes
     assert "&gt;&gt;&gt;" in html and "<blockquote>" not in html
 
