@@ -4,7 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-TILELAYOUT_EXTRAS=test bash scripts/bootstrap.sh
+TILELAYOUT_EXTRAS=test,docs,widget bash scripts/bootstrap.sh
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-compiler.sh
 bash scripts/ensure-axe.sh

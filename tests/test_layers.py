@@ -25,14 +25,15 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "tilelayout"
 LAYERS = {
     "core": 0, "syntax": 1, "eval": 2, "algebra": 3, "analysis": 4,
     "planning": 5, "codegen": 5, "presets": 6, "interop": 6, "render": 7, "tirx": 7,
-    "explorer": 8, "commands": 8, "cli": 9, "__init__": 9,
+    "explorer": 8, "commands": 8, "cli": 9, "__init__": 9, "__main__": 10,
 }
 
 #: the documented exceptions: module -> the layers it may reach upward, and how
 DOORS = {
     "core/operations.py": "the model's methods are Doors: free functions of eval, algebra, "
-                          "syntax and render bound to the layout, imported by name on first "
-                          "use (importlib), so no import statement points up",
+                          "syntax, render and (the notebook display) explorer bound to the "
+                          "layout, imported by name on first use (importlib), so no import "
+                          "statement points up",
 }
 
 
@@ -289,6 +290,8 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.explorer.api:_parsed": "parsed layouts per (text, axis table), LRU",
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
+    "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
+    "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
 }
 
 _MUTABLE = (dict, list, set, bytearray)

@@ -65,7 +65,7 @@ def test_packing_pairs_registers_that_are_not_adjacent_slots():
     smem = tl.parse("S[(4,32):(1,4)]")  # column-major: rows of one column adjacent
     rf = register_file(dist, (4, 32))
     addr = smem_addresses(smem, (4, 32))
-    plain = tl.smem_access(dist, smem, (4, 32), "float16")  # SPEC §6: unchanged
+    plain = tl.smem_access(dist, smem, (4, 32), "float16")  # the consecutive-slot model: unchanged
     assert (plain.vector_bytes, plain.mechanism) == (2, "vector")
     order = packed_order(rf, addr)
     assert order == (0, 2, 1, 3)

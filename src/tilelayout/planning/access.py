@@ -92,7 +92,7 @@ class AccessReport:
     request_ids: tuple[tuple[int, int], ...]
     warps: tuple[dict[str, int], ...]
     worst: WorstRequest | None
-    #: the instruction kind (:mod:`tilelayout.planning.mechanisms`): ``"vector"`` (SPEC §6:
+    #: the instruction kind (:mod:`tilelayout.planning.mechanisms`): ``"vector"`` (docs/data-movement.md:
     #: consecutive register slots), ``"packed"`` (register slots reordered by address,
     #: ``slot_order``), or ``"ldmatrix.xN[.trans]"`` / ``"stmatrix.xN[.trans]"`` (``matrix``)
     mechanism: str = "vector"

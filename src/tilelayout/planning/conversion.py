@@ -5,7 +5,7 @@ after (:mod:`~tilelayout.planning.placement`). For every destination coordinate 
 the closest source holder of the same element: the same register (nothing to do), the
 same thread (a register move), the same warp (a lane exchange), the same CTA or device
 (through shared memory), or another device (a collective). ``kind`` is the coarsest of
-these levels over the tile (SPEC §6); ``mechanism`` is the cheapest way that works:
+these levels over the tile (docs/data-movement.md); ``mechanism`` is the cheapest way that works:
 
 * ``registers`` never leaves the registers;
 * a lane exchange is planned both as ``shfl.sync`` rounds (:mod:`.shuffle`) and as a

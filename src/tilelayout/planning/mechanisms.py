@@ -1,4 +1,4 @@
-"""Instruction kinds a staging may use beyond SPEC §6's consecutive-slot vectors.
+"""Instruction kinds a staging may use beyond smem_access's consecutive-slot vectors.
 
 :func:`~tilelayout.planning.access.smem_access` moves register slots ``[v*k, (v+1)*k)``
 of every lane as one vector (``ld.shared`` / ``st.shared``). A conversion plan may also:
@@ -211,7 +211,7 @@ def best_access(rf: RegisterFile, addr: np.ndarray, dtype: str, store: bool,
                 kinds: tuple[str, ...] = ("vector", "packed", "matrix"),
                 cache: dict | None = None) -> AccessReport:
     """The cheapest way for ``rf`` to move its tile at ``addr``: consecutive-slot vectors
-    (SPEC §6, ``plain`` if already costed), packed slots, or ldmatrix / stmatrix (16-bit
+    (docs/data-movement.md, ``plain`` if already costed), packed slots, or ldmatrix / stmatrix (16-bit
     elements), among ``kinds``. Fewest wavefronts wins, then fewest instructions, then the
     earlier kind. ``worst=False`` leaves out the worst request (a quicker ranking);
     ``cache`` (a dict kept across calls on the same ``rf``) reuses reordered register

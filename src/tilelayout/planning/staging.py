@@ -3,7 +3,7 @@
 The shared-memory layout is the one :func:`~tilelayout.planning.choose.choose_smem_layout`
 picks for the source (writer) and destination (reader) -- or the side that is itself a
 shared-memory tile -- and each side's cost is its
-:func:`~tilelayout.planning.access.smem_access` report (SPEC §6). This module adds what a
+:func:`~tilelayout.planning.access.smem_access` report (docs/data-movement.md). This module adds what a
 plan needs on top: which source holder stores each element (one per element: the first
 replica), and for the machine model the start address of every (warp, lane, vector).
 

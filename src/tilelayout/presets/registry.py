@@ -40,7 +40,7 @@ class Param:
     """One keyword argument of a preset.
 
     ``default`` is the value used by :func:`~tilelayout.presets.default` and offered
-    by the explorer. ``required`` parameters (SPEC §5: e.g. ``dtype`` of an mma A/B
+    by the explorer. ``required`` parameters (docs/presets.md, "Conventions": e.g. ``dtype`` of an mma A/B
     operand) must be passed to :func:`~tilelayout.presets.get` explicitly; their
     ``default`` is only a suggestion. ``choices`` lists every allowed value when the
     set is finite.
