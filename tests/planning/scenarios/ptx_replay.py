@@ -1,0 +1,509 @@
+"""Replay a kernel's PTX shared-memory traffic, thread by thread, to measure what it costs.
+
+Test infrastructure (not library code): the scenario suite holds our plans against the
+code Triton generates, and Triton's PTX (compiled on the CPU, no GPU) is the evidence.
+:func:`replay` evaluates the integer arithmetic of the entry function for every thread of
+the CTA at once -- registers are numpy arrays over threads, derived from ``%tid`` /
+``%laneid`` / ``%warpid`` (``%ctaid`` is 0) -- and, at every ``st.shared`` /
+``ld.shared`` / ``stmatrix`` / ``ldmatrix``, takes each lane's byte address and counts
+the warp-wide request's wavefronts with the bank model of ``tl.smem_wavefronts``
+(docs/data-movement.md: phases of 32 / 16 / 8 lanes for 4 / 8 / 16-byte accesses, a
+phase costs the most distinct 4-byte words one bank is asked for). Accesses narrower
+than 4 bytes are charged as a 4-byte access to the word that holds them, as the planner
+charges them. An ``ldmatrix`` / ``stmatrix`` ``.xN`` (m8n8) is N matrices of eight
+16-byte rows whose addresses lanes ``8j .. 8j+7`` supply: one 8-lane phase per matrix,
+i.e. a 16-byte request of the first ``8N`` lanes (PTX ISA, "Warp-level matrix load
+instruction: ldmatrix").
+
+Values that come from memory, parameters or floating-point work are *data*: unknown to
+the replay. An instruction that reads data is counted as data movement (``prmt``,
+``selp``, ``cvt``, ``mov`` packing); the same opcode on thread-index arithmetic is
+address arithmetic and not counted. A shared-memory address that depends on data, a
+branch (loops), or an opcode the replay does not know on the address path is refused
+with :class:`ReplayError` saying which line.
+
+The shared-memory base symbols (``global_smem``) are address 0: the dynamic shared
+memory window starts at least 128-byte aligned, and banks depend on the address modulo
+128 only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import tilelayout as tl
+from tilelayout.analysis.conflicts import wavefronts_batch
+
+WARP = 32
+MASK = {8: 0xFF, 16: 0xFFFF, 32: 0xFFFFFFFF, 64: -1}  # int64 arrays: -1 keeps 64 bits
+
+
+class ReplayError(tl.LayoutError):
+    """The PTX holds something the replay does not evaluate."""
+
+
+@dataclass(frozen=True)
+class Access:
+    """One shared-memory instruction as every warp executes it."""
+
+    line: int
+    name: str  # e.g. "st.shared.v4.b32", "ldmatrix.x4.trans"
+    access_bytes: int  # per lane (16 for a matrix row)
+    addresses: np.ndarray  # (threads,) byte addresses; -1 = inactive lane
+    wavefronts: int  # summed over warps
+    ideal: int  # one wavefront per phase with an active lane, summed over warps
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What a kernel's shared-memory traffic costs.
+
+    ``counts``: data-movement instructions per warp by name (every warp runs the same
+    straight-line code). ``wavefronts`` / ``ideal``: summed over all warps and requests.
+    """
+
+    target: str
+    threads: int
+    accesses: tuple[Access, ...]
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def warps(self) -> int:
+        return self.threads // WARP
+
+    @property
+    def wavefronts(self) -> int:
+        return sum(a.wavefronts for a in self.accesses)
+
+    @property
+    def ideal(self) -> int:
+        return sum(a.ideal for a in self.accesses)
+
+    @property
+    def smem_instructions(self) -> int:
+        """Shared-memory instructions per warp."""
+        return len(self.accesses)
+
+    def count(self, *prefixes: str) -> int:
+        """Instructions per warp whose name starts with one of ``prefixes``."""
+        return sum(n for k, n in self.counts.items() if k.startswith(prefixes))
+
+    def summary(self) -> str:
+        return ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "none"
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+_REG = re.compile(r"%[A-Za-z_]\w*(?:\.[xyz])?")
+_MEM = re.compile(r"^\[\s*([^\]+\-\s]+)\s*(?:([+-])\s*(-?(?:0x[0-9a-fA-F]+|\d+)))?\s*\]$")
+_SPECIAL = {"%tid.y": 0, "%tid.z": 0, "%ctaid.x": 0, "%ctaid.y": 0, "%ctaid.z": 0,
+            "%nctaid.x": 1, "%nctaid.y": 1, "%nctaid.z": 1, "%ntid.y": 1, "%ntid.z": 1,
+            "%clusterid.x": 0, "%cluster_ctarank": 0}
+
+
+def _body(ptx: str) -> tuple[list[tuple[int, str]], dict[str, int], str]:
+    """The statements of the (single) entry function with their line numbers, the shared
+    symbols, and the target."""
+    target = m.group(1) if (m := re.search(r"^\s*\.target\s+(\w+)", ptx, re.M)) else "?"
+    shared = {s: 0 for s in re.findall(r"\.shared\s+(?:\.align\s+\d+\s+)?\.\w+\s+(\w+)", ptx)}
+    lines = ptx.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ".entry" in ln), None)
+    if start is None:
+        raise ReplayError("no .entry function in the PTX")
+    out: list[tuple[int, str]] = []
+    depth, begun = 0, False
+    for no, raw in enumerate(lines[start:], start + 1):
+        text = raw.split("//")[0].strip()
+        if not begun:
+            if "{" not in text:
+                continue
+            begun, text = True, text[text.index("{") + 1:]
+            depth = 1
+        for piece in text.split(";"):
+            piece = piece.strip()
+            while piece[:1] in ("{", "}"):  # a scope, never an operand at a statement start
+                depth += 1 if piece[0] == "{" else -1
+                if depth == 0:
+                    return out, shared, target
+                out.append((no, piece[0]))
+                piece = piece[1:].strip()
+            if piece:
+                out.append((no, piece))
+    raise ReplayError("the entry function's braces do not close")
+
+
+def _threads(ptx: str, threads: int | None) -> int:
+    if threads is not None:
+        return threads
+    if m := re.search(r"\.reqntid\s+(\d+)", ptx):
+        return int(m.group(1))
+    raise ReplayError("the PTX has no .reqntid: pass threads=")
+
+
+def _split_operands(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _int(text: str) -> int | None:
+    t = text.strip()
+    try:
+        return int(t, 16) if t.lower().startswith(("0x", "-0x")) else int(t)
+    except ValueError:
+        return None
+
+
+def _bits(op: str) -> int:
+    for part in reversed(op.split(".")):
+        if m := re.fullmatch(r"[bsuf](\d+)", part):
+            return int(m.group(1))
+    return 32
+
+
+def _signed(op: str) -> bool:
+    return any(p.startswith("s") and p[1:].isdigit() for p in op.split("."))
+
+
+# -- evaluation ----------------------------------------------------------------------------
+
+class _Machine:
+    def __init__(self, threads: int, shared: dict[str, int]):
+        tid = np.arange(threads, dtype=np.int64)
+        self.n = threads
+        self.shared = shared
+        self.env: dict[str, np.ndarray | None] = {
+            "%tid.x": tid, "%laneid": tid % WARP, "%warpid": tid // WARP,
+            "%ntid.x": np.full(threads, threads, np.int64),
+            **{k: np.full(threads, v, np.int64) for k, v in _SPECIAL.items()}}
+        self.why: dict[str, str] = {}  # unknown register -> where its data came from
+        self.scopes: list[dict[str, object]] = []
+
+    def value(self, text: str, line: int) -> np.ndarray | None:
+        t = text.strip()
+        if t.startswith("!"):
+            v = self.value(t[1:], line)
+            return None if v is None else ~v.astype(bool)
+        if (k := _int(t)) is not None:
+            return np.full(self.n, k, np.int64)
+        if t in self.shared:
+            return np.full(self.n, self.shared[t], np.int64)
+        if t.startswith("%"):
+            if t not in self.env:
+                raise ReplayError(f"line {line}: register {t} is read before it is written")
+            return self.env[t]
+        if re.fullmatch(r"0[fFdD][0-9a-fA-F]+", t):
+            return None  # a float immediate: data
+        raise ReplayError(f"line {line}: operand {t!r} is not understood")
+
+    def set(self, name: str, v: np.ndarray | None, why: str, pred: np.ndarray | None = None
+            ) -> None:
+        if pred is not None and v is not None:
+            old = self.env.get(name)
+            v = None if old is None else np.where(pred, v, old)
+        self.env[name] = v
+        if v is None:
+            self.why[name] = why
+        else:
+            self.why.pop(name, None)
+
+    def declare(self, text: str) -> None:
+        """``.reg`` inside an inline-asm block: names local to the block."""
+        if not self.scopes:
+            return
+        for name in re.findall(r"%\w+(?:<\d+>)?", text):
+            if m := re.fullmatch(r"(%\w+)<(\d+)>", name):
+                names = [f"{m.group(1)}{i}" for i in range(int(m.group(2)))]
+            else:
+                names = [name]
+            for n in names:
+                self.scopes[-1].setdefault(n, self.env.get(n, _ABSENT))
+                self.env.pop(n, None)
+
+    def close(self) -> None:
+        for n, old in self.scopes.pop().items():
+            if old is _ABSENT:
+                self.env.pop(n, None)
+            else:
+                self.env[n] = old  # type: ignore[assignment]
+
+
+_ABSENT = object()
+
+
+def _alu(op: str, a: list[np.ndarray], line: int) -> np.ndarray:
+    """Integer ops over threads (``a``: the source operands, all known)."""
+    base = op.split(".")[0]
+    bits = _bits(op)
+    if base in ("mul", "mad") and ".wide" in op:
+        bits *= 2
+    mask = MASK.get(bits, MASK[64])
+    s = _signed(op)
+
+    def signed(x: np.ndarray, b: int) -> np.ndarray:
+        x = x & MASK.get(b, MASK[64])
+        return np.where(x >= 1 << (b - 1), x - (1 << b), x) if b < 64 else x
+
+    if base == "add":
+        r = a[0] + a[1]
+    elif base == "sub":
+        r = a[0] - a[1]
+    elif base == "mul" and (".lo" in op or ".wide" in op):
+        r = a[0] * a[1]
+    elif base == "mad" and (".lo" in op or ".wide" in op):
+        r = a[0] * a[1] + a[2]
+    elif base == "shl":
+        r = np.where(a[1] >= bits, 0, a[0] << np.minimum(a[1], 63))
+    elif base == "shr":
+        x = signed(a[0], bits) if s else a[0] & mask
+        r = x >> np.minimum(a[1], 63)
+    elif base in ("and", "or", "xor"):
+        r = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[base](a[0], a[1])
+    elif base == "not":
+        r = ~a[0]
+    elif base == "neg":
+        r = -a[0]
+    elif base in ("min", "max"):
+        x, y = (signed(a[0], bits), signed(a[1], bits)) if s else (a[0] & mask, a[1] & mask)
+        r = np.minimum(x, y) if base == "min" else np.maximum(x, y)
+    elif base == "bfe":
+        pos, length = a[1] & 0xFF, a[2] & 0xFF
+        r = (a[0] & mask) >> pos & ((1 << length) - 1)
+    elif base == "bfi":
+        pos, length = a[2] & 0xFF, a[3] & 0xFF
+        field_ = ((1 << length) - 1) << pos
+        r = (a[1] & ~field_) | ((a[0] << pos) & field_)
+    elif base == "lop3":
+        lut = a[3]
+        r = np.zeros_like(a[0])
+        for bit in range(8):
+            pa, pb, pc = (bit >> 2) & 1, (bit >> 1) & 1, bit & 1
+            term = ((a[0] if pa else ~a[0]) & (a[1] if pb else ~a[1]) & (a[2] if pc else ~a[2]))
+            r |= np.where((lut >> bit) & 1, term, 0)
+    elif base == "prmt":
+        r = _prmt(a[0] & MASK[32], a[1] & MASK[32], a[2], op, line)
+    else:
+        raise ReplayError(f"line {line}: integer op {op} is not evaluated by the replay")
+    return r & mask
+
+
+def _prmt(x: np.ndarray, y: np.ndarray, sel: np.ndarray, op: str, line: int) -> np.ndarray:
+    if "." in op.removeprefix("prmt.b32"):
+        raise ReplayError(f"line {line}: {op} (a prmt mode) is not evaluated by the replay")
+    both = x | (y << 32)
+    r = np.zeros_like(x)
+    for i in range(4):
+        s = (sel >> (4 * i)) & 0xF
+        byte = (both >> ((s & 7) * 8)) & 0xFF
+        byte = np.where(s & 8, np.where(byte & 0x80, 0xFF, 0), byte)
+        r |= byte << (8 * i)
+    return r
+
+
+_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+        "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,
+        "hi": np.greater, "hs": np.greater_equal}
+
+
+def _access_name(op: str) -> tuple[str, int]:
+    """(counted name, bytes per lane) of a shared-memory instruction."""
+    parts = op.split(".")
+    if parts[0] in ("ldmatrix", "stmatrix"):
+        num = next(int(p[1:]) for p in parts if re.fullmatch(r"x[124]", p))
+        shape = next((p for p in parts if p.startswith("m") and "n" in p), "m8n8")
+        per = {"m8n8": 1, "m16n16": 2}.get(shape)
+        if per is None:
+            raise ReplayError(f"{op}: matrix shape {shape} is not replayed")
+        name = f"{parts[0]}.x{num}" + (".trans" if "trans" in parts else "") + \
+            ("" if shape == "m8n8" else f".{shape}.{parts[-1]}")
+        return name, 16 * 1000 + num * per  # matrices encoded beside the row bytes
+    vec = next((int(p[1:]) for p in parts if re.fullmatch(r"v[248]", p)), 1)
+    bits = _bits(op)
+    name = f"{parts[0]}.shared" + (f".v{vec}" if vec > 1 else "") + f".{parts[-1]}"
+    return name, vec * bits // 8
+
+
+def _wavefronts(addr: np.ndarray, access_bytes: int, lanes: int) -> tuple[int, int]:
+    """Wavefronts and ideal of one instruction over every warp."""
+    a = addr.reshape(-1, WARP).copy()
+    a[:, lanes:] = -1
+    nb = access_bytes
+    if nb < 4:  # charged as a 4-byte access to the word holding it
+        a = np.where(a >= 0, a // 4 * 4, -1)
+        nb = 4
+    waves = wavefronts_batch(a, nb)
+    per_phase = WARP * 4 // nb
+    active = (a >= 0).reshape(a.shape[0], -1, per_phase).any(axis=2)
+    return int(waves.sum()), int(active.sum())
+
+
+def replay(ptx: str, threads: int | None = None) -> Replay:
+    """Evaluate the shared-memory traffic of ``ptx`` (one ``.entry``) for every thread.
+
+    >>> ptx = '''.target sm_90
+    ... .visible .entry k() .reqntid 32 {
+    ...   mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 7;
+    ...   st.shared.b32 [%r2], %r9;
+    ... }'''
+    >>> r = replay(ptx)
+    >>> r.wavefronts, r.ideal, r.counts
+    (32, 1, {'st.shared.b32': 1})
+    """
+    body, shared, target = _body(ptx)
+    n = _threads(ptx, threads)
+    if n % WARP:
+        raise ReplayError(f"{n} threads is not a whole number of warps")
+    m = _Machine(n, shared)
+    accesses: list[Access] = []
+    counts: Counter[str] = Counter()
+    for line, stmt in body:
+        if stmt == "{":
+            m.scopes.append({})
+            continue
+        if stmt == "}":
+            m.close()
+            continue
+        if stmt.startswith("."):
+            if stmt.startswith(".reg"):
+                m.declare(stmt)
+            continue
+        if stmt.endswith(":") or stmt.startswith("$") and ":" in stmt:
+            continue
+        _step(m, line, stmt, accesses, counts)
+    return Replay(target, n, tuple(accesses), dict(counts))
+
+
+#: integer ops the replay evaluates (with every source known)
+_EVALUATED = ("mov", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not",
+              "neg", "min", "max", "bfe", "bfi", "lop3", "prmt", "cvt", "cvta", "setp", "selp")
+#: opcodes that write no register (their first operand is an address or a barrier id)
+_NO_DEST = ("st", "red", "bar", "barrier", "fence", "cp", "prefetch", "tcgen05.st",
+            "tcgen05.commit", "tcgen05.mma", "tcgen05.wait", "tcgen05.fence", "wgmma.fence",
+            "wgmma.commit_group", "wgmma.wait_group", "mbarrier.init", "mbarrier.expect_tx",
+            "griddepcontrol", "setmaxnreg", "membar")
+#: data instructions counted per warp (on data; on thread indices they are arithmetic)
+_COUNTED_ON_DATA = ("prmt", "selp", "cvt")
+_FLOAT = re.compile(r"(?:^|\.)(?:f16x2|bf16x2|f16|bf16|f32|f64|tf32|e4m3\w*|e5m2\w*|e2m\w+|"
+                    r"e3m\w+|ue8m0\w*)(?:\.|$)")
+
+
+def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Counter) -> None:
+    guard = None
+    if stmt.startswith("@"):
+        guard, stmt = stmt.split(None, 1)
+    parts = stmt.split(None, 1)
+    op, ops = parts[0], _split_operands(parts[1] if len(parts) > 1 else "")
+    base = op.split(".")[0]
+    if base in ("bra", "brx", "call"):
+        raise ReplayError(f"line {line}: {op}: control flow (a loop or a call) is not "
+                          f"replayed; the replay evaluates straight-line kernels only")
+    pred = None
+    if guard is not None:
+        p = m.value(guard[1:], line)
+        if p is None:
+            raise ReplayError(f"line {line}: guard {guard} depends on data")
+        pred = p.astype(bool)
+    if base in ("ret", "exit", "trap"):
+        return
+    if op.startswith(("st.shared", "ld.shared", "stmatrix", "ldmatrix")):
+        _shared(m, line, op, ops, pred, accesses, counts)
+        return
+    if base in ("bar", "barrier", "shfl"):
+        counts[".".join(op.split(".")[:3]) if base == "shfl" else op] += 1
+    elif op.startswith(("cp.async.bulk", "fence.proxy", "tcgen05", "wgmma", "mbarrier")):
+        counts[".".join(op.split(".")[:3])] += 1
+    if not ops or op.startswith(_NO_DEST) and not (base == "cp" and ops[0].startswith("%")):
+        return
+    dst, srcs = ops[0], ops[1:]
+    regs = [r for s in srcs for r in _REG.findall(s)]
+    for r in regs:
+        if r not in m.env:
+            raise ReplayError(f"line {line}: register {r} is read before it is written")
+    data = any(m.env[r] is None for r in regs) or _FLOAT.search(op) is not None or \
+        any(re.fullmatch(r"0[fFdD][0-9a-fA-F]+", s.strip()) for s in srcs)
+    packs = base == "mov" and bool(srcs) and srcs[0].startswith("{")
+    if data and (base in _COUNTED_ON_DATA or packs):
+        counts["mov.pack" if packs else op] += 1
+    if base not in _EVALUATED or data or packs or dst.startswith("{") or \
+            any(s.strip().startswith("[") for s in srcs):
+        why = f"line {line}: {op}" + (" of data" if data else "")
+        for d in _dests(dst):
+            m.set(d, None, why)
+        if base == "setp" and "|" in dst:
+            m.set(dst.split("|")[1].strip(), None, why)
+        return
+    vals = [m.value(s, line) for s in srcs]
+    if base == "mov":
+        m.set(dst, vals[0], "", pred)
+    elif base in ("cvt", "cvta"):
+        types = op.split(".")
+        bits = _bits(types[-2] if base == "cvt" else op)
+        v = vals[0] & MASK.get(bits, MASK[64])
+        if base == "cvt" and _signed(types[-1]) and bits < 64:
+            v = np.where(v >= 1 << (bits - 1), v - (1 << bits), v)
+        m.set(dst, v, "", pred)
+    elif base == "setp":
+        cmp = op.split(".")[1]
+        if cmp not in _CMP or len(op.split(".")) > 3 or "|" in dst:
+            raise ReplayError(f"line {line}: {op} is not evaluated by the replay")
+        bits = _bits(op)
+        x, y = vals[0] & MASK[bits], vals[1] & MASK[bits]
+        if _signed(op):
+            x = np.where(x >= 1 << (bits - 1), x - (1 << bits), x)
+            y = np.where(y >= 1 << (bits - 1), y - (1 << bits), y)
+        m.set(dst, _CMP[cmp](x, y).astype(np.int64), "", pred)
+    elif base == "selp":
+        m.set(dst, np.where(vals[2].astype(bool), vals[0], vals[1]), "", pred)
+    else:
+        m.set(dst, _alu(op, vals, line), "", pred)
+
+
+def _dests(dst: str) -> list[str]:
+    return _REG.findall(dst) if dst.startswith("{") else [dst.split("|")[0].strip()]
+
+
+def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | None,
+            accesses: list[Access], counts: Counter) -> None:
+    name, nbytes = _access_name(op)
+    matrix = nbytes >= 1000
+    lanes = WARP
+    if matrix:
+        lanes, nbytes = 8 * (nbytes - 16000), 16
+    mem = ops[0] if op.startswith(("st", "stmatrix")) else ops[1]
+    if not (mm := _MEM.match(mem.replace(" ", ""))):
+        raise ReplayError(f"line {line}: address {mem!r} is not understood")
+    base = m.value(mm.group(1), line)
+    if base is None:
+        reg = mm.group(1)
+        raise ReplayError(f"line {line}: the address of {op} depends on data ({reg}: "
+                          f"{m.why.get(reg, 'unknown')})")
+    off = int(mm.group(3), 0) * (-1 if mm.group(2) == "-" else 1) if mm.group(3) else 0
+    addr = base + off
+    if pred is not None:
+        addr = np.where(pred, addr, -1)
+    if (addr[addr >= 0] % min(nbytes, 16)).any() and nbytes >= 4:
+        raise ReplayError(f"line {line}: {op} at a misaligned address")
+    waves, ideal = _wavefronts(addr, nbytes, lanes)
+    accesses.append(Access(line, name, nbytes, addr, waves, ideal))
+    counts[name] += 1
+    if op.startswith(("ld", "ldmatrix")):
+        for d in _dests(ops[0]):
+            m.set(d, None, f"line {line}: loaded from shared memory")
+
+
+__all__ = ["Access", "Replay", "ReplayError", "replay"]
