@@ -120,6 +120,17 @@ def choose_smem_layout(
         return _choose(w, r, ops.shape, ops.dtype, family)
 
 
+def widest_choice(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str
+                  ) -> SmemChoice:
+    """The best layout of every family that applies: ``"any"`` (which also costs the
+    hardware swizzles) for F2-linear sides of a 2^n-element tile, else ``"swizzle"``.
+    Conversion plans stage through this choice."""
+    try:
+        return _choose(writer, reader, shape, dtype, "any")
+    except LayoutError:
+        return _choose(writer, reader, shape, dtype, "swizzle")
+
+
 def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
             family: str) -> SmemChoice:
     sides = prepare(writer, reader, shape, dtype)

@@ -633,15 +633,14 @@ def _run_staging(r: _Route, s: Staging, regs, have, out_regs, got, vals) -> None
 def _move(side: Side, k_pass: int, regs, mask, smem, filled, *, store: bool) -> None:
     """Each (warp, lane, vector v) of pass ``k_pass`` moves slots [v*k, (v+1)*k) <->
     smem[start + 0..k-1]."""
+    if side.matrix is not None:
+        if k_pass < len(side.matrix):
+            _move_matrix(side.matrix[k_pass], regs, mask, smem, filled, store=store)
+        return
     live = side.start >= 0
     if side.pass_of is not None:
         live &= side.pass_of == k_pass
     elif k_pass:
-        return
-    if side.matrix is not None:
-        if k_pass:
-            return
-        _move_matrix(side.matrix, regs, mask, smem, filled, store=store)
         return
     w, lane, v = np.nonzero(live)
     base = side.start[w, lane, v]
