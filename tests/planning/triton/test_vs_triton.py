@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import pytest
 
 import tilelayout as tl
-from tilelayout.interop.triton import to_triton_bases
 
 triton = pytest.importorskip("triton")
 
@@ -93,41 +92,13 @@ def count_ptx(ptx: str, warps: int, smem_bytes: int) -> TritonCode:
     return TritonCode(smem_bytes, waves * warps, stores, loads, shuffles, text)
 
 
-def _gluon_layout(ttgl, text: str, shape):
-    b = to_triton_bases(tl.parse(text), shape)
-    return ttgl.DistributedLinearLayout(b.get("register", []), b.get("lane", []),
-                                        b.get("warp", []), [], list(shape))
-
-
 def triton_code(src: str, dst: str, shape, dtype: str, warps: int) -> TritonCode:
     """Compile a Gluon kernel that loads a tile in ``src``, converts it to ``dst`` and
-    stores it, for sm90 on the CPU; count its PTX."""
-    from triton.backends.compiler import GPUTarget
-    from triton.experimental import gluon
-    from triton.experimental.gluon import language as ttgl
-    from triton.experimental.gluon._runtime import GluonASTSource
+    stores it, for sm90 on the CPU (the scenario suite's ``convert`` kernel); count its PTX."""
+    from ..scenarios.triton_kernels import compile_scenario
 
-    @gluon.jit
-    def convert(x_ptr, M: ttgl.constexpr, N: ttgl.constexpr, SRC: ttgl.constexpr,
-                DST: ttgl.constexpr):
-        rm = ttgl.arange(0, M, layout=ttgl.SliceLayout(1, SRC))
-        rn = ttgl.arange(0, N, layout=ttgl.SliceLayout(0, SRC))
-        x = ttgl.load(x_ptr + rm[:, None] * N + rn[None, :])
-        y = ttgl.convert_layout(x, DST)
-        sm = ttgl.arange(0, M, layout=ttgl.SliceLayout(1, DST))
-        sn = ttgl.arange(0, N, layout=ttgl.SliceLayout(0, DST))
-        ttgl.store(x_ptr + M * N + sm[:, None] * N + sn[None, :], y)
-
-    ty = {"float32": "*fp32", "float16": "*fp16"}[dtype]
-    source = GluonASTSource(
-        fn=convert,
-        signature={"x_ptr": ty, "M": "constexpr", "N": "constexpr", "SRC": "constexpr",
-                   "DST": "constexpr"},
-        constexprs={"M": shape[0], "N": shape[1], "SRC": _gluon_layout(ttgl, src, shape),
-                    "DST": _gluon_layout(ttgl, dst, shape)})
-    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32),
-                              options={"num_warps": warps})
-    return count_ptx(compiled.asm["ptx"], warps, int(compiled.metadata.shared))
+    c = compile_scenario("convert", src, dst, shape, dtype, "sm_90", warps)
+    return count_ptx(c.ptx, warps, c.smem_bytes)
 
 
 def ours(src: str, dst: str, shape, dtype: str) -> tuple[tl.ConversionPlan, int, int]:
