@@ -31,6 +31,9 @@ DOORS = {
     "core/operations.py": "the model's methods are Doors: free functions of eval, algebra, "
                           "syntax and render bound to the layout, imported by name on first "
                           "use (importlib), so no import statement points up",
+    "planning/operands.py": "a 'preset:NAME' operand of the planning entry points is built "
+                            "by tilelayout.presets, imported by name at run time "
+                            "(importlib); no import statement points up",
 }
 
 

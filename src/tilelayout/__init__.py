@@ -64,9 +64,11 @@ from .core.errors import (
     SwizzleError,
     TooManyElementsError,
     UnknownAxisError,
+    UnknownTargetError,
 )
 from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
+from .core.targets import TARGETS, Target, target
 from .core.tile import TileLayout
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
@@ -122,6 +124,10 @@ __all__ = [
     "TooManyElementsError",
     "TileLayout",
     "UnknownAxisError",
+    "UnknownTargetError",
+    "TARGETS",
+    "Target",
+    "target",
     "XorSwizzle",
     "axes",
     "axis",

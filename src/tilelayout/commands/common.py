@@ -16,6 +16,8 @@ from ..core.errors import LayoutError, LayoutParseError
 from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
+from ..planning.operands import resolve
+from ..presets.operand import build
 from ..presets.registry import Preset
 from ..syntax.parser import parse
 
@@ -117,19 +119,7 @@ def preset_from_args(args: argparse.Namespace):
 
 def build_preset(name: str, items: list[str], what: str):
     """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    texts: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise LayoutError(f"{what} must look like KEY=VALUE, got {item!r}")
-        texts[key.strip()] = value
-    params = presets.info(name).defaults
-    params.update(presets.parse_params(name, texts))
-    return presets.get(name, **params)
-
-
-#: how an operand names a preset: ``preset:NAME`` or ``preset:NAME:KEY=VALUE:KEY=VALUE``
-PRESET_PREFIX = "preset:"
+    return build(name, items, what)
 
 
 def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
@@ -156,16 +146,12 @@ def layout_operand(text: str, what: str):
     ('S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', (16, 8), 'float16')
     """
     text = text.strip()
-    if not text.startswith(PRESET_PREFIX):
+    if not presets.is_preset_text(text):
         try:
             return parse_layout_text(text), None
         except LayoutError as exc:
             raise LayoutError(f"{what}: {exc}") from None
-    name, *items = text[len(PRESET_PREFIX):].split(":")
-    if not name:
-        raise LayoutError(f"{what}: give a preset name after 'preset:' "
-                          f"(`tilelayout presets` lists them)")
-    preset = build_preset(name.strip(), items, f"{what}'s preset parameters")
+    preset = presets.from_text(text, what)
     return preset.layout, preset
 
 
@@ -197,18 +183,12 @@ def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | No
     """
     a, pa = layout_operand(first, names[0])
     b, pb = layout_operand(second, names[1])
-    found = [p for p in (pa, pb) if p is not None]
-    if shape is not None:
-        s = int_tuple(shape, "--shape")
-    elif found:
-        s = found[0].shape
-    else:
-        s = a.check_shape(None)
-    dt = dtype or next((p.dtype for p in found if p.dtype), None)
-    if not dt:
-        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
-    dtype_bits(dt)
-    return a, b, tuple(s), dt
+    s = None if shape is None else int_tuple(shape, "--shape")
+    try:
+        ops = resolve([(pa or a, names[0]), (pb or b, names[1])], s, dtype, None)
+    except LayoutError as exc:
+        raise LayoutError(str(exc).replace("dtype=", "--dtype")) from None
+    return a, b, ops.shape or a.check_shape(None), ops.dtype
 
 
 @dataclass(frozen=True)

@@ -105,3 +105,7 @@ class BudgetError(LayoutError):
 class TooManyElementsError(BudgetError, AlgebraError):
     """A query that matches more elements than the caller's ``limit`` allows (raise the
     limit, pass ``None``, or count instead); still an :class:`AlgebraError`, as before."""
+
+
+class UnknownTargetError(LayoutError):
+    """An unknown GPU target name or target feature (``tilelayout.core.targets``)."""

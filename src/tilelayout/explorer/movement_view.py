@@ -25,10 +25,11 @@ from .. import presets
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
-from ..core.errors import LayoutError, LayoutParseError
+from ..core.errors import DtypeError, LayoutError, LayoutParseError
 from ..planning.access import AccessReport, smem_addresses
 from ..planning.choose import FAMILIES, choose_smem_layout
 from ..planning.conversion import plan_conversion
+from ..planning.operands import element_type
 from ..syntax.parser import parse
 from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, in_request_scope, preset_view
 
@@ -111,9 +112,13 @@ def _pair(req: Mapping[str, Any], first: str, second: str
             shape = a.check_shape(None)
         except LayoutError as exc:
             raise ApiError(str(exc), field="shape") from None
-    dtype = _text(req, "dtype") or adtype or bdtype
-    if dtype is None:
-        raise ApiError("'dtype' is required (no preset gives one)", field="dtype")
+    try:
+        dtype, _ = element_type(_text(req, "dtype"), [(first, adtype, first),
+                                                      (second, bdtype, second)], None)
+    except DtypeError as exc:
+        raise ApiError(str(exc)) from None
+    except LayoutError as exc:
+        raise ApiError(str(exc).replace("dtype=", "'dtype'"), field="dtype") from None
     n = math.prod(shape)
     if n > MAX_ELEMENTS:
         raise ApiError(f"the tile has {n} elements; the explorer plans at most "

@@ -36,6 +36,7 @@ from ..core.errors import LayoutError
 from ..core.shape import Shape
 from .access import AccessReport
 from .costing import Costed, best, cost, lower_bound, prepare
+from .operands import resolve
 from .swizzle_family import swizzle_candidates
 from .xor_family import xor_candidates
 
@@ -87,19 +88,22 @@ class SmemChoice:
                 "candidates": [c.row() for c in self.candidates]}
 
     def __str__(self) -> str:
-        return (f"{self.layout}  [{self.name}]\n  write: {self.write}\n  read:  {self.read}\n"
+        return (f"{self.layout}  [{self.name}; {'x'.join(map(str, self.shape))} "
+                f"{self.dtype}]\n  write: {self.write}\n  read:  {self.read}\n"
                 f"  total {self.wavefronts} wavefronts, ideal {self.ideal} "
                 f"(+{self.distance})")
 
 
 def choose_smem_layout(
-    writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
-    family: str = "swizzle", *, limits: budget.Limits | None = None,
+    writer: Layout | str, reader: Layout | str, shape: Sequence[int] | None = None,
+    dtype: str | None = None, family: str = "swizzle", *,
+    limits: budget.Limits | None = None,
 ) -> SmemChoice:
     """The shared-memory layout for a tile stored through ``writer`` and loaded through
-    ``reader`` that minimises write + read wavefronts (see the module doc). The register
-    files are bounded by the ``elements`` limit, the candidates costed by ``search``
-    (``limits=`` or ``tl.limits``).
+    ``reader`` that minimises write + read wavefronts (see the module doc). Each side is a
+    layout, layout text or ``"preset:NAME[:KEY=VALUE...]"`` (:mod:`.operands`: ``shape``
+    and ``dtype`` default to the presets'). The register files are bounded by the
+    ``elements`` limit, the candidates costed by ``search`` (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
     >>> rows = tl.parse("S[(2,32,32):(1@warpid,1@laneid,1)]")     # lane owns a row
@@ -110,11 +114,24 @@ def choose_smem_layout(
     """
     if family not in FAMILIES:
         raise LayoutError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
+    ops = resolve([(writer, "writer"), (reader, "reader")], shape, dtype, None)
+    w, r = ops.layouts
     with budget.using(limits):
-        return _choose(writer, reader, shape, dtype, family)
+        return _choose(w, r, ops.shape, ops.dtype, family)
 
 
-def _choose(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
+def widest_choice(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str
+                  ) -> SmemChoice:
+    """The best layout of every family that applies: ``"any"`` (which also costs the
+    hardware swizzles) for F2-linear sides of a 2^n-element tile, else ``"swizzle"``.
+    Conversion plans stage through this choice."""
+    try:
+        return _choose(writer, reader, shape, dtype, "any")
+    except LayoutError:
+        return _choose(writer, reader, shape, dtype, "swizzle")
+
+
+def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
             family: str) -> SmemChoice:
     sides = prepare(writer, reader, shape, dtype)
     nbytes = dtype_bytes(dtype)

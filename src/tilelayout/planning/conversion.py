@@ -39,15 +39,14 @@ import numpy as np
 
 from ..core import budget
 from ..core.budget import Limits
-from ..core.compose import ComposeLayout, Layout
+from ..core.compose import Layout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
-from ..core.tile import TileLayout
-from ..syntax.parser import parse
 from .access import AccessReport
 from .choose import SmemChoice
 from .collective import Collective, classify
 from .mechanisms import MatrixAccess
+from .operands import resolve
 from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
 from .staging import Side, Staging, joint_warps, slot_grid, stage_through
@@ -149,14 +148,6 @@ class ConversionPlan:
         return _execute(self._route, _source_values(self._route.src, values))
 
 
-def _as_layout(x: Layout | str, which: str) -> Layout:
-    if isinstance(x, TileLayout | ComposeLayout):
-        return x
-    if isinstance(x, str):
-        return parse(x)
-    raise PlanError(f"{which} must be a layout or layout text, got {type(x).__name__}")
-
-
 def _levels(ps: Placement, pd: Placement) -> tuple[np.ndarray, np.ndarray]:
     """Per destination row: its level (index into LEVELS) and the chosen source row."""
     level = np.full(pd.rows, LEVELS.index("collective"), dtype=np.int64)
@@ -192,8 +183,14 @@ def _selects(values: np.ndarray) -> int:
 
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
-                    dtype: str = "float32", *, limits: Limits | None = None) -> ConversionPlan:
+                    dtype: str | None = None, *, limits: Limits | None = None
+                    ) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
+
+    Each side is a layout, layout text or ``"preset:NAME[:KEY=VALUE...]"``
+    (:mod:`.operands`): ``shape`` and ``dtype`` default to the presets' (float32 when
+    nothing says; different preset dtypes need ``dtype=``); ``plan.dtype`` is the one
+    planned for.
 
     Either side may be a shared-memory tile (only axis ``m``): then the plan is the
     store (or load) through it. Costs: registers moved, shuffle rounds, shared-memory
@@ -206,8 +203,9 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     >>> p.kind
     'none'
     """
+    ops = resolve([(src, "src"), (dst, "dst")], shape, dtype)
     with budget.using(limits):
-        return _plan(_as_layout(src, "src"), _as_layout(dst, "dst"), shape, dtype)
+        return _plan(*ops.layouts, ops.shape, ops.dtype)
 
 
 def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
@@ -635,15 +633,14 @@ def _run_staging(r: _Route, s: Staging, regs, have, out_regs, got, vals) -> None
 def _move(side: Side, k_pass: int, regs, mask, smem, filled, *, store: bool) -> None:
     """Each (warp, lane, vector v) of pass ``k_pass`` moves slots [v*k, (v+1)*k) <->
     smem[start + 0..k-1]."""
+    if side.matrix is not None:
+        if k_pass < len(side.matrix):
+            _move_matrix(side.matrix[k_pass], regs, mask, smem, filled, store=store)
+        return
     live = side.start >= 0
     if side.pass_of is not None:
         live &= side.pass_of == k_pass
     elif k_pass:
-        return
-    if side.matrix is not None:
-        if k_pass:
-            return
-        _move_matrix(side.matrix, regs, mask, smem, filled, store=store)
         return
     w, lane, v = np.nonzero(live)
     base = side.start[w, lane, v]

@@ -92,7 +92,7 @@ class Sides:
     dtype: str
 
 
-def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str) -> Sides:
+def prepare(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str) -> Sides:
     """Validate the two sides (one-line errors) and build their register files."""
     nbytes = dtype_bytes(dtype)
     if nbytes > 16:

@@ -27,14 +27,14 @@ from ..core import budget
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
-from .access import AccessReport, smem_access, smem_addresses
-from .choose import SmemChoice, choose_smem_layout
+from .access import AccessReport, smem_addresses
+from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
 from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement
-from .threads import RegisterFile
+from .threads import RegisterFile, register_file
 
 #: a staging in passes is searched only for a whole-tile buffer above this many bytes:
 #: smaller buffers hardly limit occupancy, and the search for a pass's layout (every
@@ -55,8 +55,8 @@ class Side:
     pass_of: np.ndarray | None = None
     #: packed vectors: position ``i`` of the slots is register slot ``order[i]``
     order: tuple[int, ...] | None = None
-    #: ldmatrix / stmatrix: the instructions' row addresses and register slots
-    matrix: MatrixAccess | None = None
+    #: ldmatrix / stmatrix: per pass, the instructions' row addresses and register slots
+    matrix: tuple[MatrixAccess, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int)
         m = matrix_access(rf, addr, report.matrix.trans)
         if m is None:
             raise LayoutError("internal: the ldmatrix / stmatrix schedule does not fit")
-        return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=m)
+        return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=(m,))
     k = max(1, report.vector_bytes // nbytes)
     order = report.slot_order
     if order is None:
@@ -127,6 +127,14 @@ def _empty(dtype: str) -> AccessReport:
     return AccessReport(dtype, 0, 0, 0, 0, 0, (), (), (), None)
 
 
+def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype: str,
+                store: bool) -> AccessReport:
+    """One side's access to a given shared-memory tile with the cheapest instruction kind
+    (fewest wavefronts, then fewest instructions: :func:`.mechanisms.best_access`)."""
+    rf = register_file(layout, shape, "writer" if store else "reader")
+    return best_access(rf, addr, dtype, store)
+
+
 def writer_of(layout: Layout) -> Layout:
     """``layout`` without its replicas: a tile is stored once, by its first holders."""
     if layout.replica_count == 1:
@@ -148,28 +156,35 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     nbytes = dtype_bytes(dtype)
     if "shared" in (src.role, dst.role):
         smem = src.layout if src.role == "shared" else dst.layout
-        write = smem_access(writer_of(src.layout), smem, shape, dtype) \
+        addr = smem_addresses(smem, shape)
+        write = _given_side(writer_of(src.layout), addr, shape, dtype, True) \
             if src.role == "registers" else _empty(dtype)
-        read = smem_access(dst.layout, smem, shape, dtype) \
+        read = _given_side(dst.layout, addr, shape, dtype, False) \
             if dst.role == "registers" else _empty(dtype)
         choice = SmemChoice(smem, "given", write, read, write.ideal + read.ideal, (),
                             "given", shape, dtype, ())
     else:
-        choice = choose_smem_layout(writer_of(src.layout), dst.layout, shape, dtype)
+        choice = widest_choice(writer_of(src.layout), dst.layout, shape, dtype)
     grids = (slot_grid(src, rows_s, gwarp[0], warps) if src.role == "registers" else None,
              slot_grid(dst, np.arange(dst.rows), gwarp[1], warps) if dst.role == "registers"
              else None)
     whole = _whole(choice, grids, shape, nbytes)
     if "shared" in (src.role, dst.role):
         return whole
-    plain = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids) or whole
+    options = [whole]
+    passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids)
+    if passes is not None:
+        options.append(passes)
     better = with_instructions(choice, writer_of(src.layout), dst.layout)
-    if better is choice:
-        return plain
-    other = _whole(better, grids, shape, nbytes)
-    # fewest wavefronts, then the smaller buffer, then fewer instructions per warp
-    return min((plain, other), key=lambda s: (s.wavefronts, s.bytes,
-                                              s.store.per_warp + s.load.per_warp))
+    if better is not choice:
+        options.append(_whole(better, grids, shape, nbytes))
+    return min(options, key=rank)
+
+
+def rank(s: Staging) -> tuple[int, int, int, int]:
+    """The order of preference of stagings: fewest wavefronts, then fewest shared-memory
+    instructions per warp, then the smaller buffer, then fewer passes (barriers)."""
+    return (s.wavefronts, s.store.per_warp + s.load.per_warp, s.bytes, s.passes)
 
 
 def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> Staging:
@@ -190,18 +205,18 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     # no access moves more than 128 bytes per wavefront: at that bound only the
     # instruction count could improve
     floor = 2 * math.ceil(math.prod(choice.shape) * nbytes / 128)
-    if choice.wavefronts <= floor or all(x.conflict_free and x.vector_bytes == 16
-                                         for x in (w0, r0)):
-        return choice
+    if all(x.conflict_free and x.vector_bytes == 16 for x in (w0, r0)):
+        return choice  # no instruction moves more than 16 bytes per lane
     sides = prepare(writer, reader, choice.shape, choice.dtype)
+    # every instruction moves at most 16 bytes per lane
+    least = sum(_per_warp_16(rf, nbytes) for rf in (sides.writer, sides.reader))
     best = (choice.wavefronts, w0.requests + r0.requests,
             _footprint(smem_addresses(choice.layout, choice.shape), nbytes))
     found = None
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
-    # matrix layouts only for a side that is not already at conflict-free 16-byte rows
-    needy = tuple(who for who, x in (("reader", r0), ("writer", w0))
-                  if not (x.conflict_free and x.vector_bytes == 16))
-    tries += [(n, lay, a, None, who) for n, lay, a, who in instruction_candidates(sides, needy)]
+    # matrix layouts for both sides: one built for a side that already moves 16-byte
+    # rows may still let the other side issue fewer instructions
+    tries += [(n, lay, a, None, who) for n, lay, a, who in instruction_candidates(sides)]
     budget.check("the instruction-aware staging costs", len(tries), "search")
     plain_kinds, every = ("vector", "packed"), ("vector", "packed", "matrix")
     # a matrix side costs the same under every row swizzle of its layout (each matrix
@@ -240,7 +255,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         if key < best:
             best, found = key, (name, layout, addr, () if costed is None else
                                 costed.accepted_by)
-            if best[0] <= floor:  # no layout moves more bytes per wavefront
+            if best[0] <= floor and best[1] <= least:  # no layout does better
                 break
     if found is None:
         return choice
@@ -254,6 +269,12 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     return SmemChoice(layout, name, w, r, min(choice.ideal, w.ideal + r.ideal), accepted,
                       choice.family, choice.shape, choice.dtype, choice.candidates,
                       choice.searched + len(tries), choice.notes + (note,))
+
+
+def _per_warp_16(rf: RegisterFile, nbytes: int) -> int:
+    """Instructions all warps together need at 16 bytes per lane per instruction."""
+    held = (rf.table >= 0).sum(axis=2).max(axis=1, initial=0)
+    return int(sum(math.ceil(int(h) * nbytes / 16) for h in held))
 
 
 def _cost(r: AccessReport) -> tuple[int, int]:
@@ -273,8 +294,10 @@ def _sides(grids, addr: np.ndarray, choice: SmemChoice, nbytes: int) -> tuple[Si
 
 def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
                grids) -> Staging | None:
-    """The exchange in passes through a smaller buffer (:mod:`.chunking`), when that
-    costs no more wavefronts and no more instructions per warp than ``whole``."""
+    """The exchange in passes through a smaller buffer (:mod:`.chunking`): one pass's
+    tile chosen as a whole tile is (:func:`widest_choice`, then
+    :func:`with_instructions`, so passes combine with packed registers and ldmatrix /
+    stmatrix); None when the tile does not split."""
     if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout) or \
             whole.bytes <= MIN_PASS_BYTES:
         return None
@@ -288,8 +311,9 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     region = tuple(slice(0, 1) if d in cut else slice(0, e) for d, e in enumerate(digits))
     sub = tuple(1 if d in cut else e for d, e in enumerate(digits))
     try:
-        part = choose_smem_layout(slice_layout(src, digits, region),
-                                  slice_layout(dst, digits, region), sub, dtype)
+        w, r = slice_layout(src, digits, region), slice_layout(dst, digits, region)
+        part = widest_choice(w, r, sub, dtype)
+        part = with_instructions(part, w, r)
     except LayoutError:
         return None
     passes = math.prod(digits[d] for d in cut)
@@ -300,18 +324,41 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
         chunk = chunk * digits[d] + idx[d]
         idx[d] = 0
     local = smem_addresses(part.layout, sub)[np.ravel_multi_index(tuple(idx), sub)]
-    store, load = _sides(grids, local, part, nbytes)
-    staged = Staging(part, (int(local.max()) + 1) * nbytes, store, load, passes, chunk)
-    if staged.wavefronts > whole.wavefronts or \
-            store.per_warp + load.per_warp > whole.store.per_warp + whole.load.per_warp:
+    sides = [_pass_side(g, local, rep, nbytes, chunk, passes)
+             for g, rep in zip(grids, (part.write, part.read), strict=True)]
+    if sides[0] is None or sides[1] is None:
         return None
-    sides = []
-    for side, grid in zip((store, load), grids, strict=True):
-        of = _pass_of(grid, side.k, chunk)
-        if of is None:
-            return None
-        sides.append(Side(side.k, side.start, side.per_warp, of))
-    return Staging(part, staged.bytes, sides[0], sides[1], passes, chunk)
+    return Staging(part, (int(local.max()) + 1) * nbytes, sides[0], sides[1], passes, chunk)
+
+
+def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
+               nbytes: int, chunk: np.ndarray, passes: int) -> Side | None:
+    """One side of a staging in passes for the machine model, or None when its vectors
+    (or matrices) straddle passes."""
+    if grid is None:
+        return Side(1, np.zeros((0, WARP, 0), np.int64), 0)
+    if report.matrix is not None:
+        held = np.where(grid >= 0, chunk[np.maximum(grid, 0)], -1)
+        ms = []
+        for k in range(passes):
+            rf = RegisterFile(np.where(held == k, grid, -1), (), (), False)
+            m = matrix_access(rf, local, report.matrix.trans)
+            if m is None:
+                return None
+            ms.append(m)
+        return Side(1, np.zeros((0, WARP, 0), np.int64), sum(len(m.counts) for m in ms),
+                    matrix=tuple(ms))
+    side = _side(grid, local, report, nbytes)
+    g = grid
+    if side.order is not None:
+        pad = len(side.order) - grid.shape[2]
+        if pad > 0:
+            g = np.concatenate([grid, np.full(grid.shape[:2] + (pad,), -1, np.int64)], axis=2)
+        g = g[:, :, list(side.order)]
+    of = _pass_of(g, side.k, chunk)
+    if of is None:
+        return None
+    return Side(side.k, side.start, side.per_warp, of, side.order)
 
 
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
