@@ -286,36 +286,15 @@ KNOWN_LOSSES: dict[str, dict[str, Any]] = {
                "are shuffled as separate payloads (8 rounds), which the cost model puts above "
                "staging through 4 KB (2 packed stores, a barrier, 2 packed loads: 5 "
                "instructions, fewer than FA3's 24 or Triton's 80)"},
-    "CUTLASS sm90 epilogue subtile: wgmma D 64x32 -> bf16 smem, 64B swizzle": {
-        "instructions": {"ours": 8, "reference": 2},
-        "why": "storing into a given shared-memory tile skips the instruction search: "
-               "st.shared.b32 pairs instead of stmatrix.x4"},
-    "sm90 epilogue, whole tile: wgmma D 64x128 -> bf16 smem, 128B swizzle (2 boxes)": {
-        "instructions": {"ours": 32, "reference": 8},
-        "why": "as above: no stmatrix.x4 when the tile is given"},
-    "V through ldmatrix.trans: 128B-swizzled smem -> mma B (fp16)": {
-        "wavefronts": {"ours": 512, "reference": 256},
-        "instructions": {"ours": 128, "reference": 16},
-        "why": "loading from a given shared-memory tile skips the instruction search: "
-               "2-byte ld.shared per element instead of ldmatrix.x4.trans"},
-    "Triton V: blocked -> dot operand B, kWidth 2 (fp16)": {
-        "smem_bytes": {"ours": 8192, "reference": 2048},
-        "why": "staging in passes does not combine with ldmatrix: Triton moves the tile "
-               "through a 2 KB buffer in 4 passes (7 barriers), ours through the whole 8 KB"},
-    "Triton blocked -> dot operand A, kWidth 2 (fp16)": {
-        "instructions": {"ours": 21, "reference": 9},
-        "why": "the staging already reaches the wavefront floor, so the instruction search "
-               "is skipped: 16 ld.shared.b32 where ldmatrix.x4 needs 4"},
     "fp32 transpose, one warp (32x32)": {
         "instructions": {"ours": 41, "reference": 17},
         "why": "ldmatrix is modelled for 16-bit data only: Triton loads 32-bit columns with "
                "8 ldmatrix.x4 (pairs of halves), ours with 32 ld.shared.b32"},
-    "fp32 transpose, warpgroup (64x64 blocked)": {
-        "wavefronts": {"ours": 1152, "reference": 256},
-        "why": "plan_conversion searches the hardware swizzles only, not the XOR-linear "
-               "family (choose_smem_layout(..., 'any') finds 256 on the same pair)"},
     "fp16 transpose, warpgroup (64x64 blocked)": {
-        "wavefronts": {"ours": 320, "reference": 128},
-        "why": "the XOR-linear family is not searched, and the packed-store / "
-               "ldmatrix.trans layout it builds is 2.5x Triton's conflict-free one"},
+        "wavefronts": {"ours": 192, "reference": 128},
+        "instructions": {"ours": 37, "reference": 9},
+        "why": "Triton's layout -- the writer's 16-byte rows, read back by "
+               "ldmatrix.x4.trans, conflict-free -- is not among the candidates the planner "
+               "builds; the best it finds is an XOR-linear layout with 2-byte stores (32 "
+               "st.shared.b16 per warp)"},
 }
