@@ -124,7 +124,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "FA3 FP8 P: wgmma D (fp32) -> wgmma A registers (e4m3)", WGMMA_D[64], DOT_A_FP8,
         (64, 64), "e4m3", "sm_90", triton="convert", gluon_src=G_V3[64],
         gluon_dst=("dot", 0, G_V3[64], 4),
-        hand=(Hand(f"{FA2} hopper/utils.h:455-486 (permute_Aregs_fp8, called at "
+        hand=(Hand(f"{FA2} hopper/utils.h:455-484 (permute_Aregs_fp8, called at "
                    f"hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp:1160 for V column-major)",
                    "per 64-bit chunk of P: 2 selects, 2 shfl.sync (width 4), 2 byte "
                    "permutes; 4 chunks per thread",
@@ -137,10 +137,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         WGMMA_D[32], SW64_B16[64], (64, 32), "bfloat16", "sm_90", triton="store",
         smem_spec=("nvmma", 64, 16), gluon_src=G_V3[32], gluon_dst=("nvmma", 64, 16),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
-                   f"sm90_builder.inl:118-123 (warp-specialized epilogue tile 64x32 for "
+                   f"sm90_builder.inl:123-127 (warp-specialized epilogue tile 64x32 for "
                    f"16-bit D), :91-104 + gemm/collective/builders/sm90_common.inl:273-322 "
                    f"(ss_smem_selector: K-major SW64 atom for 32 columns), "
-                   f"epilogue/collective/builders/sm90_common.inl:42-62 (SM90_U32x4_STSM_N)",
+                   f"epilogue/collective/builders/sm90_common.inl:53-55 (SM90_U32x4_STSM_N)",
                    "stmatrix.x4 of the accumulator into a 64B-swizzled 64x32 tile",
                    Cost(4096, 32, 2, detail="2 stmatrix.x4 per warp, conflict-free")),)),
     Scenario(
@@ -148,9 +148,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         WGMMA_D[32], SW128_F32[64], (64, 32), "float32", "sm_90", triton="store",
         smem_spec=("nvmma", 128, 32), gluon_src=G_V3[32], gluon_dst=("nvmma", 128, 32),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
-                   f"sm90_builder.inl:118-123 (epilogue tile 64x32), gemm/collective/builders/"
+                   f"sm90_builder.inl:123-127 (epilogue tile 64x32), gemm/collective/builders/"
                    f"sm90_common.inl:273-322 (K-major SW128 atom: 32 fp32 = 128 B), "
-                   f"epilogue/collective/builders/sm90_common.inl:63-66 "
+                   f"epilogue/collective/builders/sm90_common.inl:61-64 "
                    f"(AutoVectorizingCopyWithAssumedAlignment: 8-byte pairs)",
                    "st.shared.v2.b32 of each column pair into a 128B-swizzled 64x32 tile",
                    Cost(8192, 128, 8, detail="8 st.shared.v2.b32 per warp; rows r and r^1 "
@@ -166,7 +166,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm100_builder.inl:1000-1036 (EpilogueTileAuto: M = 128 rows of 32dp "
                    f"loads, N = 4096 / 128 = 32), :70-97 (K-major SW64 atom for 32 columns), "
-                   f":716-795 (32x32b loads match no stmatrix pattern: "
+                   f":716-795 (32x32b loads match no stmatrix pattern, :793-795: "
                    f"AutoVectorizingCopyWithAssumedAlignment<128>)",
                    "each lane stores its row as 16-byte vectors into a 64B-swizzled 128x32 tile",
                    Cost(8192, 64, 4, detail="4 st.shared.v4.b32 per warp")),)),
@@ -187,8 +187,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         "V through ldmatrix.trans: 128B-swizzled smem -> mma B (fp16)", SW128_F16_64x64,
         DOT_B_K2, (64, 64), "float16", "sm_80", triton="load", smem_spec=("nvmma", 128, 16),
         gluon_src=("nvmma", 128, 16), gluon_dst=("dot", 1, G_MMA2, 2),
-        hand=(Hand(f"{FA2} csrc/flash_attn/src/kernel_traits.h (SmemCopyAtomTransposed = "
-                   f"Copy_Atom<SM75_U16x8_LDSM_T>; V in Swizzle<3,3,3> atoms of 8x64)",
+        hand=(Hand(f"{FA2} csrc/flash_attn/src/kernel_traits.h:41 (SmemCopyAtomTransposed = "
+                   f"Copy_Atom<SM75_U16x8_LDSM_T>), :72-80 and :93 (V in Swizzle<3,3,3> "
+                   f"atoms of 8x64 for a 64-wide head)",
                    "ldmatrix.x4.trans of each 16x16 block of V; every warp loads all of V",
                    Cost(8192, 256, 16, detail="16 ldmatrix.x4.trans per warp")),)),
     Scenario(

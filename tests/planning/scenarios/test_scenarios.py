@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 
 import pytest
 
@@ -174,6 +175,14 @@ def test_the_replay_reads_tritons_code():
     c = compile_scenario("convert", s.src, s.dst, s.shape, s.dtype, s.target, 1)
     assert c.replay.counts == {"st.shared.v4.b32": 8, "ldmatrix.x4": 8, "bar.warp.sync": 1}
     assert (c.replay.wavefronts, c.replay.ideal, c.smem_bytes) == (64, 64, 4096)
+
+
+def test_the_docs_table_is_current():
+    """docs/data-movement.md shows the table this suite measures (regenerate it with
+    ``python -m tests.planning.scenarios.test_scenarios``)."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "data-movement.md").read_text()
+    shown = page.split("<!-- scenario table -->\n")[1].split("\n<!-- /scenario table -->")[0]
+    assert shown == table()
 
 
 def table() -> str:
