@@ -16,11 +16,13 @@ i.e. a 16-byte request of the first ``8N`` lanes (PTX ISA, "Warp-level matrix lo
 instruction: ldmatrix").
 
 Values that come from memory, parameters or floating-point work are *data*: unknown to
-the replay. An instruction that reads data is counted as data movement (``prmt``,
-``selp``, ``cvt``, ``mov`` packing); the same opcode on thread-index arithmetic is
-address arithmetic and not counted. A shared-memory address that depends on data, a
-branch (loops), or an opcode the replay does not know on the address path is refused
-with :class:`ReplayError` saying which line.
+the replay. A ``selp`` / ``prmt`` of data counts as data movement when it works on
+data received from another lane or from shared memory, or when what it builds is then
+shuffled or stored to shared memory (the same opcodes on thread indices are address
+arithmetic; packing loaded values for a global store is not the exchange); float
+conversions (``cvt``) and register packing (``mov.pack``) are counted apart. A
+shared-memory address that depends on data, a branch (loops), or an opcode the replay
+does not know on the address path is refused with :class:`ReplayError` saying which line.
 
 The shared-memory base symbols (``global_smem``) are address 0: the dynamic shared
 memory window starts at least 128-byte aligned, and banks depend on the address modulo
@@ -192,6 +194,11 @@ class _Machine:
             "%ntid.x": np.full(threads, threads, np.int64),
             **{k: np.full(threads, v, np.int64) for k, v in _SPECIAL.items()}}
         self.why: dict[str, str] = {}  # unknown register -> where its data came from
+        #: registers holding data received from another lane or from shared memory
+        self.received: set[str] = set()
+        #: data selects / permutes not yet counted: register -> opcode; counted when the
+        #: register is shuffled or stored to shared memory (see :func:`replay`)
+        self.pending: dict[str, str] = {}
         self.scopes: list[dict[str, object]] = []
 
     def value(self, text: str, line: int) -> np.ndarray | None:
@@ -217,6 +224,8 @@ class _Machine:
             old = self.env.get(name)
             v = None if old is None else np.where(pred, v, old)
         self.env[name] = v
+        self.received.discard(name)
+        self.pending.pop(name, None)
         if v is None:
             self.why[name] = why
         else:
@@ -448,13 +457,20 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
         any(re.fullmatch(r"[A-Za-z_$][\w$]*", s.strip()) and s.strip() not in m.shared
             for s in srcs)  # a parameter or global symbol's address
     packs = base == "mov" and bool(srcs) and srcs[0].startswith("{")
-    if data and (base in ("prmt", "selp") or packs or base == "cvt" and _FLOAT.search(op)):
+    got = any(r in m.received for r in regs)
+    if data and (packs or base == "cvt" and _FLOAT.search(op)):
         counts["mov.pack" if packs else op] += 1
+    elif data and base in ("prmt", "selp") and got:  # unpacking / choosing received data
+        counts[op] += 1
     if base not in _EVALUATED or data or packs or dst.startswith("{") or \
             any(s.strip().startswith("[") for s in srcs):
         why = f"line {line}: {op}" + (" of data" if data else "")
         for d in _dests(dst):
             m.set(d, None, why)
+            if got:
+                m.received.add(d)
+            elif data and base in ("prmt", "selp"):
+                m.pending[d] = op
         return
     vals = [m.value(s, line) for s in srcs]
     if base == "mov":
@@ -491,8 +507,10 @@ def _shfl(m: _Machine, line: int, op: str, ops: list[str], counts: Counter) -> N
     names = [d.strip() for d in dst.split("|")]
     if vals[0] is None or vals[1] is None:
         counts[".".join(op.split(".")[:3])] += 1
+        _sent(m, srcs[:1], counts)
         for d in names:
             m.set(d, None, f"line {line}: {op} of data")
+            m.received.add(d)
         return
     lane = np.arange(m.n) % WARP
     b = vals[1] & 31
@@ -501,6 +519,14 @@ def _shfl(m: _Machine, line: int, op: str, ops: list[str], counts: Counter) -> N
     m.set(names[0], vals[0][np.arange(m.n) - lane + src], "")
     if len(names) > 1:
         m.set(names[1], np.ones(m.n, np.int64), "")
+
+
+def _sent(m: _Machine, operands: list[str], counts: Counter) -> None:
+    """Data leaves the thread (a shuffle or a shared-memory store): the selects and
+    permutes that built it count."""
+    for r in (r for o in operands for r in _REG.findall(o)):
+        if r in m.pending:
+            counts[m.pending.pop(r)] += 1
 
 
 def _dests(dst: str) -> list[str]:
@@ -534,6 +560,9 @@ def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | 
     if op.startswith(("ld", "ldmatrix")):
         for d in _dests(ops[0]):
             m.set(d, None, f"line {line}: loaded from shared memory")
+            m.received.add(d)
+    else:
+        _sent(m, ops[1:], counts)
 
 
 __all__ = ["Access", "Replay", "ReplayError", "replay"]

@@ -286,7 +286,7 @@ KNOWN_LOSSES: dict[str, dict[str, Any]] = {
         "why": "register-only byte permutes are not planned: 8-bit values bound for two lanes "
                "are shuffled as separate payloads (8 rounds), which the cost model puts above "
                "staging through 4 KB (2 packed stores, a barrier, 2 packed loads: 5 "
-               "instructions, fewer than FA3's 24 or Triton's 80)"},
+               "instructions, fewer than FA3's 24 or Triton's 56)"},
     "fp32 transpose, one warp (32x32)": {
         "instructions": {"ours": 41, "reference": 17},
         "why": "ldmatrix is modelled for 16-bit data only: Triton loads 32-bit columns with "
