@@ -133,6 +133,13 @@ SCENARIOS: tuple[Scenario, ...] = (
               "swaps registers only, but permutes P's k order together with V's -- a "
               "different conversion than this one"),
     Scenario(
+        "Ada FP8 P: mma.m16n8k16 C (fp32) -> mma.m16n8k32 A (e4m3)", MMA2, DOT_A_FP8,
+        (64, 64), "e4m3", "sm_89", triton="convert", gluon_src=G_MMA2,
+        gluon_dst=("dot", 0, G_MMA2, 4),
+        notes="the same exchange as FA3's: mma.m16n8k32's 8-bit A fragment is wgmma's; "
+              "FA3's sm80 mainloop (hopper/mainloop_fwd_sm80.hpp:611) takes the k-permuting "
+              "register swap instead"),
+    Scenario(
         "CUTLASS sm90 epilogue subtile: wgmma D 64x32 -> bf16 smem, 64B swizzle",
         WGMMA_D[32], SW64_B16[64], (64, 32), "bfloat16", "sm_90", triton="store",
         smem_spec=("nvmma", 64, 16), gluon_src=G_V3[32], gluon_dst=("nvmma", 64, 16),
@@ -287,6 +294,11 @@ KNOWN_LOSSES: dict[str, dict[str, Any]] = {
                "are shuffled as separate payloads (8 rounds), which the cost model puts above "
                "staging through 4 KB (2 packed stores, a barrier, 2 packed loads: 5 "
                "instructions, fewer than FA3's 24 or Triton's 56)"},
+    "Ada FP8 P: mma.m16n8k16 C (fp32) -> mma.m16n8k32 A (e4m3)": {
+        "smem_bytes": {"ours": 4096, "reference": 0},
+        "wavefronts": {"ours": 64, "reference": 0},
+        "why": "as for FA3: no register-only byte permutes; Triton shuffles (8 shfl.sync, "
+               "56 instructions per warp), ours stages through 4 KB in 5"},
     "fp32 transpose, one warp (32x32)": {
         "instructions": {"ours": 41, "reference": 17},
         "why": "ldmatrix is modelled for 16-bit data only: Triton loads 32-bit columns with "

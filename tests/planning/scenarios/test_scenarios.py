@@ -152,6 +152,28 @@ def test_known_losses_are_still_losses():
                 assert found.get(m) == (v["ours"], v["reference"]), (name, m, found)
 
 
+def feature(instruction: str) -> str | None:
+    """The target feature an instruction of ours needs (docs/hardware.md)."""
+    for kind in ("ldmatrix", "stmatrix"):
+        if instruction.startswith(kind):
+            return kind + (".b8" if re.search(r"\.b8|m16n16|m8n16|m16n8", instruction) else "")
+    return None
+
+
+@pytest.mark.parametrize("s", [s for s in SCENARIOS if not s.xla],
+                         ids=[s.name for s in SCENARIOS if not s.xla])
+def test_instructions_exist_on_the_target(s):
+    """A plan for sm_80 never stores with stmatrix, nor one for sm_90 with the 8-bit forms."""
+    from tilelayout.core.targets import target
+
+    p = plan(s)
+    for side in ("store_instruction", "load_instruction"):
+        need = feature(str(p.costs.get(side, "")))
+        assert need is None or target(s.target).has(need), (s.target, p.costs[side])
+    assert feature("stmatrix.x4") == "stmatrix" and feature("ldmatrix.m16n16.x1.trans.b8") \
+        == "ldmatrix.b8" and not target("sm_80").has("stmatrix")
+
+
 @pytest.mark.parametrize("s", [s for s in SCENARIOS if s.gluon_src or s.gluon_dst],
                          ids=[s.name for s in SCENARIOS if s.gluon_src or s.gluon_dst])
 def test_layout_texts_are_tritons_lowering(s):
