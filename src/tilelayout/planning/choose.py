@@ -3,7 +3,7 @@
 ``choose_smem_layout(writer, reader, shape, dtype)`` costs every candidate layout with
 :func:`~tilelayout.planning.access.smem_access` for the stores (``writer``'s registers
 -> shared memory) and the loads (shared memory -> ``reader``'s registers) and returns
-the one with the fewest write + read wavefronts, ties broken by wider vectors, then
+the one with the fewest write + read wavefronts, ties broken by fewer instructions, wider vectors, then
 fewer bytes, then the hardware that accepts it (TMA / wgmma / tcgen05), then the
 simpler candidate. Families:
 

@@ -51,10 +51,12 @@ class Costed:
         """Write + read wavefronts."""
         return self.write.wavefronts + self.read.wavefronts
 
-    def key(self) -> tuple[int, int, int, int]:
-        """The order of preference (smaller is better)."""
-        return (self.wavefronts, -(self.write.vector_bytes + self.read.vector_bytes),
-                self.bytes, -len(self.accepted_by))
+    def key(self) -> tuple[int, int, int, int, int]:
+        """The order of preference (smaller is better): wavefronts, instructions, wider
+        vectors, bytes, then the hardware paths that accept the layout."""
+        return (self.wavefronts, self.write.requests + self.read.requests,
+                -(self.write.vector_bytes + self.read.vector_bytes), self.bytes,
+                -len(self.accepted_by))
 
     def row(self) -> dict[str, Any]:
         """One line of the candidates table, JSON-ready."""
