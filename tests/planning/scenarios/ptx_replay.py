@@ -86,6 +86,13 @@ class Replay:
         return sum(a.ideal for a in self.accesses)
 
     @property
+    def footprint(self) -> int:
+        """Bytes from address 0 to the end of the highest access (the buffer it needs)."""
+        ends = [int(a.addresses.max()) + a.access_bytes for a in self.accesses
+                if (a.addresses >= 0).any()]
+        return max(ends, default=0)
+
+    @property
     def smem_instructions(self) -> int:
         """Shared-memory instructions per warp."""
         return len(self.accesses)

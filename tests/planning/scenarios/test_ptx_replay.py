@@ -70,6 +70,7 @@ def test_warps_add_up_and_predicates_mask_lanes():
     # 2 warps, each lane its own word: 1 wavefront per warp
     r = replay(kernel("shl.b32 %r3, %r1, 2;\nst.shared.b32 [%r3], %r9;", threads=64))
     assert (r.warps, r.wavefronts, r.ideal, r.counts) == (2, 2, 2, {"st.shared.b32": 1})
+    assert r.footprint == 64 * 4
     # lanes >= 16 inactive; the active ones 256 B apart -> 16-way
     w, i, _ = one("shl.b32 %r3, %r1, 8;\nsetp.lt.u32 %p1, %r1, 16;\n@%p1 st.shared.b32 [%r3], %r9;")
     assert (w, i) == (16, 1)

@@ -152,6 +152,18 @@ def test_known_losses_are_still_losses():
                 assert found.get(m) == (v["ours"], v["reference"]), (name, m, found)
 
 
+@pytest.mark.parametrize("s", [s for s in SCENARIOS if any(h.same_as_triton for h in s.hand)],
+                         ids=[s.name for s in SCENARIOS if any(h.same_as_triton for h in s.hand)])
+def test_hand_written_costs_match_tritons_same_choice(s):
+    """Where Triton's kernel makes the hand-written kernel's choice, the cost worked out
+    from the source is what the replay measures."""
+    t = triton_cost(s.name)
+    for h in s.hand:
+        if h.same_as_triton:
+            assert (h.cost.smem_bytes, h.cost.wavefronts, h.cost.instructions) == \
+                (t.smem_bytes, t.wavefronts, t.instructions), (h, t)
+
+
 def feature(instruction: str) -> str | None:
     """The target feature an instruction of ours needs (docs/hardware.md)."""
     for kind in ("ldmatrix", "stmatrix"):
