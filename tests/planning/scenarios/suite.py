@@ -125,7 +125,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                    Cost(detail="registers re-viewed in place"), same_as_triton=True),)),
     Scenario(
         "FA3 FP8 P: wgmma D (fp32) -> wgmma A registers (e4m3)", WGMMA_D[64], DOT_A_FP8,
-        (64, 64), "e4m3", "sm_90", triton="convert", gluon_src=G_V3[64],
+        (64, 64), "e4m3", "sm_90a", triton="convert", gluon_src=G_V3[64],
         gluon_dst=("dot", 0, G_V3[64], 4),
         hand=(Hand(f"{FA2} hopper/utils.h:455-484 (permute_Aregs_fp8, called at "
                    f"hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp:1160 for V column-major)",
@@ -144,7 +144,7 @@ SCENARIOS: tuple[Scenario, ...] = (
               "register swap instead"),
     Scenario(
         "CUTLASS sm90 epilogue subtile: wgmma D 64x32 -> bf16 smem, 64B swizzle",
-        WGMMA_D[32], SW64_B16[64], (64, 32), "bfloat16", "sm_90", triton="store",
+        WGMMA_D[32], SW64_B16[64], (64, 32), "bfloat16", "sm_90a", triton="store",
         smem_spec=("nvmma", 64, 16), gluon_src=G_V3[32], gluon_dst=("nvmma", 64, 16),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm90_builder.inl:123-127 (warp-specialized epilogue tile 64x32 for "
@@ -155,7 +155,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                    Cost(4096, 32, 2, detail="2 stmatrix.x4 per warp, conflict-free"), same_as_triton=True),)),
     Scenario(
         "CUTLASS sm90 epilogue subtile: wgmma D 64x32 -> fp32 smem, 128B swizzle",
-        WGMMA_D[32], SW128_F32[64], (64, 32), "float32", "sm_90", triton="store",
+        WGMMA_D[32], SW128_F32[64], (64, 32), "float32", "sm_90a", triton="store",
         smem_spec=("nvmma", 128, 32), gluon_src=G_V3[32], gluon_dst=("nvmma", 128, 32),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm90_builder.inl:123-127 (epilogue tile 64x32), gemm/collective/builders/"
@@ -167,11 +167,11 @@ SCENARIOS: tuple[Scenario, ...] = (
                                              "share 16-byte chunks: 2-way"), same_as_triton=True),)),
     Scenario(
         "sm90 epilogue, whole tile: wgmma D 64x128 -> bf16 smem, 128B swizzle (2 boxes)",
-        WGMMA_D[128], SW128_B16_64x128, (64, 128), "bfloat16", "sm_90", triton="store",
+        WGMMA_D[128], SW128_B16_64x128, (64, 128), "bfloat16", "sm_90a", triton="store",
         smem_spec=("nvmma", 128, 16), gluon_src=G_V3[128], gluon_dst=("nvmma", 128, 16)),
     Scenario(
         "CUTLASS sm100 epilogue subtile: tcgen05.ld 32x32b.x32 -> bf16 smem, 64B swizzle",
-        TMEM_32X32B[32], SW64_B16[128], (128, 32), "bfloat16", "sm_100", triton="store",
+        TMEM_32X32B[32], SW64_B16[128], (128, 32), "bfloat16", "sm_100a", triton="store",
         smem_spec=("nvmma", 64, 16), gluon_dst=("nvmma", 64, 16),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm100_builder.inl:1000-1036 (EpilogueTileAuto: M = 128 rows of 32dp "
@@ -182,7 +182,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                    Cost(8192, 64, 4, detail="4 st.shared.v4.b32 per warp"), same_as_triton=True),)),
     Scenario(
         "CUTLASS sm100 epilogue subtile: tcgen05.ld 32x32b.x32 -> fp32 smem, 128B swizzle",
-        TMEM_32X32B[32], SW128_F32[128], (128, 32), "float32", "sm_100", triton="store",
+        TMEM_32X32B[32], SW128_F32[128], (128, 32), "float32", "sm_100a", triton="store",
         smem_spec=("nvmma", 128, 32), gluon_dst=("nvmma", 128, 32),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm100_builder.inl:1000-1036 (epilogue tile 128x32), :70-97 (K-major "
@@ -191,7 +191,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                    Cost(16384, 128, 8, detail="8 st.shared.v4.b32 per warp"), same_as_triton=True),)),
     Scenario(
         "sm100 epilogue, whole tile: tcgen05.ld 32x32b.x128 -> bf16 smem, 128B swizzle "
-        "(2 boxes)", TMEM_32X32B[128], SW128_B16_128x128, (128, 128), "bfloat16", "sm_100",
+        "(2 boxes)", TMEM_32X32B[128], SW128_B16_128x128, (128, 128), "bfloat16", "sm_100a",
         triton="store", smem_spec=("nvmma", 128, 16), gluon_dst=("nvmma", 128, 16)),
     Scenario(
         "V through ldmatrix.trans: 128B-swizzled smem -> mma B (fp16)", SW128_F16_64x64,
