@@ -110,6 +110,7 @@ SW128_F16_64x64 = ("ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288,512,1024,2
                    "S[(64,64):(64,1)])")  # NVMMAShared(128, 16) = CuTe Swizzle<3,3,3> on 64x64
 
 G_MMA2 = ("mma", 2, (16, 8))
+TMEM = ("tmem", "32x32b")  # TensorMemoryDescriptorType.get_reg_layout(num_warps=4)
 G_V3 = {n: ("mma", 3, (16, n, 16)) for n in (32, 64, 128)}
 
 FA2 = "Dao-AILab/flash-attention"
@@ -172,7 +173,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "CUTLASS sm100 epilogue subtile: tcgen05.ld 32x32b.x32 -> bf16 smem, 64B swizzle",
         TMEM_32X32B[32], SW64_B16[128], (128, 32), "bfloat16", "sm_100a", triton="store",
-        smem_spec=("nvmma", 64, 16), gluon_dst=("nvmma", 64, 16),
+        smem_spec=("nvmma", 64, 16), gluon_src=TMEM, gluon_dst=("nvmma", 64, 16),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm100_builder.inl:1000-1036 (EpilogueTileAuto: M = 128 rows of 32dp "
                    f"loads, N = 4096 / 128 = 32), :70-97 (K-major SW64 atom for 32 columns), "
@@ -183,7 +184,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "CUTLASS sm100 epilogue subtile: tcgen05.ld 32x32b.x32 -> fp32 smem, 128B swizzle",
         TMEM_32X32B[32], SW128_F32[128], (128, 32), "float32", "sm_100a", triton="store",
-        smem_spec=("nvmma", 128, 32), gluon_dst=("nvmma", 128, 32),
+        smem_spec=("nvmma", 128, 32), gluon_src=TMEM, gluon_dst=("nvmma", 128, 32),
         hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
                    f"sm100_builder.inl:1000-1036 (epilogue tile 128x32), :70-97 (K-major "
                    f"SW128 atom: 32 fp32 = 128 B), :716-795 (AutoVectorizingCopy 16 B)",
@@ -192,7 +193,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "sm100 epilogue, whole tile: tcgen05.ld 32x32b.x128 -> bf16 smem, 128B swizzle "
         "(2 boxes)", TMEM_32X32B[128], SW128_B16_128x128, (128, 128), "bfloat16", "sm_100a",
-        triton="store", smem_spec=("nvmma", 128, 16), gluon_dst=("nvmma", 128, 16)),
+        triton="store", smem_spec=("nvmma", 128, 16), gluon_src=TMEM, gluon_dst=("nvmma", 128, 16)),
     Scenario(
         "V through ldmatrix.trans: 128B-swizzled smem -> mma B (fp16)", SW128_F16_64x64,
         DOT_B_K2, (64, 64), "float16", "sm_80", triton="load", smem_spec=("nvmma", 128, 16),

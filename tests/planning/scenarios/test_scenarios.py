@@ -196,7 +196,7 @@ def test_layout_texts_are_tritons_lowering(s):
 
     for spec, text in ((s.gluon_src, s.src), (s.gluon_dst, s.dst)):
         if spec is not None:
-            assert str(lowered(gluon_layout(spec), s.shape)) == str(tl.parse(text)), spec
+            assert str(lowered(gluon_layout(spec, s.shape), s.shape)) == str(tl.parse(text)), spec
 
 
 def test_the_replay_reads_tritons_code():

@@ -28,6 +28,7 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as ttgl
 from triton.experimental.gluon._runtime import GluonASTSource
 from triton.experimental.gluon.language._layouts import SharedLayout
+from triton.experimental.gluon.language.nvidia import blackwell
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, tma
 
 import tilelayout as tl
@@ -151,17 +152,22 @@ def compile_scenario(kind: str, src: str, dst: str, shape, dtype: str, target: s
     return Compiled(replay(ptx), int(c.metadata.shared), ptx)
 
 
-def gluon_layout(spec: tuple, rank: int = 2) -> Any:
+def gluon_layout(spec: tuple, shape) -> Any:
     """A Gluon layout from a scenario's spec (see ``suite.Scenario.gluon_src``)."""
     kind = spec[0]
+    if kind == "tmem":  # the registers of a tcgen05.ld of a 4-warp accumulator tile
+        layout = blackwell.TensorMemoryLayout(block=tuple(shape), col_stride=1)
+        ty = blackwell.tensor_memory_descriptor_type(ttgl.float32, list(shape), layout,
+                                                     list(shape))
+        return ty.get_reg_layout(num_warps=4, instr_variant=spec[1])
     if kind == "blocked":
         return ttgl.BlockedLayout(list(spec[1]), list(spec[2]), list(spec[3]), list(spec[4]))
     if kind == "mma":
         return ttgl.NVMMADistributedLayout(version=[spec[1], 0], warps_per_cta=[4, 1],
                                            instr_shape=list(spec[2]))
     if kind == "dot":
-        return ttgl.DotOperandLayout(spec[1], gluon_layout(spec[2]), spec[3])
+        return ttgl.DotOperandLayout(spec[1], gluon_layout(spec[2], shape), spec[3])
     if kind == "nvmma":
         return ttgl.NVMMASharedLayout(swizzle_byte_width=spec[1], element_bitwidth=spec[2],
-                                      rank=rank)
+                                      rank=len(shape))
     raise ValueError(f"unknown Gluon layout spec {spec!r}")
