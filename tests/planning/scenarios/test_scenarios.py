@@ -117,16 +117,16 @@ def references(s: Scenario) -> list[tuple[str, Cost]]:
     return out
 
 
-def losses(s: Scenario) -> dict[str, tuple[int, int]]:
-    """{metric: (ours, best reference)} where ours is worse."""
+def compared(s: Scenario) -> dict[str, tuple[int, int]]:
+    """{metric: (ours, best reference)}."""
     ours = our_cost(plan(s)).values()
     refs = [c.values() for _, c in references(s)]
-    out = {}
-    for m, v in ours.items():
-        best = min(r[m] for r in refs)
-        if v > best:
-            out[m] = (v, best)
-    return out
+    return {m: (v, min(r[m] for r in refs)) for m, v in ours.items()}
+
+
+def losses(s: Scenario) -> dict[str, tuple[int, int]]:
+    """{metric: (ours, best reference)} where ours is worse."""
+    return {m: (a, b) for m, (a, b) in compared(s).items() if a > b}
 
 
 @pytest.mark.parametrize("s", SCENARIOS, ids=IDS)
@@ -231,8 +231,12 @@ def table() -> str:
                    f"{c.smem_bytes} / {c.wavefronts} / {c.instructions} ({c.detail})")
             mine = (f"{o.bytes_received} B received ({o.detail})" if s.xla else
                     f"{o.smem_bytes} / {o.wavefronts} / {o.instructions} ({o.detail})")
-            verdict = ("worse: " + ", ".join(f"{m} {a} vs {b}" for m, (a, b) in lost.items())
-                       if lost else "never worse")
+            won = {m: (a, b) for m, (a, b) in compared(s).items() if a < b}
+            verdict = "; ".join(
+                x for x in ("worse: " + ", ".join(f"{m} {a} vs {b}" for m, (a, b) in lost.items())
+                            if lost else "never worse",
+                            "better: " + ", ".join(f"{m} {a} vs {b}" for m, (a, b) in won.items())
+                            if won else "") if x)
             short = who if not who.startswith("hand: ") else "hand: " + who[6:].split(" (")[0]
             rows.append(f"| {s.name if i == 0 else ''} | {s.target if i == 0 else ''} | {short} "
                         f"| {ref} | {mine if i == 0 else ''} | {verdict if i == 0 else ''} |")
