@@ -98,6 +98,7 @@ WGMMA_D = {n: f"S[(4,2,8,{n // 8},4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
            for n in (32, 64, 128)}                                    # mma v3 [16,n,16]
 DOT_A_FP8 = "S[(4,2,8,4,4,4):(1@warpid,4,4@laneid,8,1@laneid,1)]"  # DotOperand(0, v3, 4)
 TMEM_32X32B = {n: f"S[(4,32,{n}):(1@warpid,1@laneid,1)]" for n in (32, 128)}  # 32x32b.x{n}
+TMEM_16X256B = "S[(4,2,2,8,4,4,2):(1@warpid,16,2,4@laneid,4,1@laneid,1)]"   # 16x256b, 128x32
 SW64_B16 = {m: f"ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,256,512,1024{',2048' * (m == 128)}), "
                f"S[({m},32):(32,1)])" for m in (64, 128)}           # NVMMAShared(64, 16)
 SW128_F32 = {m: f"ComposeLayout(XorSwizzle(1,2,4,8,16,36,72,144,256,512,1024{',2048' * (m == 128)}), "
@@ -190,6 +191,17 @@ SCENARIOS: tuple[Scenario, ...] = (
                    f"SW128 atom: 32 fp32 = 128 B), :716-795 (AutoVectorizingCopy 16 B)",
                    "each lane stores its row as 16-byte vectors into a 128B-swizzled 128x32 tile",
                    Cost(16384, 128, 8, detail="8 st.shared.v4.b32 per warp"), same_as_triton=True),)),
+    Scenario(
+        "CUTLASS sm100 epilogue subtile: tcgen05.ld 16x256b -> bf16 smem, 64B swizzle",
+        TMEM_16X256B, SW64_B16[128], (128, 32), "bfloat16", "sm_100a", triton="store",
+        smem_spec=("nvmma", 64, 16), gluon_src=("tmem", "16x256b"),
+        gluon_dst=("nvmma", 64, 16),
+        hand=(Hand(f"{CUTLASS} include/cutlass/epilogue/collective/builders/"
+                   f"sm100_builder.inl:716-795 (16dp256b loads of a 32-bit accumulator into a "
+                   f"16-bit D match stmatrix's thread-value ownership: SM90_U32x4_STSM_N), "
+                   f":1000-1036 (epilogue tile 128x32), :70-97 (K-major SW64 atom)",
+                   "stmatrix.x4 of the 16dp256b fragment into a 64B-swizzled 128x32 tile",
+                   Cost(8192, 64, 4, detail="4 stmatrix.x4 per warp"), same_as_triton=True),)),
     Scenario(
         "sm100 epilogue, whole tile: tcgen05.ld 32x32b.x128 -> bf16 smem, 128B swizzle "
         "(2 boxes)", TMEM_32X32B[128], SW128_B16_128x128, (128, 128), "bfloat16", "sm_100a",
