@@ -167,12 +167,16 @@ def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: 
     p.add_argument("--shape", help=f"the tile's logical shape, e.g. {example} (default: the "
                    f"presets' shape, else {first.upper()}'s)")
     p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    p.add_argument("--target", help="GPU target, e.g. sm_80, sm_90a, sm_100a (default: "
+                   "sm_90a, or the one the presets need; decides instructions and "
+                   "swizzle modes)")
 
 
 def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
                 dtype: str | None) -> tuple:
     """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,
-    shape, dtype)``: ``shape`` (text) defaults to a preset's shape, else the first
+    shape, dtype)`` (each a layout, or the preset it names): ``shape`` (text) defaults to
+    a preset's shape, else the first
     layout's; ``dtype`` to a preset's element type (one is required). ``tilelayout smem``
     and ``tilelayout plan`` take their operands this way.
 
@@ -188,7 +192,8 @@ def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | No
         ops = resolve([(pa or a, names[0]), (pb or b, names[1])], s, dtype, None)
     except LayoutError as exc:
         raise LayoutError(str(exc).replace("dtype=", "--dtype")) from None
-    return a, b, ops.shape or a.check_shape(None), ops.dtype
+    # presets stay presets: the planning entry points read their target needs
+    return pa or a, pb or b, ops.shape or a.check_shape(None), ops.dtype
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,6 @@ def run(args: argparse.Namespace) -> int:
     """Print the plan (or its JSON)."""
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
-    plan = plan_conversion(src, dst, shape, dtype)
+    plan = plan_conversion(src, dst, shape, dtype, target=args.target)
     print(json.dumps(plan.to_dict()) if args.json else str(plan))
     return 0

@@ -38,6 +38,7 @@ from .access import AccessReport
 from .costing import Costed, best, cost, lower_bound, prepare
 from .operands import resolve
 from .swizzle_family import swizzle_candidates
+from .targeting import TargetChoice
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
@@ -65,6 +66,9 @@ class SmemChoice:
     candidates: tuple[Costed, ...] = field(repr=False)
     searched: int = 0
     notes: tuple[str, ...] = ()
+    #: the GPU target planned for (:mod:`.targeting`), and why it was chosen
+    target: str | None = None
+    target_from: str = ""
 
     @property
     def wavefronts(self) -> int:
@@ -84,25 +88,28 @@ class SmemChoice:
                 "write": self.write.to_dict(per_request=per_request),
                 "read": self.read.to_dict(per_request=per_request),
                 "accepted_by": list(self.accepted_by), "searched": self.searched,
+                "target": self.target, "target_from": self.target_from,
                 "notes": list(self.notes),
                 "candidates": [c.row() for c in self.candidates]}
 
     def __str__(self) -> str:
         return (f"{self.layout}  [{self.name}; {'x'.join(map(str, self.shape))} "
-                f"{self.dtype}]\n  write: {self.write}\n  read:  {self.read}\n"
+                f"{self.dtype}; {self.target or 'any target'}]\n  write: {self.write}\n  read:  {self.read}\n"
                 f"  total {self.wavefronts} wavefronts, ideal {self.ideal} "
                 f"(+{self.distance})")
 
 
 def choose_smem_layout(
     writer: Layout | str, reader: Layout | str, shape: Sequence[int] | None = None,
-    dtype: str | None = None, family: str = "swizzle", *,
+    dtype: str | None = None, family: str = "swizzle", *, target: Any = None,
     limits: budget.Limits | None = None,
 ) -> SmemChoice:
     """The shared-memory layout for a tile stored through ``writer`` and loaded through
     ``reader`` that minimises write + read wavefronts (see the module doc). Each side is a
     layout, layout text or ``"preset:NAME[:KEY=VALUE...]"`` (:mod:`.operands`: ``shape``
-    and ``dtype`` default to the presets'). The register files are bounded by the
+    and ``dtype`` default to the presets'). ``target`` (``"sm_90a"``, ...; default: the
+    one the presets need, else sm_90a, :mod:`.targeting`) decides the hardware swizzle
+    modes and paths; ``c.target`` states it. The register files are bounded by the
     ``elements`` limit, the candidates costed by ``search`` (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
@@ -114,39 +121,41 @@ def choose_smem_layout(
     """
     if family not in FAMILIES:
         raise LayoutError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
-    ops = resolve([(writer, "writer"), (reader, "reader")], shape, dtype, None)
+    ops = resolve([(writer, "writer"), (reader, "reader")], shape, dtype, None, target)
     w, r = ops.layouts
     with budget.using(limits):
-        return _choose(w, r, ops.shape, ops.dtype, family)
+        return _choose(w, r, ops.shape, ops.dtype, family, ops.target)
 
 
-def widest_choice(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str
-                  ) -> SmemChoice:
+def widest_choice(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
+                  on: TargetChoice | None = None) -> SmemChoice:
     """The best layout of every family that applies: ``"any"`` (which also costs the
     hardware swizzles) for F2-linear sides of a 2^n-element tile, else ``"swizzle"``.
     Conversion plans stage through this choice."""
     try:
-        return _choose(writer, reader, shape, dtype, "any")
+        return _choose(writer, reader, shape, dtype, "any", on)
     except LayoutError:
-        return _choose(writer, reader, shape, dtype, "swizzle")
+        return _choose(writer, reader, shape, dtype, "swizzle", on)
 
 
 def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
-            family: str) -> SmemChoice:
+            family: str, on: TargetChoice | None = None) -> SmemChoice:
+    hw = None if on is None else on.target
     sides = prepare(writer, reader, shape, dtype)
     nbytes = dtype_bytes(dtype)
     ideal = lower_bound(sides.writer, nbytes) + lower_bound(sides.reader, nbytes)
     notes: list[str] = []
     if family == "swizzle":
-        cands = swizzle_candidates(sides.shape, dtype)
+        cands = swizzle_candidates(sides.shape, dtype, hw)
         budget.check("the swizzle family costs", len(cands), "search")
         costed = [cost(sides, c.name, c.layout, c.accepted_by) for c in cands]
     else:
-        costed, notes = xor_candidates(sides)
+        costed, notes = xor_candidates(sides, hw)
     if not costed:
         raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")
     ranked = best(costed)
     top = cost(sides, ranked[0].name, ranked[0].layout, ranked[0].accepted_by, worst=True)
     ranked[0] = top
     return SmemChoice(top.layout, top.name, top.write, top.read, ideal, top.accepted_by,
-                      family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes))
+                      family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes),
+                      None if on is None else on.name, "" if on is None else on.why)

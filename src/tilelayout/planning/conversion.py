@@ -50,6 +50,7 @@ from .operands import resolve
 from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .shuffle import ShuffleSchedule, degree, schedule
 from .staging import Side, Staging, joint_warps, slot_grid, stage_through
+from .targeting import TargetChoice
 
 #: cost units of the mechanism choice for a lane exchange: a shfl is 1, a select that
 #: picks a lane-dependent register 1/4 (single-cycle ALU work beside the shuffles); a
@@ -106,6 +107,9 @@ class ConversionPlan:
     smem: SmemChoice | None = None
     collective: str | None = None
     collective_steps: tuple[str, ...] = ()
+    #: the GPU target planned for (:mod:`.targeting`) and why it was chosen
+    target: str | None = None
+    target_from: str = ""
     _route: _Route | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -115,7 +119,8 @@ class ConversionPlan:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
         return {"src": str(self.src), "dst": str(self.dst), "shape": list(self.shape),
-                "dtype": self.dtype, "kind": self.kind, "mechanism": self.mechanism,
+                "dtype": self.dtype, "target": self.target, "target_from": self.target_from,
+                "kind": self.kind, "mechanism": self.mechanism,
                 "reason": self.reason, "costs": self.costs,
                 "collective": self.collective, "collective_steps": list(self.collective_steps),
                 "smem": None if self.smem is None else self.smem.to_dict(),
@@ -123,6 +128,7 @@ class ConversionPlan:
 
     def __str__(self) -> str:
         lines = [f"{self.src}  ->  {self.dst}  ({'x'.join(map(str, self.shape))} {self.dtype})",
+                 f"target: {self.target} ({self.target_from})",
                  f"kind: {self.kind}    mechanism: {self.mechanism}"
                  + (f" ({self.collective})" if self.collective else ""),
                  f"why: {self.reason}"]
@@ -183,14 +189,16 @@ def _selects(values: np.ndarray) -> int:
 
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
-                    dtype: str | None = None, *, limits: Limits | None = None
-                    ) -> ConversionPlan:
+                    dtype: str | None = None, *, target: Any = None,
+                    limits: Limits | None = None) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
 
     Each side is a layout, layout text or ``"preset:NAME[:KEY=VALUE...]"``
     (:mod:`.operands`): ``shape`` and ``dtype`` default to the presets' (float32 when
     nothing says; different preset dtypes need ``dtype=``); ``plan.dtype`` is the one
-    planned for.
+    planned for. ``target`` (``"sm_80"``, ``"sm_90a"``, ...; default: sm_90a, or the one
+    the presets need, :mod:`.targeting`) decides the instructions and swizzle modes;
+    ``plan.target`` states it.
 
     Either side may be a shared-memory tile (only axis ``m``): then the plan is the
     store (or load) through it. Costs: registers moved, shuffle rounds, shared-memory
@@ -203,13 +211,13 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     >>> p.kind
     'none'
     """
-    ops = resolve([(src, "src"), (dst, "dst")], shape, dtype)
+    ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
-        return _plan(*ops.layouts, ops.shape, ops.dtype)
+        return _plan(*ops.layouts, ops.shape, ops.dtype, ops.target)
 
 
-def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
-          ) -> ConversionPlan:
+def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
+          on: TargetChoice) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
     rows = dedupe(pd)
@@ -278,7 +286,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
             def stage() -> Staging | None:
                 nonlocal no_smem
                 try:
-                    return stage_through(ps, pd, dtype, gwarp, src_rows)
+                    return stage_through(ps, pd, dtype, gwarp, src_rows, on)
                 except LayoutError as exc:
                     no_smem = str(exc)
                     return None
@@ -327,7 +335,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
                           f"a barrier, {staging.load.per_warp} loads: {smem_units} units)")
         else:
             try:
-                staging = stage_through(ps, pd, dtype, gwarp, src_rows)
+                staging = stage_through(ps, pd, dtype, gwarp, src_rows, on)
             except LayoutError as exc:
                 crossing = (pd.cta[rows] != ps.cta[source]).any()
                 raise PlanError(
@@ -355,7 +363,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str
                           tuple(stages), smem,
                           None if kind != "collective" or coll is None else coll.name,
                           () if kind != "collective" or coll is None else coll.steps,
-                          _Route(**route))
+                          on.name, on.why, _Route(**route))
     return plan
 
 

@@ -33,6 +33,7 @@ from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from ..core.tile import TileLayout
 from ..syntax.parser import parse
+from .targeting import Need, TargetChoice, needs, resolve_target
 
 #: what one operand may be, for error messages
 ACCEPTED = "a layout, layout text or 'preset:NAME[:KEY=VALUE...]'"
@@ -48,6 +49,8 @@ class Operand:
     preset: str | None = None
     shape: tuple[int, ...] | None = None
     dtype: str | None = None
+    #: what the operand needs of the GPU target (:func:`.targeting.needs`)
+    needs: tuple[Need, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class Operands:
     shape: tuple[int, ...] | None
     dtype: str
     dtype_from: str
+    target: TargetChoice
 
     @property
     def layouts(self) -> tuple[Layout, ...]:
@@ -89,15 +93,17 @@ def operand(value: Any, what: str) -> Operand:
 
 
 def _from_preset(p: Any, what: str) -> Operand:
-    return Operand(p.layout, what, getattr(p, "name", None), tuple(p.shape),
-                   getattr(p, "dtype", None) or None)
+    name = getattr(p, "name", None)
+    return Operand(p.layout, what, name, tuple(p.shape), getattr(p, "dtype", None) or None,
+                   needs(name, dict(getattr(p, "params", {}) or {})))
 
 
 def resolve(values: Sequence[tuple[Any, str]], shape: Sequence[int] | None = None,
-            dtype: str | None = None, default_dtype: str | None = "float32") -> Operands:
-    """Resolve ``(value, what)`` operands of one tile with its ``shape`` and ``dtype``
-    (see the module doc). With no dtype given and no preset giving one, ``default_dtype``
-    is used (None: the dtype is required).
+            dtype: str | None = None, default_dtype: str | None = "float32",
+            target: Any = None) -> Operands:
+    """Resolve ``(value, what)`` operands of one tile with its ``shape``, ``dtype`` and
+    GPU ``target`` (see the module doc and :mod:`.targeting`). With no dtype given and no
+    preset giving one, ``default_dtype`` is used (None: the dtype is required).
 
     >>> try:
     ...     resolve([("preset:wgmma.m64nNk16.D", "src"),
@@ -112,7 +118,8 @@ def resolve(values: Sequence[tuple[Any, str]], shape: Sequence[int] | None = Non
     shape = None if shape is None else tuple(shape)
     held = [(o.what, o.dtype, f"{o.what} (preset {o.preset})") for o in ops]
     planned, source = element_type(dtype, held, default_dtype)
-    return Operands(ops, shape, planned, source)
+    chosen = resolve_target(target, [n for o in ops for n in o.needs])
+    return Operands(ops, shape, planned, source, chosen)
 
 
 def element_type(given: str | None, held: Sequence[tuple[str, str | None, str]],

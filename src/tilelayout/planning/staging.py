@@ -34,6 +34,7 @@ from .costing import prepare
 from .instruction_layouts import instruction_candidates
 from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement
+from .targeting import TargetChoice
 from .threads import RegisterFile, register_file
 
 #: a staging in passes is searched only for a whole-tile buffer above this many bytes:
@@ -128,11 +129,20 @@ def _empty(dtype: str) -> AccessReport:
 
 
 def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype: str,
-                store: bool) -> AccessReport:
+                store: bool, on: TargetChoice | None) -> AccessReport:
     """One side's access to a given shared-memory tile with the cheapest instruction kind
-    (fewest wavefronts, then fewest instructions: :func:`.mechanisms.best_access`)."""
+    the target has (fewest wavefronts, then fewest instructions:
+    :func:`.mechanisms.best_access`)."""
     rf = register_file(layout, shape, "writer" if store else "reader")
-    return best_access(rf, addr, dtype, store)
+    return best_access(rf, addr, dtype, store, kinds=kinds_for(on, store))
+
+
+def kinds_for(on: TargetChoice | None, store: bool) -> tuple[str, ...]:
+    """The instruction kinds a side may use on the target: vectors and packed registers
+    everywhere; ``matrix`` where the target has stmatrix (stores) / ldmatrix (loads)."""
+    if on is None or on.allows("stmatrix" if store else "ldmatrix"):
+        return ("vector", "packed", "matrix")
+    return ("vector", "packed")
 
 
 def writer_of(layout: Layout) -> Layout:
@@ -145,9 +155,11 @@ def writer_of(layout: Layout) -> Layout:
 
 def stage_through(src: Placement, dst: Placement, dtype: str,
                   gwarp: tuple[np.ndarray, np.ndarray] | None = None,
-                  src_rows: np.ndarray | None = None) -> Staging:
+                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None
+                  ) -> Staging:
     """Choose (or take) the shared-memory tile between ``src`` and ``dst`` and measure both
-    sides; ``src_rows`` are the source rows that store (default: all)."""
+    sides; ``src_rows`` are the source rows that store (default: all); ``on``: the target
+    (instruction kinds and swizzle modes; None: every target's)."""
     shape = src.shape
     if gwarp is None:
         gwarp = joint_warps(src, dst)
@@ -157,14 +169,15 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     if "shared" in (src.role, dst.role):
         smem = src.layout if src.role == "shared" else dst.layout
         addr = smem_addresses(smem, shape)
-        write = _given_side(writer_of(src.layout), addr, shape, dtype, True) \
+        write = _given_side(writer_of(src.layout), addr, shape, dtype, True, on) \
             if src.role == "registers" else _empty(dtype)
-        read = _given_side(dst.layout, addr, shape, dtype, False) \
+        read = _given_side(dst.layout, addr, shape, dtype, False, on) \
             if dst.role == "registers" else _empty(dtype)
         choice = SmemChoice(smem, "given", write, read, write.ideal + read.ideal, (),
-                            "given", shape, dtype, ())
+                            "given", shape, dtype, (), target=None if on is None else on.name,
+                            target_from="" if on is None else on.why)
     else:
-        choice = widest_choice(writer_of(src.layout), dst.layout, shape, dtype)
+        choice = widest_choice(writer_of(src.layout), dst.layout, shape, dtype, on)
     grids = (slot_grid(src, rows_s, gwarp[0], warps) if src.role == "registers" else None,
              slot_grid(dst, np.arange(dst.rows), gwarp[1], warps) if dst.role == "registers"
              else None)
@@ -172,10 +185,10 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     if "shared" in (src.role, dst.role):
         return whole
     options = [whole]
-    passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids)
+    passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
     if passes is not None:
         options.append(passes)
-    better = with_instructions(choice, writer_of(src.layout), dst.layout)
+    better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
     if better is not choice:
         options.append(_whole(better, grids, shape, nbytes))
     return min(options, key=rank)
@@ -194,7 +207,7 @@ def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> St
 
 
 def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
-                      top: int = 1) -> SmemChoice:
+                      top: int = 1, on: TargetChoice | None = None) -> SmemChoice:
     """``choice`` or a cheaper staging that packs non-adjacent registers or uses
     ldmatrix / stmatrix (:mod:`.mechanisms`): the ``top`` best candidates of ``choice``
     and the layouts of :mod:`.instruction_layouts`, each side costed with the instruction
@@ -216,9 +229,12 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
     # matrix layouts for both sides: one built for a side that already moves 16-byte
     # rows may still let the other side issue fewer instructions
-    tries += [(n, lay, a, None, who) for n, lay, a, who in instruction_candidates(sides)]
+    matrix_sides = ("reader", "writer") if on is None else on.matrix_sides()
+    tries += [(n, lay, a, None, who)
+              for n, lay, a, who in instruction_candidates(sides, matrix_sides)]
     budget.check("the instruction-aware staging costs", len(tries), "search")
-    plain_kinds, every = ("vector", "packed"), ("vector", "packed", "matrix")
+    plain_kinds = ("vector", "packed")
+    kinds = {True: kinds_for(on, True), False: kinds_for(on, False)}
     # a matrix side costs the same under every row swizzle of its layout (each matrix
     # stays in one 128-byte line): costed once per construction
     matrix_cost: dict[str, tuple[int, int] | None] = {}
@@ -246,10 +262,10 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         else:
             w = best_access(sides.writer, addr, choice.dtype, True,
                             None if costed is None else costed.write, worst=False,
-                            kinds=every, cache=caches[True])
+                            kinds=kinds[True], cache=caches[True])
             r = best_access(sides.reader, addr, choice.dtype, False,
                             None if costed is None else costed.read, worst=False,
-                            kinds=every, cache=caches[False])
+                            kinds=kinds[False], cache=caches[False])
             cost = (w.wavefronts + r.wavefronts, w.requests + r.requests)
         key = (*cost, _footprint(addr, nbytes))
         if key < best:
@@ -260,15 +276,18 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     if found is None:
         return choice
     name, layout, addr, accepted = found
-    w = best_access(sides.writer, addr, choice.dtype, True, cache=caches[True])
-    r = best_access(sides.reader, addr, choice.dtype, False, cache=caches[False])
+    w = best_access(sides.writer, addr, choice.dtype, True, kinds=kinds[True],
+                    cache=caches[True])
+    r = best_access(sides.reader, addr, choice.dtype, False, kinds=kinds[False],
+                    cache=caches[False])
     note = (f"staged with {w.mechanism} stores and {r.mechanism} loads through {name}: "
             f"{w.wavefronts + r.wavefronts} wavefronts and {w.requests + r.requests} "
             f"instructions, against {choice.wavefronts} and {w0.requests + r0.requests} "
             f"with consecutive-slot vectors ({choice.name})")
     return SmemChoice(layout, name, w, r, min(choice.ideal, w.ideal + r.ideal), accepted,
                       choice.family, choice.shape, choice.dtype, choice.candidates,
-                      choice.searched + len(tries), choice.notes + (note,))
+                      choice.searched + len(tries), choice.notes + (note,), choice.target,
+                      choice.target_from)
 
 
 def _per_warp_16(rf: RegisterFile, nbytes: int) -> int:
@@ -293,7 +312,7 @@ def _sides(grids, addr: np.ndarray, choice: SmemChoice, nbytes: int) -> tuple[Si
 
 
 def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
-               grids) -> Staging | None:
+               grids, on: TargetChoice | None = None) -> Staging | None:
     """The exchange in passes through a smaller buffer (:mod:`.chunking`): one pass's
     tile chosen as a whole tile is (:func:`widest_choice`, then
     :func:`with_instructions`, so passes combine with packed registers and ldmatrix /
@@ -312,8 +331,8 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     sub = tuple(1 if d in cut else e for d, e in enumerate(digits))
     try:
         w, r = slice_layout(src, digits, region), slice_layout(dst, digits, region)
-        part = widest_choice(w, r, sub, dtype)
-        part = with_instructions(part, w, r)
+        part = widest_choice(w, r, sub, dtype, on)
+        part = with_instructions(part, w, r, on=on)
     except LayoutError:
         return None
     passes = math.prod(digits[d] for d in cut)

@@ -42,6 +42,7 @@ from ..core import budget
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from ..core.targets import Target
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from .access import MAX_VECTOR_BYTES, vector_ok
@@ -256,7 +257,8 @@ def _max_vector(rf: RegisterFile, nbytes: int) -> int:
     return j
 
 
-def xor_candidates(sides: Sides) -> tuple[list[Costed], list[str]]:
+def xor_candidates(sides: Sides, target: Target | None = None
+                   ) -> tuple[list[Costed], list[str]]:
     """The XOR-linear candidates (one per feasible vector split) and the hardware swizzle
     family, costed; plus notes for the report."""
     shape = sides.shape
@@ -270,7 +272,7 @@ def xor_candidates(sides: Sides) -> tuple[list[Costed], list[str]]:
     r = linear_side(sides.reader, "reader")
     splits = [(jw, jr) for jw in range(_max_vector(sides.writer, nbytes) + 1)
               for jr in range(_max_vector(sides.reader, nbytes) + 1)]
-    family = [c for c in swizzle_candidates(shape, sides.dtype)]
+    family = swizzle_candidates(shape, sides.dtype, target)
     budget.check("family='any' costs", len(splits) + len(family), "search")
     costed: list[Costed] = []
     seen: set[tuple[int, ...]] = set()
