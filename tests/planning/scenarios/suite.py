@@ -30,7 +30,6 @@ Costs (:class:`Cost`), per scenario, for our plan and each reference:
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,15 +265,10 @@ def layouts(s: Scenario) -> tuple[tl.Layout, tl.Layout]:
     return tl.parse(s.src), tl.parse(s.dst)
 
 
-def takes_target() -> bool:
-    """Whether this planner takes ``target=`` (issue 18's API; passed when it does)."""
-    return "target" in inspect.signature(tl.plan_conversion).parameters
-
-
 def plan(s: Scenario) -> tl.ConversionPlan:
+    """Our plan for the scenario, made for its target."""
     src, dst = layouts(s)
-    kw = {"target": s.target} if takes_target() else {}
-    return tl.plan_conversion(src, dst, s.shape, s.dtype, **kw)
+    return tl.plan_conversion(src, dst, s.shape, s.dtype, target=s.target)
 
 
 def our_cost(p: tl.ConversionPlan) -> Cost:

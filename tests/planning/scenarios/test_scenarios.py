@@ -179,6 +179,7 @@ def test_instructions_exist_on_the_target(s):
     from tilelayout.core.targets import target
 
     p = plan(s)
+    assert str(p.target) == s.target
     for side in ("store_instruction", "load_instruction"):
         need = feature(str(p.costs.get(side, "")))
         assert need is None or target(s.target).has(need), (s.target, p.costs[side])
