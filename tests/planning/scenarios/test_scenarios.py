@@ -72,7 +72,13 @@ def xla_cost(name: str) -> Cost | None:
     src, dst = layouts(s)
     x = jax.device_put(jnp.zeros(s.shape, jnp.float32), to_named_sharding(src, mesh, s.shape))
     fn = jax.jit(lambda v: v, out_shardings=to_named_sharding(dst, mesh, s.shape))
-    hlo = fn.lower(x).compile().as_text()
+    return hlo_cost(fn.lower(x).compile().as_text())
+
+
+def hlo_cost(hlo: str) -> Cost:
+    """The collectives of an XLA program and the most bytes one device receives: an
+    all-to-all's tuple holds one piece per peer (one stays), an all-gather receives its
+    result minus its own operand, a collective-permute its whole result."""
     sizes_of = {m.group(1): _bytes(m.group(2))
                 for m in re.finditer(r"(%[\w.-]+) = (\(.*?\)|\w+\[[\d,]*\])", hlo)}
     received, ops = 0, []
@@ -83,10 +89,10 @@ def xla_cost(name: str) -> Cost | None:
             continue
         ops.append(m.group(3))
         total = _bytes(m.group(2))
-        if m.group(3) == "all-to-all":  # a tuple of one piece per peer; one piece stays
+        if m.group(3) == "all-to-all":
             pieces = max(1, m.group(2).count("["))
             received += total * (pieces - 1) // pieces
-        elif m.group(3) == "all-gather":  # the result minus the device's own operand
+        elif m.group(3) == "all-gather":
             received += total - sizes_of.get(m.group(4), 0)
         else:
             received += total
@@ -198,6 +204,22 @@ def test_layout_texts_are_tritons_lowering(s):
     for spec, text in ((s.gluon_src, s.src), (s.gluon_dst, s.dst)):
         if spec is not None:
             assert str(lowered(gluon_layout(spec, s.shape), s.shape)) == str(tl.parse(text)), spec
+
+
+def test_hlo_bytes_received():
+    """On XLA's own text (from the (x, y) -> (y, x) and all-gather reshards): an all-to-all
+    of 2 pieces of 8 floats receives 32 bytes, a collective-permute of 16 floats 64, an
+    all-gather of 16 x 8 floats from an 8 x 8 operand 256."""
+    hlo = """
+  %param = f32[8,8]{1,0} parameter(0)
+  %all-to-all.1 = (f32[1,4,2]{2,1,0}, f32[1,4,2]{2,1,0}) all-to-all(%a, %b), channel_id=1
+  ROOT %collective-permute = f32[4,4]{1,0} collective-permute(%c), channel_id=2
+  %all-gather = f32[16,8]{1,0} all-gather(%param), channel_id=3, dimensions={0}
+"""
+    c = hlo_cost(hlo)
+    assert (c.bytes_received, c.detail) == (32 + 64 + 256,
+                                            "all-to-all, collective-permute, all-gather")
+    assert hlo_cost("%x = f32[4]{0} add(%a, %b)") == Cost(detail="none")
 
 
 def test_the_replay_reads_tritons_code():
