@@ -16,11 +16,13 @@ i.e. a 16-byte request of the first ``8N`` lanes (PTX ISA, "Warp-level matrix lo
 instruction: ldmatrix").
 
 Values that come from memory, parameters or floating-point work are *data*: unknown to
-the replay. An instruction that reads data is counted as data movement (``prmt``,
-``selp``, ``cvt``, ``mov`` packing); the same opcode on thread-index arithmetic is
-address arithmetic and not counted. A shared-memory address that depends on data, a
-branch (loops), or an opcode the replay does not know on the address path is refused
-with :class:`ReplayError` saying which line.
+the replay. A ``selp`` / ``prmt`` of data counts as data movement when it works on
+data received from another lane or from shared memory, or when what it builds is then
+shuffled or stored to shared memory (the same opcodes on thread indices are address
+arithmetic; packing loaded values for a global store is not the exchange); float
+conversions (``cvt``) and register packing (``mov.pack``) are counted apart. A
+shared-memory address that depends on data, a branch (loops), or an opcode the replay
+does not know on the address path is refused with :class:`ReplayError` saying which line.
 
 The shared-memory base symbols (``global_smem``) are address 0: the dynamic shared
 memory window starts at least 128-byte aligned, and banks depend on the address modulo
@@ -82,6 +84,13 @@ class Replay:
     @property
     def ideal(self) -> int:
         return sum(a.ideal for a in self.accesses)
+
+    @property
+    def footprint(self) -> int:
+        """Bytes from address 0 to the end of the highest access (the buffer it needs)."""
+        ends = [int(a.addresses.max()) + a.access_bytes for a in self.accesses
+                if (a.addresses >= 0).any()]
+        return max(ends, default=0)
 
     @property
     def smem_instructions(self) -> int:
@@ -192,6 +201,11 @@ class _Machine:
             "%ntid.x": np.full(threads, threads, np.int64),
             **{k: np.full(threads, v, np.int64) for k, v in _SPECIAL.items()}}
         self.why: dict[str, str] = {}  # unknown register -> where its data came from
+        #: registers holding data received from another lane or from shared memory
+        self.received: set[str] = set()
+        #: data selects / permutes not yet counted: register -> opcode; counted when the
+        #: register is shuffled or stored to shared memory (see :func:`replay`)
+        self.pending: dict[str, str] = {}
         self.scopes: list[dict[str, object]] = []
 
     def value(self, text: str, line: int) -> np.ndarray | None:
@@ -217,6 +231,8 @@ class _Machine:
             old = self.env.get(name)
             v = None if old is None else np.where(pred, v, old)
         self.env[name] = v
+        self.received.discard(name)
+        self.pending.pop(name, None)
         if v is None:
             self.why[name] = why
         else:
@@ -396,8 +412,6 @@ _NO_DEST = ("st", "red", "bar", "barrier", "fence", "cp", "prefetch", "tcgen05.s
             "tcgen05.commit", "tcgen05.mma", "tcgen05.wait", "tcgen05.fence", "wgmma.fence",
             "wgmma.commit_group", "wgmma.wait_group", "mbarrier.init", "mbarrier.expect_tx",
             "griddepcontrol", "setmaxnreg", "membar")
-#: data instructions counted per warp (on data; on thread indices they are arithmetic)
-_COUNTED_ON_DATA = ("prmt", "selp", "cvt")
 _FLOAT = re.compile(r"(?:^|\.)(?:f16x2|bf16x2|f16|bf16|f32|f64|tf32|e4m3\w*|e5m2\w*|e2m\w+|"
                     r"e3m\w+|ue8m0\w*)(?:\.|$)")
 
@@ -412,21 +426,32 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if base in ("bra", "brx", "call"):
         raise ReplayError(f"line {line}: {op}: control flow (a loop or a call) is not "
                           f"replayed; the replay evaluates straight-line kernels only")
-    pred = None
-    if guard is not None:
-        p = m.value(guard[1:], line)
-        if p is None:
-            raise ReplayError(f"line {line}: guard {guard} depends on data")
-        pred = p.astype(bool)
+    pred = None if guard is None else m.value(guard[1:], line)
+    if guard is not None and pred is None:  # a data-dependent guard (e.g. elect.sync)
+        if op.startswith(("st.shared", "ld.shared", "stmatrix", "ldmatrix")):
+            raise ReplayError(f"line {line}: the guard {guard} of {op} depends on data")
+        pred = np.ones(m.n, dtype=bool)
+    elif pred is not None:
+        pred = pred.astype(bool)
     if base in ("ret", "exit", "trap"):
         return
     if op.startswith(("st.shared", "ld.shared", "stmatrix", "ldmatrix")):
         _shared(m, line, op, ops, pred, accesses, counts)
         return
-    if base in ("bar", "barrier", "shfl"):
-        counts[".".join(op.split(".")[:3]) if base == "shfl" else op] += 1
+    if base in ("bar", "barrier"):
+        counts[op] += 1
     elif op.startswith(("cp.async.bulk", "fence.proxy", "tcgen05", "wgmma", "mbarrier")):
-        counts[".".join(op.split(".")[:3])] += 1
+        counts[".".join(op.split(".")[:4])] += 1
+    if base == "shfl":
+        _shfl(m, line, op, ops, counts)
+        return
+    if op == "elect.sync":  # with a full member mask: lane 0 is elected
+        lane = np.arange(m.n) % WARP
+        d = _dests(ops[0])
+        m.set(d[0], np.zeros(m.n, np.int64), "")
+        if len(d) > 1:
+            m.set(d[1], (lane == 0).astype(np.int64), "")
+        return
     if not ops or op.startswith(_NO_DEST) and not (base == "cp" and ops[0].startswith("%")):
         return
     dst, srcs = ops[0], ops[1:]
@@ -435,17 +460,24 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
         if r not in m.env:
             raise ReplayError(f"line {line}: register {r} is read before it is written")
     data = any(m.env[r] is None for r in regs) or _FLOAT.search(op) is not None or \
-        any(re.fullmatch(r"0[fFdD][0-9a-fA-F]+", s.strip()) for s in srcs)
+        any(re.fullmatch(r"0[fFdD][0-9a-fA-F]+", s.strip()) for s in srcs) or \
+        any(re.fullmatch(r"[A-Za-z_$][\w$]*", s.strip()) and s.strip() not in m.shared
+            for s in srcs)  # a parameter or global symbol's address
     packs = base == "mov" and bool(srcs) and srcs[0].startswith("{")
-    if data and (base in _COUNTED_ON_DATA or packs):
+    got = any(r in m.received for r in regs)
+    if data and (packs or base == "cvt" and _FLOAT.search(op)):
         counts["mov.pack" if packs else op] += 1
+    elif data and base in ("prmt", "selp") and got:  # unpacking / choosing received data
+        counts[op] += 1
     if base not in _EVALUATED or data or packs or dst.startswith("{") or \
             any(s.strip().startswith("[") for s in srcs):
         why = f"line {line}: {op}" + (" of data" if data else "")
         for d in _dests(dst):
             m.set(d, None, why)
-        if base == "setp" and "|" in dst:
-            m.set(dst.split("|")[1].strip(), None, why)
+            if got:
+                m.received.add(d)
+            elif data and base in ("prmt", "selp"):
+                m.pending[d] = op
         return
     vals = [m.value(s, line) for s in srcs]
     if base == "mov":
@@ -473,8 +505,39 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
         m.set(dst, _alu(op, vals, line), "", pred)
 
 
+def _shfl(m: _Machine, line: int, op: str, ops: list[str], counts: Counter) -> None:
+    """``shfl.sync.MODE d[|p], a, b, c, mask``: of data it is data movement (counted); of
+    a thread index (a warp-uniform broadcast) it is evaluated."""
+    dst, srcs = ops[0], ops[1:]
+    vals = [m.value(s, line) for s in srcs[:2]]
+    mode = op.split(".")[2]
+    names = [d.strip() for d in dst.split("|")]
+    if vals[0] is None or vals[1] is None:
+        counts[".".join(op.split(".")[:3])] += 1
+        _sent(m, srcs[:1], counts)
+        for d in names:
+            m.set(d, None, f"line {line}: {op} of data")
+            m.received.add(d)
+        return
+    lane = np.arange(m.n) % WARP
+    b = vals[1] & 31
+    src = {"idx": b, "bfly": lane ^ b, "up": np.where(lane >= b, lane - b, lane),
+           "down": np.where(lane + b < WARP, lane + b, lane)}[mode]
+    m.set(names[0], vals[0][np.arange(m.n) - lane + src], "")
+    if len(names) > 1:
+        m.set(names[1], np.ones(m.n, np.int64), "")
+
+
+def _sent(m: _Machine, operands: list[str], counts: Counter) -> None:
+    """Data leaves the thread (a shuffle or a shared-memory store): the selects and
+    permutes that built it count."""
+    for r in (r for o in operands for r in _REG.findall(o)):
+        if r in m.pending:
+            counts[m.pending.pop(r)] += 1
+
+
 def _dests(dst: str) -> list[str]:
-    return _REG.findall(dst) if dst.startswith("{") else [dst.split("|")[0].strip()]
+    return _REG.findall(dst) if dst.startswith("{") else [d.strip() for d in dst.split("|")]
 
 
 def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | None,
@@ -504,6 +567,9 @@ def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | 
     if op.startswith(("ld", "ldmatrix")):
         for d in _dests(ops[0]):
             m.set(d, None, f"line {line}: loaded from shared memory")
+            m.received.add(d)
+    else:
+        _sent(m, ops[1:], counts)
 
 
 __all__ = ["Access", "Replay", "ReplayError", "replay"]

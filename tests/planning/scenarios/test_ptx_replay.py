@@ -70,6 +70,7 @@ def test_warps_add_up_and_predicates_mask_lanes():
     # 2 warps, each lane its own word: 1 wavefront per warp
     r = replay(kernel("shl.b32 %r3, %r1, 2;\nst.shared.b32 [%r3], %r9;", threads=64))
     assert (r.warps, r.wavefronts, r.ideal, r.counts) == (2, 2, 2, {"st.shared.b32": 1})
+    assert r.footprint == 64 * 4
     # lanes >= 16 inactive; the active ones 256 B apart -> 16-way
     w, i, _ = one("shl.b32 %r3, %r1, 8;\nsetp.lt.u32 %p1, %r1, 16;\n@%p1 st.shared.b32 [%r3], %r9;")
     assert (w, i) == (16, 1)
@@ -93,13 +94,18 @@ def test_integer_ops():
 
 def test_data_instructions_are_counted_address_arithmetic_is_not():
     body = ("ld.global.b32 %r10, [k_param_0];\nld.global.b32 %r11, [k_param_0+4];\n"
-            "prmt.b32 %r12, %r10, %r11, 0x5410;\n"         # data: counted
+            "prmt.b32 %r12, %r10, %r11, 0x5410;\n"         # data, then stored to smem: counted
+            "prmt.b32 %r17, %r10, %r11, 0x3210;\n"         # data, only to global: not counted
+            "st.global.b32 [k_param_0], %r17;\n"
             "prmt.b32 %r13, %r1, 0, 0x3210;\n"             # thread index: arithmetic
-            "setp.eq.s32 %p1, %r13, 0;\nselp.b32 %r14, %r10, %r11, %p1;\n"  # data select
+            "setp.eq.s32 %p1, %r13, 0;\nselp.b32 %r14, %r10, %r11, %p1;\n"  # sent: counted
             "shfl.sync.idx.b32 %r15, %r14, %r13, 31, -1;\n"
+            "selp.b32 %r18, %r15, %r10, %p1;\n"            # on received data: counted
+            "shl.b32 %r19, %r1, 2;\nst.shared.b32 [%r19], %r12;\n"
             "cvt.rn.f16x2.f32 %r16, %r10, %r11;\nbar.sync 0;\nbar.warp.sync -1;")
-    assert one(body)[2] == {"prmt.b32": 1, "selp.b32": 1, "shfl.sync.idx": 1,
-                            "cvt.rn.f16x2.f32": 1, "bar.sync": 1, "bar.warp.sync": 1}
+    assert one(body)[2] == {"prmt.b32": 1, "selp.b32": 2, "shfl.sync.idx": 1,
+                            "st.shared.b32": 1, "cvt.rn.f16x2.f32": 1, "bar.sync": 1,
+                            "bar.warp.sync": 1}
 
 
 def test_inline_asm_scopes_shadow_registers():
