@@ -33,7 +33,7 @@ from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
 from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
-from .placement import WARP, Placement
+from .placement import WARP, Placement, row_ids
 from .targeting import TargetChoice
 from .threads import RegisterFile, register_file
 
@@ -395,6 +395,6 @@ def joint_warps(src: Placement, dst: Placement) -> tuple[np.ndarray, np.ndarray]
     """One warp numbering for both sides: ``(src rows' warp, dst rows' warp)``."""
     both = np.concatenate([np.stack([src.device, src.cta, src.warp], 1),
                            np.stack([dst.device, dst.cta, dst.warp], 1)])
-    _, inv = np.unique(both, axis=0, return_inverse=True)
+    _, inv = row_ids(both, return_inverse=True)
     inv = inv.reshape(-1)
     return inv[: src.rows], inv[src.rows:]
