@@ -43,6 +43,8 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from .access import AccessReport
+from .byte_permute import BytePermute, plan_byte_permute
+from .byte_permute import run as run_byte_permute
 from .choose import SmemChoice
 from .collective import Collective, classify
 from .mechanisms import MatrixAccess
@@ -51,13 +53,7 @@ from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_id
 from .shuffle import ShuffleSchedule, degree, schedule
 from .staging import Side, Staging, joint_warps, slot_grid, stage_through
 from .targeting import TargetChoice
-
-#: cost units of the mechanism choice for a lane exchange: a shfl is 1, a select that
-#: picks a lane-dependent register 1/4 (single-cycle ALU work beside the shuffles); a
-#: shared-memory store or load is 1, the barrier 1, and the store -> load round trip
-#: through memory ROUND_TRIP more
-SELECT_COST = 0.25
-ROUND_TRIP = 2
+from .units import BAR_WARP_SYNC, ROUND_TRIP, barrier, shuffle_units, staging_units
 
 
 @dataclass(frozen=True)
@@ -89,6 +85,7 @@ class _Route:
     epw: int = 1
     staging: Staging | None = None
     bits: int = 32
+    byte_permute: BytePermute | None = None
 
 
 @dataclass(frozen=True)
@@ -286,53 +283,80 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
             def stage() -> Staging | None:
                 nonlocal no_smem
                 try:
-                    return stage_through(ps, pd, dtype, gwarp, src_rows, on)
+                    return stage_through(ps, pd, dtype, gwarp, src_rows, on, warp_local=True)
                 except LayoutError as exc:
                     no_smem = str(exc)
                     return None
 
-            if rounds > bound:
+            # sub-word values: whole-register shuffles plus byte permutes (:mod:`.byte_permute`)
+            bp = None if bits >= 32 else plan_byte_permute(
+                gwarp[1][rows], ps.lane[source], ps.slot[source], pd.lane[rows],
+                pd.slot[rows], warps, bits)
+            if min(rounds, math.inf if bp is None else bp.units) > bound:
                 staging = stage()
-            if no_smem or rounds <= (bound if staging is None else _units(staging)):
+            if no_smem or rounds <= (bound if staging is None else _units(staging, warps)):
                 sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
                 rnd = sched.edge_round[which]
-                shuffle_instr, selects = _shuffle_instructions(sched, rnd, s_slot, d_slot)
-                cost_units = shuffle_instr * wpe + selects * wpe * SELECT_COST
+                # selects pick registers: packed sub-word slots share one
+                shuffle_instr, selects = _shuffle_instructions(sched, rnd, s_slot // epw,
+                                                               d_slot // epw)
+                packs = _packs(sched, rnd, edges[which, 2], pos, s_slot, d_slot, epw)
+                cost_units = shuffle_units(shuffle_instr * wpe, (selects + packs) * wpe)
                 costs.update(shuffle_instructions=shuffle_instr * wpe,
-                             shuffle_selects=selects * wpe)
-                if cost_units > bound and staging is None and not no_smem:
-                    staging = stage()
-            smem_units = bound if staging is None else _units(staging)
+                             shuffle_selects=selects * wpe, shuffle_packs=packs * wpe)
+            if bp is not None and (sched is None or bp.units < cost_units):
+                sched, cost_units = None, bp.units
+                route["byte_permute"] = bp
+                costs.update(shuffle_instructions=bp.shuffles, shuffle_selects=bp.selects,
+                             byte_permutes=bp.permutes)
+                costs.pop("shuffle_packs", None)
+            if cost_units > bound and staging is None and not no_smem:
+                staging = stage()
+            smem_units = bound if staging is None else _units(staging, warps)
             if no_smem:
                 smem_units = math.inf
             costs["smem_cost_units"] = None if no_smem else smem_units
-            if sched is not None and cost_units <= smem_units:
+            use_bp = "byte_permute" in route
+            if (sched is not None or use_bp) and cost_units <= smem_units:
                 mechanism = "warp-shuffle"
-                reason = (f"lanes of one warp exchange data: {rounds} shfl.sync "
-                          f"round(s) per warp and {costs['shuffle_selects']} register "
-                          f"selects ({cost_units:g} cost units) "
-                          + (f"(shared memory cannot be planned: {no_smem})" if no_smem else
-                             f"cost no more than staging through shared memory "
-                             f"({'at least ' if staging is None else ''}{smem_units} units: "
-                             f"stores, a barrier, loads)"))
-                route.update(shuffle=sched, epw=epw, shuffle_fill=(
-                    rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
-                if moved:
-                    stages.append(Stage("registers", f"move {moved} values between register "
-                                        f"slots of the same thread", {"moved": moved}))
-                stages += [Stage("shuffle", f"round {k + 1}: shfl.sync.idx; warp 0's lanes read "
-                                 f"lanes [{_lanes_text(sched.src_lane[k][0])}]",
-                                 {"round": k, "src_lane": sched.src_lane[k].tolist(),
-                                  "send_word": sched.send_word[k].tolist()})
-                           for k in range(sched.rounds)]
+                n_shfl = costs["shuffle_instructions"]
+                what = (f"{n_shfl} shfl.sync of whole registers, {costs['shuffle_selects']} "
+                        f"selects and {costs['byte_permutes']} prmt.b32 per warp" if use_bp
+                        else f"{n_shfl} shfl.sync round(s) per warp, "
+                             f"{costs['shuffle_selects']} register selects and "
+                             f"{costs.get('shuffle_packs', 0)} packs")
+                reason = (f"lanes of one warp exchange data: {what} ({cost_units:g} cost "
+                          f"units) " + (f"(shared memory cannot be planned: {no_smem})"
+                                        if no_smem else
+                                        f"cost no more than staging through shared memory "
+                                        f"({'at least ' if staging is None else ''}"
+                                        f"{smem_units:g} units: stores, __syncwarp, loads)"))
+                if use_bp:
+                    route["epw"] = epw
+                    stages += _byte_permute_stages(route["byte_permute"])
+                else:
+                    assert sched is not None
+                    route.update(shuffle=sched, epw=epw, shuffle_fill=(
+                        rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane))
+                    if moved:
+                        stages.append(Stage("registers", f"move {moved} values between "
+                                            f"register slots of the same thread",
+                                            {"moved": moved}))
+                    stages += [Stage("shuffle", f"round {k + 1}: shfl.sync.idx; warp 0's "
+                                     f"lanes read lanes [{_lanes_text(sched.src_lane[k][0])}]",
+                                     {"round": k, "src_lane": sched.src_lane[k].tolist(),
+                                      "send_word": sched.send_word[k].tolist()})
+                               for k in range(sched.rounds)]
             else:
-                shown = (f"{rounds} shfl.sync round(s) per warp" if sched is None else
-                         f"{rounds} shfl.sync round(s) per warp and "
-                         f"{costs['shuffle_selects']} register selects ({cost_units:g} units)")
+                route.pop("byte_permute", None)
+                shown = (f"{rounds} shfl.sync round(s) per warp" if sched is None and not use_bp
+                         else f"{costs['shuffle_instructions']} shfl.sync and "
+                              f"{costs['shuffle_selects']} register selects "
+                              f"({cost_units:g} units)")
                 assert staging is not None
                 reason = (f"lanes of one warp exchange data, but {shown} cost more than "
                           f"staging through shared memory ({staging.store.per_warp} stores, "
-                          f"a barrier, {staging.load.per_warp} loads: {smem_units} units)")
+                          f"__syncwarp, {staging.load.per_warp} loads: {smem_units:g} units)")
         else:
             try:
                 staging = stage_through(ps, pd, dtype, gwarp, src_rows, on)
@@ -357,8 +381,8 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
             if extra:
                 reason += "; " + extra[0]
             route["staging"] = staging
-            costs.update(_staging_costs(staging, shared_side))
-            stages += _staging_stages(staging, ps.role, pd.role)
+            costs.update(_staging_costs(staging, shared_side, kind == "warp-shuffle"))
+            stages += _staging_stages(staging, ps.role, pd.role, kind == "warp-shuffle")
     plan = ConversionPlan(src_l, dst_l, ps.shape, dtype, kind, mechanism, reason, costs,
                           tuple(stages), smem,
                           None if kind != "collective" or coll is None else coll.name,
@@ -386,10 +410,45 @@ def _lanes_text(src: np.ndarray) -> str:
     return " ".join("-" if x < 0 else str(int(x)) for x in src)
 
 
-def _units(s: Staging) -> int:
-    """Cost units of staging (see ROUND_TRIP): stores + loads + barriers + a round trip
+def _units(s: Staging, warps: int) -> float:
+    """Cost units of a warp's own exchange staged through shared memory (:mod:`.units`):
+    its instructions' wavefronts, ``__syncwarp`` between stores and loads, a round trip
     per pass."""
-    return s.store.per_warp + s.load.per_warp + 2 * s.passes - 1 + s.passes * ROUND_TRIP
+    return staging_units(s.store.per_warp + s.load.per_warp, s.wavefronts / max(warps, 1),
+                         s.passes, warp_local=True)
+
+
+def _packs(sched: ShuffleSchedule, rnd: np.ndarray, edge: np.ndarray, pos: np.ndarray,
+           s_slot: np.ndarray, d_slot: np.ndarray, epw: int) -> int:
+    """Per warp, the packs and unpacks payload shuffles of sub-word values need: per
+    round, one on the sending side unless every payload is a whole source register in
+    order, one on the receiving side unless every payload lands as a whole destination
+    register in order."""
+    if epw == 1:
+        return 0
+    full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
+    n = 0
+    for k in range(sched.rounds):
+        at = rnd == k
+        for slot in (s_slot, d_slot):
+            word = slot[at] // epw
+            first = np.full(int(edge.max(initial=-1)) + 1, -1, np.int64)
+            first[edge[at]] = word
+            whole = full[at] & (slot[at] % epw == pos[at]) & (first[edge[at]] == word)
+            n += int(not whole.all())
+    return n
+
+
+def _byte_permute_stages(bp: BytePermute) -> list[Stage]:
+    out = [Stage("shuffle", f"shuffle {k + 1}: shfl.sync.idx of whole registers; warp 0's "
+                 f"lanes read lanes [{_lanes_text(bp.src_lane[k][0])}], offering registers "
+                 f"[{_lanes_text(bp.offered[k][0])}]",
+                 {"round": k, "src_lane": bp.src_lane[k].tolist(),
+                  "send_word": bp.offered[k].tolist()}) for k in range(bp.shuffles)]
+    out.append(Stage("permute", f"assemble {len(bp.names)} registers per lane with "
+                     f"{bp.permutes} prmt.b32 (and {bp.selects} selp in all) per warp",
+                     {"permutes": bp.permutes, "selects": bp.selects}))
+    return out
 
 
 def _per_warp(grid: np.ndarray, k: int) -> int:
@@ -442,7 +501,7 @@ def _vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.n
     # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
     # slot order: no staging issues fewer instructions than that either
     wide = sum(_per_warp_bytes(g, bits) for g in grids)
-    return min(best if best is not None else wide, wide) + 1 + ROUND_TRIP
+    return min(best if best is not None else wide, wide) + BAR_WARP_SYNC + ROUND_TRIP
 
 
 def _per_warp_bytes(grid: np.ndarray, bits: int) -> int:
@@ -451,13 +510,14 @@ def _per_warp_bytes(grid: np.ndarray, bits: int) -> int:
     return math.ceil(int(held) * bits / 128)
 
 
-def _staging_costs(s: Staging, shared_side: bool) -> dict[str, Any]:
+def _staging_costs(s: Staging, shared_side: bool, warp_local: bool) -> dict[str, Any]:
     w, r, n = s.choice.write, s.choice.read, s.passes
     return {"smem_bytes": s.bytes, "passes": n, "store_wavefronts": n * w.wavefronts,
             "load_wavefronts": n * r.wavefronts, "wavefronts": s.wavefronts,
             "ideal_wavefronts": s.ideal, "store_vector_bytes": w.vector_bytes,
             "load_vector_bytes": r.vector_bytes, "store_requests": n * w.requests,
             "load_requests": n * r.requests, "barriers": 0 if shared_side else 2 * n - 1,
+            "barrier_instruction": "none" if shared_side else barrier(warp_local)[0],
             "store_instruction": _instruction(w, store=True),
             "load_instruction": _instruction(r, store=False)}
 
@@ -474,20 +534,23 @@ def _instruction(r: AccessReport, *, store: bool) -> str:
     return f"{op}.{width}" + ("+packed" if r.mechanism == "packed" else "")
 
 
-def _staging_stages(s: Staging, src_role: str, dst_role: str) -> list[Stage]:
+def _staging_stages(s: Staging, src_role: str, dst_role: str,
+                    warp_local: bool = False) -> list[Stage]:
     out = []
     n = s.passes
+    bar = ("barrier (__syncwarp, bar.warp.sync: each warp exchanges only with itself)"
+           if warp_local else "barrier (bar.sync)")
     for k in range(n):
         tag = f"pass {k + 1} of {n}: " if n > 1 else ""
         if k:
-            out.append(Stage("barrier", f"{tag}barrier: every load of the previous pass is "
+            out.append(Stage("barrier", f"{tag}{bar}: every load of the previous pass is "
                              f"done before the buffer is reused"))
         for side, role, what in ((s.choice.write, src_role, "store"),
                                  (s.choice.read, dst_role, "load")):
             if role != "registers":
                 continue
             if what == "load" and src_role == "registers":
-                out.append(Stage("barrier", f"{tag}barrier: every store lands before any load"))
+                out.append(Stage("barrier", f"{tag}{bar}: every store lands before any load"))
             out.append(Stage(what, f"{tag}{what} {'to' if what == 'store' else 'from'} shared "
                              f"memory {s.layout}: {side.requests} request(s) of "
                              f"{_instruction(side, store=what == 'store')}, {side.wavefronts} "
@@ -584,6 +647,8 @@ def _execute(r: _Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
                                                                       ps.slot[s]]
         if r.shuffle is not None:
             _run_shuffles(r, regs, have, out_regs, got)
+        if r.byte_permute is not None:
+            run_byte_permute(r.byte_permute, regs, have, out_regs, got)
     else:
         _run_staging(r, r.staging, regs, have, out_regs, got, vals)
     if not got[d_idx].all():

@@ -155,11 +155,14 @@ def writer_of(layout: Layout) -> Layout:
 
 def stage_through(src: Placement, dst: Placement, dtype: str,
                   gwarp: tuple[np.ndarray, np.ndarray] | None = None,
-                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None
-                  ) -> Staging:
+                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None,
+                  warp_local: bool = False) -> Staging:
     """Choose (or take) the shared-memory tile between ``src`` and ``dst`` and measure both
     sides; ``src_rows`` are the source rows that store (default: all); ``on``: the target
-    (instruction kinds and swizzle modes; None: every target's)."""
+    (instruction kinds and swizzle modes; None: every target's). ``warp_local``: every
+    warp exchanges only with itself; a staging in passes is then searched whatever the
+    buffer's size, so the plan is the one a single warp doing the same exchange gets
+    (MIN_PASS_BYTES would judge the whole tile, which grows with the warps)."""
     shape = src.shape
     if gwarp is None:
         gwarp = joint_warps(src, dst)
@@ -185,7 +188,8 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     if "shared" in (src.role, dst.role):
         return whole
     options = [whole]
-    passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
+    passes = None if whole.bytes <= MIN_PASS_BYTES and not warp_local else _in_passes(
+        whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
     if passes is not None:
         options.append(passes)
     better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
@@ -317,8 +321,7 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     tile chosen as a whole tile is (:func:`widest_choice`, then
     :func:`with_instructions`, so passes combine with packed registers and ldmatrix /
     stmatrix); None when the tile does not split."""
-    if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout) or \
-            whole.bytes <= MIN_PASS_BYTES:
+    if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout):
         return None
     digits = common_digits(src, dst)
     nbytes = dtype_bytes(dtype)

@@ -275,9 +275,10 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
     """The plan's costs in the suite's terms (see the module doc)."""
     c = p.costs
     if p.mechanism == "warp-shuffle":
-        n = int(c.get("shuffle_instructions", 0)) + int(c.get("shuffle_selects", 0))
-        return Cost(instructions=n, detail=f"{c.get('shuffle_instructions', 0)} shfl, "
-                                           f"{c.get('shuffle_selects', 0)} selects")
+        parts = {"shfl": c.get("shuffle_instructions", 0), "selects": c.get("shuffle_selects", 0),
+                 "prmt": c.get("byte_permutes", 0), "packs": c.get("shuffle_packs", 0)}
+        return Cost(instructions=sum(int(v) for v in parts.values()),
+                    detail=", ".join(f"{v} {k}" for k, v in parts.items() if v or k == "shfl"))
     if p.mechanism == "collective":
         return Cost(bytes_received=int(c.get("bytes_received", 0)), detail=p.collective or "")
     if p.mechanism != "shared-memory":
@@ -297,18 +298,6 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
 #: and why. ``test_scenarios`` fails when a loss is missing here, and when a listed one
 #: is no longer a loss (or its numbers changed).
 KNOWN_LOSSES: dict[str, dict[str, Any]] = {
-    "FA3 FP8 P: wgmma D (fp32) -> wgmma A registers (e4m3)": {
-        "smem_bytes": {"ours": 4096, "reference": 0},
-        "wavefronts": {"ours": 64, "reference": 0},
-        "why": "register-only byte permutes are not planned: 8-bit values bound for two lanes "
-               "are shuffled as separate payloads (8 rounds), which the cost model puts above "
-               "staging through 4 KB (2 packed stores, a barrier, 2 packed loads: 5 "
-               "instructions, fewer than FA3's 24 or Triton's 56)"},
-    "Ada FP8 P: mma.m16n8k16 C (fp32) -> mma.m16n8k32 A (e4m3)": {
-        "smem_bytes": {"ours": 4096, "reference": 0},
-        "wavefronts": {"ours": 64, "reference": 0},
-        "why": "as for FA3: no register-only byte permutes; Triton shuffles (8 shfl.sync, "
-               "56 instructions per warp), ours stages through 4 KB in 5"},
     "fp32 transpose, one warp (32x32)": {
         "instructions": {"ours": 41, "reference": 17},
         "why": "ldmatrix is modelled for 16-bit data only: Triton loads 32-bit columns with "
