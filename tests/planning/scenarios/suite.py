@@ -309,10 +309,6 @@ KNOWN_LOSSES: dict[str, dict[str, Any]] = {
         "wavefronts": {"ours": 64, "reference": 0},
         "why": "as for FA3: no register-only byte permutes; Triton shuffles (8 shfl.sync, "
                "56 instructions per warp), ours stages through 4 KB in 5"},
-    "fp32 transpose, one warp (32x32)": {
-        "instructions": {"ours": 41, "reference": 17},
-        "why": "ldmatrix is modelled for 16-bit data only: Triton loads 32-bit columns with "
-               "8 ldmatrix.x4 (pairs of halves), ours with 32 ld.shared.b32"},
     "fp16 transpose, warpgroup (64x64 blocked)": {
         "wavefronts": {"ours": 192, "reference": 128},
         "instructions": {"ours": 37, "reference": 9},
