@@ -34,7 +34,7 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
-from .access import AccessReport, widest_vector
+from .access import AccessReport
 from .costing import Costed, best, cost, lower_bound, prepare
 from .operands import resolve
 from .swizzle_family import swizzle_candidates
@@ -151,10 +151,8 @@ def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: 
         budget.check("the swizzle family costs", len(cands), "search")
         costed = [cost(sides, c.name, c.layout, c.accepted_by) for c in cands]
     else:
-        # quick (a plan's staging): a synthesized layout at both lower bounds (wavefronts,
-        # and requests at each side's widest vectors) leaves the hardware family uncosted
-        least = sum(len(rf.requests(widest_vector(rf, None, nbytes))[0])
-                    for rf in (sides.writer, sides.reader))
+        # quick (a plan's staging): the synthesized layouts only, the hardware family
+        # when none was synthesized (test_exhaustive holds the result to the optimum)
         costed, notes = xor_candidates(sides, hw, (lambda c: True) if quick else None)
     if not costed:
         raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")

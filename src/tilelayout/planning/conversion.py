@@ -737,8 +737,10 @@ def _move_matrix(m: MatrixAccess, regs, mask, smem, filled, *, store: bool) -> N
     for q, count in enumerate(m.counts):
         for j in range(count):
             for e in (0, 1):
-                a = m.lane_addresses(q, j, e)
                 slot = int(m.slots[q, j, e])
+                if slot < 0:
+                    continue  # 32-bit pairs: one value per lane and matrix
+                a = m.lane_addresses(q, j, e)
                 w, t = np.nonzero(a >= 0)
                 at = a[w, t]
                 if store:

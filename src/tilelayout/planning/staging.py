@@ -12,7 +12,7 @@ replica), and for the machine model the start address of every (warp, lane, vect
 >>> src, dst = place(tl.parse("S[(32,32):(1@laneid,1)]"), tl.parse("S[(32,32):(1,1@laneid)]"), None)
 >>> s = stage_through(src, dst, "float32")
 >>> (s.choice.write.vector_bytes, s.choice.read.vector_bytes, s.wavefronts)
-(16, 4, 64)
+(16, 16, 64)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
-from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
+from .mechanisms import ROW_BYTES, MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement, row_ids
 from .targeting import TargetChoice
 from .threads import RegisterFile, register_file
@@ -99,7 +99,7 @@ def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int)
     """The machine model's view of one side moving as ``report`` says."""
     if report.matrix is not None:
         rf = RegisterFile(grid, (), (), False)
-        m = matrix_access(rf, addr, report.matrix.trans)
+        m = matrix_access(rf, addr, report.matrix.trans, report.matrix.width)
         if m is None:
             raise LayoutError("internal: the ldmatrix / stmatrix schedule does not fit")
         return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=(m,))
@@ -251,7 +251,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         if who is not None:
             if construction not in matrix_cost:
                 rf = sides.writer if who == "writer" else sides.reader
-                m = matrix_access(rf, addr, "trans" in construction)
+                m = matrix_access(rf, addr, "trans" in construction, ROW_BYTES // nbytes)
                 matrix_cost[construction] = None if m is None else _cost(matrix_report(
                     rf, addr, choice.dtype, m, who == "writer", worst=False))
             fixed = matrix_cost[construction]
@@ -364,7 +364,7 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
         ms = []
         for k in range(passes):
             rf = RegisterFile(np.where(held == k, grid, -1), (), (), False)
-            m = matrix_access(rf, local, report.matrix.trans)
+            m = matrix_access(rf, local, report.matrix.trans, report.matrix.width)
             if m is None:
                 return None
             ms.append(m)

@@ -298,10 +298,6 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
 #: and why. ``test_scenarios`` fails when a loss is missing here, and when a listed one
 #: is no longer a loss (or its numbers changed).
 KNOWN_LOSSES: dict[str, dict[str, Any]] = {
-    "fp32 transpose, one warp (32x32)": {
-        "instructions": {"ours": 41, "reference": 17},
-        "why": "ldmatrix is modelled for 16-bit data only: Triton loads 32-bit columns with "
-               "8 ldmatrix.x4 (pairs of halves), ours with 32 ld.shared.b32"},
     "fp16 transpose, warpgroup (64x64 blocked)": {
         "wavefronts": {"ours": 192, "reference": 128},
         "instructions": {"ours": 37, "reference": 9},
