@@ -215,6 +215,18 @@ def test_the_same_exchange_on_every_warp_is_planned_as_on_one(src, dst, dtype):
     assert four.execute() == expected(tl.parse(_warps(dst, 4)), four.shape)
 
 
+@pytest.mark.parametrize("src,dst", [
+    # a one-warp exchange is staged in passes whatever its size: a pass's packed slot
+    # order numbers the pass's slots, and its vectors must stay contiguous in the tile
+    ("S[(2,2,2,2,2,2,2,2,2):(8,4,2,1,16@laneid,8@laneid,4@laneid,2@laneid,1@laneid)]",
+     "S[(2,2,2,2,2,2,2,2,2):(4,8,16@laneid,2@laneid,2,8@laneid,4@laneid,1,1@laneid)]"),
+    ("S[(2,2,2,2,2,2,2,2):(2,1,4,16@laneid,8@laneid,2@laneid,4@laneid,1@laneid)]",
+     "S[(2,2,2,2,2,2,2,2):(4,16@laneid,1,2,8@laneid,4@laneid,2@laneid,1@laneid)]"),
+])
+def test_small_one_warp_stagings_in_passes_deliver(src, dst):
+    run(src, dst, None, "float16")
+
+
 def test_warps_exchanging_with_each_other_use_bar_sync():
     p = tl.plan_conversion("S[(4,32):(1@warpid,1@laneid)]", "S[(4,32):(1@laneid,1@warpid)]",
                            None, "float32")

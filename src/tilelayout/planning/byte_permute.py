@@ -116,43 +116,62 @@ def _log2(n: int) -> int:
 
 
 def plan_byte_permute(warp: np.ndarray, s_lane: np.ndarray, s_slot: np.ndarray,
-                      lane: np.ndarray, slot: np.ndarray, warps: int,
-                      bits: int) -> BytePermute | None:
+                      lane: np.ndarray, slot: np.ndarray, warps: int, bits: int,
+                      limit: float = math.inf) -> BytePermute | None:
     """Plan the exchange of destination values ``(warp, lane, slot)`` from source
     ``(warp, s_lane, s_slot)`` (one entry per destination value, all inside one warp) as
-    whole-register shuffles plus byte permutes; None for 32-bit or wider values."""
+    whole-register shuffles plus byte permutes; None for 32-bit or wider values, or when
+    a lower bound on its units (each group's busiest lane, the permutes) exceeds
+    ``limit``."""
     if bits >= 32 or 32 % bits:
         return None
     arrays = [np.asarray(a, dtype=np.int64) for a in (warp, s_lane, s_slot, lane, slot)]
-    options = [_plan(*arrays, warps, bits, own) for own in (True, False)]
-    return min(options, key=lambda b: (b.units, b.shuffles))
+    options = [o for o in (_plan(*arrays, warps, bits, own, limit) for own in (True, False))
+               if o is not None]
+    return min(options, key=lambda b: (b.units, b.shuffles)) if options else None
 
 
-def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool) -> BytePermute:
+def _operands(reg: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per lane, its distinct register names in order (``-1`` padding), each position's
+    operand index, and the most operands any lane needs."""
+    big = np.iinfo(np.int64).max
+    r = np.sort(np.where(reg < 0, big, reg), axis=-1)
+    r[..., 1:][r[..., 1:] == r[..., :-1]] = big
+    r = np.sort(r, axis=-1)
+    m = int((r < big).sum(axis=-1).max(initial=0))
+    idx = (r[..., None, :] < reg[..., :, None]).sum(axis=-1)
+    return np.where(r < big, r, -1)[..., :max(m, 1)], np.where(reg >= 0, idx, -1), m
+
+
+def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
+          limit: float) -> BytePermute | None:
     epw = 32 // bits
     s_word, s_pos = np.divmod(s_slot, epw)
     d_word, d_pos = np.divmod(slot, epw)
     words = int(max(s_word.max(initial=0), d_word.max(initial=0))) + 1
     d_words = int(d_word.max(initial=-1)) + 1
+    cross = s_lane != lane
     remote_word = np.zeros((warps, WARP, max(d_words, 1)), bool)
-    remote_word[warp[s_lane != lane], lane[s_lane != lane], d_word[s_lane != lane]] = True
-    remote = remote_word[warp, lane, d_word]
-    fetched = remote & ((s_lane != lane) | fetch_own)
-    # per destination register: the (warp, lane) -> fetched source registers it needs
-    need: dict[int, dict[tuple[int, int], set]] = {}
-    for w, ln, j, sl, sw in zip(*(a[fetched].tolist() for a in (warp, lane, d_word, s_lane,
-                                                                 s_word)), strict=True):
-        need.setdefault(j, {}).setdefault((w, ln), set()).add((sl, sw))
-    groups: dict[tuple, list[int]] = {}
-    for j, per in need.items():
-        groups.setdefault(tuple(sorted((k, tuple(sorted(v))) for k, v in per.items())),
-                          []).append(j)
+    remote_word[warp[cross], lane[cross], d_word[cross]] = True
+    fetched = remote_word[warp, lane, d_word] & (cross | fetch_own)
+    # per destination register: which (warp, lane) fetches which source register
+    need = np.zeros((max(d_words, 1), warps, WARP, WARP * words), bool)
+    need[d_word[fetched], warp[fetched], lane[fetched],
+         s_lane[fetched] * words + s_word[fetched]] = True
+    groups: dict[bytes, list[int]] = {}
+    for j in np.flatnonzero(need.reshape(len(need), -1).any(axis=1)).tolist():
+        groups.setdefault(need[j].tobytes(), []).append(j)
+    # a lower bound: a group takes at least as many shuffles as its busiest receiver
+    # fetches and as distinct registers its busiest sender offers
+    lower = sum(max(int(need[js[0]].sum(axis=2).max()), int(need[js[0]].reshape(
+        warps, WARP, WARP, words).any(axis=1).sum(axis=2).max())) for js in groups.values())
+    if lower > limit:
+        return None
     offered, src_lane = [], []
-    # the temporary each (warp, lane) holds a fetched source register in
-    temp: dict[tuple[int, int, int, int], int] = {}
-    for key in groups:
-        edges = [(w, sl, sw, ln) for (w, ln), srcs in key for sl, sw in srcs]
-        ew, es, eword, er = (np.array(c, dtype=np.int64) for c in zip(*edges, strict=True))
+    temp = np.full((warps, WARP, WARP * words), -1, np.int64)  # the temporary of a fetch
+    for js in groups.values():
+        ew, er, src = np.nonzero(need[js[0]])
+        es, eword = np.divmod(src, words)
         sched = schedule(ew, es, eword, er)
         base = len(offered)
         for k in range(sched.rounds):
@@ -162,8 +181,7 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool) -> Byt
             s[:sched.src_lane.shape[1]] = sched.src_lane[k]
             offered.append(o)
             src_lane.append(s)
-        for e, k in enumerate(sched.edge_round.tolist()):
-            temp[(int(ew[e]), int(er[e]), int(es[e]), int(eword[e]))] = words + base + k
+        temp[ew, er, src] = words + base + sched.edge_round
     rounds = len(offered)
     selects = sum(_log2(len(np.unique(o[o >= 0]))) for o in offered)
     names, where, permutes = [], [], 0
@@ -171,25 +189,16 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool) -> Byt
         at = d_word == j
         reg = np.full((warps, WARP, epw), -1, np.int64)  # register name per position
         pos = np.full((warps, WARP, epw), -1, np.int64)
-        for w, ln, p, sl, sw, sp, f in zip(*(a[at].tolist() for a in (
-                warp, lane, d_pos, s_lane, s_word, s_pos, fetched)), strict=True):
-            reg[w, ln, p] = temp[(w, ln, sl, sw)] if f else sw
-            pos[w, ln, p] = sp
-        # operands: a lane's distinct registers, ordered by name
-        m = max((len(set(r[r >= 0].tolist())) for r in reg.reshape(-1, epw)), default=0)
-        nm = np.full((warps, WARP, max(m, 1)), -1, np.int64)
-        wh = np.full((warps, WARP, epw, 2), -1, np.int64)
-        for w in range(warps):
-            for ln in range(WARP):
-                r = reg[w, ln]
-                ops = sorted(set(r[r >= 0].tolist()))
-                nm[w, ln, :len(ops)] = ops
-                for i in np.flatnonzero(r >= 0):
-                    wh[w, ln, i] = (ops.index(int(r[i])), pos[w, ln, i])
-        for p in range(m):
-            col = nm[:, :, p]
+        w, ln, p = warp[at], lane[at], d_pos[at]
+        reg[w, ln, p] = np.where(fetched[at], temp[w, ln, s_lane[at] * words + s_word[at]],
+                                 s_word[at])
+        pos[w, ln, p] = s_pos[at]
+        nm, idx, m = _operands(reg)
+        for q in range(m):
+            col = nm[:, :, q]
             selects += _log2(len(np.unique(col[col >= 0])))
-        identity = ((wh[..., 1] == np.arange(epw)) | (wh[..., 0] < 0)).all()
+        wh = np.stack([idx, np.where(idx >= 0, pos, -1)], axis=-1)
+        identity = ((pos == np.arange(epw)) | (reg < 0)).all()
         permutes += m - 1 if m > 1 else (0 if identity or m == 0 else 1)
         names.append(nm)
         where.append(wh)

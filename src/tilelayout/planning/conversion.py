@@ -288,11 +288,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                     no_smem = str(exc)
                     return None
 
-            # sub-word values: whole-register shuffles plus byte permutes (:mod:`.byte_permute`)
-            bp = None if bits >= 32 else plan_byte_permute(
-                gwarp[1][rows], ps.lane[source], ps.slot[source], pd.lane[rows],
-                pd.slot[rows], warps, bits)
-            if min(rounds, math.inf if bp is None else bp.units) > bound:
+            if rounds > bound:
                 staging = stage()
             if no_smem or rounds <= (bound if staging is None else _units(staging, warps)):
                 sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
@@ -304,7 +300,14 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                 cost_units = shuffle_units(shuffle_instr * wpe, (selects + packs) * wpe)
                 costs.update(shuffle_instructions=shuffle_instr * wpe,
                              shuffle_selects=selects * wpe, shuffle_packs=packs * wpe)
-            if bp is not None and (sched is None or bp.units < cost_units):
+            # sub-word values: whole-register shuffles plus byte permutes (:mod:`.byte_permute`),
+            # planned when a lower bound on them beats what is known
+            known = min(cost_units if sched is not None else math.inf,
+                        math.inf if staging is None else _units(staging, warps))
+            bp = None if bits >= 32 else plan_byte_permute(
+                gwarp[1][rows], ps.lane[source], ps.slot[source], pd.lane[rows],
+                pd.slot[rows], warps, bits, limit=known)
+            if bp is not None and bp.units < known:
                 sched, cost_units = None, bp.units
                 route["byte_permute"] = bp
                 costs.update(shuffle_instructions=bp.shuffles, shuffle_selects=bp.selects,

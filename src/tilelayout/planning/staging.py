@@ -32,7 +32,14 @@ from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
-from .mechanisms import ROW_BYTES, MatrixAccess, best_access, matrix_access, matrix_report
+from .mechanisms import (
+    ROW_BYTES,
+    MatrixAccess,
+    best_access,
+    matrix_access,
+    matrix_report,
+    packed_order,
+)
 from .placement import WARP, Placement, row_ids
 from .targeting import TargetChoice
 from .threads import RegisterFile, register_file
@@ -370,17 +377,29 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
             ms.append(m)
         return Side(1, np.zeros((0, WARP, 0), np.int64), sum(len(m.counts) for m in ms),
                     matrix=tuple(ms))
-    side = _side(grid, local, report, nbytes)
-    g = grid
-    if side.order is not None:
-        pad = len(side.order) - grid.shape[2]
-        if pad > 0:
-            g = np.concatenate([grid, np.full(grid.shape[:2] + (pad,), -1, np.int64)], axis=2)
-        g = g[:, :, list(side.order)]
-    of = _pass_of(g, side.k, chunk)
-    if of is None:
+    k = max(1, report.vector_bytes // nbytes)
+    order = None
+    if report.slot_order is not None:
+        # the pass's order numbers the pass's slots: order the whole tile's slots by
+        # (pass, address in the buffer) instead
+        span = int(local.max(initial=0)) + 1
+        order = packed_order(RegisterFile(grid, (), (), False), chunk * span + local) \
+            or tuple(range(grid.shape[2]))
+    g = grid if order is None else grid[:, :, list(order)]
+    side = _vector_side(g, local, k)
+    of = _pass_of(g, k, chunk)
+    if of is None or not _contiguous(g, local, k):
         return None
-    return Side(side.k, side.start, side.per_warp, of, side.order)
+    return Side(k, side.start, side.per_warp, of, order)
+
+
+def _contiguous(grid: np.ndarray, addr: np.ndarray, k: int) -> bool:
+    """Whether every ``k``-slot vector of ``grid`` sits at ``k`` consecutive addresses."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    g = g.reshape(warps, lanes, -1, k)
+    a = np.where(g >= 0, addr[np.maximum(g, 0)], -1)
+    return bool(((a == a[..., :1] + np.arange(k)) | (g < 0)).all())
 
 
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
