@@ -30,6 +30,7 @@ returns ``{dst coordinate (dst.axes order): value}``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from .byte_permute import BytePermute, plan_byte_permute
 from .byte_permute import run as run_byte_permute
 from .choose import SmemChoice
 from .collective import Collective, classify
+from .k_order import match_k, relabel
 from .mechanisms import MatrixAccess
 from .operands import resolve
 from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
@@ -108,6 +110,8 @@ class ConversionPlan:
     target: str | None = None
     target_from: str = ""
     _route: _Route | None = field(default=None, repr=False, compare=False)
+    #: with ``permute_k``: ``dst[.., k]`` holds ``src[.., k_order[k]]`` (None: K unpermuted)
+    k_order: tuple[int, ...] | None = None
 
     @property
     def shuffle_rounds(self) -> int:
@@ -117,6 +121,7 @@ class ConversionPlan:
         """Plain JSON-ready data."""
         return {"src": str(self.src), "dst": str(self.dst), "shape": list(self.shape),
                 "dtype": self.dtype, "target": self.target, "target_from": self.target_from,
+                "k_order": None if self.k_order is None else list(self.k_order),
                 "kind": self.kind, "mechanism": self.mechanism,
                 "reason": self.reason, "costs": self.costs,
                 "collective": self.collective, "collective_steps": list(self.collective_steps),
@@ -187,6 +192,7 @@ def _selects(values: np.ndarray) -> int:
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
                     dtype: str | None = None, *, target: Any = None,
+                    permute_k: int | None = None,
                     limits: Limits | None = None) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
 
@@ -203,20 +209,37 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     device sends and receives. The (element x replica) rows it evaluates count against
     the ``elements`` limit (``limits=`` or ``tl.limits``).
 
+    ``permute_k=dim``: the destination is an MMA operand whose reduction index is tile
+    dimension ``dim``, and the caller will permute the other operand's K the same way
+    (:mod:`.k_order`); the plan may then deliver ``dst[.., k] = src[.., order[k]]`` with
+    ``plan.k_order`` the order that keeps every element in its thread (else its warp).
+
     >>> import tilelayout as tl
     >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,1)] + 0", None, "float32")
     >>> p.kind
     'none'
+    >>> a, b = "S[(2,4,2):(2,1@laneid,1)]", "S[(2,2,4):(2,1,1@laneid)]"   # lane k // 2, lane k % 4
+    >>> tl.plan_conversion(a, b, (2, 8), "float32").kind
+    'warp-shuffle'
+    >>> q = tl.plan_conversion(a, b, (2, 8), "float32", permute_k=1)
+    >>> q.kind, q.k_order
+    ('none', (0, 2, 4, 6, 1, 3, 5, 7))
     """
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
-        return _plan(*ops.layouts, ops.shape, ops.dtype, ops.target)
+        return _plan(*ops.layouts, ops.shape, ops.dtype, ops.target, permute_k)
 
 
 def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
-          on: TargetChoice) -> ConversionPlan:
+          on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
+    k_order = None
+    if permute_k is not None:
+        order = match_k(ps, pd, permute_k)
+        if order is not None and (order != np.arange(len(order))).any():
+            k_order = tuple(int(x) for x in order)
+            pd = relabel(pd, permute_k, order)
     rows = dedupe(pd)
     level_all, source_all = _levels(ps, pd)
     level, source = level_all[rows], source_all[rows]
@@ -247,6 +270,13 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
         mechanism = "registers"
         reason = "every thread already holds the elements it needs; only register slots change"
         costs["registers_moved"] = moved
+        if bits < 32 and moved:
+            # packed sub-word values change register or byte: prmt (free when the values
+            # are being converted from a wider type: the conversion packs in any order)
+            bp = plan_byte_permute(gwarp[1][rows], ps.lane[source], ps.slot[source],
+                                   pd.lane[rows], pd.slot[rows], warps, bits)
+            if bp is not None:
+                costs.update(byte_permutes=bp.permutes, shuffle_selects=bp.selects)
         stages.append(Stage("registers", f"permute registers inside each thread "
                             f"({moved} values change slot)", {"moved": moved}))
     elif kind == "collective":
@@ -390,7 +420,10 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                           tuple(stages), smem,
                           None if kind != "collective" or coll is None else coll.name,
                           () if kind != "collective" or coll is None else coll.steps,
-                          on.name, on.why, _Route(**route))
+                          on.name, on.why, _Route(**route), k_order)
+    if k_order is not None:
+        plan = dataclasses.replace(plan, reason=f"with K (dimension {permute_k}) taken in the "
+                                   f"order {list(k_order)}: {plan.reason}")
     return plan
 
 
