@@ -37,10 +37,11 @@ from .placement import WARP, Placement, row_ids
 from .targeting import TargetChoice
 from .threads import RegisterFile, register_file
 
-#: a staging in passes is searched only for a whole-tile buffer above this many bytes:
-#: smaller buffers hardly limit occupancy, and the search for a pass's layout (every
-#: order of its many small dims) costs more than planning the rest
-MIN_PASS_BYTES = 2048
+#: a staging in passes is searched only for a whole-tile buffer above this many bytes
+#: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
+#: search for a pass's layout costs more than planning the rest. Per warp, so that every
+#: warp doing the same exchange is planned as one warp doing it
+MIN_PASS_BYTES_PER_WARP = 512
 
 
 @dataclass(frozen=True)
@@ -317,8 +318,9 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     tile chosen as a whole tile is (:func:`widest_choice`, then
     :func:`with_instructions`, so passes combine with packed registers and ldmatrix /
     stmatrix); None when the tile does not split."""
+    warps = max(g.shape[0] for g in grids if g is not None)
     if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout) or \
-            whole.bytes <= MIN_PASS_BYTES:
+            whole.bytes <= MIN_PASS_BYTES_PER_WARP * warps:
         return None
     digits = common_digits(src, dst)
     nbytes = dtype_bytes(dtype)
@@ -367,17 +369,39 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
             ms.append(m)
         return Side(1, np.zeros((0, WARP, 0), np.int64), sum(len(m.counts) for m in ms),
                     matrix=tuple(ms))
-    side = _side(grid, local, report, nbytes)
-    g = grid
-    if side.order is not None:
-        pad = len(side.order) - grid.shape[2]
-        if pad > 0:
-            g = np.concatenate([grid, np.full(grid.shape[:2] + (pad,), -1, np.int64)], axis=2)
-        g = g[:, :, list(side.order)]
-    of = _pass_of(g, side.k, chunk)
+    k = max(1, report.vector_bytes // nbytes)
+    order = None
+    if report.slot_order is not None:
+        # the pass's order numbers the pass's slots: order the whole grid's slots by
+        # (pass, address) of the lane holding the most, as packed_order does
+        w, lane = np.unravel_index(int(np.argmax((grid >= 0).sum(axis=2))), grid.shape[:2])
+        ref = grid[w, lane]
+        key = np.where(ref >= 0, chunk[np.maximum(ref, 0)] * (int(local.max()) + 1)
+                       + local[np.maximum(ref, 0)], np.iinfo(np.int64).max)
+        order = tuple(int(x) for x in np.argsort(key, kind="stable"))
+    g = grid if order is None else grid[:, :, list(order)]
+    side = _vector_side(g, local, k)
+    if not _contiguous(g, local, chunk, k):
+        return None
+    of = _pass_of(g, k, chunk)
     if of is None:
         return None
-    return Side(side.k, side.start, side.per_warp, of, side.order)
+    return Side(k, side.start, side.per_warp, of, order)
+
+
+def _contiguous(grid: np.ndarray, local: np.ndarray, chunk: np.ndarray, k: int) -> bool:
+    """Whether every ``k``-slot vector holds one pass's elements at consecutive,
+    ``k``-aligned addresses (or nothing)."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    g = g.reshape(-1, k)
+    full, empty = (g >= 0).all(axis=1), (g < 0).all(axis=1)
+    if not (full | empty).all():
+        return False
+    v = g[full]
+    a, c = local[v], chunk[v]
+    return bool((a == a[:, :1] + np.arange(k)).all() and (a[:, 0] % k == 0).all()
+                and (c == c[:, :1]).all())
 
 
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
