@@ -43,7 +43,7 @@ from ..core.budget import Limits
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
-from .choose import SmemChoice
+from .choose import SmemChoice, tma_endpoint_choice
 from .collective import Collective, classify
 from .cost_model import shuffle_instructions, shuffle_units, staging_units, vector_bound
 from .machine import Route, execute, source_values
@@ -53,6 +53,7 @@ from .plan_stages import Stage, collective_reason, lanes_text, staging_costs, st
 from .shuffle import degree, schedule
 from .staging import Staging, joint_warps, stage_through
 from .targeting import TargetChoice
+from .tma import TmaBoxes, is_endpoint
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ class ConversionPlan:
     #: the GPU target planned for (:mod:`.targeting`) and why it was chosen
     target: str | None = None
     target_from: str = ""
+    #: with a ``"tma"`` endpoint: how TMA moves the tile (:mod:`.tma`)
+    tma: TmaBoxes | None = None
     _route: Route | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -84,6 +87,7 @@ class ConversionPlan:
         """Plain JSON-ready data."""
         return {"src": str(self.src), "dst": str(self.dst), "shape": list(self.shape),
                 "dtype": self.dtype, "target": self.target, "target_from": self.target_from,
+                "tma": None if self.tma is None else str(self.tma),
                 "kind": self.kind, "mechanism": self.mechanism,
                 "reason": self.reason, "costs": dict(self.costs),
                 "collective": self.collective, "collective_steps": list(self.collective_steps),
@@ -169,9 +173,36 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     >>> p.kind
     'none'
     """
+    if is_endpoint(src) or is_endpoint(dst):
+        with budget.using(limits):
+            return _with_tma(src, dst, shape, dtype, target)
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
         return _plan(*ops.layouts, ops.shape, ops.dtype, ops.target)
+
+
+def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None,
+              target: Any) -> ConversionPlan:
+    """A plan with ``"tma"`` as one side: the threads store (load) the shared-memory tile
+    TMA then moves (:func:`~tilelayout.planning.choose.tma_endpoint_choice`)."""
+    store = is_endpoint(dst)
+    choice = tma_endpoint_choice(src, dst, shape, dtype, target)
+    assert choice.tma is not None
+    thread = dst if not store else src
+    ops = resolve([(thread, "src" if store else "dst")], choice.shape, choice.dtype,
+                  "float32", target)
+    layout, on = ops.layouts[0], ops.target
+    pair = (layout, choice.layout) if store else (choice.layout, layout)
+    p = _plan(*pair, choice.shape, choice.dtype, on)
+    step = Stage("tma", f"{choice.tma} (cp.async.bulk.tensor, "
+                 f"{'after a fence.proxy.async' if store else 'then an mbarrier wait'})",
+                 {"boxes": choice.tma.boxes, "box": list(choice.tma.box),
+                  "swizzle": choice.tma.swizzle})
+    stages = p.stages + (step,) if store else (step,) + p.stages
+    reason = (f"{p.reason}; TMA then {'stores' if store else 'loaded'} it: {choice.tma}")
+    return replace(p, reason=reason, stages=stages, smem=choice, tma=choice.tma,
+                   costs=MappingProxyType({**p.costs, "tma_boxes": choice.tma.boxes,
+                                           "tma_inner_bytes": choice.tma.inner_bytes}))
 
 
 @dataclass(frozen=True)
@@ -229,7 +260,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                           MappingProxyType(costs), out.stages, out.smem,
                           None if kind != "collective" or coll is None else coll.name,
                           () if kind != "collective" or coll is None else coll.steps,
-                          on.name, on.why, out.route or route)
+                          on.name, on.why, _route=out.route or route)
 
 
 def _collective(coll: Collective, bits: int, route: Route) -> _Outcome:

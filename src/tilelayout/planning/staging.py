@@ -24,7 +24,7 @@ import numpy as np
 
 from ..algebra.slicing import slice_layout
 from ..core import budget
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from .access import AccessReport, smem_addresses
@@ -34,8 +34,8 @@ from .costing import prepare
 from .instruction_layouts import instruction_candidates
 from .mechanisms import ROW_BYTES, MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement, row_ids
-from .targeting import TargetChoice
-from .threads import RegisterFile, register_file
+from .targeting import TargetChoice, kinds_for
+from .threads import RegisterFile, register_file, writer_of
 
 #: a staging in passes is searched only for a whole-tile buffer above this many bytes
 #: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
@@ -136,22 +136,6 @@ def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype:
     :func:`.mechanisms.best_access`)."""
     rf = register_file(layout, shape, "writer" if store else "reader")
     return best_access(rf, addr, dtype, store, kinds=kinds_for(on, store))
-
-
-def kinds_for(on: TargetChoice | None, store: bool) -> tuple[str, ...]:
-    """The instruction kinds a side may use on the target: vectors and packed registers
-    everywhere; ``matrix`` where the target has stmatrix (stores) / ldmatrix (loads)."""
-    if on is None or on.allows("stmatrix" if store else "ldmatrix"):
-        return ("vector", "packed", "matrix")
-    return ("vector", "packed")
-
-
-def writer_of(layout: Layout) -> Layout:
-    """``layout`` without its replicas: a tile is stored once, by its first holders."""
-    if layout.replica_count == 1:
-        return layout
-    tile = tile_of(layout).replace(replica=())
-    return ComposeLayout(layout.swizzle, tile) if isinstance(layout, ComposeLayout) else tile
 
 
 def stage_through(src: Placement, dst: Placement, dtype: str,
