@@ -12,6 +12,7 @@ listed in :data:`DOORS`, the one place exceptions live.
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from pathlib import Path
 
@@ -171,3 +172,109 @@ def test_the_lint_rule_refuses_function_level_imports(tmp_path):
     assert refused.returncode == 1 and "PLC0415" in refused.stdout
     assert passed.returncode == 0, passed.stdout
     assert '"PLC0415"' in config.read_text().split("[tool.ruff.lint]")[1].split("\n[")[0]
+
+
+# ---- each hardware fact table is defined once ---------------------------------------------
+
+#: the fact tables: module -> what it defines (docs/hardware.md)
+FACT_TABLES = {"core/swizzle_modes.py": "the swizzle modes", "core/targets.py": "the targets"}
+STATIC = SRC / "explorer" / "static"
+
+
+def _fact_names() -> tuple[set[str], set[str]]:
+    """(swizzle mode names, target names) as the tables define them."""
+    from tilelayout.core.swizzle_modes import SWIZZLE_MODE_TABLE
+    from tilelayout.core.targets import TARGETS
+
+    return set(SWIZZLE_MODE_TABLE), set(TARGETS)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+#: an encoding spelled in source: a TMA enum name, a descriptor value table, CuTe's atoms
+ENCODING_WORDS = re.compile(r"CU_TENSOR_MAP_SWIZZLE|SWIZZLE_(?:NONE|32B|64B|128B)|"
+                            r"swizzle_byte_width\s*=\s*\d|_SW(?:32|64|128)_Atom")
+
+
+def fact_duplicates(root: Path, static: Path | None = None) -> list[str]:
+    """Places under ``root`` (a ``tilelayout`` source folder) and ``static`` (the page) that
+    write a swizzle-mode or target fact the tables own: a literal collection of two or more
+    mode (or target) names, a string listing three or more modes, a comparison with a mode
+    name other than "none", an encoding's name; docstrings (prose) aside."""
+    modes, targets = _fact_names()
+    named = modes - {"none"}
+    word = re.compile(r"(?<![\w<])(" + "|".join(sorted(map(re.escape, named), key=len,
+                                                       reverse=True)) + r")(?!\w)")
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in FACT_TABLES:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            where = f"{rel}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+                elts = node.keys if isinstance(node, ast.Dict) else node.elts
+                consts = [e.value for e in elts if isinstance(e, ast.Constant)]
+                for names, what in ((modes, "swizzle modes"), (targets, "targets")):
+                    hit = [c for c in consts if c in names]
+                    if len(hit) >= 2:
+                        found.append(f"{where}: a list of {what} {hit}")
+            elif isinstance(node, ast.Compare):
+                hit = [c.value for c in node.comparators
+                       if isinstance(c, ast.Constant) and c.value in named | targets]
+                if hit:
+                    found.append(f"{where}: compares with {hit[0]!r}")
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docs):
+                if len(set(word.findall(node.value))) >= 3:
+                    found.append(f"{where}: a string listing swizzle modes")
+                if ENCODING_WORDS.search(node.value):
+                    found.append(f"{where}: an encoding name {ENCODING_WORDS.search(node.value)[0]}")
+    if static is not None:
+        for path in sorted(static.glob("*.*")):
+            if path.suffix not in (".js", ".html"):
+                continue
+            for i, line in enumerate(path.read_text().splitlines(), 1):
+                if word.search(line) or ENCODING_WORDS.search(line):
+                    found.append(f"{path.name}:{i}: a swizzle mode the page should get from "
+                                 f"/api/options")
+    return found
+
+
+def test_each_fact_table_is_defined_once():
+    assert fact_duplicates(SRC, STATIC) == []
+
+
+@pytest.mark.parametrize("text", [
+    'MODES = ("none", "32B", "64B")\n',
+    'ROW = {"128B": 128, "96B": 32}\n',
+    'def f(mode):\n    return mode == "96B"\n',
+    'HELP = "swizzle mode none/32B/64B/128B"\n',
+    'TMA = "CU_TENSOR_MAP_SWIZZLE_128B"\n',
+    'WIDTH = "NVMMASharedLayout(swizzle_byte_width=128)"\n',
+    'SM = ("sm_90", "sm_100a")\n',
+    'def g(t):\n    return t != "sm_90a"\n',
+])
+def test_the_fact_check_finds_a_synthetic_duplicate(tmp_path, text):
+    root = _package(tmp_path, {"presets/dup.py": text, "core/ok.py": '"""none/32B/64B/128B"""\n'})
+    found = fact_duplicates(root)
+    assert len(found) == 1 and found[0].startswith("presets/dup.py:"), found
+
+
+def test_the_fact_check_reads_the_page(tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "app.js").write_text('const modes = ["none", "128B_atom32B"];\n')
+    root = _package(tmp_path, {"core/ok.py": "X = 1\n"})
+    assert fact_duplicates(root, static) == [
+        "app.js:1: a swizzle mode the page should get from /api/options"]

@@ -58,3 +58,14 @@ def test_swizzle_menu_offers_the_new_modes(page):
     page.page.select_option("[data-testid=swizzle-select]", "128B_atom32B")
     page.page.wait_for_function("window.__tl.state.data.swizzle === 'Swizzle(4,2,2)'")
     assert page.errors == []
+
+
+def test_swizzle_menu_describes_each_mode(page):
+    page.open("?layout=S[(8,64):(64,1)]&dtype=float16")
+    titles = page.page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('[data-testid=swizzle-select] option')]"
+        ".map(o => [o.value, o.title]))")
+    from tilelayout.core.swizzle_modes import SWIZZLE_MODE_TABLE
+
+    assert titles == {n: m.describe() for n, m in SWIZZLE_MODE_TABLE.items()}
+    assert page.errors == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import tilelayout as tl
-from tilelayout.codegen.inverse import invert_images
+from tilelayout.core.f2 import inverse as invert_images
 from tilelayout.eval.expressions import count_ops, var, xor_expr, xor_images
 
 from .cases import random_xor_images

@@ -74,3 +74,14 @@ def test_swizzle_menu_offers_the_new_modes(server):
     body = {"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B_atom32B"}
     code, _, raw = call(server, "/api/layout", body)
     assert code == 200 and json.loads(raw)["swizzle"] == "Swizzle(4,2,2)"
+
+
+def test_options_describe_each_swizzle_mode_from_the_table(server):
+    from tilelayout.core.swizzle_modes import SWIZZLE_MODE_TABLE
+
+    code, _, raw = call(server, "/api/options")
+    modes = json.loads(raw)["swizzle_modes"]
+    assert [m["name"] for m in modes] == list(SWIZZLE_MODE_TABLE)
+    doc = {m["name"]: m["doc"] for m in modes}
+    assert doc["128B_atom32B"].startswith("8 x 128-byte rows of 32-byte units; TMA from sm_100")
+    assert doc["96B"].endswith("TMA on sm_103a only")

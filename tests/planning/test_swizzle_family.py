@@ -17,7 +17,8 @@ def test_modes_are_the_ptx_byte_patterns(dtype):
     ptx = {"none": a, "32B": a ^ (((a >> 7) & 1) << 4), "64B": a ^ (((a >> 7) & 3) << 4),
            "128B": a ^ (((a >> 7) & 7) << 4),
            "128B_atom32B": a ^ (((a >> 7) & 3) << 5),      # 32-byte atomicity
-           "128B_atom64B": a ^ (((a >> 7) & 1) << 6)}      # 64-byte atomicity
+           "128B_atom64B": a ^ (((a >> 7) & 1) << 6),      # 64-byte atomicity
+           "96B": a ^ (((a >> 7) & 1) << 4)}               # the 32B pattern
     for mode in hardware_modes(dtype):
         got = a if mode.swizzle is None else mode.swizzle.apply(a // nb) * nb
         assert np.array_equal(got, ptx[mode.name]), mode.name

@@ -29,12 +29,11 @@ def layout_fn(m):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import budget
+from ..core import budget, f2
 from ..core.compose import Layout, tile_of
 from ..core.errors import LayoutError
 from ..core.shape import Shape, unflatten
@@ -81,28 +80,6 @@ def shared_coordinate(layout: Layout, shape: Shape) -> tuple[int, int] | None:
         return None
     k = int(hit[0])
     return int(elem[k]), int(elem[k + 1])
-
-
-def invert_images(images: Sequence[int]) -> tuple[int, ...]:
-    """The XOR images of the inverse of an invertible F2-linear map on ``len(images)`` bits.
-
-    >>> invert_images((1, 3))
-    (1, 3)
-    """
-    n = len(images)
-    # rows of [A | I] where column k of A is images[k]; reduce A to I
-    rows = []
-    for bit in range(n):
-        a = sum(((images[k] >> bit) & 1) << k for k in range(n))
-        rows.append([a, 1 << bit])
-    for col in range(n):
-        piv = next(r for r in range(col, n) if (rows[r][0] >> col) & 1)
-        rows[col], rows[piv] = rows[piv], rows[col]
-        for r in range(n):
-            if r != col and (rows[r][0] >> col) & 1:
-                rows[r] = [rows[r][0] ^ rows[col][0], rows[r][1] ^ rows[col][1]]
-    # rows[b][1] is row b of A^-1; images of A^-1 are its columns
-    return tuple(sum(((rows[b][1] >> k) & 1) << b for b in range(n)) for k in range(n))
 
 
 @dataclass
@@ -185,7 +162,7 @@ def inverse_body(layout: Layout, shape: Shape, lang: Language) -> tuple[list[str
     for j, (a, arg) in enumerate(zip(tile.axes, args, strict=True)):
         value = var(arg)
         if a == "m" and images:
-            value = xor_expr(value, invert_images(images))
+            value = xor_expr(value, f2.inverse(images))
         u = linear([(value, 1)], -shift[a])
         if u.op not in ("var", "const"):
             w.let(f"u{j}", lang.expr(u))

@@ -15,6 +15,7 @@ from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError, LayoutParseError
 from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
+from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
 from ..planning.operands import resolve
 from ..presets.operand import build
@@ -95,8 +96,7 @@ def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False)
     p.add_argument("--shape", help="logical shape, e.g. 8,16 (default: the shard extents, "
                    "or the preset's shape)", required=shape_required)
     p.add_argument("--dtype", help="element type for shared-memory banks (e.g. float16)")
-    p.add_argument("--swizzle", help="swizzle mode none/32B/64B/128B/128B_atom32B/128B_atom64B/96B "
-                   "(needs --dtype)")
+    p.add_argument("--swizzle", help=f"swizzle mode {modes_help()} (needs --dtype)")
     add_preset_args(p)
 
 

@@ -13,6 +13,7 @@ XORs the ``B`` bits at positions ``[S, S+B)`` into the bits ``[0, B)``:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TypeVar
 
 from . import budget
@@ -20,19 +21,16 @@ from .budget import MAX_INT_BITS
 from .dtypes import dtype_bits
 from .errors import DtypeError, LayoutOverflowError, SwizzleError, shown
 from .iter import as_int
+from .swizzle_modes import SWIZZLE_MODE_TABLE, mode_info
 from .xor_swizzle import MAX_XOR_BITS, XorSwizzle
 
-#: swizzle mode name -> CuTe ``Swizzle<B, M, S>`` on **byte** addresses, as (M, B, S):
-#: the 16-byte-atomicity modes XOR line bits [7, 7+B) into 16-byte-chunk bits [4, 4+B);
-#: the 128B mode with 32-byte atomicity is Swizzle<2,5,2> (lines 7..8 into 32-byte units
-#: 5..6), with 64-byte atomicity Swizzle<1,6,1> (line bit 7 into bit 6); the 96B mode
-#: (sm_103a) has the 32B mode's pattern (PTX 5.5.7; hardware-facts §6).
-SWIZZLE_MODE_BYTES: dict[str, tuple[int, int, int]] = {
-    "none": (4, 0, 3), "32B": (4, 1, 3), "64B": (4, 2, 3), "128B": (4, 3, 3),
-    "128B_atom32B": (5, 2, 2), "128B_atom64B": (6, 1, 1), "96B": (4, 1, 3),
-}
-#: swizzle mode name -> B (swizzle_len)
-SWIZZLE_MODES: dict[str, int] = {k: v[1] for k, v in SWIZZLE_MODE_BYTES.items()}
+#: swizzle mode name -> CuTe ``Swizzle<B, M, S>`` on **byte** addresses, as (M, B, S), and
+#: -> B (swizzle_len): views of the one swizzle-mode table (core/swizzle_modes.py,
+#: docs/hardware.md)
+SWIZZLE_MODE_BYTES: MappingProxyType[str, tuple[int, int, int]] = MappingProxyType(
+    {k: v.byte_swizzle for k, v in SWIZZLE_MODE_TABLE.items()})
+SWIZZLE_MODES: MappingProxyType[str, int] = MappingProxyType(
+    {k: v.swizzle_len for k, v in SWIZZLE_MODE_TABLE.items()})
 
 T = TypeVar("T")
 
@@ -246,11 +244,7 @@ def mode_name(mode: str) -> str:
     >>> mode_name("128"), mode_name("128b_atom32b"), mode_name("none")
     ('128B', '128B_atom32B', 'none')
     """
-    key = str(mode).strip().lower()
-    for name in SWIZZLE_MODE_BYTES:
-        if key in (name.lower(), name.lower().rstrip("b")):
-            return name
-    raise DtypeError(f"unknown swizzle mode {shown(mode)}; expected one of {', '.join(SWIZZLE_MODES)}")
+    return mode_info(mode).name
 
 
 def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | XorSwizzle:

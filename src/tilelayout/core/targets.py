@@ -62,17 +62,16 @@ FEATURES: MappingProxyType[str, Feature] = _features(
     ("cp.async", "cp.async: asynchronous global -> shared copies of 4/8/16 bytes per thread",
      "PTX ISA 9.7.9.25.3 cp.async, Target ISA notes: requires sm_80 or higher"),
     ("tma", "the Tensor Memory Accelerator: cp.async.bulk.tensor with a tensor map "
-     "(none/32B/64B/128B swizzles)",
+     "(the swizzles of 16-byte atomicity)",
      "PTX ISA 9.7.9.25.5 cp.async.bulk.tensor, Target ISA notes: requires sm_90 or higher; "
      "PTX ISA 5.5.7 swizzling modes"),
-    ("tma.swizzle_atomicity", "the 128B TMA swizzle with 32-byte or 64-byte atomicity "
-     "(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B / _64B)",
+    ("tma.swizzle_atomicity", "the 128B TMA swizzle with 32-byte or 64-byte atomicity",
      "PTX ISA 5.5.7 swizzling modes and 9.7.9.27 tensormap.replace .swizzle_atomicity "
      "(sm_100a, sm_110a, sm_120a families); CUDA driver API CUtensorMapSwizzle"),
     ("tma.swizzle_96B", "the 96B TMA swizzle (tensormap swizzle_mode 4)",
      "PTX ISA 5.5.7 swizzling modes and 9.7.9.27 tensormap.replace .swizzle_mode 4: sm_103a"),
     ("wgmma", "wgmma.mma_async: warpgroup MMA reading shared memory through a matrix "
-     "descriptor (none/32B/64B/128B swizzles)",
+     "descriptor (the swizzles of 16-byte atomicity)",
      "PTX ISA 9.7.15 wgmma, Target ISA notes: requires sm_90a"),
     ("tcgen05", "tcgen05.mma / .ld / .st / .cp and Blackwell tensor memory (TMEM)",
      "PTX ISA 9.7.16 tcgen05, Target ISA notes: sm_100a, sm_101a/sm_110a, sm_103a (and the "

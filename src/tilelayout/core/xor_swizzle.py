@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
+from . import f2
 from .errors import LayoutError, LayoutOverflowError, SwizzleError
 from .iter import as_int
 
@@ -31,21 +32,6 @@ T = TypeVar("T")
 
 #: the most address bits an XorSwizzle may permute (its addresses stay inside int64)
 MAX_XOR_BITS = 62
-
-
-def _reduce(vectors: Iterable[int]) -> int | None:
-    """The index of the first vector in the span of the earlier ones, else None."""
-    basis: dict[int, int] = {}  # leading bit -> reduced vector
-    for k, v in enumerate(vectors):
-        while v:
-            top = v.bit_length() - 1
-            if top not in basis:
-                basis[top] = v
-                break
-            v ^= basis[top]
-        else:
-            return k
-    return None
 
 
 class XorSwizzle:
@@ -86,7 +72,7 @@ class XorSwizzle:
                     f"{text}: image {v} of bit {k} {why} (a permutation of [0, {1 << n}) "
                     f"maps every address below {1 << n})"
                 )
-        dependent = _reduce(values)
+        dependent = f2.first_dependent(values)
         if dependent is not None:
             raise SwizzleError(
                 f"{text}: image {values[dependent]} of bit {dependent} is the XOR of images of "
@@ -152,7 +138,7 @@ class XorSwizzle:
         return MAX_XOR_BITS + 1 if self.is_identity else k
 
     def inverse(self) -> XorSwizzle:
-        """The XorSwizzle that undoes this one (Gauss-Jordan over F2, cost O(n^2)).
+        """The XorSwizzle that undoes this one (:func:`tilelayout.core.f2.inverse`, O(n^2)).
 
         >>> XorSwizzle(1, 2, 4, 9, 18).inverse()
         XorSwizzle(1, 2, 4, 9, 18)
@@ -160,15 +146,7 @@ class XorSwizzle:
         XorSwizzle(4, 1, 2)
         """
         if self._inverse is None:
-            # rows (v, s) keep A(s) = v; reduce the v to unit vectors, then s = A^-1(unit)
-            rows = [(v, 1 << k) for k, v in enumerate(self._images)]
-            for bit in range(len(rows)):
-                p = next(i for i in range(bit, len(rows)) if rows[i][0] >> bit & 1)
-                rows[bit], rows[p] = rows[p], rows[bit]
-                pv, ps = rows[bit]
-                rows = [(v ^ pv, s ^ ps) if i != bit and v >> bit & 1 else (v, s)
-                        for i, (v, s) in enumerate(rows)]
-            inv = XorSwizzle(tuple(s for _, s in rows))
+            inv = XorSwizzle(f2.inverse(self._images))
             object.__setattr__(inv, "_inverse", self)
             object.__setattr__(self, "_inverse", inv)
         return self._inverse

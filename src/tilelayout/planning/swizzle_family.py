@@ -2,8 +2,9 @@
 
 A candidate is a compact tile (one dim contiguous, the others in some order) composed
 with one of the XOR swizzles TMA / wgmma / tcgen05 offer for the element size
-(hardware-facts §4, §6): none, 32B, 64B, 128B with 16-byte atomicity, and on sm_100 the
-128B mode with 32-byte or 64-byte atomicity. Two arrangements:
+(the swizzle-mode table, docs/hardware.md): none, 32B, 64B, 128B with 16-byte atomicity, on
+sm_100 the 128B mode with 32-byte or 64-byte atomicity, and on sm_103a 96B (the 32B
+pattern, so it adds no layout of its own). Two arrangements:
 
 * ``rows``: the contiguous dim is stored whole (row-major for the usual order);
 * ``atoms``: the contiguous dim is cut into swizzle-width chunks (the mode's span: 32,
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.swizzle import Swizzle
+from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
 from ..core.targets import Target
 from ..core.tile import TileLayout
 
@@ -42,24 +44,27 @@ class SwizzleMode:
 
 
 def hardware_modes(dtype: str) -> tuple[SwizzleMode, ...]:
-    """The swizzle modes for ``dtype`` (PTX 5.5.7; CuTe ``Swizzle<B,4,3>`` on bytes).
+    """The swizzle modes for ``dtype``, one per row of the swizzle-mode table
+    (core/swizzle_modes.py; docs/hardware.md), in its order.
 
     >>> [(m.name, str(m.swizzle)) for m in hardware_modes("float16")][:4]
     [('none', 'None'), ('32B', 'Swizzle(3,1,3)'), ('64B', 'Swizzle(3,2,3)'), ('128B', 'Swizzle(3,3,3)')]
+    >>> hardware_modes("float16")[4].tma
+    'SWIZZLE_128B_ATOM_32B (sm_100+)'
     """
-    nb = dtype_bytes(dtype)
-    out = [SwizzleMode("none", None, 16, 16, "SWIZZLE_NONE", "0 (no swizzle: 8x16 B core "
-                       "matrices)", "0 (SWIZZLE_NONE)")]
-    for name, b, wg, tc in (("32B", 1, "3", "6"), ("64B", 2, "2", "4"), ("128B", 3, "1", "2")):
-        out.append(SwizzleMode(name, Swizzle.for_dtype(dtype, name), 16 << b, 16,
-                               f"SWIZZLE_{name}", f"{wg} (SWIZZLE_{name})",
-                               f"{tc} (SWIZZLE_{name})"))
-    if nb <= 16:
-        out.append(SwizzleMode("128B_atom32B", Swizzle.for_dtype(dtype, "128B_atom32B"), 128, 32,
-                               "SWIZZLE_128B_ATOM_32B (sm_100+)", None,
-                               "1 (SWIZZLE_128B_BASE32B, MN-major operands only)"))
-        out.append(SwizzleMode("128B_atom64B", Swizzle.for_dtype(dtype, "128B_atom64B"), 128, 64,
-                               "SWIZZLE_128B_ATOM_64B (sm_100+)", None, None))
+    out = []
+    for info in SWIZZLE_MODE_TABLE.values():
+        short = (info.tma_enum.removeprefix("CU_TENSOR_MAP_") if info.tma_enum
+                 else f"swizzle_mode {info.tensormap_mode}")
+        first = info.first_target
+        tma = short if info.feature == "tma" else \
+            f"{short} ({first.name}{'' if first.arch_specific else '+'})"
+        note = f", {info.tcgen05_note.strip('()')}" if info.tcgen05_note else ""
+        out.append(SwizzleMode(
+            info.name, Swizzle.for_dtype(dtype, info.name) if info.swizzle_len else None,
+            info.span_bytes, info.atomicity_bytes, tma,
+            None if info.wgmma is None else f"{info.wgmma} ({short})",
+            None if info.tcgen05 is None else f"{info.tcgen05} ({short}{note})"))
     return tuple(out)
 
 
@@ -124,8 +129,7 @@ def _accepted(shape: tuple[int, ...], order: tuple[int, ...], arrangement: str,
     out = []
     other = [shape[d] for d in order[:-1]]
     fits = all(e <= 256 for e in other) and inner // nb <= 256 and inner % 16 == 0
-    tma = _offers(target, "tma") and (mode.atomicity == 16
-                                      or _offers(target, "tma.swizzle_atomicity"))
+    tma = _offers(target, "tma") and _offers(target, SWIZZLE_MODE_TABLE[mode.name].feature)
     if fits and tma and (inner == mode.span or (mode.swizzle is None and arrangement == "rows")):
         what = "one box" if boxes == 1 else f"{boxes} boxes of {inner // nb} along dim {c}"
         out.append(f"TMA {mode.tma} ({what})")

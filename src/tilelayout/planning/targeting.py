@@ -13,8 +13,8 @@ target` reads) decides:
 
 Operands made from presets need a target (:func:`needs`): ``wgmma.*`` runs on sm_90a,
 ``tcgen05.*`` / ``tmem.*`` on sm_100a or sm_103a, ``ldmatrix.m16n16`` / ``m8n16`` need the
-8-bit ldmatrix forms, an ``mma.*`` shape the targets whose ``mma.sync`` runs it, a
-``smem.*`` tile in a 32B/64B-atomicity mode TMA's atomicity extension. With no
+8-bit ldmatrix forms, an ``mma.*`` shape the targets whose ``mma.sync`` runs it (a
+``smem.*`` tile is a plain XOR layout to ``ld/st.shared``: it needs nothing). With no
 ``target=``, the plan is made for :data:`DEFAULT` when it runs every operand, else for the
 oldest target that does; the result states which and why. A ``target=`` that cannot run
 an operand is a one-line error naming both. The facts and their sources are in
@@ -43,9 +43,6 @@ DEFAULT = "sm_90a"
 _FEATURE_OF_PRESET = (("wgmma.", "wgmma"), ("tcgen05.", "tcgen05"), ("tmem.", "tcgen05"),
                       ("ldmatrix.m16n16", "ldmatrix.b8"), ("ldmatrix.m8n16", "ldmatrix.b8"),
                       ("ldmatrix.", "ldmatrix"))
-#: shared-memory modes that need a TMA extension
-_FEATURE_OF_MODE = {"128B_atom32B": "tma.swizzle_atomicity",
-                    "128B_atom64B": "tma.swizzle_atomicity", "96B": "tma.swizzle_96B"}
 #: element type -> its mma.sync operand-type suffix (Target.mma)
 _MMA_TYPE = {"float16": "f16", "bfloat16": "bf16", "tfloat32": "tf32", "int8": "s8",
              "e4m3": "e4m3", "e5m2": "e5m2"}
@@ -113,9 +110,6 @@ def needs(preset: str | None, params: dict | None = None) -> tuple[Need, ...]:
         shape = preset.split(".")[1]
         kind = _MMA_TYPE.get(str(params.get("dtype", "")))
         return (Need(preset, f"mma:{shape}" + (f".{kind}" if kind else "")),)
-    mode = params.get("mode")
-    if preset.startswith("smem.") and mode in _FEATURE_OF_MODE:
-        return (Need(f"{preset} mode {mode}", _FEATURE_OF_MODE[mode]),)
     return ()
 
 

@@ -33,15 +33,16 @@ of-two extents and strides, as Triton's linear layouts.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import budget
+from ..core import budget, f2
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from ..core.f2 import Subspace
 from ..core.targets import Target
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
@@ -50,65 +51,20 @@ from .costing import Costed, Sides, cost
 from .swizzle_family import swizzle_candidates
 from .threads import WARP, RegisterFile
 
-
-# -- F2 linear algebra on ints (bit i of an int = coordinate i) -------------------------
-class Span:
-    """A subspace of F2^n kept in echelon form (leading bit -> vector)."""
-
-    def __init__(self, vectors: Iterable[int] = ()) -> None:
-        self.rows: dict[int, int] = {}
-        for v in vectors:
-            self.add(v)
-
-    def reduce(self, v: int) -> int:
-        """``v`` minus its component in the span (0 iff ``v`` is in the span)."""
-        while v:
-            top = v.bit_length() - 1
-            if top not in self.rows:
-                return v
-            v ^= self.rows[top]
-        return 0
-
-    def add(self, v: int) -> bool:
-        """Add ``v``; False when it was already in the span."""
-        r = self.reduce(v)
-        if r:
-            self.rows[r.bit_length() - 1] = r
-        return bool(r)
-
-    def __contains__(self, v: int) -> bool:
-        return self.reduce(v) == 0
-
-    @property
-    def dim(self) -> int:
-        return len(self.rows)
-
-    def copy(self) -> Span:
-        out = Span()
-        out.rows = dict(self.rows)
-        return out
+# -- F2 linear algebra: core/f2.py --------------------------------------------------------
+#: the planners' name for an F2 subspace in echelon form (instruction_layouts, tests)
+Span = Subspace
 
 
 def inverse_columns(columns: Sequence[int], n: int) -> list[int]:
     """``images`` of the inverse: ``columns[k]`` is the index vector at address bit ``k``;
-    returns, for each index bit ``i``, the address it maps to.
+    returns, for each index bit ``i``, the address it maps to (:func:`tilelayout.core.f2.inverse`
+    of the first ``n`` columns).
 
     >>> inverse_columns([1, 3], 2)      # address bit 1 holds index vector 0b11
     [1, 3]
     """
-    # solve M a = e_i for each i (M's columns = columns), by Gauss-Jordan on [M | I]
-    rows = [0] * n  # row r of the augmented matrix: bits 0..n-1 = M[r, :], bits n.. = I
-    for r in range(n):
-        m = sum(((columns[c] >> r) & 1) << c for c in range(n))
-        rows[r] = m | (1 << (n + r))
-    for c in range(n):
-        pivot = next(r for r in range(c, n) if rows[r] >> c & 1)
-        rows[c], rows[pivot] = rows[pivot], rows[c]
-        for r in range(n):
-            if r != c and rows[r] >> c & 1:
-                rows[r] ^= rows[c]
-    inv = [row >> n for row in rows]  # inv[k] bit i = (M^-1)[k, i]
-    return [sum(((inv[k] >> i) & 1) << k for k in range(n)) for i in range(n)]
+    return list(f2.inverse(columns[:n]))
 
 
 # -- the two sides as F2 maps --------------------------------------------------------------

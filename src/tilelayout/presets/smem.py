@@ -16,53 +16,15 @@ from __future__ import annotations
 from ..core.compose import ComposeLayout
 from ..core.dtypes import dtype_bytes
 from ..core.swizzle import Swizzle
+from ..core.swizzle_modes import ENCODINGS, MODE_NAMES, mode_info
 from ..core.tile import TileLayout
 from .registry import Built, Param, fail, register
 
 DTYPE_CHOICES = ("float16", "bfloat16", "float8", "e4m3", "e5m2", "int8", "float32",
                  "tfloat32")
-MODE_CHOICES = ("none", "32B", "64B", "128B", "128B_atom32B", "128B_atom64B", "96B")
-#: bytes per swizzled row of the K-major atom (PTX 9.7.15.5.1.2: 8 rows of this width);
-#: the 128B sub-modes keep the 128B mode's 8 x 128-byte atom, 96B has the 32B pattern
-ATOM_ROW_BYTES = {"none": 16, "32B": 32, "64B": 64, "128B": 128, "128B_atom32B": 128,
-                  "128B_atom64B": 128, "96B": 32}
-#: the unit a mode keeps whole (its atomicity), in bytes: rows must be whole units
-ATOMICITY_BYTES = {"none": 16, "32B": 16, "64B": 16, "128B": 16, "128B_atom32B": 32,
-                   "128B_atom64B": 64, "96B": 16}
-#: the widest TMA box row the 96B mode takes (PTX 9.7.9.27.1.1: inner box <= 96 B)
-BOX_96B = 96
-
-#: which encodings accept each mode (hardware-facts §4, §6): the TMA tensor map
-#: (CUtensorMapSwizzle / tensormap.replace swizzle_mode + swizzle_atomicity), the sm_90
-#: wgmma shared-memory descriptor (bits 63-62), the sm_100 tcgen05 descriptor (bits 61-63,
-#: PTX Table 40), CuTe's atoms and Triton's NVMMASharedLayout. None = not encodable.
-SWIZZLE_ENCODINGS: dict[str, dict[str, str | None]] = {
-    "none": {"tma": "CU_TENSOR_MAP_SWIZZLE_NONE (swizzle_mode 0)", "wgmma": "0",
-             "tcgen05": "0", "cute": "no swizzle (Swizzle<0,4,3>)",
-             "triton": "NVMMASharedLayout swizzle_byte_width=0"},
-    "32B": {"tma": "CU_TENSOR_MAP_SWIZZLE_32B (swizzle_mode 1, atomicity 0 = 16B)",
-            "wgmma": "3", "tcgen05": "6", "cute": "SW32 atoms, Swizzle<1,4,3> on bytes",
-            "triton": "NVMMASharedLayout swizzle_byte_width=32"},
-    "64B": {"tma": "CU_TENSOR_MAP_SWIZZLE_64B (swizzle_mode 2, atomicity 0 = 16B)",
-            "wgmma": "2", "tcgen05": "4", "cute": "SW64 atoms, Swizzle<2,4,3> on bytes",
-            "triton": "NVMMASharedLayout swizzle_byte_width=64"},
-    "128B": {"tma": "CU_TENSOR_MAP_SWIZZLE_128B (swizzle_mode 3, atomicity 0 = 16B)",
-             "wgmma": "1", "tcgen05": "2", "cute": "SW128 atoms, Swizzle<3,4,3> on bytes",
-             "triton": "NVMMASharedLayout swizzle_byte_width=128"},
-    "128B_atom32B": {"tma": "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (swizzle_mode 3, "
-                            "atomicity 1 = 32B; sm_100a/sm_110a/sm_120a families)",
-                     "wgmma": None,
-                     "tcgen05": "1 (MN-major operands only, PTX Table 55)",
-                     "cute": "Layout_MN_SW128_32B_Atom, Swizzle<2,5,2> on bytes",
-                     "triton": None},
-    "128B_atom64B": {"tma": "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B (swizzle_mode 3, "
-                            "atomicity 3 = 64B; sm_100a/sm_110a/sm_120a families)",
-                     "wgmma": None, "tcgen05": None,
-                     "cute": None, "triton": None},
-    "96B": {"tma": "tensormap swizzle_mode 4 (sm_103a; 16-B atomicity, inner box <= 96 B, "
-                   "not with the padded 4-/6-bit types or .im2col::w::128)",
-            "wgmma": None, "tcgen05": None, "cute": None, "triton": None},
-}
+#: the swizzle modes, their row widths, atomicity and encodings: the one table in
+#: core/swizzle_modes.py (docs/hardware.md)
+MODE_CHOICES = MODE_NAMES
 
 _SOURCE = ("PTX ISA 5.5.7 (#tensor-swizzling-modes) and 9.7.15.5.1.2 (swizzle atoms); "
            "CuTe Swizzle<B,4,3> on byte addresses (include/cute/swizzle.hpp)")
@@ -80,10 +42,8 @@ def encodings(mode: str) -> str:
     >>> print(encodings("128B_atom64B").splitlines()[1])
     wgmma descriptor: not encodable
     """
-    names = {"tma": "TMA tensor map", "wgmma": "wgmma descriptor", "tcgen05": "tcgen05 descriptor",
-             "cute": "CuTe", "triton": "Triton NVMMASharedLayout"}
-    return "\n".join(f"{names[k]}: {v if v is not None else 'not encodable'}"
-                     for k, v in SWIZZLE_ENCODINGS[mode].items())
+    return "\n".join(f"{ENCODINGS[k]}: {v if v is not None else 'not encodable'}"
+                     for k, v in mode_info(mode).encodings().items())
 
 
 @register(
@@ -112,7 +72,7 @@ def swizzle_atom(dtype: str = "float16", mode: str = "128B") -> Built:
       elements (CuTe upcast; tilelayout.Swizzle.for_dtype). 96B: as 32B.
       128B_atom32B: phys = a ^ (((a >> 7) & 3) << 5)  = Swizzle<2,5,2> on bytes
       128B_atom64B: phys = a ^ (((a >> 7) & 1) << 6)  = Swizzle<1,6,1> on bytes
-    Encodings that accept each mode: see docs/presets.md (TMA, wgmma and tcgen05
+    Encodings that accept each mode: see docs/hardware.md (TMA, wgmma and tcgen05
     descriptors, CuTe, Triton); e.g. 128B_atom32B is tcgen05 descriptor value 1 for
     MN-major operands only, 128B_atom64B has no descriptor value (TMA only).
 
@@ -121,15 +81,15 @@ def swizzle_atom(dtype: str = "float16", mode: str = "128B") -> Built:
     and Layout_MN_SW128_32B_Atom (include/cute/atom/mma_traits_sm100.hpp) (tests
     evaluate both).
     """
-    cols = ATOM_ROW_BYTES[mode] // dtype_bytes(dtype)
+    cols = mode_info(mode).span_bytes // dtype_bytes(dtype)
     tile = TileLayout([(8, cols, "m"), (cols, 1, "m")])
     return Built(_compose(dtype, mode, tile), (8, cols), dtype=dtype, swizzle_mode=mode)
 
 
 @register(
     "smem.tile",
-    summary="row-major shared-memory tile with a swizzle mode (32B/64B/128B, 128B with "
-    "32-/64-byte atomicity, 96B): (rows, cols) -> m",
+    summary="row-major shared-memory tile with any swizzle mode of the table "
+    "(docs/hardware.md): (rows, cols) -> m",
     source=_SOURCE,
     params=[Param("dtype", "choice", "float16", DTYPE_CHOICES, doc="element type"),
             Param("mode", "choice", "128B", MODE_CHOICES, doc="swizzle mode"),
@@ -159,15 +119,16 @@ def tile(dtype: str = "float16", mode: str = "128B", shape: tuple[int, ...] = (8
     rows, cols = shape
     b = dtype_bytes(dtype)
     if mode != "none":
-        unit = ATOMICITY_BYTES[mode]
+        info = mode_info(mode)
+        unit = info.atomicity_bytes
         if (cols * b) % unit:
             raise fail("smem.tile", f"a {mode}-swizzled row must be whole {unit}-byte units "
                        f"(the mode's atomicity, PTX 5.5.7); {cols} x {dtype} is {cols * b} "
                        f"bytes (use cols a multiple of {max(1, unit // b)})")
-        if mode == "96B" and cols * b > BOX_96B:
-            raise fail("smem.tile", f"the 96B swizzle takes TMA boxes at most {BOX_96B} bytes "
-                       f"wide (PTX ISA 9.7.9.27.1.1); a row of {cols} x {dtype} is "
-                       f"{cols * b} bytes")
+        if info.max_row_bytes is not None and cols * b > info.max_row_bytes:
+            raise fail("smem.tile", f"the {mode} swizzle takes TMA boxes at most "
+                       f"{info.max_row_bytes} bytes wide (PTX ISA 9.7.9.27.1.1); a row of "
+                       f"{cols} x {dtype} is {cols * b} bytes")
         if (rows * cols * b) % 128:
             raise fail("smem.tile", f"a swizzled tile must be whole 128-byte lines; "
                        f"{rows} x {cols} x {dtype} is {rows * cols * b} bytes")

@@ -13,7 +13,9 @@ export function fillControls(opts) {
   }
   $("preset").innerHTML = html;
   $("dtype").innerHTML = `<option value="">(none)</option>` + opts.dtypes.map((t) => `<option>${t}</option>`).join("");
-  $("swizzle").innerHTML = opts.swizzles.map((t) => `<option>${t}</option>`).join("");
+  // the modes and their descriptions come from the server's swizzle-mode table
+  $("swizzle").innerHTML = opts.swizzle_modes.map((m) =>
+    `<option value="${escapeHtml(m.name)}" title="${escapeHtml(m.doc)}">${escapeHtml(m.name)}</option>`).join("");
 }
 
 // put a preset entry's layout, shape, dtype and swizzle into the fields; show its widgets
