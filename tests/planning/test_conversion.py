@@ -177,61 +177,18 @@ def test_limits_and_dtype():
         tl.plan_conversion(3, TRANSPOSE[1], None)
 
 
-def _warps(text: str, n: int) -> str:
-    """``text`` (one warp's layout) on ``n`` warps, each doing the same exchange."""
-    shape, strides = text[2:text.index("]")].split(":")
-    return f"S[({n},{shape[1:-1]}):(1@warpid,{strides[1:-1]})]"
-
-
-@pytest.mark.parametrize("src,dst,dtype", [
-    # wgmma D -> each lane half a row (4 warps once staged in 4 passes of 2 KB with 7
-    # bar.sync, one warp through 2 KB with one __syncwarp)
-    ("S[(2,8,8,4,2):(2,4@laneid,4,1@laneid,1)]", "S[(16,2,32):(1@laneid,16@laneid,1)]",
-     "float16"),
-    # found by a random search: shared memory on one warp, shuffles on four (passes)
-    ("S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,16@laneid,1)]",
-     "S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,1,16@laneid)]",
-     "float16"),
-    ("S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,16@laneid,1)]",
-     "S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,1,16@laneid)]",
-     "e4m3"),
-    ("S[(2,2,2,2,2,2,2,2,2,2):(1,2,2@laneid,8@laneid,16,4@laneid,1@laneid,4,8,16@laneid)]",
-     "S[(2,2,2,2,2,2,2,2,2,2):(8@laneid,2,2@laneid,16@laneid,16,4@laneid,1@laneid,4,8,1)]",
-     "e4m3"),
-])
-def test_the_same_exchange_on_every_warp_is_planned_as_on_one(src, dst, dtype):
-    one = tl.plan_conversion(src, dst, None, dtype)
-    four = tl.plan_conversion(_warps(src, 4), _warps(dst, 4), None, dtype)
-    assert one.kind == four.kind == "warp-shuffle"
-    assert one.mechanism == four.mechanism
-    keys = ("shuffle_instructions", "shuffle_selects", "byte_permutes", "smem_cost_units",
-            "passes", "barriers", "barrier_instruction", "store_instruction")
-    assert {k: one.costs.get(k) for k in keys} == {k: four.costs.get(k) for k in keys}
-    if one.mechanism == "shared-memory":
-        assert four.costs["smem_bytes"] == 4 * one.costs["smem_bytes"]
-        # each warp exchanges only with itself: __syncwarp, not bar.sync
-        assert four.costs["barrier_instruction"] == "bar.warp.sync"
-        assert any("__syncwarp" in s.text for s in four.stages)
-    assert four.execute() == expected(tl.parse(_warps(dst, 4)), four.shape)
-
-
-@pytest.mark.parametrize("src,dst", [
-    # a one-warp exchange is staged in passes whatever its size: a pass's packed slot
-    # order numbers the pass's slots, and its vectors must stay contiguous in the tile
-    ("S[(2,2,2,2,2,2,2,2,2):(8,4,2,1,16@laneid,8@laneid,4@laneid,2@laneid,1@laneid)]",
-     "S[(2,2,2,2,2,2,2,2,2):(4,8,16@laneid,2@laneid,2,8@laneid,4@laneid,1,1@laneid)]"),
-    ("S[(2,2,2,2,2,2,2,2):(2,1,4,16@laneid,8@laneid,2@laneid,4@laneid,1@laneid)]",
-     "S[(2,2,2,2,2,2,2,2):(4,16@laneid,1,2,8@laneid,4@laneid,2@laneid,1@laneid)]"),
-])
-def test_small_one_warp_stagings_in_passes_deliver(src, dst):
-    run(src, dst, None, "float16")
-
-
-def test_warps_exchanging_with_each_other_use_bar_sync():
-    p = tl.plan_conversion("S[(4,32):(1@warpid,1@laneid)]", "S[(4,32):(1@laneid,1@warpid)]",
-                           None, "float32")
-    assert p.kind == "shared-memory"
-    assert p.costs["barrier_instruction"] == "bar.sync"
+def test_warp_local_exchange_in_passes_through_a_smaller_buffer():
+    # wgmma D -> each lane half a row: column blocks move only register slots on both
+    # sides, so the tile goes through shared memory in 4 passes of 2 KB (as Triton does)
+    D = "S[(4,2,8,8,4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
+    rows = "S[(4,16,2,32):(1@warpid,1@laneid,16@laneid,1)]"
+    p = run(D, rows, (64, 64), "float16")
+    assert (p.kind, p.mechanism) == ("warp-shuffle", "shared-memory")
+    assert (p.costs["passes"], p.costs["smem_bytes"], p.costs["barriers"]) == (4, 2048, 7)
+    assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
+    assert [s.what for s in p.stages[:5]] == ["store", "barrier", "load", "barrier", "store"]
+    assert p.stages[-1].text.startswith("pass 4 of 4: load")
+    assert p.smem.shape != (64, 64)  # one pass's tile
 
 
 def test_ctas():
@@ -245,3 +202,44 @@ def test_ctas():
         tl.plan_conversion("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1,1@laneid,1@bx)]",
                            None, "float32")
     assert "\n" not in str(info.value)
+
+
+def _on_warps(text: str, n: int) -> str:
+    """``text`` (one warp's layout) on ``n`` warps, each doing the same exchange."""
+    shape, strides = text[2:text.index("]")].split(":")
+    return f"S[({n},{shape[1:-1]}):(1@warpid,{strides[1:-1]})]"
+
+
+@pytest.mark.parametrize("src,dst,dtype", [
+    # found by a random search: staged on one warp, shuffled on four (passes)
+    ("S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,16@laneid,1)]",
+     "S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,1,16@laneid)]",
+     "float16"),
+    ("S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,16@laneid,1)]",
+     "S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,1,16@laneid)]",
+     "e4m3"),
+    ("S[(2,2,2,2,2,2,2,2,2,2):(1,2,2@laneid,8@laneid,16,4@laneid,1@laneid,4,8,16@laneid)]",
+     "S[(2,2,2,2,2,2,2,2,2,2):(8@laneid,2,2@laneid,16@laneid,16,4@laneid,1@laneid,4,8,1)]",
+     "e4m3"),
+])
+def test_random_per_warp_exchanges_are_decided_as_on_one_warp(src, dst, dtype):
+    one = tl.plan_conversion(src, dst, None, dtype)
+    four = tl.plan_conversion(_on_warps(src, 4), _on_warps(dst, 4), None, dtype)
+    assert one.kind == four.kind == "warp-shuffle"
+    assert one.mechanism == four.mechanism
+    keys = ("shuffle_instructions", "shuffle_selects", "byte_permutes", "smem_cost_units",
+            "passes", "barriers", "barrier_instruction", "store_instruction")
+    assert {k: one.costs.get(k) for k in keys} == {k: four.costs.get(k) for k in keys}
+    assert four.execute() == expected(tl.parse(_on_warps(dst, 4)), four.shape)
+
+
+@pytest.mark.parametrize("src,dst", [
+    # small one-warp stagings in passes: a pass's packed slot order numbers the pass's
+    # slots, and its vectors must stay contiguous in the tile
+    ("S[(2,2,2,2,2,2,2,2,2):(8,4,2,1,16@laneid,8@laneid,4@laneid,2@laneid,1@laneid)]",
+     "S[(2,2,2,2,2,2,2,2,2):(4,8,16@laneid,2@laneid,2,8@laneid,4@laneid,1,1@laneid)]"),
+    ("S[(2,2,2,2,2,2,2,2):(2,1,4,16@laneid,8@laneid,2@laneid,4@laneid,1@laneid)]",
+     "S[(2,2,2,2,2,2,2,2):(4,16@laneid,1,2,8@laneid,4@laneid,2@laneid,1@laneid)]"),
+])
+def test_small_one_warp_stagings_in_passes_deliver(src, dst):
+    run(src, dst, None, "float16")

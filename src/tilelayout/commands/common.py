@@ -18,6 +18,7 @@ from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
 from ..planning.operands import resolve
+from ..planning.tma import is_endpoint
 from ..presets.operand import build
 from ..presets.registry import Preset
 from ..syntax.parser import parse
@@ -175,23 +176,29 @@ def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: 
 def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
                 dtype: str | None) -> tuple:
     """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,
-    shape, dtype)`` (each a layout, or the preset it names): ``shape`` (text) defaults to
-    a preset's shape, else the first
-    layout's; ``dtype`` to a preset's element type (one is required). ``tilelayout smem``
-    and ``tilelayout plan`` take their operands this way.
+    shape, dtype)`` (each a layout, the preset it names, or the TMA endpoint text
+    ``tma[:box=...][:swizzle=...]``): ``shape`` (text) defaults to a preset's shape, else
+    the first layout's; ``dtype`` to a preset's element type (one is required).
+    ``tilelayout smem`` and ``tilelayout plan`` take their operands this way.
 
     >>> a, b, shape, dtype = layout_pair("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]",
     ...                                  ("SRC", "DST"), None, None)
     >>> shape, dtype
     ((16, 8), 'float32')
     """
-    a, pa = layout_operand(first, names[0])
-    b, pb = layout_operand(second, names[1])
+    given = [(t, name) for t, name in zip((first, second), names, strict=True)]
+    found = [(t.strip(), None) if is_endpoint(t) else layout_operand(t, name)
+             for t, name in given]
+    (a, pa), (b, pb) = found
     s = None if shape is None else int_tuple(shape, "--shape")
+    threads = [(p or x, name) for (x, p), name in zip(found, names, strict=True)
+               if not is_endpoint(x)]
     try:
-        ops = resolve([(pa or a, names[0]), (pb or b, names[1])], s, dtype, None)
+        ops = resolve(threads, s, dtype, None)
     except LayoutError as exc:
         raise LayoutError(str(exc).replace("dtype=", "--dtype")) from None
+    if is_endpoint(a) or is_endpoint(b):
+        return pa or a, pb or b, ops.shape or ops.layouts[0].check_shape(None), ops.dtype
     # presets stay presets: the planning entry points read their target needs
     return pa or a, pb or b, ops.shape or a.check_shape(None), ops.dtype
 

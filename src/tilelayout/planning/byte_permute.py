@@ -22,8 +22,8 @@ words of one 64-bit chunk) share their shuffles. A lane may also read its *own*
 register through a shuffle, which costs a round only when it raises the busiest lane's
 count but keeps the temporaries' names uniform across lanes (no ``selp`` to pick the
 operand): :func:`plan_byte_permute` tries both and keeps the cheaper. Cost units are
-those of the one cost model (docs/data-movement.md): a shuffle 1, a ``selp`` or
-``prmt`` :data:`~tilelayout.planning.units.ALU`.
+those of the one cost model (:mod:`.cost_model`): a shuffle 1, a ``selp`` or ``prmt``
+:data:`~tilelayout.planning.cost_model.SELECT`.
 
 This is FlashAttention-3's FP8 P permute (``permute_Aregs_fp8``, hopper/utils.h) found
 by search: for the wgmma accumulator -> 8-bit A operand it finds 8 shuffles, 8 selects
@@ -45,9 +45,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cost_model import SELECT
 from .placement import WARP
 from .shuffle import schedule
-from .units import ALU
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,8 +74,8 @@ class BytePermute:
 
     @property
     def units(self) -> float:
-        """Cost units: a shuffle 1, a select or byte permute ``ALU``."""
-        return self.shuffles + ALU * (self.selects + self.permutes)
+        """Cost units: a shuffle 1, a select or byte permute ``SELECT``."""
+        return self.shuffles + SELECT * (self.selects + self.permutes)
 
     def selector(self, j: int, step: int, warp: int, lane: int) -> int:
         """The ``prmt.b32`` selector of permute ``step`` building destination register

@@ -34,11 +34,13 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
-from .access import AccessReport
+from .access import AccessReport, check_tile
 from .costing import Costed, best, cost, lower_bound, prepare
 from .operands import resolve
 from .swizzle_family import swizzle_candidates
 from .targeting import TargetChoice
+from .threads import register_file, writer_of
+from .tma import TmaBoxes, endpoint, is_endpoint, tma_candidates, worst_of
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
@@ -69,6 +71,8 @@ class SmemChoice:
     #: the GPU target planned for (:mod:`.targeting`), and why it was chosen
     target: str | None = None
     target_from: str = ""
+    #: with a ``"tma"`` endpoint: how TMA moves the tile (:mod:`.tma`)
+    tma: TmaBoxes | None = None
 
     @property
     def wavefronts(self) -> int:
@@ -89,6 +93,7 @@ class SmemChoice:
                 "read": self.read.to_dict(per_request=per_request),
                 "accepted_by": list(self.accepted_by), "searched": self.searched,
                 "target": self.target, "target_from": self.target_from,
+                "tma": None if self.tma is None else str(self.tma),
                 "notes": list(self.notes),
                 "candidates": [c.row() for c in self.candidates]}
 
@@ -121,6 +126,9 @@ def choose_smem_layout(
     """
     if family not in FAMILIES:
         raise LayoutError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
+    if is_endpoint(writer) or is_endpoint(reader):
+        with budget.using(limits):
+            return tma_endpoint_choice(writer, reader, shape, dtype, target)
     ops = resolve([(writer, "writer"), (reader, "reader")], shape, dtype, None, target)
     w, r = ops.layouts
     with budget.using(limits):
@@ -162,3 +170,30 @@ def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: 
     return SmemChoice(top.layout, top.name, top.write, top.read, ideal, top.accepted_by,
                       family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes),
                       None if on is None else on.name, "" if on is None else on.why)
+
+
+def tma_endpoint_choice(writer: Any, reader: Any, shape: Sequence[int] | None,
+                        dtype: str | None, target: Any) -> SmemChoice:
+    """:func:`choose_smem_layout` with ``"tma"`` as one side (:mod:`.tma`): the layouts a
+    TMA tensor map writes, ranked by the threads' wavefronts, then instructions, then
+    fewer boxes, then wider inner rows."""
+    if is_endpoint(writer) and is_endpoint(reader):
+        raise LayoutError("both sides are TMA; one side must be threads' registers")
+    store = is_endpoint(reader)
+    text, thread = (reader, writer) if store else (writer, reader)
+    ops = resolve([(thread, "writer" if store else "reader")], shape, dtype, None, target)
+    layout, on = ops.layouts[0], ops.target
+    s = check_tile(layout, ops.shape, "writer" if store else "reader")
+    ranked = tma_candidates(layout, s, ops.dtype, store, endpoint(text), on)
+    none = AccessReport(ops.dtype, 0, 0, 0, 0, 0, (), (), (), None)
+    rows = tuple(Costed(c.candidate.name, c.candidate.layout,
+                        c.access if store else none, none if store else c.access, c.bytes,
+                        c.candidate.accepted_by) for c in ranked)
+    top = ranked[0]
+    access = worst_of(top, layout, s, ops.dtype, store, on)
+    ideal = lower_bound(register_file(writer_of(layout) if store else layout, s),
+                        dtype_bytes(ops.dtype))
+    return SmemChoice(top.candidate.layout, top.candidate.name, access if store else none,
+                      none if store else access, ideal, top.candidate.accepted_by, "tma", s,
+                      ops.dtype, rows, len(rows), (str(top.boxes),), on.name, on.why,
+                      top.boxes)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..algebra.slicing import slice_layout
 from ..core import budget
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from .access import AccessReport, smem_addresses
@@ -32,22 +32,16 @@ from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
-from .mechanisms import (
-    ROW_BYTES,
-    MatrixAccess,
-    best_access,
-    matrix_access,
-    matrix_report,
-    packed_order,
-)
+from .mechanisms import ROW_BYTES, MatrixAccess, best_access, matrix_access, matrix_report
 from .placement import WARP, Placement, row_ids
-from .targeting import TargetChoice
-from .threads import RegisterFile, register_file
+from .targeting import TargetChoice, kinds_for
+from .threads import RegisterFile, register_file, writer_of
 
-#: a staging in passes is searched only for a whole-tile buffer above this many bytes:
-#: smaller buffers hardly limit occupancy, and the search for a pass's layout (every
-#: order of its many small dims) costs more than planning the rest
-MIN_PASS_BYTES = 2048
+#: a staging in passes is searched only for a whole-tile buffer above this many bytes
+#: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
+#: search for a pass's layout costs more than planning the rest. Per warp, so that every
+#: warp doing the same exchange is planned as one warp doing it
+MIN_PASS_BYTES_PER_WARP = 512
 
 
 @dataclass(frozen=True)
@@ -144,32 +138,13 @@ def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype:
     return best_access(rf, addr, dtype, store, kinds=kinds_for(on, store))
 
 
-def kinds_for(on: TargetChoice | None, store: bool) -> tuple[str, ...]:
-    """The instruction kinds a side may use on the target: vectors and packed registers
-    everywhere; ``matrix`` where the target has stmatrix (stores) / ldmatrix (loads)."""
-    if on is None or on.allows("stmatrix" if store else "ldmatrix"):
-        return ("vector", "packed", "matrix")
-    return ("vector", "packed")
-
-
-def writer_of(layout: Layout) -> Layout:
-    """``layout`` without its replicas: a tile is stored once, by its first holders."""
-    if layout.replica_count == 1:
-        return layout
-    tile = tile_of(layout).replace(replica=())
-    return ComposeLayout(layout.swizzle, tile) if isinstance(layout, ComposeLayout) else tile
-
-
 def stage_through(src: Placement, dst: Placement, dtype: str,
                   gwarp: tuple[np.ndarray, np.ndarray] | None = None,
-                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None,
-                  warp_local: bool = False) -> Staging:
+                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None
+                  ) -> Staging:
     """Choose (or take) the shared-memory tile between ``src`` and ``dst`` and measure both
     sides; ``src_rows`` are the source rows that store (default: all); ``on``: the target
-    (instruction kinds and swizzle modes; None: every target's). ``warp_local``: every
-    warp exchanges only with itself; a staging in passes is then searched whatever the
-    buffer's size, so the plan is the one a single warp doing the same exchange gets
-    (MIN_PASS_BYTES would judge the whole tile, which grows with the warps)."""
+    (instruction kinds and swizzle modes; None: every target's)."""
     shape = src.shape
     if gwarp is None:
         gwarp = joint_warps(src, dst)
@@ -195,8 +170,7 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     if "shared" in (src.role, dst.role):
         return whole
     options = [whole]
-    passes = None if whole.bytes <= MIN_PASS_BYTES and not warp_local else _in_passes(
-        whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
+    passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
     if passes is not None:
         options.append(passes)
     better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
@@ -328,7 +302,9 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     tile chosen as a whole tile is (:func:`widest_choice`, then
     :func:`with_instructions`, so passes combine with packed registers and ldmatrix /
     stmatrix); None when the tile does not split."""
-    if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout):
+    warps = max(g.shape[0] for g in grids if g is not None)
+    if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout) or \
+            whole.bytes <= MIN_PASS_BYTES_PER_WARP * warps:
         return None
     digits = common_digits(src, dst)
     nbytes = dtype_bytes(dtype)
@@ -380,26 +356,36 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
     k = max(1, report.vector_bytes // nbytes)
     order = None
     if report.slot_order is not None:
-        # the pass's order numbers the pass's slots: order the whole tile's slots by
-        # (pass, address in the buffer) instead
-        span = int(local.max(initial=0)) + 1
-        order = packed_order(RegisterFile(grid, (), (), False), chunk * span + local) \
-            or tuple(range(grid.shape[2]))
+        # the pass's order numbers the pass's slots: order the whole grid's slots by
+        # (pass, address) of the lane holding the most, as packed_order does
+        w, lane = np.unravel_index(int(np.argmax((grid >= 0).sum(axis=2))), grid.shape[:2])
+        ref = grid[w, lane]
+        key = np.where(ref >= 0, chunk[np.maximum(ref, 0)] * (int(local.max()) + 1)
+                       + local[np.maximum(ref, 0)], np.iinfo(np.int64).max)
+        order = tuple(int(x) for x in np.argsort(key, kind="stable"))
     g = grid if order is None else grid[:, :, list(order)]
     side = _vector_side(g, local, k)
+    if not _contiguous(g, local, chunk, k):
+        return None
     of = _pass_of(g, k, chunk)
-    if of is None or not _contiguous(g, local, k):
+    if of is None:
         return None
     return Side(k, side.start, side.per_warp, of, order)
 
 
-def _contiguous(grid: np.ndarray, addr: np.ndarray, k: int) -> bool:
-    """Whether every ``k``-slot vector of ``grid`` sits at ``k`` consecutive addresses."""
+def _contiguous(grid: np.ndarray, local: np.ndarray, chunk: np.ndarray, k: int) -> bool:
+    """Whether every ``k``-slot vector holds one pass's elements at consecutive,
+    ``k``-aligned addresses (or nothing)."""
     warps, lanes, slots = grid.shape
     g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(warps, lanes, -1, k)
-    a = np.where(g >= 0, addr[np.maximum(g, 0)], -1)
-    return bool(((a == a[..., :1] + np.arange(k)) | (g < 0)).all())
+    g = g.reshape(-1, k)
+    full, empty = (g >= 0).all(axis=1), (g < 0).all(axis=1)
+    if not (full | empty).all():
+        return False
+    v = g[full]
+    a, c = local[v], chunk[v]
+    return bool((a == a[:, :1] + np.arange(k)).all() and (a[:, 0] % k == 0).all()
+                and (c == c[:, :1]).all())
 
 
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:

@@ -142,3 +142,16 @@ def _runs(n: Need) -> str:
     if not able[0].arch_specific:
         return f"{able[0].name} or newer"
     return " or ".join(t.name for t in able)
+
+
+def kinds_for(on: TargetChoice | None, store: bool) -> tuple[str, ...]:
+    """The instruction kinds a staging side may use on the target: vectors and packed
+    registers everywhere; ``matrix`` where the target has stmatrix (stores) / ldmatrix
+    (loads); None: every kind.
+
+    >>> kinds_for(resolve_target("sm_80"), store=True)
+    ('vector', 'packed')
+    """
+    if on is None or on.allows("stmatrix" if store else "ldmatrix"):
+        return ("vector", "packed", "matrix")
+    return ("vector", "packed")

@@ -37,15 +37,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import tilelayout as tl
 from tilelayout.analysis.conflicts import wavefronts_batch
 
+from .ptx_integer import COMPARE, MASK, alu
+from .ptx_text import (
+    MEM,
+    REG,
+    SPECIAL,
+    ReplayError,
+    body,
+    is_signed,
+    parse_int,
+    split_operands,
+    threads_of,
+    type_bits,
+)
+
 WARP = 32
-MASK = {8: 0xFF, 16: 0xFFFF, 32: 0xFFFFFFFF, 64: -1}  # int64 arrays: -1 keeps 64 bits
-
-
-class ReplayError(tl.LayoutError):
-    """The PTX holds something the replay does not evaluate."""
 
 
 @dataclass(frozen=True)
@@ -105,90 +113,6 @@ class Replay:
         return ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "none"
 
 
-# -- parsing -------------------------------------------------------------------------------
-
-_REG = re.compile(r"%[A-Za-z_]\w*(?:\.[xyz])?")
-_MEM = re.compile(r"^\[\s*([^\]+\-\s]+)\s*(?:([+-])\s*(-?(?:0x[0-9a-fA-F]+|\d+)))?\s*\]$")
-_SPECIAL = {"%tid.y": 0, "%tid.z": 0, "%ctaid.x": 0, "%ctaid.y": 0, "%ctaid.z": 0,
-            "%nctaid.x": 1, "%nctaid.y": 1, "%nctaid.z": 1, "%ntid.y": 1, "%ntid.z": 1,
-            "%clusterid.x": 0, "%cluster_ctarank": 0}
-
-
-def _body(ptx: str) -> tuple[list[tuple[int, str]], dict[str, int], str]:
-    """The statements of the (single) entry function with their line numbers, the shared
-    symbols, and the target."""
-    target = m.group(1) if (m := re.search(r"^\s*\.target\s+(\w+)", ptx, re.M)) else "?"
-    shared = {s: 0 for s in re.findall(r"\.shared\s+(?:\.align\s+\d+\s+)?\.\w+\s+(\w+)", ptx)}
-    lines = ptx.splitlines()
-    start = next((i for i, ln in enumerate(lines) if ".entry" in ln), None)
-    if start is None:
-        raise ReplayError("no .entry function in the PTX")
-    out: list[tuple[int, str]] = []
-    depth, begun = 0, False
-    for no, raw in enumerate(lines[start:], start + 1):
-        text = raw.split("//")[0].strip()
-        if not begun:
-            if "{" not in text:
-                continue
-            begun, text = True, text[text.index("{") + 1:]
-            depth = 1
-        for piece in text.split(";"):
-            piece = piece.strip()
-            while piece[:1] in ("{", "}"):  # a scope, never an operand at a statement start
-                depth += 1 if piece[0] == "{" else -1
-                if depth == 0:
-                    return out, shared, target
-                out.append((no, piece[0]))
-                piece = piece[1:].strip()
-            if piece:
-                out.append((no, piece))
-    raise ReplayError("the entry function's braces do not close")
-
-
-def _threads(ptx: str, threads: int | None) -> int:
-    if threads is not None:
-        return threads
-    if m := re.search(r"\.reqntid\s+(\d+)", ptx):
-        return int(m.group(1))
-    raise ReplayError("the PTX has no .reqntid: pass threads=")
-
-
-def _split_operands(text: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
-
-
-def _int(text: str) -> int | None:
-    t = text.strip()
-    try:
-        return int(t, 16) if t.lower().startswith(("0x", "-0x")) else int(t)
-    except ValueError:
-        return None
-
-
-def _bits(op: str) -> int:
-    for part in reversed(op.split(".")):
-        if m := re.fullmatch(r"[bsuf](\d+)", part):
-            return int(m.group(1))
-    return 32
-
-
-def _signed(op: str) -> bool:
-    return any(p.startswith("s") and p[1:].isdigit() for p in op.split("."))
-
-
 # -- evaluation ----------------------------------------------------------------------------
 
 class _Machine:
@@ -199,7 +123,7 @@ class _Machine:
         self.env: dict[str, np.ndarray | None] = {
             "%tid.x": tid, "%laneid": tid % WARP, "%warpid": tid // WARP,
             "%ntid.x": np.full(threads, threads, np.int64),
-            **{k: np.full(threads, v, np.int64) for k, v in _SPECIAL.items()}}
+            **{k: np.full(threads, v, np.int64) for k, v in SPECIAL.items()}}
         self.why: dict[str, str] = {}  # unknown register -> where its data came from
         #: registers holding data received from another lane or from shared memory
         self.received: set[str] = set()
@@ -213,7 +137,7 @@ class _Machine:
         if t.startswith("!"):
             v = self.value(t[1:], line)
             return None if v is None else ~v.astype(bool)
-        if (k := _int(t)) is not None:
+        if (k := parse_int(t)) is not None:
             return np.full(self.n, k, np.int64)
         if t in self.shared:
             return np.full(self.n, self.shared[t], np.int64)
@@ -262,80 +186,6 @@ class _Machine:
 _ABSENT = object()
 
 
-def _alu(op: str, a: list[np.ndarray], line: int) -> np.ndarray:
-    """Integer ops over threads (``a``: the source operands, all known)."""
-    base = op.split(".")[0]
-    bits = _bits(op)
-    if base in ("mul", "mad") and ".wide" in op:
-        bits *= 2
-    mask = MASK.get(bits, MASK[64])
-    s = _signed(op)
-
-    def signed(x: np.ndarray, b: int) -> np.ndarray:
-        x = x & MASK.get(b, MASK[64])
-        return np.where(x >= 1 << (b - 1), x - (1 << b), x) if b < 64 else x
-
-    if base == "add":
-        r = a[0] + a[1]
-    elif base == "sub":
-        r = a[0] - a[1]
-    elif base == "mul" and (".lo" in op or ".wide" in op):
-        r = a[0] * a[1]
-    elif base == "mad" and (".lo" in op or ".wide" in op):
-        r = a[0] * a[1] + a[2]
-    elif base == "shl":
-        r = np.where(a[1] >= bits, 0, a[0] << np.minimum(a[1], 63))
-    elif base == "shr":
-        x = signed(a[0], bits) if s else a[0] & mask
-        r = x >> np.minimum(a[1], 63)
-    elif base in ("and", "or", "xor"):
-        r = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[base](a[0], a[1])
-    elif base == "not":
-        r = ~a[0]
-    elif base == "neg":
-        r = -a[0]
-    elif base in ("min", "max"):
-        x, y = (signed(a[0], bits), signed(a[1], bits)) if s else (a[0] & mask, a[1] & mask)
-        r = np.minimum(x, y) if base == "min" else np.maximum(x, y)
-    elif base == "bfe":
-        pos, length = a[1] & 0xFF, a[2] & 0xFF
-        r = (a[0] & mask) >> pos & ((1 << length) - 1)
-    elif base == "bfi":
-        pos, length = a[2] & 0xFF, a[3] & 0xFF
-        field_ = ((1 << length) - 1) << pos
-        r = (a[1] & ~field_) | ((a[0] << pos) & field_)
-    elif base == "lop3":
-        lut = a[3]
-        r = np.zeros_like(a[0])
-        for bit in range(8):
-            pa, pb, pc = (bit >> 2) & 1, (bit >> 1) & 1, bit & 1
-            term = ((a[0] if pa else ~a[0]) & (a[1] if pb else ~a[1]) & (a[2] if pc else ~a[2]))
-            r |= np.where((lut >> bit) & 1, term, 0)
-    elif base == "prmt":
-        r = _prmt(a[0] & MASK[32], a[1] & MASK[32], a[2], op, line)
-    else:
-        raise ReplayError(f"line {line}: integer op {op} is not evaluated by the replay")
-    return r & mask
-
-
-def _prmt(x: np.ndarray, y: np.ndarray, sel: np.ndarray, op: str, line: int) -> np.ndarray:
-    if "." in op.removeprefix("prmt.b32"):
-        raise ReplayError(f"line {line}: {op} (a prmt mode) is not evaluated by the replay")
-    both = x | (y << 32)
-    r = np.zeros_like(x)
-    for i in range(4):
-        s = (sel >> (4 * i)) & 0xF
-        byte = (both >> ((s & 7) * 8)) & 0xFF
-        byte = np.where(s & 8, np.where(byte & 0x80, 0xFF, 0), byte)
-        r |= byte << (8 * i)
-    return r
-
-
-_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-        "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,
-        "hi": np.greater, "hs": np.greater_equal}
-
-
 def _access_name(op: str) -> tuple[str, int]:
     """(counted name, bytes per lane) of a shared-memory instruction."""
     parts = op.split(".")
@@ -349,7 +199,7 @@ def _access_name(op: str) -> tuple[str, int]:
             ("" if shape == "m8n8" else f".{shape}.{parts[-1]}")
         return name, 16 * 1000 + num * per  # matrices encoded beside the row bytes
     vec = next((int(p[1:]) for p in parts if re.fullmatch(r"v[248]", p)), 1)
-    bits = _bits(op)
+    bits = type_bits(op)
     name = f"{parts[0]}.shared" + (f".v{vec}" if vec > 1 else "") + f".{parts[-1]}"
     return name, vec * bits // 8
 
@@ -380,14 +230,14 @@ def replay(ptx: str, threads: int | None = None) -> Replay:
     >>> r.wavefronts, r.ideal, r.counts
     (32, 1, {'st.shared.b32': 1})
     """
-    body, shared, target = _body(ptx)
-    n = _threads(ptx, threads)
+    statements, shared, target = body(ptx)
+    n = threads_of(ptx, threads)
     if n % WARP:
         raise ReplayError(f"{n} threads is not a whole number of warps")
     m = _Machine(n, shared)
     accesses: list[Access] = []
     counts: Counter[str] = Counter()
-    for line, stmt in body:
+    for line, stmt in statements:
         if stmt == "{":
             m.scopes.append({})
             continue
@@ -421,7 +271,7 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if stmt.startswith("@"):
         guard, stmt = stmt.split(None, 1)
     parts = stmt.split(None, 1)
-    op, ops = parts[0], _split_operands(parts[1] if len(parts) > 1 else "")
+    op, ops = parts[0], split_operands(parts[1] if len(parts) > 1 else "")
     base = op.split(".")[0]
     if base in ("bra", "brx", "call"):
         raise ReplayError(f"line {line}: {op}: control flow (a loop or a call) is not "
@@ -455,7 +305,7 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if not ops or op.startswith(_NO_DEST) and not (base == "cp" and ops[0].startswith("%")):
         return
     dst, srcs = ops[0], ops[1:]
-    regs = [r for s in srcs for r in _REG.findall(s)]
+    regs = [r for s in srcs for r in REG.findall(s)]
     for r in regs:
         if r not in m.env:
             raise ReplayError(f"line {line}: register {r} is read before it is written")
@@ -484,25 +334,25 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
         m.set(dst, vals[0], "", pred)
     elif base in ("cvt", "cvta"):
         types = op.split(".")
-        bits = _bits(types[-2] if base == "cvt" else op)
+        bits = type_bits(types[-2] if base == "cvt" else op)
         v = vals[0] & MASK.get(bits, MASK[64])
-        if base == "cvt" and _signed(types[-1]) and bits < 64:
+        if base == "cvt" and is_signed(types[-1]) and bits < 64:
             v = np.where(v >= 1 << (bits - 1), v - (1 << bits), v)
         m.set(dst, v, "", pred)
     elif base == "setp":
         cmp = op.split(".")[1]
-        if cmp not in _CMP or len(op.split(".")) > 3 or "|" in dst:
+        if cmp not in COMPARE or len(op.split(".")) > 3 or "|" in dst:
             raise ReplayError(f"line {line}: {op} is not evaluated by the replay")
-        bits = _bits(op)
+        bits = type_bits(op)
         x, y = vals[0] & MASK[bits], vals[1] & MASK[bits]
-        if _signed(op):
+        if is_signed(op):
             x = np.where(x >= 1 << (bits - 1), x - (1 << bits), x)
             y = np.where(y >= 1 << (bits - 1), y - (1 << bits), y)
-        m.set(dst, _CMP[cmp](x, y).astype(np.int64), "", pred)
+        m.set(dst, COMPARE[cmp](x, y).astype(np.int64), "", pred)
     elif base == "selp":
         m.set(dst, np.where(vals[2].astype(bool), vals[0], vals[1]), "", pred)
     else:
-        m.set(dst, _alu(op, vals, line), "", pred)
+        m.set(dst, alu(op, vals, line), "", pred)
 
 
 def _shfl(m: _Machine, line: int, op: str, ops: list[str], counts: Counter) -> None:
@@ -531,13 +381,13 @@ def _shfl(m: _Machine, line: int, op: str, ops: list[str], counts: Counter) -> N
 def _sent(m: _Machine, operands: list[str], counts: Counter) -> None:
     """Data leaves the thread (a shuffle or a shared-memory store): the selects and
     permutes that built it count."""
-    for r in (r for o in operands for r in _REG.findall(o)):
+    for r in (r for o in operands for r in REG.findall(o)):
         if r in m.pending:
             counts[m.pending.pop(r)] += 1
 
 
 def _dests(dst: str) -> list[str]:
-    return _REG.findall(dst) if dst.startswith("{") else [d.strip() for d in dst.split("|")]
+    return REG.findall(dst) if dst.startswith("{") else [d.strip() for d in dst.split("|")]
 
 
 def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | None,
@@ -548,7 +398,7 @@ def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | 
     if matrix:
         lanes, nbytes = 8 * (nbytes - 16000), 16
     mem = ops[0] if op.startswith(("st", "stmatrix")) else ops[1]
-    if not (mm := _MEM.match(mem.replace(" ", ""))):
+    if not (mm := MEM.match(mem.replace(" ", ""))):
         raise ReplayError(f"line {line}: address {mem!r} is not understood")
     base = m.value(mm.group(1), line)
     if base is None:
@@ -572,4 +422,4 @@ def _shared(m: _Machine, line: int, op: str, ops: list[str], pred: np.ndarray | 
         _sent(m, ops[1:], counts)
 
 
-__all__ = ["Access", "Replay", "ReplayError", "replay"]
+__all__ = ["Access", "Replay", "ReplayError", "replay"]  # ReplayError: from .ptx_text

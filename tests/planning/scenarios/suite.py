@@ -30,7 +30,7 @@ Costs (:class:`Cost`), per scenario, for our plan and each reference:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import tilelayout as tl
@@ -82,7 +82,6 @@ class Scenario:
     xla: tuple | None = None
     warps: int = 4
     notes: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 # -- layouts (Triton's lowering of the Gluon layout named in each comment) ---------------
