@@ -144,3 +144,14 @@ def test_random_sub_word_lane_exchanges_deliver(case):
     run(bp, regs, regs >= 0, out, got)
     lanes, slots = np.asarray(b["laneid"]).reshape(-1), np.asarray(b["m"]).reshape(-1)
     assert got[0, lanes, slots].all() and (out[0, lanes, slots] == e).all()
+
+
+@pytest.mark.parametrize("warps", [1, 2, 8])
+def test_fp8_permute_does_not_depend_on_the_number_of_warps(warps):
+    src, dst = (t.replace("(4,", f"({warps},", 1) for t in (WGMMA_D[64], DOT_A_FP8))
+    p = tl.plan_conversion(src, dst, (16 * warps, 64), "e4m3")
+    c = p.costs
+    assert p.mechanism == "warp-shuffle"
+    assert (c["shuffle_instructions"], c["shuffle_selects"], c["byte_permutes"]) == (8, 8, 8)
+    assert c["smem_cost_units"] == 19.0  # 16 wavefronts per warp, a __syncwarp, a round trip
+    assert p.execute() == expected(p.dst, p.shape)
