@@ -343,7 +343,7 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
             staging, why_not = _try_staging(route, dtype, on)
     smem_units = math.inf if why_not else (bound if staging is None
                                            else staging_units(staging, True))
-    costs["smem_cost_units"] = None if why_not else smem_units
+    costs["smem_cost_units"] = None if why_not else _number(smem_units)
     if sched is not None and units <= smem_units:
         reason = (f"lanes of one warp exchange data: {rounds} shfl.sync round(s) per warp and "
                   f"{costs['shuffle_selects']} register selects ({units:g} cost units) "
@@ -371,6 +371,11 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
               f"{staging.load.per_warp} loads: {smem_units:g} units)")
     out = _through_smem(route, staging, reason, warp_local=True)
     return replace(out, costs={**costs, **out.costs})
+
+
+def _number(x: float) -> float | int:
+    """``x`` as an int when it is whole (costs print as the page shows them)."""
+    return int(x) if float(x).is_integer() else float(x)
 
 
 def _store_rows(ps: Placement) -> np.ndarray:
