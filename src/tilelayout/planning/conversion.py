@@ -422,7 +422,7 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
             and not why_not:
         staging, why_not = _try_staging(route, dtype, on)
     smem_units = math.inf if why_not else smem()
-    costs["smem_cost_units"] = None if why_not else smem_units
+    costs["smem_cost_units"] = None if why_not else _number(smem_units)
     versus = (f"(shared memory cannot be planned: {why_not})" if why_not else
               f"cost no more than staging through shared memory "
               f"({'at least ' if staging is None else ''}{smem_units:g} units: "
@@ -458,6 +458,11 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
               f"{staging.load.per_warp} loads: {smem_units:g} units)")
     out = _through_smem(route, staging, reason, warp_local=True)
     return replace(out, costs={**costs, **out.costs})
+
+
+def _number(x: float) -> float | int:
+    """``x`` as an int when it is whole (costs print as the page shows them)."""
+    return int(x) if float(x).is_integer() else float(x)
 
 
 def _store_rows(ps: Placement) -> np.ndarray:

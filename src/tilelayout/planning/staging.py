@@ -173,10 +173,27 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
     if passes is not None:
         options.append(passes)
-    better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
-    if better is not choice:
-        options.append(_whole(better, grids, shape, nbytes))
+    # a staging at both floors (every wavefront 128 bytes, every instruction 16 bytes per
+    # lane) in the smaller buffer cannot be beaten: the whole tile's instruction search
+    # is skipped then
+    if passes is None or rank(passes)[:2] > _floors(grids, nbytes):
+        better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
+        if better is not choice:
+            options.append(_whole(better, grids, shape, nbytes))
     return min(options, key=rank)
+
+
+def _floors(grids, nbytes: int) -> tuple[int, int]:
+    """The fewest wavefronts (128 bytes each) and instructions per warp (16 bytes per
+    lane each) any staging of these register files takes."""
+    wavefronts = instructions = 0
+    for g in grids:
+        if g is None:
+            continue
+        wavefronts += math.ceil(int((g >= 0).sum()) * nbytes / 128)
+        held = (g >= 0).sum(axis=2).max(initial=0)
+        instructions += math.ceil(int(held) * nbytes / 16)
+    return wavefronts, instructions
 
 
 def rank(s: Staging) -> tuple[int, int, int, int]:
