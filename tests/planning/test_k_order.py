@@ -3,10 +3,13 @@ FlashAttention-3 does for its FP8 P operand with row-major V."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 import tilelayout as tl
+from tests.helpers import run
 
 from .scenarios.suite import DOT_A_FP8, WGMMA_D
 
@@ -49,3 +52,11 @@ def test_no_order_when_none_keeps_elements_local():
 def test_the_dimension_must_exist():
     with pytest.raises(tl.LayoutError, match="permute_k"):
         tl.plan_conversion(WGMMA_D[64], DOT_A_FP8, (64, 64), "e4m3", permute_k=2)
+
+
+def test_the_command_line_takes_permute_k():
+    out = run("plan", "S[(2,4,2):(2,1@laneid,1)]", "S[(2,2,4):(2,1,1@laneid)]", "--shape",
+              "2,8", "--dtype", "float32", "--permute-k", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert (got["kind"], got["k_order"]) == ("none", [0, 2, 4, 6, 1, 3, 5, 7])
