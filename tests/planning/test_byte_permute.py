@@ -155,3 +155,16 @@ def test_fp8_permute_does_not_depend_on_the_number_of_warps(warps):
     assert (c["shuffle_instructions"], c["shuffle_selects"], c["byte_permutes"]) == (8, 8, 8)
     assert c["smem_cost_units"] == 19.0  # 16 wavefronts per warp, a __syncwarp, a round trip
     assert p.execute() == expected(p.dst, p.shape)
+
+
+def test_packed_payloads_carry_a_lanes_own_values_as_triton_does():
+    # mma C (fp16) -> B: Triton 3.9 emits 2 shfl.sync.idx + 4 prmt.b32 (its PTX); so does
+    # the plan, once lanes read the half they keep through a shuffle of their own
+    C, B = "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "S[(2,4,2,8):(2,1@laneid,1,4@laneid)]"
+    p = tl.plan_conversion(C, B, (16, 8), "float16")
+    c = p.costs
+    assert (c["shuffle_instructions"], c["shuffle_selects"], c["shuffle_packs"]) == (2, 0, 4)
+    assert "byte_permutes" not in c
+    second = p.stages[1].data["src_lane"][0]
+    assert second[0] == 0  # lane 0 reads itself in round 2
+    assert p.execute() == expected(p.dst, p.shape)

@@ -56,7 +56,7 @@ from .cost_model import (
 from .k_order import match_k, relabel
 from .machine import Route, execute, source_values
 from .operands import resolve
-from .placement import LEVELS, Placement, PlanError, dedupe, place, row_ids
+from .placement import LEVELS, WARP, Placement, PlanError, dedupe, place, row_ids
 from .plan_stages import (
     Stage,
     byte_permute_stages,
@@ -376,8 +376,7 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
     itself, so a ``__syncwarp``)."""
     ps, pd, rows, bits = route.src, route.dst, route.dst_rows, route.bits
     epw, wpe = max(1, 32 // bits), max(1, bits // 32)
-    edges, which, (w, lane, pos, s_slot, d_slot, s_lane) = _shuffle_edges(
-        ps, pd, rows, route.level, route.source, route.gwarp, epw)
+    edges, _, _ = _shuffle_edges(ps, pd, rows, route.level == 2, route.source, route.gwarp, epw)
     rounds = degree(edges[:, 0], edges[:, 1], edges[:, 3]) * wpe
     costs: dict[str, Any] = {"shuffle_rounds": rounds, "registers_moved": moved}
     # the fewest units any staging could take: the widest vectors on both sides
@@ -392,20 +391,17 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
     sched = None
     units = float(rounds)
     if why_not or rounds <= smem():
-        sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
-        rnd = sched.edge_round[which]
-        shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot)
-        packs = 0
-        if epw > 1:  # sub-word payloads: registers picked and packed by prmt
-            keep = route.level <= 1
-            r_keep = rows[keep]
-            local = set(zip(route.gwarp[1][r_keep].tolist(), pd.lane[r_keep].tolist(),
-                            (pd.slot[r_keep] // epw).tolist(), strict=True))
-            selects, packs = payload_ops(rnd, w, s_lane, lane, edges[which, 2], pos, s_slot,
-                                         d_slot, epw, sched.rounds, local)
-        units = shuffle_units(shfl * wpe, (selects + packs) * wpe)
-        costs.update(shuffle_instructions=shfl * wpe, shuffle_selects=selects * wpe,
-                     shuffle_packs=packs * wpe)
+        # sub-word values: a lane may also read its own values through a shuffle, so a
+        # register it assembles takes the same rounds as in the other lanes (as Triton does)
+        variants = [route.level == 2]
+        if epw > 1:
+            mixed = _mixed(route, epw)
+            if mixed.any():
+                variants.append((route.level == 2) | mixed)
+        units, sched, counts, fill = min(
+            (_payload(route, through, epw, wpe) for through in variants), key=lambda v: v[0])
+        costs.update(zip(("shuffle_instructions", "shuffle_selects", "shuffle_packs"), counts,
+                         strict=True), shuffle_rounds=sched.rounds * wpe)
     # sub-word values: whole registers plus byte permutes, searched when a lower bound
     # on them beats what is known
     known = min(units if sched is not None else math.inf,
@@ -413,7 +409,7 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
     bp = None if bits >= 32 else plan_byte_permute(
         route.gwarp[1][rows], ps.lane[route.source], ps.slot[route.source], pd.lane[rows],
         pd.slot[rows], route.warps, bits, limit=known)
-    if bp is not None and bp.units < known:
+    if bp is not None and bp.units <= known:  # whole registers win ties (fewer packs)
         sched, units = None, bp.units
         costs.pop("shuffle_packs", None)
         costs.update(shuffle_instructions=bp.shuffles, shuffle_selects=bp.selects,
@@ -435,7 +431,8 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
         return _Outcome("warp-shuffle", reason, tuple(byte_permute_stages(bp)), costs,
                         replace(route, byte_permute=bp, epw=epw))
     if sched is not None and units <= smem_units:
-        reason = (f"lanes of one warp exchange data: {rounds} shfl.sync round(s) per warp, "
+        reason = (f"lanes of one warp exchange data: {costs['shuffle_rounds']} shfl.sync "
+                  f"round(s) per warp, "
                   f"{costs['shuffle_selects']} register selects and {costs['shuffle_packs']} "
                   f"packs ({units:g} cost units) " + versus)
         stages = [Stage("registers", f"move {moved} values between register slots of the "
@@ -445,7 +442,6 @@ def _lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> _O
                          {"round": k, "src_lane": sched.src_lane[k].tolist(),
                           "send_word": sched.send_word[k].tolist()})
                    for k in range(sched.rounds)]
-        fill = (sched.edge_round[which], edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane)
         return _Outcome("warp-shuffle", reason, tuple(stages), costs,
                         replace(route, shuffle=sched, epw=epw, shuffle_fill=fill))
     assert staging is not None
@@ -473,14 +469,46 @@ def _store_rows(ps: Placement) -> np.ndarray:
     return np.sort(first)
 
 
-def _shuffle_edges(ps: Placement, pd: Placement, rows: np.ndarray, level: np.ndarray,
+def _mixed(route: Route, epw: int) -> np.ndarray:
+    """Destination rows a lane holds itself (level <= 1) in a register that also receives
+    values from other lanes."""
+    pd, rows = route.dst, route.dst_rows
+    reg = (route.gwarp[1][rows] * WARP + pd.lane[rows]) * (int(pd.slot.max()) // epw + 1) \
+        + pd.slot[rows] // epw
+    receives = np.isin(reg, reg[route.level == 2])
+    return (route.level <= 1) & receives
+
+
+def _payload(route: Route, through: np.ndarray, epw: int, wpe: int):
+    """Payload shuffles of the destination rows ``through``: their cost units, schedule,
+    (shuffles, selects, packs) per warp and what the machine model needs."""
+    ps, pd, rows = route.src, route.dst, route.dst_rows
+    edges, which, (w, lane, pos, s_slot, d_slot, s_lane) = _shuffle_edges(
+        ps, pd, rows, through, route.source, route.gwarp, epw)
+    sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
+    rnd = sched.edge_round[which]
+    shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot)
+    packs = 0
+    if epw > 1:  # sub-word payloads: registers picked and packed by prmt
+        r_keep = rows[(route.level <= 1) & ~through]
+        local = set(zip(route.gwarp[1][r_keep].tolist(), pd.lane[r_keep].tolist(),
+                        (pd.slot[r_keep] // epw).tolist(), strict=True))
+        selects, packs = payload_ops(rnd, w, s_lane, lane, edges[which, 2], pos, s_slot,
+                                     d_slot, epw, sched.rounds, local)
+    units = shuffle_units(shfl * wpe, (selects + packs) * wpe)
+    fill = (rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane)
+    return units, sched, (shfl * wpe, selects * wpe, packs * wpe), fill
+
+
+def _shuffle_edges(ps: Placement, pd: Placement, rows: np.ndarray, through: np.ndarray,
                    source: np.ndarray, gwarp: tuple[np.ndarray, np.ndarray], epw: int):
-    """The 32-bit payloads that cross lanes. The values one lane sends to one other lane
-    are packed ``epw`` to a 32-bit word (a ``prmt`` packs sub-word types). Returns the
-    unique edges ``(warp, sender, payload id, receiver)`` and, per lane-crossing
+    """The 32-bit payloads of the destination rows ``through`` (those that cross lanes,
+    maybe with a lane's own values). The values one lane sends to one other lane (or
+    itself) are packed ``epw`` to a 32-bit word (a ``prmt`` packs sub-word types).
+    Returns the unique edges ``(warp, sender, payload id, receiver)`` and, per such
     destination row: its edge, warp, lane, position in the payload, source and
     destination slots."""
-    lane_rows = level == 2
+    lane_rows = through
     d = rows[lane_rows]
     s = source[lane_rows]
     w = gwarp[1][d]
