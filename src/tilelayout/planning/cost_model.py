@@ -164,41 +164,46 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     values) with one ``prmt`` fewer than those. A register name that differs between
     lanes at one position of such an operand list takes ``ceil(log2(distinct))``
     selects."""
-    sel = perm = 0
     full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
-
-    def operands(lists: list[list[int]]) -> int:
-        m = max((len(r) for r in lists), default=0)
-        out = 0
-        for p in range(m):
-            n = len({r[p] for r in lists if len(r) > p})
-            out += math.ceil(math.log2(n)) if n > 1 else 0
-        return out
-
+    sel = perm = 0
+    lane_key = warp.astype(np.int64) * 64 + sender
     for k in range(rounds):
-        at = np.flatnonzero(rnd == k)
-        regs: dict[tuple[int, int], set[int]] = {}
-        whole = True
-        for i in at.tolist():
-            regs.setdefault((int(warp[i]), int(sender[i])), set()).add(int(src_slot[i]) // epw)
-            whole &= bool(full[i]) and int(src_slot[i]) % epw == int(pos[i])
-        lists = [sorted(r) for r in regs.values()]
-        m = max((len(r) for r in lists), default=0)
-        sel += operands(lists)
-        if m and not (whole and m == 1):
+        at = rnd == k
+        if not at.any():
+            continue
+        m, s = _position_selects(lane_key[at], src_slot[at] // epw)
+        sel += s
+        whole = bool((full[at] & (src_slot[at] % epw == pos[at])).all()) and m == 1
+        if m and not whole:
             perm += max(m - 1, 1)
     # receiving: destination register -> per lane, the rounds (and -1: its own values)
-    srcs: dict[int, dict[tuple[int, int], set[int]]] = {}
-    in_place: dict[int, bool] = {}
-    for i in range(len(rnd)):
-        j, key = int(dst_slot[i]) // epw, (int(warp[i]), int(receiver[i]))
-        srcs.setdefault(j, {}).setdefault(key, set()).add(int(rnd[i]))
-        in_place[j] = in_place.get(j, True) and bool(full[i]) and \
-            int(dst_slot[i]) % epw == int(pos[i])
-    for j, per in srcs.items():
-        lists = [sorted(r | ({-1} if (w, ln, j) in local else set()))
-                 for (w, ln), r in per.items()]
-        m = max(len(r) for r in lists)
-        sel += operands(lists)
-        perm += m - 1 if m > 1 else (0 if in_place[j] else 1)
+    reg = dst_slot // epw
+    lanes = warp.astype(np.int64) * 64 + receiver
+    group = np.concatenate([reg, np.array([j for _, _, j in local], dtype=np.int64)])
+    who = np.concatenate([lanes, np.array([w * 64 + ln for w, ln, _ in local], dtype=np.int64)])
+    value = np.concatenate([rnd, np.full(len(local), -1, dtype=np.int64)])
+    mine = np.isin(group * (1 << 20) + who, reg * (1 << 20) + lanes)  # registers that receive
+    group, who, value = group[mine], who[mine], value[mine]
+    in_place = full & (dst_slot % epw == pos)
+    for j in np.unique(reg).tolist():
+        at = group == j
+        m, s = _position_selects(who[at], value[at])
+        sel += s
+        perm += m - 1 if m > 1 else (0 if in_place[reg == j].all() else 1)
     return sel, perm
+
+
+def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
+    """Per ``key`` (a lane), its distinct ``name`` s in order form an operand list: the
+    longest list's length and the selects that pick, at each position, a name that
+    differs between lanes (``ceil(log2(distinct))``)."""
+    pairs = np.unique(np.stack([key, name], axis=1), axis=0)
+    if not len(pairs):
+        return 0, 0
+    starts = np.r_[0, np.flatnonzero(np.diff(pairs[:, 0])) + 1]
+    rank = np.arange(len(pairs)) - np.repeat(starts, np.diff(np.r_[starts, len(pairs)]))
+    sel = 0
+    for p in range(int(rank.max()) + 1):
+        n = len(np.unique(pairs[rank == p, 1]))
+        sel += math.ceil(math.log2(n)) if n > 1 else 0
+    return int(rank.max()) + 1, sel
