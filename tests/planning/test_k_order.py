@@ -10,6 +10,8 @@ import pytest
 
 import tilelayout as tl
 from tests.helpers import run
+from tilelayout.explorer.api import ApiError
+from tilelayout.explorer.movement_view import plan_view
 
 from .scenarios.suite import DOT_A_FP8, WGMMA_D
 
@@ -60,3 +62,15 @@ def test_the_command_line_takes_permute_k():
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert (got["kind"], got["k_order"]) == ("none", [0, 2, 4, 6, 1, 3, 5, 7])
+
+
+def test_the_explorer_takes_permute_k():
+    req = {"src": "S[(2,4,2):(2,1@laneid,1)]", "dst": "S[(2,2,4):(2,1,1@laneid)]",
+           "shape": [2, 8], "dtype": "float32"}
+    assert plan_view(req)["k_order"] is None
+    r = plan_view({**req, "permute_k": 1})
+    assert (r["kind"], r["k_order"]) == ("none", [0, 2, 4, 6, 1, 3, 5, 7])
+    with pytest.raises(ApiError, match="permute_k"):
+        plan_view({**req, "permute_k": "k"})
+    with pytest.raises(ApiError, match="permute_k"):
+        plan_view({**req, "permute_k": 5})

@@ -137,6 +137,17 @@ def _target(req: Mapping[str, Any]) -> str | None:
     return _text(req, "target") or None
 
 
+def _permute_k(req: Mapping[str, Any]) -> int | None:
+    """The request's ``permute_k`` (a tile dimension, or None: K is not permuted)."""
+    value = req.get("permute_k")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(f"permute_k must be a tile dimension (an integer), got {value!r}"[:MAX_TEXT],
+                       field="permute_k")
+    return value
+
+
 def _refusal(exc: LayoutError) -> ApiError:
     """A planning refusal; one about the target names the ``target`` field."""
     text = str(exc)[:MAX_TEXT]
@@ -169,7 +180,7 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
 
 @in_request_scope
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan
+    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
     (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step
     through; when it stages through shared memory, also the chosen layout's line x bank
     grid and each side's worst request cells (as ``/api/smem``).
@@ -184,7 +195,8 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     src, dst, shape, dtype = _pair(req, "src", "dst")
     try:
         dtype_bytes(dtype)
-        p = plan_conversion(src, dst, shape, dtype, target=_target(req))
+        p = plan_conversion(src, dst, shape, dtype, target=_target(req),
+                            permute_k=_permute_k(req))
     except LayoutError as exc:
         raise _refusal(exc) from None
     out = p.to_dict()
