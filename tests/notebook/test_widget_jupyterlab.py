@@ -88,33 +88,31 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def notebook(lab):
-    """The notebook open in JupyterLab at a normal laptop width, its cells run; the page."""
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
-        page.goto(f"{lab}/lab/tree/widget.ipynb?token={TOKEN}")
-        page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor", timeout=120_000)
-        # the kernel is connected and idle (keys pressed before that run nothing)
-        page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=120_000)
-        page.locator(".jp-Cell .jp-InputArea-editor").first.click()
-        for _ in CELLS:
-            page.keyboard.press("Shift+Enter")
-        try:
-            page.wait_for_function(
-                "document.querySelectorAll('iframe.tilelayout-widget').length === 3",
-                timeout=120_000)
-        except Exception:
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "widget-jupyterlab-failed.png"))
-            raise
-        frames = [el.content_frame() for el in page.query_selector_all("iframe.tilelayout-widget")]
-        for frame in frames:
-            frame.wait_for_function("window.__tl && window.__tl.ready && window.__tl.state.model",
-                                    timeout=120_000)
-        yield page, frames
-        browser.close()
+def notebook(lab, browser):
+    """The notebook open in JupyterLab at a normal laptop width, its cells run; the page
+    (in the session's one Chromium, tests/conftest.py)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(f"{lab}/lab/tree/widget.ipynb?token={TOKEN}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell .jp-InputArea-editor", timeout=120_000)
+    # the kernel is connected and idle (keys pressed before that run nothing)
+    page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first.wait_for(timeout=120_000)
+    page.locator(".jp-Cell .jp-InputArea-editor").first.click()
+    for _ in CELLS:
+        page.keyboard.press("Shift+Enter")
+    try:
+        page.wait_for_function(
+            "document.querySelectorAll('iframe.tilelayout-widget').length === 3",
+            timeout=120_000)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "widget-jupyterlab-failed.png"))
+        raise
+    frames = [el.content_frame() for el in page.query_selector_all("iframe.tilelayout-widget")]
+    for frame in frames:
+        frame.wait_for_function("window.__tl && window.__tl.ready && window.__tl.state.model",
+                                timeout=120_000)
+    yield page, frames
+    page.close()
 
 
 def _shot(page, index: int, name: str) -> None:

@@ -105,3 +105,19 @@ def test_random_linear_conversions_deliver_and_never_cost_more(p, dtype):
     if plan.mechanism == "shared-memory" and plan.costs["passes"] == 1:
         plain = tl.choose_smem_layout(plan.src, plan.dst, plan.shape, dtype)
         assert plan.costs["wavefronts"] <= plain.wavefronts
+
+
+def test_32_bit_values_move_as_pairs_through_ldmatrix_and_stmatrix():
+    # the one-warp float32 transpose: 8 stmatrix.x4 + 8 ld.shared.v4 on sm_90, and the
+    # mirror image (8 st.shared.v4 + 8 ldmatrix.x4, Triton's code) on sm_80
+    rows, cols = "S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]"
+    for target, store, load in (("sm_90", "stmatrix.x4", "ld.shared.v4.b32"),
+                                ("sm_80", "st.shared.v4.b32", "ldmatrix.x4")):
+        p = tl.plan_conversion(rows, cols, (32, 32), "float32", target=target)
+        assert (p.costs["store_instruction"], p.costs["load_instruction"]) == (store, load)
+        assert (p.costs["store_requests"], p.costs["load_requests"]) == (8, 8)
+        assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 64
+        out = p.execute()
+        r = p._route.dst
+        assert all(out[tuple(c)] == e for c, e in zip(r.coords.tolist(), r.element.tolist(),
+                                                       strict=True))

@@ -35,6 +35,7 @@ from ..core.jsonable import jsonable
 from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
+from ..core.targets import TARGETS as TARGETS_TABLE
 from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
 from ..interop.convert import PANEL_TARGETS, TARGETS, convert, parse_mesh
@@ -241,8 +242,10 @@ def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
 # -- endpoints ---------------------------------------------------------------------------
 def options() -> dict[str, Any]:
     """``GET /api/options``: dtypes, swizzle modes (names, and each with its one-line
-    description from the swizzle-mode table) and size caps for the page's controls."""
+    description from the swizzle-mode table), GPU targets (the "move data" panel's
+    target select) and size caps for the page's controls."""
     return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES),
+            "targets": list(TARGETS_TABLE),
             "swizzle_modes": [{"name": m.name, "doc": m.describe()}
                               for m in SWIZZLE_MODE_TABLE.values()],
             "palette": list(PALETTE), "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}

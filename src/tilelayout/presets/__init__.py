@@ -18,6 +18,8 @@ Registry API (stable; the CLI and the explorer build on it):
   ``to_dict()``. ``default(name)`` is ``get(name, **info(name).defaults)``.
 * ``parse_params(name, {"key": "text"})``: parameter values from strings (CLI,
   query strings); every kind also accepts JSON.
+* ``from_text("preset:NAME[:KEY=VALUE...]")``: the preset one operand string names
+  (the CLI, the planning entry points and the explorer read presets this way).
 
 >>> from tilelayout import presets
 >>> p = presets.get("mma.m16n8k16.A", dtype="float16")
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 
+from .operand import from_text, is_preset_text
 from .registry import (
     PARAM_KINDS,
     Param,
@@ -59,8 +62,10 @@ __all__ = [
     "PresetInfo",
     "catalog",
     "default",
+    "from_text",
     "get",
     "info",
+    "is_preset_text",
     "names",
     "parse_params",
 ]

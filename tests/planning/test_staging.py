@@ -1,0 +1,59 @@
+"""Staging through shared memory: the whole layout space (planning/staging.py,
+planning/choose.py ``widest_choice``), instruction kinds into given tiles and in passes."""
+
+from __future__ import annotations
+
+import tilelayout as tl
+from tilelayout import presets
+
+#: two Triton blocked layouts of a 64x64 tile over 4 warps, order [1, 0] and [0, 1]
+BLOCKED_ROWS = "S[(4,4,4,2,8,4):(8,1@warpid,8@laneid,4,1@laneid,1)]"
+BLOCKED_COLS = "S[(2,8,4,4,4,4):(4,1@laneid,1,8,1@warpid,8@laneid)]"
+
+
+def _delivers(plan: tl.ConversionPlan) -> bool:
+    out = plan.execute()
+    r = plan._route.dst
+    return all(out[tuple(c)] == e for c, e in zip(r.coords.tolist(), r.element.tolist(),
+                                                   strict=True))
+
+
+def test_plans_search_the_xor_family_too():
+    p = tl.plan_conversion(BLOCKED_ROWS, BLOCKED_COLS, (64, 64), "float32")
+    c = tl.choose_smem_layout(BLOCKED_ROWS, BLOCKED_COLS, (64, 64), "float32", "any")
+    assert p.costs["wavefronts"] <= c.wavefronts == 256
+    assert _delivers(p)
+
+
+def test_the_wgmma_accumulator_stores_with_stmatrix_into_a_given_tile():
+    D = presets.get("wgmma.m64nNk16.D", n=128).layout
+    tile = tl.ComposeLayout(tl.Swizzle.for_dtype("bfloat16", "128B"),
+                            tl.parse("S[(64,2,64):(64,4096,1)]"))   # two 128 B atoms
+    p = tl.plan_conversion(D, tile, (64, 128), "bfloat16")
+    assert p.costs["store_instruction"] == "stmatrix.x4"
+    assert p.costs["store_requests"] == 4 * 8                        # 8 per warp
+    assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
+    assert _delivers(p)
+
+
+def test_passes_combine_with_stmatrix():
+    # wgmma D -> lane per half row: 4 passes of 2 KB, each warp 4 stmatrix.x4 and
+    # 4 ld.shared.v4 in all (Triton's code for it)
+    D = "S[(4,2,8,8,4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
+    rows = "S[(4,16,2,32):(1@warpid,1@laneid,16@laneid,1)]"
+    p = tl.plan_conversion(D, rows, (64, 64), "float16")
+    assert (p.costs["passes"], p.costs["smem_bytes"]) == (4, 2048)
+    assert p.costs["store_instruction"] == "stmatrix.x4"
+    assert p.costs["store_requests"] + p.costs["load_requests"] == 4 * 8
+    assert _delivers(p)
+
+
+def test_at_the_wavefront_floor_fewer_instructions_still_win():
+    # wgmma D -> transposed lanes: conflict-free either way; packed stores + ldmatrix
+    # loads take 12 instructions per warp where consecutive-slot vectors take 36
+    D = "S[(4,2,8,8,4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
+    T = "S[(32,2,4,16):(1,16@laneid,1@warpid,1@laneid)]"
+    p = tl.plan_conversion(D, T, (64, 64), "float16")
+    assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"]
+    assert p.costs["store_requests"] + p.costs["load_requests"] == 4 * 12
+    assert _delivers(p)
