@@ -9,20 +9,25 @@ Measures, in one run, per pair (the fastest of 3 runs, CPU time: the machine is 
   same pair (the share of the plan spent choosing the layout), with the ratio;
 * ``plan.execute()`` (the numpy machine model moving every element's own index);
 * which instructions the staged sides use (plain / packed ``st``/``ld.shared``,
-  ``ldmatrix`` / ``stmatrix``).
+  ``ldmatrix`` / ``stmatrix``);
+* ``plan_conversion`` over the scenario suite (``tests/planning/scenarios/suite.py``:
+  FlashAttention, CUTLASS epilogues, Triton conversions, transposes, mesh reshards), and
+  the median and maximum over the suite and the preset pairs together.
 
-Run: .venv/bin/python benchmarks/bench_plan.py
+Run: .venv/bin/python benchmarks/bench_plan.py [--scenarios]   (--scenarios: the suite only)
 """
 
 from __future__ import annotations
 
 import itertools
 import statistics
+import sys
+from pathlib import Path
 
 import tilelayout as tl
 from bench_smem import best  # the shared timing helper (CPU time, fastest run)
 from tilelayout import presets
-from tilelayout.planning.staging import writer_of
+from tilelayout.planning.threads import writer_of
 
 #: presets that place a tile on threads (or in shared memory), with extra parameters
 EXTRA = {"mma.m16n8k16.A": [{"dtype": "float16"}], "mma.m16n8k16.B": [{"dtype": "float16"}],
@@ -50,7 +55,27 @@ def layouts() -> list[tuple[str, object, tuple[int, ...]]]:
     return out
 
 
+def scenario_times() -> list[tuple[float, str]]:
+    """(fastest planning time, name) of every scenario of the suite."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.planning.scenarios.suite import SCENARIOS, plan
+
+    return [(best(lambda s=s: plan(s), 3), s.name) for s in SCENARIOS]
+
+
+def report_scenarios(times: list[tuple[float, str]]) -> None:
+    ms = [t * 1e3 for t, _ in times]
+    print(f"scenario suite: {len(ms)} scenarios; plan_conversion median "
+          f"{statistics.median(ms):.1f} ms, max {max(ms):.1f} ms (target < 50 ms)")
+    for t, name in sorted(times, reverse=True)[:3]:
+        print(f"  {t * 1e3:6.1f} ms  {name}")
+
+
 def main() -> None:
+    suite = scenario_times()
+    report_scenarios(suite)
+    if "--scenarios" in sys.argv[1:]:
+        return
     built = layouts()
     pairs = [(a, b) for a, b in itertools.permutations(built, 2)
              if a[1].size() == b[1].size() and ("@" in str(a[1]) or "@" in str(b[1]))]
@@ -70,6 +95,9 @@ def main() -> None:
                 writer_of(a[1]), b[1], a[2], "float16"), 3)
         rows.append((t_plan, t_choose, t_exec, a[0], b[0], plan.kind, plan.mechanism))
     plans = [r[0] * 1e3 for r in rows]
+    both = plans + [t * 1e3 for t, _ in suite]
+    print(f"suite + preset pairs ({len(both)} plans): median {statistics.median(both):.1f} ms, "
+          f"max {max(both):.1f} ms")
     print(f"{len(rows)} pairs of {len(built)} presets")
     print(f"plan_conversion: median {statistics.median(plans):.1f} ms, "
           f"max {max(plans):.1f} ms (target < 50 ms); over 50 ms: "

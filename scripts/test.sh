@@ -4,11 +4,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-TILELAYOUT_EXTRAS=test bash scripts/bootstrap.sh
+TILELAYOUT_EXTRAS=test,docs,widget bash scripts/bootstrap.sh
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-compiler.sh
 bash scripts/ensure-axe.sh
-TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute triton}" bash scripts/optional-extras.sh
+TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute cute-dsl triton}" bash scripts/optional-extras.sh
 echo "[test] ruff" >&2
 .venv/bin/ruff check src tests benchmarks
 echo "[test] pytest" >&2

@@ -1,8 +1,16 @@
-"""Shared test configuration: hypothesis profiles (CI runs the 'ci' profile)."""
+"""Shared test configuration: hypothesis profiles (CI runs the 'ci' profile) and the one
+headless Debian Chromium every browser-driven test shares (Playwright's sync API runs one
+instance per thread, so the explorer's and the notebook's tests use the same browser)."""
 
 import os
+import shutil
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 settings.register_profile("ci", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -23,3 +31,15 @@ def pytest_sessionfinish(session, exitstatus):
             red=True,
         )
         session.exitstatus = 1
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not (os.access(CHROMIUM, os.X_OK) or shutil.which("chromium")):
+        pytest.skip("Debian's chromium is not installed (run scripts/ensure-chromium.sh)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

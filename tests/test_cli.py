@@ -91,3 +91,16 @@ def test_axes_option_declares_user_axes_for_one_command(capsys):
     assert "already declared as thread" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["serve", "--axes", "data"])  # the explorer's requests bring their own axes
+
+
+def test_version_and_python_dash_m():
+    import subprocess
+
+    import tilelayout
+    from tilelayout.core import version
+
+    assert tilelayout.__version__ == version.__version__
+    assert run("--version").stdout == f"tilelayout {version.__version__}\n"
+    p = subprocess.run([sys.executable, "-m", "tilelayout", "presets"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0 and "mma.m16n8k16.C" in p.stdout

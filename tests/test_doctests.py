@@ -14,7 +14,8 @@ import tilelayout
 
 # module -> the optional tool its examples call
 NEEDS = {"tilelayout.interop.jax": "jax", "tilelayout.interop.triton": "triton",
-         "tilelayout.interop.tvm": "tvm_tirx"}
+         "tilelayout.interop.tvm": "tvm_tirx", "tilelayout.interop.cute": "pycute",
+         "tilelayout.explorer.widget": "anywidget"}
 
 
 def _modules():

@@ -1,4 +1,4 @@
-"""Every table of the reference document (shared/reference/layout.rst), exactly."""
+"""Every table of the reference document (TVM TIRx's layout document, reference/layout.rst), exactly."""
 
 import numpy as np
 import pytest

@@ -69,6 +69,7 @@ from .core.iter import Iter
 from .core.swizzle import SWIZZLE_MODES, Swizzle
 from .core.targets import TARGETS, Target, target
 from .core.tile import TileLayout
+from .core.version import __version__ as __version__
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
 from .planning.access import AccessReport, smem_access
@@ -77,8 +78,6 @@ from .planning.conversion import ConversionPlan, plan_conversion
 from .planning.placement import PlanError
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
-
-__version__ = "0.1.0"
 
 __all__ = [
     "BankAccess",
@@ -173,7 +172,21 @@ __all__ = [
     "tile_to",
     "unpack",
     "value_range",
+    "widget",
 ]
+
+
+def widget(layout_or_preset: Layout | str, shape: tuple[int, ...] | None = None,
+           **params: object) -> object:
+    """The explorer's view of a layout or preset as a notebook widget, run by the kernel
+    (:func:`tilelayout.explorer.widget.widget`; needs the ``widget`` extra).
+
+    >>> import tilelayout as tl
+    >>> tl.widget("mma.m16n8k16.C", color="laneid").query
+    'preset=mma.m16n8k16.C&p.dtype=float32&color=laneid'
+    """
+    return importlib.import_module(".explorer.widget", __name__).widget(layout_or_preset, shape,
+                                                                         **params)
 
 
 def __getattr__(name: str):

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from .core import budget
 from .core.errors import LayoutError
+from .core.version import __version__
 
 #: subcommand names, in help order
 COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tilelayout",
         description="Named-axis tensor layouts: evaluate, explain, explore.",
     )
+    parser.add_argument("--version", action="version", version=f"tilelayout {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = importlib.import_module(".commands.common", __package__)
     for name in COMMANDS:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 import tilelayout as tl
 from tests.strategies import tile_layouts
+from tilelayout.algebra.canonical import fuse_adjacent
 
 AXES = ("m", "laneid", "warpid")
 
@@ -104,6 +106,63 @@ def test_compose_is_exact_or_refused(data):
         assert coord_set(result, flat, shape) == coord_set(outer, v, None)
 
 
+def test_compose_coalesces_outer_and_unbounded_continues_the_outermost_iter():
+    # CuTe coalesces the left operand first: S[(6,4):(4,1)] is the identity on [0, 24)
+    assert tl.compose(tl.parse("S[(6,4):(4,1)]"), tl.parse("S[6:1]")) == tl.parse("S[6:1]")
+    outer = tl.parse("S[(4,6):(8,1)]")                # rows of 6 at pitch 8, 24 elements
+    with pytest.raises(tl.AlgebraError, match="unbounded=True"):
+        tl.compose(outer, tl.parse("S[8:6]"))
+
+    def reference(v: int) -> int:                     # outer's first iter without an end
+        return (v // 6) * 8 + v % 6
+
+    for text in ("S[(10,3):(6,2)] + 1", "S[(5,2):(12,3)]", "S[48:1]", "S[2:6] + 30"):
+        inner = tl.parse(text)
+        got = tl.compose(outer, inner, unbounded=True)
+        for flat in range(inner.size()):
+            v = inner.base(flat)["m"]
+            assert got.base(flat)["m"] == reference(v), (text, flat)
+    assert tl.compose(tl.parse("S[1:1]"), tl.parse("S[4:1]"), unbounded=True).base(3)["m"] == 0
+
+
+def test_compose_unbounded_matches_its_definition_on_random_layouts():
+    """unbounded=True reads flat index v of outer with outer's outermost coalesced iter
+    unbounded; every answer equals that reference at every inner element, and a bounded
+    compose that answers gives the same layout."""
+    rng = random.Random(9)
+    answered = 0
+    for _ in range(400):
+        outer = tl.TileLayout([tl.Iter(rng.choice([1, 2, 3, 4, 6]), rng.choice([0, 1, 2, 5, 8, 24]))
+                               for _ in range(rng.randint(1, 3))])
+        inner = tl.TileLayout([tl.Iter(rng.choice([1, 2, 3, 4]), rng.choice([0, 1, 2, 3, 4, 6, 12]))
+                               for _ in range(rng.randint(1, 3))], offset=rng.choice([0, 0, 1, 5]))
+        runs = list(reversed(fuse_adjacent(outer.shard))) or [tl.Iter(1, 0)]
+
+        def reference(v: int, runs=runs) -> int:
+            out = 0
+            for it in runs[:-1]:
+                v, digit = divmod(v, it.extent)
+                out += digit * it.stride
+            return out + v * runs[-1].stride
+
+        try:
+            got = tl.compose(outer, inner, unbounded=True)
+        except tl.AlgebraError as err:
+            assert "\n" not in str(err)
+            continue
+        for flat in range(inner.size()):
+            v = inner.base(flat).get("m", 0)
+            assert got.base(flat).get("m", 0) == reference(v), (outer, inner, flat)
+        try:
+            bounded = tl.compose(outer, inner)
+        except tl.AlgebraError:
+            pass
+        else:
+            assert bounded == got
+        answered += 1
+    assert answered > 150
+
+
 def test_compose_swizzled_outer_offsets_and_refusals():
     outer = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
     inner = tl.parse("S[8:64] + 3")                      # column 3 of the tile
@@ -116,9 +175,9 @@ def test_compose_swizzled_outer_offsets_and_refusals():
     with pytest.raises(tl.AlgebraError, match="beyond"):
         tl.compose(tl.parse("S[8:1]"), tl.parse("S[4:4]"))
     with pytest.raises(tl.AlgebraError, match="not a multiple"):
-        tl.compose(tl.parse("S[(4,6):(6,1)]"), tl.parse("S[2:8]"))
+        tl.compose(tl.parse("S[(4,6):(8,1)]"), tl.parse("S[2:8]"))
     with pytest.raises(tl.AlgebraError, match="split evenly"):
-        tl.compose(tl.parse("S[(2,6):(6,1)]"), tl.parse("S[3:4]"))
+        tl.compose(tl.parse("S[(2,6):(8,1)]"), tl.parse("S[3:4]"))
     with pytest.raises(tl.AlgebraError, match="swizzled"):
         tl.compose(tl.parse("S[64:1]"), outer)
     with pytest.raises(tl.AlgebraError, match="negative"):
@@ -158,6 +217,17 @@ def test_complement_completes_a_subset_of_digits(data):
     C = tl.complement(L, "laneid", size)
     assert sorted(a + b for a in values_on(L, "laneid") for b in values_on(C, "laneid")) == \
         list(range(size))
+
+
+def test_complement_rounded_bound_is_cutes():
+    L = tl.parse("S[(2,4):(1,4)]")                      # {0,1,4,5,...,13}: spans 16
+    with pytest.raises(tl.AlgebraError, match="rounded=True"):
+        tl.complement(L, "m", 40)
+    got = tl.complement(L, "m", 40, rounded=True)       # 40 rounded up to 48
+    assert sorted(a + b for a in values_on(L, "m") for b in values_on(got, "m")) == list(range(48))
+    for size in range(1, 70):                           # CuTe's ceil_div(cotarget, 16) tiles
+        n = tl.complement(L, "m", size, rounded=True).size()
+        assert n == 2 * -(-max(size, 16) // 16)
 
 
 @settings(max_examples=80)
@@ -319,3 +389,11 @@ def test_max_common_vector_swizzled_and_refusals():
     # pairs of a row stored together, rows next: 2-element vectors against row-major
     assert tl.max_common_vector(tl.parse("S[(16,8):(8,1)]"),
                                 tl.parse("S[(16,4,2):(2,32,1)]"), (16, 8)) == 2
+
+
+def test_max_common_vector_resumes_after_coprime_digits():
+    # Hypothesis's counterexample: coprime digits at the low end (3 vs 2), yet b's stride-1
+    # digit sits higher up, where both radices share a boundary again (place 24).
+    a = tl.parse("S[(4,3,2,2,2,3):(6,1,3,24,48,96)]")
+    b = tl.parse("S[(6,2,2,2,3,2):(4,1,2,24,48,144)]")
+    assert tl.max_common_vector(a, b, (12, 4, 6)) == brute_common_vector(a, b, (12, 4, 6)) == 2

@@ -1,16 +1,11 @@
-"""One explorer server and one headless Debian Chromium for the whole browser test session."""
+"""One explorer server for the whole browser test session (the one Chromium is in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -22,17 +17,6 @@ def explorer_url():
     yield url
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not (os.access(CHROMIUM, os.X_OK) or shutil.which("chromium")):
-        pytest.skip("Debian's chromium is not installed (run scripts/ensure-chromium.sh)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 class Page:

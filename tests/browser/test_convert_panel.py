@@ -11,6 +11,7 @@ import pytest
 import tilelayout as tl
 from tilelayout import presets
 from tilelayout.interop import InteropError
+from tilelayout.interop.convert import convert
 from tilelayout.interop.cute import to_cute, to_cute_tv
 
 from .conftest import ARTIFACTS
@@ -39,7 +40,11 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     text = page.page.inner_text("[data-testid=convert-text-cute-tv]")
     assert text == to_cute_tv(a.layout, a.shape) == "((4,8),(2,2,2)):((32,1),(16,8,128))"
     labels = page.page.eval_on_selector_all("#convert li b", "(els) => els.map((e) => e.textContent)")
-    assert labels == ["CuTe", "CuTe TV", "JAX", "Triton"]
+    # the server's list (PANEL_TARGETS), the page names none itself
+    assert labels == ["CuTe", "CuTe TV", "JAX", "Triton", "Gluon"]
+    gluon = page.page.inner_text("[data-testid=convert-text-gluon]")
+    assert gluon == convert(a.layout, a.shape, "gluon")["text"]
+    assert "NVMMADistributedLayout(version=[2, 0]" in gluon
     # CuTe (plain) cannot say a two-axis fragment: greyed, with to_cute's own reason
     cute = page.page.locator("[data-testid=convert-cute]")
     assert "refused" in cute.get_attribute("class")
@@ -69,6 +74,8 @@ def test_panel_shows_cute_tv_of_the_mma_a_fragment_and_refusals_of_a_swizzled_ti
     page.page.click("[data-testid=convert-toggle] summary")  # a new page: folded again
     assert page.page.inner_text("[data-testid=convert-text-cute]") == to_cute(L) == \
         "Swizzle<3,3,3> o (8,64):(64,1)"
+    assert "ttgl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16" in \
+        page.page.inner_text("[data-testid=convert-text-gluon]")
     with pytest.raises(InteropError) as err:
         to_cute_tv(L, (8, 64))
     assert page.page.text_content("[data-testid=convert-reason-cute-tv]") == str(err.value)

@@ -178,3 +178,20 @@ def test_smem_mode_picture_highlights_the_worst_read(page):
     assert pic["highlighted"] == sorted(c["element"] for c in want["worst_cells"]["read"])
     assert "worst load request" in page.page.inner_text("[data-testid=move-caption]")
     assert page.errors == []
+
+
+def test_the_target_select_decides_the_instructions_and_is_stated(page):
+    page.open("?layout=" + quote(SRC))
+    page.page.click("[data-testid=move-toggle] summary")
+    page.page.fill("[data-testid=move-dst]", DST)
+    page.page.select_option("[data-testid=move-dtype]", "float32")
+    for target, store in (("", "stmatrix.x4"), ("sm_80", "st.shared.v4.b32")):
+        page.page.select_option("[data-testid=move-target]", target)
+        before = page.page.evaluate("window.__tl.moveRuns || 0")
+        page.page.click("[data-testid=move-go]")
+        page.page.wait_for_function("(n) => (window.__tl.moveRuns || 0) > n", arg=before)
+        p = tl.plan_conversion(SRC, DST, (32, 32), "float32", target=target or None)
+        assert p.costs["store_instruction"] == store
+        assert page.page.inner_text("[data-testid=move-planned-target]") == \
+            f"for {p.target} ({p.target_from})"
+        assert _costs(page)["store instruction"] == store

@@ -129,7 +129,8 @@ def test_json_for_machines():
     (("--preset", "mesh.shard", "--to", "jax", "--mesh", "dp=2,tp=4"), "does not copy the array"),
     (("S[(8,64):(64,1)]", "--to", "cute-tv"), "uses no thread axis"),
     (("S[(3,4):(4@laneid,1@laneid)]", "--to", "triton"), "not a power of two"),
-    (("S[(2,112):(112@TCol,1@TCol)]", "--to", "triton"), "no Triton input dimension"),
+    (("S[(2,112):(112@TCol,1@TCol)]", "--to", "triton"), "112, not a power of two"),
+    (("S[(2,8):(8@P,1@F)]", "--to", "triton"), "no Triton input dimension"),
     (("S[4:1@laneid]", "--to", "cute-tv", "--thread-axis", "lanied"), "did you mean 'laneid'"),
     (("S[4:1@pid]", "--to", "jax", "--mesh", "pid"), "NAME=SIZE"),
 ])

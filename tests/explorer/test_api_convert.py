@@ -11,6 +11,7 @@ import tilelayout as tl
 from tests.helpers import call
 from tilelayout import presets
 from tilelayout.interop import InteropError
+from tilelayout.interop.convert import PANEL_TARGETS, TARGETS
 from tilelayout.interop.cute import thread_axes, to_cute, to_cute_tv
 from tilelayout.interop.jax import partition_spec_entries
 from tilelayout.interop.triton import to_triton_bases
@@ -31,8 +32,9 @@ def _req(p, **extra):
 def test_every_target_for_the_mma_a_fragment_equals_the_library():
     from tilelayout.interop.tvm import to_tvm
 
-    r = _by_target(api_convert(_req(MMA_A)))
-    assert list(r) == ["cute", "cute-tv", "jax", "triton", "tvm"]
+    r = _by_target(api_convert(_req(MMA_A, targets=list(TARGETS))))
+    assert list(r) == ["cute", "cute-tv", "jax", "triton", "gluon", "tvm"]
+    assert list(_by_target(api_convert(_req(MMA_A)))) == list(PANEL_TARGETS)  # the page's list
     L, shape = MMA_A.layout, MMA_A.shape
     tv = r["cute-tv"]
     assert tv["ok"] and tv["label"] == "CuTe TV"

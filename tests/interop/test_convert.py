@@ -46,6 +46,6 @@ def test_assumed_mesh_sizes_each_device_axis_by_its_span():
 
 
 def test_every_target_is_listed_and_unknown_ones_refused():
-    assert TARGETS == ("cute", "cute-tv", "jax", "triton", "tvm")
+    assert {"cute", "cute-tv", "jax", "triton", "tvm"} <= set(TARGETS)
     with pytest.raises(LayoutError, match="unknown target 'fortran'"):
         convert(tl.parse("S[4:1]"), (4,), "fortran")

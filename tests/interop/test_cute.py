@@ -2,9 +2,9 @@
 trips, thread-value layouts and the CUTLASS SM80 mma atoms against our mma presets.
 
 to_cute_tv (ours -> CuTe thread-value text) is checked against pycute's evaluation of the
-produced text at every (thread, value), against the CUTLASS layouts quoted in
-hardware-facts.md (§2 SM80 mma atoms, §4 wgmma accumulator), and by the round trip
-through from_cute_tv."""
+produced text at every (thread, value), against the CUTLASS layouts (the SM80 mma atoms
+of include/cute/atom/mma_traits_sm80.hpp and mma_traits_sm89.hpp, the wgmma accumulator
+of mma_traits_sm90_gmma.hpp), and by the round trip through from_cute_tv."""
 
 from __future__ import annotations
 
@@ -180,7 +180,7 @@ def test_tv_refuses_layouts_that_do_not_tile():
         from_cute_tv("8:1", (8,))
 
 
-# CUTLASS include/cute/atom/mma_traits_sm80.hpp and mma_traits_sm89.hpp (hardware-facts §2).
+# CUTLASS include/cute/atom/mma_traits_sm80.hpp and mma_traits_sm89.hpp.
 # (preset, dtype, CuTe layout, CuTe tile shape, permute to our orientation)
 SM80_ATOMS = [
     ("mma.m16n8k16.A", "float16", "((4,8),(2,2,2)):((32,1),(16,8,128))", (16, 16), None),
@@ -306,7 +306,8 @@ def test_equals_the_cutlass_sm80_atoms_as_functions(name, dtype, text, shape, pe
 
 @pytest.mark.parametrize("n", [8, 16, 64, 256])
 def test_wgmma_accumulator_equals_cute_clayout_64xn(n):
-    # hardware-facts §4: SM90::GMMA::CLayout_64xN<N> = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
+    # CUTLASS mma_traits_sm90_gmma.hpp:
+    # SM90::GMMA::CLayout_64xN<N> = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
     p = presets.get("wgmma.m64nNk16.D", n=n)
     ours = to_cute_tv(p.layout, p.shape, ("wid_in_wg", "laneid"))
     assert _same_function(ours, f"((4,8,4),(2,2,{n // 8})):((128,1,16),(64,8,512))"), ours
@@ -370,3 +371,81 @@ def test_swizzled_layout_is_refused():
     L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
     with pytest.raises(InteropError, match="swizzles"):
         to_cute_tv(L)
+
+
+# -- pycute objects and round trips (nesting, extent-1 strides) ----------------------------
+def test_round_trips_keep_nesting_and_extent_one_strides():
+    from tilelayout.interop.cute import cute_layout, to_pycute
+
+    rng = random.Random(11)
+    seen = 0
+    while seen < 300:
+        shape, stride = _random_layout(rng)
+        if math.prod(cute_logical_shape((shape, stride))) > 4096:
+            continue
+        if isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], int):
+            shape, stride = shape[0], stride[0]   # flat dims (n,) print as n:d (same function)
+        text = f"{_fmt(shape)}:{_fmt(stride)}"
+        ours = from_cute(text)
+        assert to_cute(ours, shape=shape) == text                     # text, nested, exact
+        pl = pycute.Layout(shape, stride)
+        back = to_pycute(from_cute(pl), shape=pl.shape)
+        assert (back.shape, back.stride) == (pl.shape, pl.stride)     # pycute object, exact
+        assert cute_layout(pl).layout == ours and to_cute(cute_layout(text)) == text
+        assert to_cute(pl) == text
+        seen += 1
+    # the cases the issue names: extent-1 strides and nested modes
+    assert to_cute(from_cute("((4,1),2):((8,5),1)"), shape=((4, 1), 2)) == "((4,1),2):((8,5),1)"
+    assert to_cute(from_cute("(3,1):(1,7)")) == "(3,1):(1,7)"
+
+
+def test_pycute_swizzle_and_composed_layout():
+    from tilelayout.interop.cute import to_pycute
+
+    for b, m, s in [(3, 3, 3), (2, 4, 3), (3, 4, -3), (1, 0, 1)]:
+        sw = pycute.Swizzle(b, m, s)
+        ours = from_cute(sw)
+        assert isinstance(ours, tl.ComposeLayout)
+        m_all = ours.map_all()["m"].reshape(-1)
+        assert m_all.tolist() == [sw(i) for i in range(sw.size())]
+        assert repr(to_pycute(ours.swizzle)) == repr(sw)
+        inner = pycute.Layout((8, (4, 2)), (64, (1, 4)))
+        composed = pycute.ComposedLayout(sw, 5, inner)
+        got = from_cute(composed)
+        dims = cute_logical_shape(composed)
+        vals = got.map_all(dims)["m"][..., 0]
+        for c in itertools.product(*(range(d) for d in dims)):
+            assert vals[c] == composed(*c)
+        again = to_pycute(got, shape=inner.shape)
+        assert repr(again) == repr(composed)
+    # a Layout as the outer function of a ComposedLayout is CuTe's composition
+    outer, inner = pycute.Layout((8, 8), (8, 1)), pycute.Layout((4, 2), (2, 16))
+    got = from_cute(pycute.ComposedLayout(outer, 0, inner))
+    want = pycute.composition(outer, inner)
+    vals = got.map_all(cute_logical_shape(inner))["m"][..., 0].transpose().reshape(-1)
+    assert vals.tolist() == [want(i) for i in range(pycute.size(want))]
+    with pytest.raises(InteropError, match="nonzero offset"):
+        from_cute(pycute.ComposedLayout(outer, 3, inner))
+
+
+def test_composed_text_with_an_offset_round_trips():
+    from tilelayout.algebra.cute import CuteComposed, CuteLayout
+    from tilelayout.interop.cute import read_cute
+
+    cases = [("Sw<3,4,3> o _0 o (8,64):(64,1)", (3, 4, 3)),
+             ("S<3,3,3> o 512 o (8,64):(64,1)", (3, 3, 3)),
+             ("Swizzle<2,4,-3> o 64 o ((8,8),8):((8,64),1)", (2, 4, -3))]
+    for text, bms in cases:
+        got = from_cute(text)
+        sw, offset, shape, stride = read_cute(text)
+        ref = pycute.ComposedLayout(pycute.Swizzle(*bms), offset, pycute.Layout(shape, stride))
+        dims = cute_logical_shape((shape, stride))
+        vals = got.map_all(dims)["m"][..., 0]
+        for c in itertools.product(*(range(d) for d in dims)):
+            assert vals[c] == ref(*c), (text, c)
+        printed = str(CuteComposed(sw, offset, CuteLayout(shape, stride)))   # prints what reads back
+        assert read_cute(printed) == (sw, offset, shape, stride)
+    with pytest.raises(InteropError, match="read_cute"):
+        parse_cute("S<3,3,3> o 512 o (8,64):(64,1)")
+    with pytest.raises(tl.LayoutParseError, match="offset is >= 0"):
+        from_cute("S<3,3,3> o -4 o (8,64):(64,1)")

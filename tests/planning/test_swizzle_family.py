@@ -1,4 +1,4 @@
-"""The hardware swizzle family: each mode is the PTX pattern (hardware-facts §6) and the
+"""The hardware swizzle family: each mode is the PTX pattern (docs/hardware.md#swizzle-modes) and the
 acceptance notes follow the TMA / wgmma / tcgen05 rules (§4)."""
 
 from __future__ import annotations

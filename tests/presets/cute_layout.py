@@ -3,7 +3,7 @@
 Independent of tilelayout: it follows CuTe's definition (media/docs/cpp/cute/01_layout.md):
 an index into a mode is split colexicographically (leftmost sub-mode fastest) and
 dotted with the strides. Used to evaluate the CuTe (thread, value) -> index layouts
-listed in hardware-facts.md §2-§5.
+listed in docs/hardware-facts.md.
 """
 
 from __future__ import annotations

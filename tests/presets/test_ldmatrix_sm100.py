@@ -1,4 +1,4 @@
-"""ldmatrix .m16n16 (.trans, 8-bit) and .m8n16 (6-/4-bit unpacked) vs hardware-facts §3b's
+"""ldmatrix .m16n16 (.trans, 8-bit) and .m8n16 (6-/4-bit unpacked) vs docs/hardware-facts.md#ldmatrix's
 formulas and CuTe's SM100 LDSM Copy_Traits evaluated with pycute."""
 
 from __future__ import annotations

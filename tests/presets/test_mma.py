@@ -9,7 +9,7 @@ from tilelayout import presets
 from . import cute_layout
 from .tables import collect, of_preset
 
-# -- PTX formulas, transcribed from hardware-facts.md §1 (g = lane >> 2, t = lane % 4) ------
+# -- PTX formulas, transcribed from docs/hardware-facts.md#mma-fragments (g = lane >> 2, t = lane % 4) ------
 
 
 def ptx_k16_f16_a(g, t, i):

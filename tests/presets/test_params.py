@@ -47,7 +47,15 @@ def test_to_dict_is_json_ready_and_every_kind_is_listed():
     d = Param("s", "shape", (8, 64), choices=((8, 64), (16, 32)), doc="tile").to_dict()
     assert d == {"name": "s", "kind": "shape", "default": [8, 64],
                  "choices": [[8, 64], [16, 32]], "required": False, "doc": "tile"}
-    assert PARAM_KINDS == ("choice", "int", "bool", "shape", "mesh", "spec")
+    assert PARAM_KINDS == ("choice", "int", "bool", "shape", "mesh", "spec", "order")
+
+
+def test_order_is_a_permutation():
+    assert Param("o", "order", (1, 0)).parse("1,0") == (1, 0)
+    assert Param("o", "order", (0,)).parse("0") == (0,)
+    assert Param("o", "order", (1, 0)).check("p", [0, 1]) == (0, 1)
+    with pytest.raises(PresetError, match="permutation"):
+        Param("o", "order", (1, 0)).check("p", (1, 1))
 
 
 def test_an_int_parameter_refuses_words():

@@ -22,7 +22,7 @@ MODES = ("128B_atom32B", "128B_atom64B", "96B")
 
 
 def ptx_phys(a, mode):
-    """hardware-facts §6, on byte addresses a (128-byte line r = a >> 7)."""
+    """docs/hardware.md#swizzle-modes, on byte addresses a (128-byte line r = a >> 7)."""
     if mode == "128B_atom32B":  # 32-byte units, line r: unit ^ (r & 3)
         return a ^ (((a >> 7) & 3) << 5)
     if mode == "128B_atom64B":  # lines alternate 0..7 / 4 5 6 7 0 1 2 3 (16-byte units)

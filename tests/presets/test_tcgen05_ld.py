@@ -1,5 +1,5 @@
-"""tcgen05.ld .num caps (PTX Table 49) and the .16x32bx2 shape vs hardware-facts §5's formula
-and CuTe's SM100_TMEM_LOAD_16dp32b{N}x DstLayout (pycute)."""
+"""tcgen05.ld .num caps (PTX Table 49) and the .16x32bx2 shape vs the formula of
+docs/hardware-facts.md#tensor-memory and CuTe's SM100_TMEM_LOAD_16dp32b{N}x DstLayout (pycute)."""
 
 from __future__ import annotations
 

@@ -200,7 +200,7 @@ def test_n_is_validated_per_datapath(datapath, n, allowed):
 
 
 def table_39(datapath, kind, ws=False, sparse=False):
-    """Valid N straight from PTX Table 39's text (hardware-facts §5)."""
+    """Valid N straight from PTX Table 39's text (docs/hardware-facts.md#tensor-memory)."""
     if ws and datapath in "ABCF":  # .ws is cta_group::1 with M = 32, 64 (E), 128 only
         return set()
     if sparse and datapath == "B":  # B is the dense M=128 cta_group::2 layout

@@ -96,7 +96,7 @@ def test_mesh_bad_params(params, message):
         presets.get("mesh.shard", **params)
 
 
-# SBUF bytes per partition by generation (hardware-facts §8)
+# SBUF bytes per partition by generation (docs/hardware-facts.md#trainium)
 CAPACITY = {"trn1": 192 * 1024, "trn2": 224 * 1024, "trn3": 256 * 1024}
 
 

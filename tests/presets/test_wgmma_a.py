@@ -1,4 +1,4 @@
-"""wgmma m64nNkK register-A fragments vs hardware-facts §4's formulas and CuTe's
+"""wgmma m64nNkK register-A fragments vs docs/hardware-facts.md#wgmma's formulas and CuTe's
 SM90::GMMA::ALayout_64x{8,16,32} evaluated with pycute (index = m + 64 k)."""
 
 from __future__ import annotations

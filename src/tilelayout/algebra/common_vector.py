@@ -10,10 +10,11 @@ least 1.
 How (cost O(iters), never elements): refine both layouts' iters over the flat index
 into common atoms (each a run of the flat index on which both are linear, with a
 stride in ``a`` and one in ``b``; adjacent iters are fused first, as CuTe coalesces),
-from the low end and from the high end of the flat index; follow ``b``'s atoms from
-stride 1 (``1, e_1, e_1 e_2, ...``) while ``a`` gives each the same stride. Where the
-two iter structures cannot be refined together (coprime extents in the middle), a last
-partial atom lets the vector reach, not pass, the first wrap-around. A swizzle keeps
+from the low end of the flat index up; follow ``b``'s atoms from stride 1 (``1, e_1,
+e_1 e_2, ...``) while ``a`` gives each the same stride. Where the two iter structures
+cannot be refined together (coprime extents at one place), a partial atom lets the
+vector reach, not pass, the first wrap-around, and refinement resumes at the next place
+both radices share. A swizzle keeps
 runs of ``2**vector_bits`` aligned addresses in order (``2**M`` for ``Swizzle(M, B,
 S)``), so a swizzled side caps ``N`` there (and at the alignment of its offset): a lower
 bound, exact unless both sides share a swizzle that happens to keep longer runs.
@@ -54,26 +55,48 @@ def _atoms(ra: list[tuple[int, int]], rb: list[tuple[int, int]]) -> list[tuple[i
     """Common refinement ``(extent, stride in a, stride in b, partial)`` of two flat-index
     radices (innermost first).
 
-    From the innermost digits up, and from the outermost down, the gcd of the two digits
-    is a common atom (both layouts are linear on it). Where the digits left in the middle
-    are coprime (extents 3 and 2), both stay linear only while neither wraps: one last,
-    *partial* atom of the smaller extent, which a vector may reach but not pass."""
+    From the innermost digits up, the gcd of the two digits is a common atom (both layouts
+    are linear on it). Where two digits at the same place are coprime (extents 3 and 2),
+    both stay linear only while neither wraps: one *partial* atom of the smaller extent,
+    which a vector may reach but not pass; the digits above it are skipped up to the next
+    place where both radices have a boundary, and refinement goes on from there."""
     a = [d for d in ra if d[0] > 1]
     b = [d for d in rb if d[0] > 1]
     out: list[tuple[int, int, int, bool]] = []
-    while a and b and (g := math.gcd(a[0][0], b[0][0])) > 1:  # the low end
+    while a and b:
         (ea, sa), (eb, sb) = a[0], b[0]
-        out.append((g, sa, sb, False))
-        a[0], b[0] = (ea // g, sa * g), (eb // g, sb * g)
-        a, b = [d for d in a if d[0] > 1], [d for d in b if d[0] > 1]
-    while a and b and (g := math.gcd(a[-1][0], b[-1][0])) > 1:  # the high end
-        (ea, sa), (eb, sb) = a[-1], b[-1]
-        out.append((g, sa * (ea // g), sb * (eb // g), False))
-        a[-1], b[-1] = (ea // g, sa), (eb // g, sb)
-        a, b = [d for d in a if d[0] > 1], [d for d in b if d[0] > 1]
-    if a and b:
-        out.append((min(a[0][0], b[0][0]), a[0][1], b[0][1], True))
+        g = math.gcd(ea, eb)
+        if g > 1:
+            out.append((g, sa, sb, False))
+            a[0], b[0] = (ea // g, sa * g), (eb // g, sb * g)
+            a, b = [d for d in a if d[0] > 1], [d for d in b if d[0] > 1]
+            continue
+        out.append((min(ea, eb), sa, sb, True))
+        a, b = _next_common_place(a, b)
     return out
+
+
+def _next_common_place(a: list[tuple[int, int]], b: list[tuple[int, int]]
+                       ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Both radices with their digits below the next common boundary removed (a digit is
+    split where the other radix's boundary falls inside it on a divisor)."""
+    pa, pb = a[0][0], b[0][0]
+    a, b = a[1:], b[1:]
+    while pa != pb and a and b:
+        if pa < pb:
+            pa, a = _advance(pa, pb, a)
+        else:
+            pb, b = _advance(pb, pa, b)
+    return a, b
+
+
+def _advance(done: int, target: int, digits: list[tuple[int, int]]) -> tuple[int, list[tuple[int, int]]]:
+    """Consume the next digit: only up to ``target`` when it splits there, else whole."""
+    e, s = digits[0]
+    need = target // done if target % done == 0 else 0
+    if need and need < e and e % need == 0:
+        return target, [(e // need, s * need)] + digits[1:]
+    return done * e, digits[1:]
 
 
 def _run_cap(layout: Layout) -> int | None:

@@ -12,6 +12,12 @@ iters that overlap or interleave so that no set of strided iters fills the gaps
 exactly once, an offset or negative stride on the axis, ``size`` not a multiple of
 what ``L`` spans, a swizzled layout (its values are not a sum of strided runs).
 
+``rounded=True`` is CuTe's rounded bound: ``size`` is rounded up to the next multiple of
+what ``L`` spans (CuTe's last complement mode is ``ceil_div(cotarget, c)``), so the
+result covers ``[0, size)`` and possibly more, never less. For CuTe's complement with
+its column-major modes and floor-divided gaps see
+:func:`tilelayout.algebra.cute.complement`.
+
 >>> import tilelayout as tl
 >>> complement(tl.parse("S[4:2]"), "m", 16)      # {0,2,4,6} + {0,1,8,9} = [0, 16)
 parse('S[(2,2):(8,1)]')
@@ -26,11 +32,15 @@ from ..core.iter import Iter, as_int
 from ..core.tile import TileLayout
 
 
-def complement(layout: Layout, axis: str = "m", size: int | None = None) -> TileLayout:
+def complement(layout: Layout, axis: str = "m", size: int | None = None,
+               rounded: bool = False) -> TileLayout:
     """Iters on ``axis`` that, added to ``layout``'s, cover ``[0, size)`` exactly once
-    (``size`` defaults to what ``layout``'s iters span, rounded up to a multiple).
+    (``size`` defaults to what ``layout``'s iters span; ``rounded=True`` rounds ``size``
+    up to a multiple of that span, as CuTe does).
 
     >>> import tilelayout as tl
+    >>> complement(tl.parse("S[4:2]"), "m", 20, rounded=True)   # 20 -> 24
+    parse('S[(3,2):(8,1)]')
     >>> complement(tl.parse("S[(8,4):(4@laneid,1@laneid)] + R[2:32@laneid]"), "laneid", 128)
     parse('S[2:64@laneid]')
     """
@@ -66,10 +76,12 @@ def complement(layout: Layout, axis: str = "m", size: int | None = None) -> Tile
     if size is None:
         size = cover
     size = as_int(size, "complement size")
+    if rounded and size >= 1:
+        size = -(-size // cover) * cover
     if size < cover or size % cover:
         raise AlgebraError(
             f"{layout} spans [0, {cover}) on {axis} in whole steps; size {size} must be a "
-            f"multiple of {cover}"
+            f"multiple of {cover} (rounded=True rounds it up, as CuTe does)"
         )
     if size > cover:
         out.append(Iter(size // cover, cover, axis))

@@ -1,6 +1,6 @@
 """Shared-memory bank conflicts of warp-wide accesses (a *model*, see below).
 
-The model (``docs/hardware.md``, "Shared-memory banks"; NVIDIA documents the 32-bank / 4-byte-word / broadcast
+The model (docs/hardware-facts.md#shared-memory-banks; NVIDIA documents the 32-bank / 4-byte-word / broadcast
 rules, not the phase split, which is the conventional model): a warp-wide request in
 which every lane accesses ``access_bytes`` (4, 8 or 16) is served in phases of 32, 16 or
 8 lanes (one 128-byte wavefront each at best). A phase costs the largest number of

@@ -144,7 +144,7 @@ def _scope_findings(axes: tuple[str, ...]) -> list[Finding]:
 def hardware_extent(axis: str, dtype: str | None = None) -> int | None:
     """The number of values the hardware has on ``axis`` (``None``: not fixed).
 
-    ``TCol`` counts elements of the stored type (``docs/presets.md``): 512 32-bit columns hold
+    ``TCol`` counts elements of the stored type (docs/model.md, "Axes"): 512 32-bit columns hold
     2048 8-bit or 1024 16-bit values, so with a narrower ``dtype`` the extent grows.
 
     >>> hardware_extent("laneid"), hardware_extent("TCol"), hardware_extent("TCol", "e8m0")

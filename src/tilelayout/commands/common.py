@@ -19,6 +19,9 @@ from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
+from ..planning.operands import resolve
+from ..planning.tma import is_endpoint
+from ..presets.operand import build
 from ..presets.registry import Preset
 from ..syntax.parser import parse
 
@@ -171,19 +174,7 @@ def preset_from_args(args: argparse.Namespace):
 
 def build_preset(name: str, items: list[str], what: str):
     """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    texts: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise LayoutError(f"{what} must look like KEY=VALUE, got {item!r}")
-        texts[key.strip()] = value
-    params = presets.info(name).defaults
-    params.update(presets.parse_params(name, texts))
-    return presets.get(name, **params)
-
-
-#: how an operand names a preset: ``preset:NAME`` or ``preset:NAME:KEY=VALUE:KEY=VALUE``
-PRESET_PREFIX = "preset:"
+    return build(name, items, what)
 
 
 def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
@@ -210,16 +201,12 @@ def layout_operand(text: str, what: str):
     ('S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', (16, 8), 'float16')
     """
     text = text.strip()
-    if not text.startswith(PRESET_PREFIX):
+    if not presets.is_preset_text(text):
         try:
             return parse_layout_text(text), None
         except LayoutError as exc:
             raise LayoutError(f"{what}: {exc}") from None
-    name, *items = text[len(PRESET_PREFIX):].split(":")
-    if not name:
-        raise LayoutError(f"{what}: give a preset name after 'preset:' "
-                          f"(`tilelayout presets` lists them)")
-    preset = build_preset(name.strip(), items, f"{what}'s preset parameters")
+    preset = presets.from_text(text, what)
     return preset.layout, preset
 
 
@@ -235,34 +222,39 @@ def add_pair_args(p: argparse.ArgumentParser, first: str, second: str, example: 
     p.add_argument("--shape", help=f"the tile's logical shape, e.g. {example} (default: the "
                    f"presets' shape, else {first.upper()}'s)")
     p.add_argument("--dtype", help="element type, e.g. float16 (default: a preset's)")
+    p.add_argument("--target", help="GPU target, e.g. sm_80, sm_90a, sm_100a (default: "
+                   "sm_90a, or the one the presets need; decides instructions and "
+                   "swizzle modes)")
 
 
 def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | None,
                 dtype: str | None) -> tuple:
     """Two layout operands (:func:`layout_operand`) of one tile, as ``(first, second,
-    shape, dtype)``: ``shape`` (text) defaults to a preset's shape, else the first
-    layout's; ``dtype`` to a preset's element type (one is required). ``tilelayout smem``
-    and ``tilelayout plan`` take their operands this way.
+    shape, dtype)`` (each a layout, the preset it names, or the TMA endpoint text
+    ``tma[:box=...][:swizzle=...]``): ``shape`` (text) defaults to a preset's shape, else
+    the first layout's; ``dtype`` to a preset's element type (one is required).
+    ``tilelayout smem`` and ``tilelayout plan`` take their operands this way.
 
     >>> a, b, shape, dtype = layout_pair("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]",
     ...                                  ("SRC", "DST"), None, None)
     >>> shape, dtype
     ((16, 8), 'float32')
     """
-    a, pa = layout_operand(first, names[0])
-    b, pb = layout_operand(second, names[1])
-    found = [p for p in (pa, pb) if p is not None]
-    if shape is not None:
-        s = int_tuple(shape, "--shape")
-    elif found:
-        s = found[0].shape
-    else:
-        s = a.check_shape(None)
-    dt = dtype or next((p.dtype for p in found if p.dtype), None)
-    if not dt:
-        raise LayoutError("give --dtype (the element type decides banks and vector widths)")
-    dtype_bits(dt)
-    return a, b, tuple(s), dt
+    given = [(t, name) for t, name in zip((first, second), names, strict=True)]
+    found = [(t.strip(), None) if is_endpoint(t) else layout_operand(t, name)
+             for t, name in given]
+    (a, pa), (b, pb) = found
+    s = None if shape is None else int_tuple(shape, "--shape")
+    threads = [(p or x, name) for (x, p), name in zip(found, names, strict=True)
+               if not is_endpoint(x)]
+    try:
+        ops = resolve(threads, s, dtype, None)
+    except LayoutError as exc:
+        raise LayoutError(str(exc).replace("dtype=", "--dtype")) from None
+    if is_endpoint(a) or is_endpoint(b):
+        return pa or a, pb or b, ops.shape or ops.layouts[0].check_shape(None), ops.dtype
+    # presets stay presets: the planning entry points read their target needs
+    return pa or a, pb or b, ops.shape or a.check_shape(None), ops.dtype
 
 
 @dataclass(frozen=True)

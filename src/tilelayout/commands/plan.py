@@ -7,6 +7,8 @@ shared-memory store / barrier / load with the chosen layout, collectives) and th
 Each operand is layout text or a preset, ``preset:NAME`` or
 ``preset:NAME:KEY=VALUE[:KEY=VALUE...]`` (as ``tilelayout smem``); ``--shape`` defaults
 to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
+``--permute-k DIM`` allows permuting the reduction index together with the other operand
+(``plan_conversion(..., permute_k=DIM)``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Plan moving a tile from layout SRC to layout DST: what must be "
                     "exchanged (kind), the cheapest mechanism and why, its stages and costs.")
     add_pair_args(p, "src", "dst", "32,32")
+    p.add_argument("--permute-k", type=int, metavar="DIM",
+                   help="DST is an MMA operand with reduction index DIM, and the other "
+                        "operand's K will be permuted the same way: the plan may take K in "
+                        "another order (stated) to keep elements in their threads")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     p.set_defaults(run=run)
 
@@ -33,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the plan (or its JSON)."""
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
-    plan = plan_conversion(src, dst, shape, dtype)
+    plan = plan_conversion(src, dst, shape, dtype, target=args.target,
+                           permute_k=args.permute_k)
     print(json.dumps(plan.to_dict()) if args.json else str(plan))
     return 0

@@ -58,12 +58,13 @@ def _worst(name: str, r: AccessReport) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Print the choice (or its JSON)."""
     writer, reader, shape, dtype = operands(args)
-    c = choose_smem_layout(writer, reader, shape, dtype, args.family)
+    c = choose_smem_layout(writer, reader, shape, dtype, args.family, target=args.target)
     if args.json:
         print(json.dumps(c.to_dict()))
         return 0
     print(f"layout   {c.layout}")
     print(f"         {c.name}; {c.family} family, {c.searched} candidates costed")
+    print(f"target   {c.target} ({c.target_from}); {'x'.join(map(str, c.shape))} {c.dtype}")
     for mode in c.accepted_by or ("no TMA / wgmma / tcgen05 mode (ld/st.shared only)",):
         print(f"accepts  {mode}")
     print(f"write    {c.write}")

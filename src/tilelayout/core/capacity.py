@@ -1,6 +1,7 @@
 """Hardware capacities the presets refuse beyond and the legality report flags.
 
-Sources (listed in ``docs/hardware.md``, "Capacities"):
+Sources (docs/hardware-facts.md#trainium, #tensor-memory, #shared-memory-banks and the CUDA
+C++ Programming Guide):
 
 * Trainium SBUF per partition: trn1/inf2 (NeuronCore-v2) 192 KiB, trn2 (v3) 224 KiB,
   trn3 (v4) 256 KiB (32 MiB / 128 partitions: a division, not a quoted figure); the

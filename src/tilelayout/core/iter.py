@@ -54,6 +54,22 @@ class Iter:
         object.__setattr__(self, "axis", check_name(self.axis))
 
     @classmethod
+    def shared(cls, extent: int, stride: int, axis: str = "m") -> Iter:
+        """An ``Iter(extent, stride, axis)``, reused from a bounded table when one was
+        made before (iters are immutable): the algebra's fast path for its results.
+
+        >>> Iter.shared(4, 2) is Iter.shared(4, 2)
+        True
+        """
+        key = (extent, stride, axis)
+        it = _SHARED.get(key)
+        if it is None:
+            if len(_SHARED) >= 8192:
+                _SHARED.clear()
+            it = _SHARED[key] = cls(extent, stride, axis)
+        return it
+
+    @classmethod
     def of(cls, spec: Iter | tuple[int, int] | tuple[int, int, str]) -> Iter:
         """Coerce an ``Iter`` or a tuple (or list) ``(extent, stride[, axis])``.
 
@@ -65,3 +81,6 @@ class Iter:
         if isinstance(spec, tuple | list) and len(spec) in (2, 3):
             return cls(*spec)
         raise LayoutError(f"expected an Iter or (extent, stride, axis), got {shown(spec)}")
+
+
+_SHARED: dict[tuple[int, int, str], Iter] = {}

@@ -116,6 +116,8 @@ class LayoutOperations:
     __str__ = LayoutMethod("tilelayout.syntax.printer", "format_layout")
     table = LayoutMethod("tilelayout.render.table", "layout_table")
     _repr_svg_ = LayoutMethod("tilelayout.render.svg", "notebook_svg")
+    # the explorer widget in a Jupyter kernel with anywidget installed, else None (the SVG)
+    _repr_mimebundle_ = LayoutMethod("tilelayout.explorer.widget", "layout_mimebundle")
 
     def __repr__(self) -> str:
         # user axes travel with the text, so the repr rebuilds the layout in a fresh

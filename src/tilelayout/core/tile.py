@@ -101,6 +101,32 @@ class TileLayout(LayoutOperations):
             seen.setdefault(a, None)
         self._axes: tuple[str, ...] = tuple(seen)
 
+    @classmethod
+    def of_shard(cls, shard: tuple[Iter, ...]) -> TileLayout:
+        """A shard-only layout from a tuple of :class:`Iter` objects (already valid, as
+        the algebra builds them): no per-iter coercion; the model's size bound is still
+        checked. The fast constructor for algebra results.
+
+        >>> TileLayout.of_shard((Iter(4, 8), Iter(8, 1)))
+        parse('S[(4,8):(8,1)]')
+        """
+        cap = 1 << MAX_INT_BITS
+        count, reach = 1, 0
+        for it in shard:
+            if type(it) is not Iter:
+                return cls(shard)
+            count *= it.extent
+            reach += (it.extent - 1) * abs(it.stride)
+        if not shard or count >= cap or reach >= cap:
+            return cls(shard)  # the full constructor names the bound that is exceeded
+        self = cls.__new__(cls)
+        self._shard = shard
+        self._replica = ()
+        self._offset = ()
+        self._hash = hash((shard, (), frozenset()))
+        self._axes = tuple(dict.fromkeys([it.axis for it in shard]))
+        return self
+
     # -- structure -----------------------------------------------------------------
     @property
     def shard(self) -> tuple[Iter, ...]:

@@ -37,9 +37,10 @@ from ..core.mesh import mesh_of
 from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
+from ..core.targets import TARGETS as TARGETS_TABLE
 from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
-from ..interop.convert import TARGETS, convert
+from ..interop.convert import PANEL_TARGETS, TARGETS, convert
 from ..interop.jax import mesh_axes
 from ..render.palette import PALETTE
 from ..render.physical import physical_view
@@ -243,8 +244,10 @@ def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
 # -- endpoints ---------------------------------------------------------------------------
 def options() -> dict[str, Any]:
     """``GET /api/options``: dtypes, swizzle modes (names, and each with its one-line
-    description from the swizzle-mode table) and size caps for the page's controls."""
+    description from the swizzle-mode table), GPU targets (the "move data" panel's
+    target select) and size caps for the page's controls."""
     return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES),
+            "targets": list(TARGETS_TABLE),
             "swizzle_modes": [{"name": m.name, "doc": m.describe()}
                               for m in SWIZZLE_MODE_TABLE.values()],
             "palette": list(PALETTE), "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
@@ -269,11 +272,11 @@ def param_text(kind: str, value: Any) -> str:
     >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
     ('(dp,tp),None', 'true')
     """
-    if value is None and kind == "int":
-        return ""  # an optional integer left unset: the preset picks it
+    if value is None and kind in ("int", "shape", "spec", "order"):
+        return ""  # an optional parameter left unset: the preset picks it
     if kind == "bool":
         return "true" if value else "false"
-    if kind == "shape":
+    if kind in ("shape", "order"):
         return ",".join(str(v) for v in value)
     if kind == "mesh":
         return ",".join(f"{k}={v}" for k, v in value.items())
@@ -599,7 +602,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
 # -- conversions: the layout in other tools' notations ------------------------------------
 #: what the page's "In other tools" panel lists, with its labels
 CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
-                  "tvm": "TVM TIRx"}
+                  "gluon": "Gluon", "tvm": "TVM TIRx"}
 
 
 def _mesh(req: Mapping[str, Any]) -> dict[str, int] | None:
@@ -626,8 +629,9 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/convert``: the layout in each other tool's notation, or why not.
 
     Same fields as ``/api/layout`` plus an optional ``mesh`` (JAX; default: the layout's
-    device axes) and ``targets`` (default: all of
-    :data:`tilelayout.interop.convert.TARGETS`). Each entry of ``targets`` in the answer
+    device axes) and ``targets`` (any of :data:`tilelayout.interop.convert.TARGETS`;
+    default: the panel's, :data:`~tilelayout.interop.convert.PANEL_TARGETS`, so the page
+    never lists them itself). Each entry of ``targets`` in the answer
     is ``{"target", "label", "ok": true, "text", "notes"}`` (what
     :func:`tilelayout.interop.convert.convert` returns) or ``{"target", "label",
     "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
@@ -643,7 +647,7 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     mesh = _mesh(req)
     wanted = req.get("targets")
     if wanted is None:
-        wanted = list(TARGETS)
+        wanted = list(PANEL_TARGETS)
     if (not isinstance(wanted, list) or not wanted
             or not all(isinstance(t, str) and t in TARGETS for t in wanted)):
         raise ApiError(f"'targets' must be a non-empty list of {', '.join(TARGETS)}",

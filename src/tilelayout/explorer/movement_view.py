@@ -1,8 +1,9 @@
 """The explorer's data-movement endpoints (the "move data" mode draws them).
 
-``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan (see :func:`plan_view`).
+``POST /api/plan {src, dst, shape?, dtype?, target?}``: the conversion plan (see
+:func:`plan_view`).
 
-``POST /api/smem {writer, reader, shape?, dtype?, family?}``: the shared-memory layout
+``POST /api/smem {writer, reader, shape?, dtype?, family?, target?}``: the shared-memory layout
 :func:`~tilelayout.planning.choose.choose_smem_layout` picks, both sides' costs, the
 candidates table, the chosen layout's line x bank grid and each side's worst request
 (lanes, banks, the cells it touches). A layout is text or ``{"preset": name,
@@ -25,18 +26,20 @@ from .. import presets
 from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
-from ..core.errors import LayoutError, LayoutParseError
+from ..core.errors import DtypeError, LayoutError, LayoutParseError, UnknownTargetError
 from ..planning.access import AccessReport, smem_addresses
 from ..planning.choose import FAMILIES, choose_smem_layout
 from ..planning.conversion import plan_conversion
+from ..planning.operands import element_type
 from ..syntax.parser import parse
 from .api import MAX_ELEMENTS, MAX_TEXT, ApiError, _int_list, _text, preset_view, request_axes
 
 
-def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] | None,
+def operand(req: Mapping[str, Any], key: str) -> tuple[Any, tuple[int, ...] | None,
                                                        str | None]:
-    """``req[key]`` as ``(layout, preset shape or None, preset dtype or None)``: layout text
-    or ``{"preset": name, "params": {...}}``."""
+    """``req[key]`` as ``(layout or preset, preset shape or None, preset dtype or None)``:
+    layout text or ``{"preset": name, "params": {...}}`` (a preset stays a preset: the
+    planning entry points read the GPU target it needs)."""
     value = req.get(key)
     if isinstance(value, Mapping):
         name = value.get("preset")
@@ -47,8 +50,8 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
             entry = preset_view({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
-        return (parse(entry["layout"], axes=request_axes(entry)), tuple(entry["shape"]),
-                _preset_dtype(name, entry))
+        built = _preset(name, entry)
+        return built, tuple(entry["shape"]), getattr(built, "dtype", None) or None
     text = _text(req, key, required=True)
     assert text is not None
     try:
@@ -60,12 +63,15 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Layout, tuple[int, ...] |
         raise ApiError(str(exc), field=key) from None
 
 
-def _preset_dtype(name: str, entry: Mapping[str, Any]) -> str | None:
-    """The element type of a validated preset entry (its ``dtype``, even for register
+def _preset(name: str, entry: Mapping[str, Any]) -> presets.Preset:
+    """The preset of a validated preset entry (its ``dtype`` is set even for register
     fragments, where the bank view has none)."""
     texts = {p["name"]: p["text"] for p in entry.get("params") or []}
-    built = presets.get(name, **presets.parse_params(name, texts))
-    return getattr(built, "dtype", None) or None
+    return presets.get(name, **presets.parse_params(name, texts))
+
+
+def _layout(x: Any) -> Layout:
+    return getattr(x, "layout", x)
 
 
 def _grid(layout: Layout, shape: tuple[int, ...], dtype: str) -> dict[str, Any]:
@@ -102,24 +108,51 @@ def _worst_cells(r: AccessReport, addr: np.ndarray, shape: tuple[int, ...]
 
 
 def _pair(req: Mapping[str, Any], first: str, second: str
-          ) -> tuple[Layout, Layout, tuple[int, ...], str]:
+          ) -> tuple[Any, Any, tuple[int, ...], str]:
     """Two layout operands of one tile with its shape and dtype (defaults from presets)."""
     a, ashape, adtype = operand(req, first)
     b, bshape, bdtype = operand(req, second)
     shape = _int_list(req.get("shape"), "shape") or ashape or bshape
     if shape is None:
         try:
-            shape = a.check_shape(None)
+            shape = _layout(a).check_shape(None)
         except LayoutError as exc:
             raise ApiError(str(exc), field="shape") from None
-    dtype = _text(req, "dtype") or adtype or bdtype
-    if dtype is None:
-        raise ApiError("'dtype' is required (no preset gives one)", field="dtype")
+    try:
+        dtype, _ = element_type(_text(req, "dtype"), [(first, adtype, first),
+                                                      (second, bdtype, second)], None)
+    except DtypeError as exc:
+        raise ApiError(str(exc)) from None
+    except LayoutError as exc:
+        raise ApiError(str(exc).replace("dtype=", "'dtype'"), field="dtype") from None
     n = math.prod(shape)
     if n > MAX_ELEMENTS:
         raise ApiError(f"the tile has {n} elements; the explorer plans at most "
                        f"{MAX_ELEMENTS}", 413, field="shape")
     return a, b, tuple(shape), dtype
+
+
+def _target(req: Mapping[str, Any]) -> str | None:
+    """The request's ``target`` (None: the planner's default, stated in the answer)."""
+    return _text(req, "target") or None
+
+
+def _permute_k(req: Mapping[str, Any]) -> int | None:
+    """The request's ``permute_k`` (a tile dimension, or None: K is not permuted)."""
+    value = req.get("permute_k")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(f"permute_k must be a tile dimension (an integer), got {value!r}"[:MAX_TEXT],
+                       field="permute_k")
+    return value
+
+
+def _refusal(exc: LayoutError) -> ApiError:
+    """A planning refusal; one about the target names the ``target`` field."""
+    text = str(exc)[:MAX_TEXT]
+    about_target = isinstance(exc, UnknownTargetError) or "the target given" in text
+    return ApiError(text, field="target" if about_target else None)
 
 
 def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,12 +165,12 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError(f"'family' must be one of {', '.join(FAMILIES)}", field="family")
     try:
         dtype_bytes(dtype)
-        c = choose_smem_layout(writer, reader, shape, dtype, family)
+        c = choose_smem_layout(writer, reader, shape, dtype, family, target=_target(req))
         addr = smem_addresses(c.layout, c.shape)
     except LayoutError as exc:
-        raise ApiError(str(exc)[:MAX_TEXT]) from None
+        raise _refusal(exc) from None
     out = c.to_dict()
-    out["writer"], out["reader"] = str(writer), str(reader)
+    out["writer"], out["reader"] = str(_layout(writer)), str(_layout(reader))
     out["grid"] = _grid(c.layout, c.shape, dtype)
     out["worst_cells"] = {"write": _worst_cells(c.write, addr, c.shape),
                           "read": _worst_cells(c.read, addr, c.shape)}
@@ -145,7 +178,7 @@ def smem_view(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/plan {src, dst, shape?, dtype?}``: the conversion plan
+    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
     (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step
     through; when it stages through shared memory, also the chosen layout's line x bank
     grid and each side's worst request cells (as ``/api/smem``).
@@ -160,13 +193,15 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     src, dst, shape, dtype = _pair(req, "src", "dst")
     try:
         dtype_bytes(dtype)
-        p = plan_conversion(src, dst, shape, dtype)
+        p = plan_conversion(src, dst, shape, dtype, target=_target(req),
+                            permute_k=_permute_k(req))
     except LayoutError as exc:
-        raise ApiError(str(exc)[:MAX_TEXT]) from None
+        raise _refusal(exc) from None
     out = p.to_dict()
     if p.smem is not None:
-        addr = smem_addresses(p.smem.layout, p.shape)
-        out["grid"] = _grid(p.smem.layout, p.shape, dtype)
-        out["worst_cells"] = {"write": _worst_cells(p.smem.write, addr, p.shape),
-                              "read": _worst_cells(p.smem.read, addr, p.shape)}
+        tile = p.smem.shape  # in passes: one pass's tile
+        addr = smem_addresses(p.smem.layout, tile)
+        out["grid"] = _grid(p.smem.layout, tile, dtype)
+        out["worst_cells"] = {"write": _worst_cells(p.smem.write, addr, tile),
+                              "read": _worst_cells(p.smem.read, addr, tile)}
     return out

@@ -449,17 +449,19 @@ class ExplorerServer(HTTPServer):
     def __init__(self, address: tuple[str, int], handler: type[ExplorerHandler], *,
                  limits: budget.Limits = REQUEST_LIMITS, allow_hosts: Iterable[str] = (),
                  workers: int = WORKERS, queued: int = QUEUED) -> None:
+        # what server_close needs exists before binding: a failed bind calls it from
+        # HTTPServer.__init__, and the caller then sees the OSError itself
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=workers,
+                                        thread_name_prefix="tilelayout-explorer")
         super().__init__(address, handler)
         self.limits = limits
         self.allowed_hosts = admission.allowed_hosts(str(self.server_address[0]),
                                                      int(self.server_address[1]), allow_hosts)
-        self._pool = ThreadPoolExecutor(max_workers=workers,
-                                        thread_name_prefix="tilelayout-explorer")
         self._slots = threading.BoundedSemaphore(workers + queued)
         self.heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
         self.answers = AnswerCache(ANSWER_CACHE_BYTES)
-        self._open: set[socket.socket] = set()
-        self._open_lock = threading.Lock()
 
     def get_request(self) -> tuple[socket.socket, Any]:
         conn, addr = super().get_request()
@@ -548,6 +550,35 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = Tru
     thread.start()
     h, p = server.server_address[:2]
     return server, f"http://{h}:{p}"
+
+
+def answer(method: str, path: str, body: Any = None, *,
+           limits: budget.Limits = REQUEST_LIMITS) -> tuple[int, dict[str, Any]]:
+    """One API request answered in this process, without HTTP: the server's routes, its
+    per-request limits, and its refusals in the page's words, as the
+    page's ``?soft=1`` requests get them (a refusal carries ``"status"``). The notebook
+    widget's page asks this instead of a server.
+
+    >>> status, data = answer("POST", "/api/explain", {"layout": "S[4:2]", "index": [3]})
+    >>> status, data["coords"]
+    (200, [{'m': 6}])
+    >>> answer("POST", "/api/layout", {"layout": "S[4:1@lane]"})[1]["status"]
+    400
+    """
+    handler = (_GET if method == "GET" else _POST).get(path)
+    if handler is None:
+        return 404, {"error": f"no such API route: {method} {path[:200]}", "status": 404}
+    try:
+        with budget.limits(limits):
+            return 200, handler() if method == "GET" else handler(body)  # type: ignore[call-arg]
+    except api.ApiError as exc:
+        status = ExplorerHandler._status(exc)
+        return status, {**ExplorerHandler._page_error(exc), "status": status}
+    except BudgetError as exc:
+        status = 503 if exc.name == "seconds" else 413
+        return status, {"error": str(exc)[:2000], "status": status}
+    except LayoutError as exc:
+        return 400, {"error": str(exc)[:2000], "status": 400}
 
 
 def url_of(server: HTTPServer) -> str:

@@ -3,11 +3,14 @@
 Each submodule is optional and imports its third-party tool only inside the functions
 that need it, so ``import tilelayout.interop.cute`` works without CUTLASS installed:
 
-* :mod:`tilelayout.interop.cute`   CuTe ``shape:stride`` text and thread-value layouts
+* :mod:`tilelayout.interop.cute`   CuTe layouts: text (parser in ``cute_text``), pycute
+  objects, the CUTLASS DSL, thread-value layouts (``cute_tv``)
 * :mod:`tilelayout.interop.jax`    JAX ``PartitionSpec`` / ``NamedSharding``
 * :mod:`tilelayout.interop.triton` Triton linear layouts (basis vectors)
 * :mod:`tilelayout.interop.triton_shared` Triton shared linear layouts (offset bases,
-  swizzles as :class:`~tilelayout.XorSwizzle`)
+  swizzles as :class:`~tilelayout.Swizzle` / :class:`~tilelayout.XorSwizzle`)
+* :mod:`tilelayout.interop.gluon` Gluon layout objects in (``from_triton``) and out
+  (``to_gluon``), lowered and checked by Triton itself
 * :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
 * :mod:`tilelayout.interop.convert` one function writing a layout in any of them
   (``tilelayout convert`` and the explorer's ``/api/convert`` call it)

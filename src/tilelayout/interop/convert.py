@@ -14,6 +14,9 @@
 * ``triton``: linear-layout basis vectors (:func:`tilelayout.interop.triton.to_triton_bases`);
   for a swizzled shared-memory layout the ``SharedLinearLayout`` offset bases
   (:func:`tilelayout.interop.triton_shared.to_triton_shared_bases`);
+* ``gluon``: Python that builds the simplest equal Gluon layout object
+  (:func:`tilelayout.interop.gluon.to_gluon`: a named layout where one is equal, checked by
+  Triton's own lowering, else the linear one; needs the ``triton`` extra);
 * ``tvm``: the ``tvm_tirx`` object's text (needs the ``tvm`` extra).
 
 A layout the other notation cannot express raises the converter's
@@ -40,15 +43,18 @@ from ..core.mesh import format_mesh
 from ..core.shape import format_shape
 from ..core.swizzle import swizzle_shift
 from ..core.tile import TileLayout
-from . import InteropError
+from . import InteropError, require
 from .cute import parse_cute, thread_axes, to_cute, to_cute_tv
 from .jax import partition_spec_entries
-from .triton import DEFAULT_IN_DIMS, to_triton_bases
+from .triton import default_in_dims, to_triton_bases
 from .triton_shared import to_triton_shared_bases
 from .tvm import to_tvm
 
-#: the notations ``convert`` writes, in the order the explorer lists them
-TARGETS = ("cute", "cute-tv", "jax", "triton", "tvm")
+#: the notations ``convert`` writes
+TARGETS = ("cute", "cute-tv", "jax", "triton", "gluon", "tvm")
+#: the notations the explorer's "in other tools" panel lists, in its order (the page asks
+#: the server for them: ``POST /api/convert`` without ``targets``)
+PANEL_TARGETS = ("cute", "cute-tv", "jax", "triton", "gluon")
 
 
 def assumed_mesh(layout: Layout) -> dict[str, int]:
@@ -141,9 +147,21 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
                               f"offset bit -> logical coordinate); out dims {outs}"]}
         bases = to_triton_bases(layout, dims)
         text = "\n".join(f"{k}: {json.dumps(v, separators=(',', ':'))}" for k, v in bases.items())
-        ins = ", ".join(f"{k}->{a}" for k, a in DEFAULT_IN_DIMS.items() if k in bases)
+        names = default_in_dims(tile_of(layout).axes)
+        ins = ", ".join(f"{k}->{a}" for k, a in names.items() if k in bases)
+        if set(layout.axes) & {"wid_in_wg", "wgid", "tid_in_wg", "tx"}:
+            ins += " (warp = wid_in_wg + 4*wgid, lane + 32*warp = tid_in_wg + 128*wgid = tx)"
         return {"text": text, "value": {"bases": bases, "out_dims": list(dims)},
                 "notes": [f"LinearLayout bases; out dims {outs}; in dims {ins}"]}
+    if target == "gluon":
+        gluon = require("tilelayout.interop.gluon", "triton")
+        obj = gluon.to_gluon(layout, dims)
+        kind = type(obj).__name__
+        named = "a linear layout (no named Gluon layout equals it)" if "Linear" in kind else \
+            "the named Gluon layout equal to it (Triton's own lowering checked)"
+        return {"text": gluon.gluon_code(obj), "value": {"class": kind},
+                "notes": [f"{kind}: {named}; from_triton(layout, shape={list(dims)}) reads it "
+                          f"back"]}
     if target == "tvm":
         return {"text": str(to_tvm(layout)), "value": None,
                 "notes": ["tvm_tirx object text (T = tvm_tirx.tirx.layout)"]}

@@ -28,8 +28,8 @@ two meet on power-of-two tiles that store each element once at offsets ``[0, 2**
 >>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
 >>> to_triton_shared_bases(L)
 [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]]
->>> from_triton_shared_bases(_, (8, 64))
-parse('ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288), S[(8,64):(64,1)])')
+>>> from_triton_shared_bases(_, (8, 64))       # a plain Swizzle when one is equal
+parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
 """
 
 from __future__ import annotations
@@ -37,35 +37,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..algebra.offsets import offsets_layout
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import SwizzleError
-from ..core.xor_swizzle import MAX_XOR_BITS, XorSwizzle
+from ..core.errors import AlgebraError
 from . import InteropError, require
-from .triton import _dim_bits, from_triton_bases, to_triton_bases
+from .triton import to_triton_bases
 
 _OFFSET = {"offset": "m"}
-
-
-def _flat_vector(vec: Sequence[int], dims: Sequence[int], where: str) -> int:
-    """A logical coordinate (one entry per dim) as a bit vector over the flat index."""
-    if len(vec) != len(dims):
-        raise InteropError(f"{where} is {list(vec)}; shape {tuple(dims)} needs {len(dims)} entries")
-    flat, shift = 0, 0
-    for d in reversed(range(len(dims))):
-        v = int(vec[d])
-        if v < 0 or v >= dims[d]:
-            raise InteropError(f"{where} is {list(vec)}, outside shape {tuple(dims)}")
-        flat |= v << shift
-        shift += dims[d].bit_length() - 1
-    return flat
-
-
-def _logical_vector(flat: int, dims: Sequence[int]) -> list[int]:
-    out = [0] * len(dims)
-    for p, (d, b) in enumerate(_dim_bits(dims)):
-        if flat >> p & 1:
-            out[d] |= 1 << b
-    return out
 
 
 def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -> list[list[int]]:
@@ -85,7 +63,8 @@ def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -
     if tile.replica:
         raise InteropError(
             f"{layout} stores each element {tile.replica_count} times (replicas on m); a Triton "
-            f"shared layout maps each offset to one element and each element to one offset"
+            f"shared layout maps each element to one offset (a zero offset basis there is padding, not a "
+            f"broadcast)"
         )
     plain = to_triton_bases(tile, dims, _OFFSET).get("offset", [])  # m bit k -> logical
     n = len(plain)
@@ -94,12 +73,19 @@ def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -
     if not isinstance(layout, ComposeLayout):
         return plain
     sw = layout.swizzle
+    gaps = sum(1 << k for k in range(n) if not any(plain[k]))
     for k in range(n):  # both swizzle kinds are F2-linear: bit k goes to apply(2**k)
         v = sw.apply(1 << k)
         if v >> n:
             raise InteropError(
                 f"{sw} sends bit {k} of the tile's addresses to {v}, outside the tile's "
                 f"[0, {1 << n}); a Triton shared layout is a permutation of the tile's offsets"
+            )
+        if (v != 1 << k) if gaps >> k & 1 else (v & gaps):
+            raise InteropError(
+                f"{sw} moves padding: bit {k} of the tile's addresses goes to {v}, but the "
+                f"tile leaves address bits {gaps:#b} unused (padding, a zero basis in Triton) "
+                f"and a swizzle over them would put elements there"
             )
     # offset 2**k holds the element whose linear m is unapply(2**k)
     out = []
@@ -118,54 +104,20 @@ def from_triton_shared_bases(
 ) -> Layout:
     """Our layout (logical -> swizzled ``m``) for Triton ``offset_bases`` over ``shape``
     (default: per dim the smallest power of two above every basis entry, as Triton's
-    ``SharedLinearLayout.shape``).
+    ``SharedLinearLayout.shape``): :func:`tilelayout.algebra.offsets.offsets_layout`, whose
+    refusals become :class:`~tilelayout.interop.InteropError`. Zero bases are padding.
 
     >>> from_triton_shared_bases([[1, 0], [2, 0], [0, 1]], (4, 2))
     parse('S[(4,2):(1,4)]')
     >>> from_triton_shared_bases([[0, 1], [1, 1]], (2, 2))
-    parse('ComposeLayout(XorSwizzle(1,3), S[(2,2):(2,1)])')
+    parse('ComposeLayout(Swizzle(0,1,1), S[(2,2):(2,1)])')
+    >>> from_triton_shared_bases([[0, 1], [0, 0], [1, 0]], (2, 2))   # offset bit 1: padding
+    parse('S[(2,2):(4,1)]')
     """
-    bases = [[int(v) for v in vec] for vec in offset_bases]
-    if not bases:
-        raise InteropError("a Triton shared layout needs at least one offset basis")
-    if shape is None:
-        shape = [1 << max(vec[d] for vec in bases).bit_length() for d in range(len(bases[0]))]
-    dims = tuple(int(s) for s in shape)
-    for d, s in enumerate(dims):
-        if s < 1 or s & (s - 1):
-            raise InteropError(f"logical dimension {d} is {s}, not a power of two")
-    total = sum(s.bit_length() - 1 for s in dims)
-    if total > MAX_XOR_BITS:
-        raise InteropError(f"shape {dims} has 2**{total} elements; an address swizzle permutes at "
-                           f"most 2**{MAX_XOR_BITS}")
-    flats = [_flat_vector(vec, dims, f"offset basis {k}") for k, vec in enumerate(bases)]
-    if len(flats) != total:
-        raise InteropError(
-            f"{len(flats)} offset bases for shape {dims} ({1 << total} elements): a shared "
-            f"layout that stores each element once has exactly {total}"
-        )
-    # pick a bit-permutation tile: m bit k = the one new logical bit of basis k, if any
-    pivots, used = [], 0
-    for f in flats:
-        new = f & ~used
-        if new == 0 or new & (new - 1):
-            pivots = [1 << p for p in range(total)]  # no such order: a row-major tile
-            break
-        pivots.append(new)
-        used |= new
-    tile = from_triton_bases({"offset": [_logical_vector(p, dims) for p in pivots]}, dims, _OFFSET)
-    m_bit = {p.bit_length() - 1: k for k, p in enumerate(pivots)}
-    # the linear m that offset 2**k holds, then the swizzle = the inverse of that matrix
-    linear = [sum(1 << m_bit[p] for p in range(total) if f >> p & 1) for f in flats]
     try:
-        unswizzle = XorSwizzle(linear)
-    except SwizzleError:
-        raise InteropError(
-            f"offset bases {bases} are linearly dependent: two offsets hold the same element, "
-            f"so some element has no offset"
-        ) from None
-    sw = unswizzle.inverse()
-    return tile if sw.is_identity else ComposeLayout(sw, tile)
+        return offsets_layout(offset_bases, shape)
+    except AlgebraError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def _gluon():
@@ -189,7 +141,7 @@ def from_triton_shared(shared: Any, shape: Sequence[int] | None = None) -> Layou
     ``shape``; or a ``triton.tools.LinearLayout`` with in dim ``offset``.
 
     >>> from_triton_shared(ttgl.NVMMASharedLayout(128, 16), (8, 64))  # doctest: +SKIP
-    parse('ComposeLayout(XorSwizzle(1,2,4,8,16,32,72,144,288), S[(8,64):(64,1)])')
+    parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
     """
     if hasattr(shared, "bases") and hasattr(shared, "out_dims"):  # triton.tools.LinearLayout
         bases = dict(shared.bases)

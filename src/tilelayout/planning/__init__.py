@@ -1,2 +1,2 @@
 """Data movement: shared-memory access through distributed layouts, shared-memory layout
-choice, layout-conversion plans (SPEC §6)."""
+choice, layout-conversion plans (docs/data-movement.md)."""

@@ -35,6 +35,7 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
+from .operands import resolve
 from .threads import RegisterFile, register_file
 
 #: the widest single shared-memory access of one lane (LDS.128 / STS.128)
@@ -92,7 +93,7 @@ class AccessReport:
     request_ids: tuple[tuple[int, int], ...]
     warps: tuple[dict[str, int], ...]
     worst: WorstRequest | None
-    #: the instruction kind (:mod:`tilelayout.planning.mechanisms`): ``"vector"`` (SPEC §6:
+    #: the instruction kind (:mod:`tilelayout.planning.mechanisms`): ``"vector"`` (docs/data-movement.md:
     #: consecutive register slots), ``"packed"`` (register slots reordered by address,
     #: ``slot_order``), or ``"ldmatrix.xN[.trans]"`` / ``"stmatrix.xN[.trans]"`` (``matrix``)
     mechanism: str = "vector"
@@ -286,11 +287,14 @@ def access_report(rf: RegisterFile, addr: np.ndarray, dtype: str,
         worst=_worst(rf, byte, first, ids, waves, ideal, access) if worst else None)
 
 
-def check_tile(layout: Layout, shape: Sequence[int], what: str) -> Shape:
-    """``shape`` admitted by ``layout``, or a one-line error naming the side."""
+def check_tile(layout: Layout, shape: Sequence[int] | None, what: str) -> Shape:
+    """``shape`` admitted by ``layout`` (None: the layout's own), or a one-line error
+    naming the side."""
     try:
         return layout.check_shape(shape)
     except LayoutError as exc:
+        if shape is None:
+            raise LayoutError(f"the {what} layout: {exc}") from None
         n = math.prod(shape)
         if layout.size() != n:
             raise LayoutError(f"the {what} layout holds {layout.size()} elements but the tile "
@@ -300,14 +304,17 @@ def check_tile(layout: Layout, shape: Sequence[int], what: str) -> Shape:
 
 
 def smem_access(
-    dist: Layout, smem: Layout, shape: Sequence[int], dtype: str,
-    vector_bytes: int | None = None, *, limits: budget.Limits | None = None,
+    dist: Layout | str, smem: Layout | str, shape: Sequence[int] | None = None,
+    dtype: str | None = None, vector_bytes: int | None = None, *,
+    limits: budget.Limits | None = None,
 ) -> AccessReport:
     """Wavefronts of moving a tile between the registers of ``dist`` and the shared-memory
-    layout ``smem`` (see the module doc). ``vector_bytes`` defaults to the widest width, at
-    most 16 bytes, contiguous in both register slots and shared-memory addresses.
-    The register file (warps x 32 x slots) is bounded by the ``elements`` limit
-    (``limits=`` or ``tl.limits``).
+    layout ``smem`` (see the module doc). Either may be a layout, layout text or
+    ``"preset:NAME[:KEY=VALUE...]"`` (:mod:`.operands`: ``shape`` and ``dtype`` default to
+    the presets'; different preset dtypes need ``dtype=``). ``vector_bytes`` defaults to
+    the widest width, at most 16 bytes, contiguous in both register slots and
+    shared-memory addresses. The register file (warps x 32 x slots) is bounded by the
+    ``elements`` limit (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
     >>> rows = tl.parse("S[(32,8):(1@laneid,1)]")                  # lane l holds row l
@@ -315,8 +322,10 @@ def smem_access(
     >>> r.vector_bytes, r.wavefronts, r.ideal, r.worst.conflict_lanes[:4], r.worst.banks[:2]
     (16, 32, 4, (0, 1, 2, 3), (0, 0))
     """
+    ops = resolve([(dist, "distributed"), (smem, "shared-memory")], shape, dtype, None)
+    dist_l, smem_l = ops.layouts
     with budget.using(limits):
-        s = check_tile(dist, shape, "distributed")
-        check_tile(smem, s, "shared-memory")
-        rf = register_file(dist, s, "distributed")
-        return access_report(rf, smem_addresses(smem, s), dtype, vector_bytes)
+        s = check_tile(dist_l, ops.shape, "distributed")
+        check_tile(smem_l, s, "shared-memory")
+        rf = register_file(dist_l, s, "distributed")
+        return access_report(rf, smem_addresses(smem_l, s), ops.dtype, vector_bytes)

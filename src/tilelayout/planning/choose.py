@@ -3,7 +3,7 @@
 ``choose_smem_layout(writer, reader, shape, dtype)`` costs every candidate layout with
 :func:`~tilelayout.planning.access.smem_access` for the stores (``writer``'s registers
 -> shared memory) and the loads (shared memory -> ``reader``'s registers) and returns
-the one with the fewest write + read wavefronts, ties broken by wider vectors, then
+the one with the fewest write + read wavefronts, ties broken by fewer instructions, wider vectors, then
 fewer bytes, then the hardware that accepts it (TMA / wgmma / tcgen05), then the
 simpler candidate. Families:
 
@@ -34,9 +34,13 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
-from .access import AccessReport
+from .access import AccessReport, check_tile
 from .costing import Costed, best, cost, lower_bound, prepare
+from .operands import resolve
 from .swizzle_family import swizzle_candidates
+from .targeting import TargetChoice
+from .threads import register_file, writer_of
+from .tma import TmaBoxes, endpoint, is_endpoint, tma_candidates, worst_of
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
@@ -64,6 +68,11 @@ class SmemChoice:
     candidates: tuple[Costed, ...] = field(repr=False)
     searched: int = 0
     notes: tuple[str, ...] = ()
+    #: the GPU target planned for (:mod:`.targeting`), and why it was chosen
+    target: str | None = None
+    target_from: str = ""
+    #: with a ``"tma"`` endpoint: how TMA moves the tile (:mod:`.tma`)
+    tma: TmaBoxes | None = None
 
     @property
     def wavefronts(self) -> int:
@@ -83,23 +92,30 @@ class SmemChoice:
                 "write": self.write.to_dict(per_request=per_request),
                 "read": self.read.to_dict(per_request=per_request),
                 "accepted_by": list(self.accepted_by), "searched": self.searched,
+                "target": self.target, "target_from": self.target_from,
+                "tma": None if self.tma is None else str(self.tma),
                 "notes": list(self.notes),
                 "candidates": [c.row() for c in self.candidates]}
 
     def __str__(self) -> str:
-        return (f"{self.layout}  [{self.name}]\n  write: {self.write}\n  read:  {self.read}\n"
+        return (f"{self.layout}  [{self.name}; {'x'.join(map(str, self.shape))} "
+                f"{self.dtype}; {self.target or 'any target'}]\n  write: {self.write}\n  read:  {self.read}\n"
                 f"  total {self.wavefronts} wavefronts, ideal {self.ideal} "
                 f"(+{self.distance})")
 
 
 def choose_smem_layout(
-    writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
-    family: str = "swizzle", *, limits: budget.Limits | None = None,
+    writer: Layout | str, reader: Layout | str, shape: Sequence[int] | None = None,
+    dtype: str | None = None, family: str = "swizzle", *, target: Any = None,
+    limits: budget.Limits | None = None,
 ) -> SmemChoice:
     """The shared-memory layout for a tile stored through ``writer`` and loaded through
-    ``reader`` that minimises write + read wavefronts (see the module doc). The register
-    files are bounded by the ``elements`` limit, the candidates costed by ``search``
-    (``limits=`` or ``tl.limits``).
+    ``reader`` that minimises write + read wavefronts (see the module doc). Each side is a
+    layout, layout text or ``"preset:NAME[:KEY=VALUE...]"`` (:mod:`.operands`: ``shape``
+    and ``dtype`` default to the presets'). ``target`` (``"sm_90a"``, ...; default: the
+    one the presets need, else sm_90a, :mod:`.targeting`) decides the hardware swizzle
+    modes and paths; ``c.target`` states it. The register files are bounded by the
+    ``elements`` limit, the candidates costed by ``search`` (``limits=`` or ``tl.limits``).
 
     >>> import tilelayout as tl
     >>> rows = tl.parse("S[(2,32,32):(1@warpid,1@laneid,1)]")     # lane owns a row
@@ -110,26 +126,74 @@ def choose_smem_layout(
     """
     if family not in FAMILIES:
         raise LayoutError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
+    if is_endpoint(writer) or is_endpoint(reader):
+        with budget.using(limits):
+            return tma_endpoint_choice(writer, reader, shape, dtype, target)
+    ops = resolve([(writer, "writer"), (reader, "reader")], shape, dtype, None, target)
+    w, r = ops.layouts
     with budget.using(limits):
-        return _choose(writer, reader, shape, dtype, family)
+        return _choose(w, r, ops.shape, ops.dtype, family, ops.target)
 
 
-def _choose(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str,
-            family: str) -> SmemChoice:
+def widest_choice(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
+                  on: TargetChoice | None = None) -> SmemChoice:
+    """The best layout of every family that applies: ``"any"`` (which also costs the
+    hardware swizzles) for F2-linear sides of a 2^n-element tile, else ``"swizzle"``.
+    Conversion plans stage through this choice."""
+    try:
+        return _choose(writer, reader, shape, dtype, "any", on, quick=True)
+    except LayoutError:
+        return _choose(writer, reader, shape, dtype, "swizzle", on)
+
+
+def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
+            family: str, on: TargetChoice | None = None, *, quick: bool = False
+            ) -> SmemChoice:
+    hw = None if on is None else on.target
     sides = prepare(writer, reader, shape, dtype)
     nbytes = dtype_bytes(dtype)
     ideal = lower_bound(sides.writer, nbytes) + lower_bound(sides.reader, nbytes)
     notes: list[str] = []
     if family == "swizzle":
-        cands = swizzle_candidates(sides.shape, dtype)
+        cands = swizzle_candidates(sides.shape, dtype, hw)
         budget.check("the swizzle family costs", len(cands), "search")
         costed = [cost(sides, c.name, c.layout, c.accepted_by) for c in cands]
     else:
-        costed, notes = xor_candidates(sides)
+        # quick (a plan's staging): the synthesized layouts only, the hardware family
+        # when none was synthesized (test_exhaustive holds the result to the optimum)
+        costed, notes = xor_candidates(sides, hw, (lambda c: True) if quick else None)
     if not costed:
         raise LayoutError(f"no {family} layout fits the tile {sides.shape} of {dtype}")
     ranked = best(costed)
     top = cost(sides, ranked[0].name, ranked[0].layout, ranked[0].accepted_by, worst=True)
     ranked[0] = top
     return SmemChoice(top.layout, top.name, top.write, top.read, ideal, top.accepted_by,
-                      family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes))
+                      family, sides.shape, dtype, tuple(ranked), len(costed), tuple(notes),
+                      None if on is None else on.name, "" if on is None else on.why)
+
+
+def tma_endpoint_choice(writer: Any, reader: Any, shape: Sequence[int] | None,
+                        dtype: str | None, target: Any) -> SmemChoice:
+    """:func:`choose_smem_layout` with ``"tma"`` as one side (:mod:`.tma`): the layouts a
+    TMA tensor map writes, ranked by the threads' wavefronts, then instructions, then
+    fewer boxes, then wider inner rows."""
+    if is_endpoint(writer) and is_endpoint(reader):
+        raise LayoutError("both sides are TMA; one side must be threads' registers")
+    store = is_endpoint(reader)
+    text, thread = (reader, writer) if store else (writer, reader)
+    ops = resolve([(thread, "writer" if store else "reader")], shape, dtype, None, target)
+    layout, on = ops.layouts[0], ops.target
+    s = check_tile(layout, ops.shape, "writer" if store else "reader")
+    ranked = tma_candidates(layout, s, ops.dtype, store, endpoint(text), on)
+    none = AccessReport(ops.dtype, 0, 0, 0, 0, 0, (), (), (), None)
+    rows = tuple(Costed(c.candidate.name, c.candidate.layout,
+                        c.access if store else none, none if store else c.access, c.bytes,
+                        c.candidate.accepted_by) for c in ranked)
+    top = ranked[0]
+    access = worst_of(top, layout, s, ops.dtype, store, on)
+    ideal = lower_bound(register_file(writer_of(layout) if store else layout, s),
+                        dtype_bytes(ops.dtype))
+    return SmemChoice(top.candidate.layout, top.candidate.name, access if store else none,
+                      none if store else access, ideal, top.candidate.accepted_by, "tma", s,
+                      ops.dtype, rows, len(rows), (str(top.boxes),), on.name, on.why,
+                      top.boxes)

@@ -9,7 +9,7 @@ the whole tile's; the price is ``2R - 1`` barriers. Triton's generated code does
 (e.g. a wgmma accumulator converted in four passes through 2 KB).
 
 The digits are the common refinement of both layouts' shard extents (each extent splits
-the row-major flat index, SPEC §1); a digit qualifies when both layouts put it on ``m``
+the row-major flat index, docs/model.md); a digit qualifies when both layouts put it on ``m``
 with a slot stride that is a multiple of that side's vector length.
 
 >>> import tilelayout as tl

@@ -51,10 +51,12 @@ class Costed:
         """Write + read wavefronts."""
         return self.write.wavefronts + self.read.wavefronts
 
-    def key(self) -> tuple[int, int, int, int]:
-        """The order of preference (smaller is better)."""
-        return (self.wavefronts, -(self.write.vector_bytes + self.read.vector_bytes),
-                self.bytes, -len(self.accepted_by))
+    def key(self) -> tuple[int, int, int, int, int]:
+        """The order of preference (smaller is better): wavefronts, instructions, wider
+        vectors, bytes, then the hardware paths that accept the layout."""
+        return (self.wavefronts, self.write.requests + self.read.requests,
+                -(self.write.vector_bytes + self.read.vector_bytes), self.bytes,
+                -len(self.accepted_by))
 
     def row(self) -> dict[str, Any]:
         """One line of the candidates table, JSON-ready."""
@@ -92,7 +94,7 @@ class Sides:
     dtype: str
 
 
-def prepare(writer: Layout, reader: Layout, shape: Sequence[int], dtype: str) -> Sides:
+def prepare(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str) -> Sides:
     """Validate the two sides (one-line errors) and build their register files."""
     nbytes = dtype_bytes(dtype)
     if nbytes > 16:

@@ -37,10 +37,9 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from .costing import Sides
+from .mechanisms import MATRIX_BYTES
 from .xor_family import LinearSide, Span, inverse_columns, linear_side, synthesize, xor_layout
 
-#: address bits of one 16-byte matrix row of 16-bit elements, and of a 128-byte line
-_ROW_BITS, _LINE_BITS = 3, 6
 #: source bits tried for the row swizzle: the first ones above a line (a transposing
 #: side's phase lanes sit there; further shifts cost time and never won in the tests)
 _SHIFTS = 2
@@ -89,7 +88,8 @@ def _packed(w: LinearSide, r: LinearSide, n: int, nbytes: int) -> list[tuple[str
     return out
 
 
-def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int) -> list[int] | None:
+def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int, nbytes: int
+            ) -> list[int] | None:
     lanes = list(side.lanes)
     if len(lanes) != 5 or not all(lanes):
         return None
@@ -98,20 +98,28 @@ def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int) -> list[in
     if not slots:
         return None
     e = next((v for v in slots if v in ospan), slots[0])
-    low = lanes[2:5] + [e] + lanes[0:2] if trans else [e] + lanes
+    # 32-bit pairs: lane t holds element t % 4 of 16-byte row t / 4; 16-bit halves:
+    # .trans puts lane t at column t / 4 of rows 2(t % 4) + e, else at row t / 4
+    low = lanes if nbytes == 4 else (lanes[2:5] + [e] + lanes[0:2] if trans else [e] + lanes)
     # the other side's vectors next: its accesses stay wide
     pool = [v for v in other.slots if v] + slots + [v for v in side.warps if v]
     return _complete(low, pool, n)
 
 
-def _row_swizzles(addr: np.ndarray, n: int) -> list[tuple[str, np.ndarray]]:
+def _line_bits(nbytes: int) -> int:
+    """Address bits (in elements) of one 128-byte line."""
+    return (128 // nbytes).bit_length() - 1
+
+
+def _row_swizzles(addr: np.ndarray, n: int, nbytes: int) -> list[tuple[str, np.ndarray]]:
     """``addr`` with the top ``b`` (2 or 3) of the 16-byte row bits inside a line XORed by
     ``b`` consecutive address bits from ``s`` on (above the line), for every ``b`` and
     ``s`` among the first :data:`_SHIFTS` above the line (the unswizzled layout first)."""
     out = [("none", addr)]
+    line = _line_bits(nbytes)
     for b in (3, 2):
-        low = _LINE_BITS - b
-        for s in range(_LINE_BITS, min(n - b + 1, _LINE_BITS + _SHIFTS)):
+        low = line - b
+        for s in range(line, min(n - b + 1, line + _SHIFTS)):
             hi = (addr >> s) & ((1 << b) - 1)
             out.append((f"rows^{b}@{s}", addr ^ (hi << low)))
     return out
@@ -134,17 +142,17 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
     except LayoutError:
         return []
     out: list[tuple[str, Layout, np.ndarray, str | None]] = []
-    if nbytes == 2 and n >= _LINE_BITS:
+    if nbytes in MATRIX_BYTES and n >= _line_bits(nbytes):
         for side, other, who in ((r, w, "reader"), (w, r, "writer")):
             if who not in matrix_sides:
                 continue
-            for trans in (False, True):
-                cols = _matrix(side, other, trans, n)
+            for trans in (False, True) if nbytes == 2 else (False,):
+                cols = _matrix(side, other, trans, n, nbytes)
                 if cols is None:
                     continue
                 base = _addresses(inverse_columns(cols, n), size)
                 op = "ldmatrix" if who == "reader" else "stmatrix"
-                for sw, addr in _row_swizzles(base, n):
+                for sw, addr in _row_swizzles(base, n, nbytes):
                     images = [int(addr[1 << k]) for k in range(n)]
                     out.append((f"{op}{'.trans' if trans else ''}({who}) {sw}",
                                 xor_layout(images, sides.shape), addr, who))

@@ -1,4 +1,4 @@
-"""Instruction kinds a staging may use beyond SPEC §6's consecutive-slot vectors.
+"""Instruction kinds a staging may use beyond smem_access's consecutive-slot vectors.
 
 :func:`~tilelayout.planning.access.smem_access` moves register slots ``[v*k, (v+1)*k)``
 of every lane as one vector (``ld.shared`` / ``st.shared``). A conversion plan may also:
@@ -8,11 +8,12 @@ of every lane as one vector (``ld.shared`` / ``st.shared``). A conversion plan m
   shared-memory addresses first (one order for every lane) and then vectorized —
   two 16-bit registers whose addresses are adjacent move as one 4-byte access;
 * use **ldmatrix / stmatrix** (``.x1`` / ``.x2`` / ``.x4``, with and without ``.trans``)
-  for 16-bit elements: each 8x8 matrix is eight 16-byte rows whose addresses eight lanes
+  for 16-bit and 32-bit elements: each 8x8 matrix is eight 16-byte rows whose addresses eight lanes
   supply; without ``.trans`` lane ``t`` holds row ``t/4``, elements ``2(t%4)`` and
   ``2(t%4)+1`` in one 32-bit register, with ``.trans`` elements ``t/4`` of rows
-  ``2(t%4)`` and ``2(t%4)+1``. Costed with the same wavefront model: every row address
-  is one 16-byte access, phases of 8 lanes.
+  ``2(t%4)`` and ``2(t%4)+1``; 32-bit elements move as pairs of halves without
+  ``.trans`` (lane ``t``: element ``t%4`` of row ``t/4``). Costed with the same wavefront
+  model: every row address is one 16-byte access, phases of 8 lanes.
 
 :func:`best_access` costs every kind that fits a side and keeps the cheapest (fewest
 wavefronts, then fewest instructions); its :class:`AccessReport` names the kind in
@@ -38,9 +39,12 @@ from ..core.dtypes import dtype_bytes
 from .access import AccessReport, _worst, access_report, ideal_batch
 from .threads import RegisterFile
 
-#: elements of one 16-byte matrix row (16-bit elements only)
-ROW = 8
+#: bytes of one matrix row (eight rows make an 8x8 matrix of 16-bit halves)
 ROW_BYTES = 16
+#: the b16 matrix rows in 16-bit elements (32-bit data moves as pairs: 4 per row)
+ROW = 8
+#: element sizes ldmatrix / stmatrix move: 16-bit halves, and 32-bit values as pairs
+MATRIX_BYTES = (2, 4)
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,18 +52,22 @@ class MatrixAccess:
     """An ldmatrix / stmatrix schedule: ``rows[w, q, i]`` is the element address of the
     16-byte row lane ``i`` supplies in instruction ``q`` of warp ``w`` (-1: none);
     ``slots[q, j, e]`` the register slot that receives half ``e`` of matrix ``j``
-    (every lane alike); ``counts[q]`` the matrices of instruction ``q`` (x1/x2/x4)."""
+    (every lane alike; -1: none); ``counts[q]`` the matrices of instruction ``q``
+    (x1/x2/x4). ``width`` is the elements of one 16-byte row: 8 for 16-bit data, 4
+    for 32-bit data, whose value is the pair of halves one lane receives (half 0 only)."""
 
     trans: bool
     rows: np.ndarray
     slots: np.ndarray
     counts: tuple[int, ...]
+    width: int = ROW
 
     def lane_addresses(self, q: int, j: int, e: int) -> np.ndarray:
         """``(warps, 32)``: the element address lane ``t`` gets as half ``e`` of matrix
         ``j`` of instruction ``q`` (the instruction's semantics)."""
         t = np.arange(WARP)
-        row, pos = ((2 * (t % 4) + e, t // 4) if self.trans else (t // 4, 2 * (t % 4) + e))
+        per = self.width // 4  # elements of one 32-bit register: 2 halves or 1 pair
+        row, pos = ((2 * (t % 4) + e, t // 4) if self.trans else (t // 4, per * (t % 4) + e))
         base = self.rows[:, q, ROW * j + row]
         return np.where(base >= 0, base + pos, -1)
 
@@ -97,17 +105,22 @@ def permuted(rf: RegisterFile, order: tuple[int, ...]) -> RegisterFile:
     return RegisterFile(rf.table[:, :, list(order)], rf.warps, rf.shape, rf.replicated)
 
 
-def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool) -> MatrixAccess | None:
-    """The ldmatrix / stmatrix schedule that moves ``rf``'s 16-bit elements at ``addr``,
-    or None when the addresses do not fall into whole 16-byte rows the instruction's
-    lane pattern serves (see the module doc)."""
+def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = ROW
+                  ) -> MatrixAccess | None:
+    """The ldmatrix / stmatrix schedule that moves ``rf``'s elements at ``addr`` (``width``
+    per 16-byte row: 8 16-bit or 4 32-bit ones, the latter without ``.trans``), or None
+    when the addresses do not fall into whole 16-byte rows the instruction's lane pattern
+    serves (see the module doc)."""
+    if trans and width != ROW:
+        return None  # .trans splits a 32-bit pair's halves over two lanes
     t = rf.table
     W = t.shape[0]
     w, lane, slot = np.nonzero(t >= 0)
     if not len(w) or len(w) % (ROW * ROW):
         return None
     a = addr[t[w, lane, slot]]
-    chunk, pos = np.divmod(a, ROW)
+    per = width // 4  # elements of one 32-bit register
+    chunk, pos = np.divmod(a, width)
     # the row's lanes: without .trans lanes 4i..4i+3 (elements 2(t%4), +1); with .trans
     # lanes 4*pos + h for one h per row
     if trans:
@@ -115,14 +128,14 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool) -> MatrixAcce
             return None
         group = lane % 4
     else:
-        if np.any(lane % 4 != pos // 2):
+        if np.any(lane % 4 != pos // per):
             return None
         group = lane // 4
     # a row is read per warp (a replicated side reads it in every warp holding it)
     span = int(chunk.max()) + 1
     uniq, inv, count = np.unique(w * span + chunk, return_inverse=True, return_counts=True)
     inv = inv.reshape(-1)
-    if np.any(count != ROW):
+    if np.any(count != width):
         return None
     # every row: one group of lanes
     first = np.full(len(uniq), -1, dtype=np.int64)
@@ -156,12 +169,12 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool) -> MatrixAcce
     else:
         matrices = per_group
         m_of, row_of = rank, c_g
-        half = pos % 2
+        half = pos % per
     # one register slot per (matrix, half), the same in every lane
     m_el = m_of[inv]
     slot_of = np.full((matrices, 2), -1, dtype=np.int64)
     slot_of[m_el, half] = slot
-    if np.any(slot_of[m_el, half] != slot) or np.any(slot_of < 0):
+    if np.any(slot_of[m_el, half] != slot) or np.any(slot_of[:, :per] < 0):
         return None
     counts = []
     left = matrices
@@ -172,10 +185,10 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool) -> MatrixAcce
     q_of = np.repeat(np.arange(len(counts)), counts)
     j_of = np.concatenate([np.arange(n) for n in counts])
     rows = np.full((W, len(counts), WARP), -1, dtype=np.int64)
-    rows[c_w, q_of[m_of], ROW * j_of[m_of] + row_of] = c_chunk * ROW
+    rows[c_w, q_of[m_of], ROW * j_of[m_of] + row_of] = c_chunk * width
     slots = np.full((len(counts), 4, 2), -1, dtype=np.int64)
     slots[q_of, j_of] = slot_of
-    return MatrixAccess(trans, rows, slots, tuple(counts))
+    return MatrixAccess(trans, rows, slots, tuple(counts), width)
 
 
 def matrix_report(rf: RegisterFile, addr: np.ndarray, dtype: str, m: MatrixAccess,
@@ -211,7 +224,7 @@ def best_access(rf: RegisterFile, addr: np.ndarray, dtype: str, store: bool,
                 kinds: tuple[str, ...] = ("vector", "packed", "matrix"),
                 cache: dict | None = None) -> AccessReport:
     """The cheapest way for ``rf`` to move its tile at ``addr``: consecutive-slot vectors
-    (SPEC §6, ``plain`` if already costed), packed slots, or ldmatrix / stmatrix (16-bit
+    (docs/data-movement.md, ``plain`` if already costed), packed slots, or ldmatrix / stmatrix (16-bit
     elements), among ``kinds``. Fewest wavefronts wins, then fewest instructions, then the
     earlier kind. ``worst=False`` leaves out the worst request (a quicker ranking);
     ``cache`` (a dict kept across calls on the same ``rf``) reuses reordered register
@@ -234,9 +247,10 @@ def best_access(rf: RegisterFile, addr: np.ndarray, dtype: str, store: bool,
     order = packed_order(rf, addr) if "packed" in kinds else None
     if order is not None:
         add(access_report(reordered(order), addr, dtype, worst=False), "packed", order)
-    if "matrix" in kinds and dtype_bytes(dtype) == 2 and rf.table.shape[1] == WARP:
+    nb = dtype_bytes(dtype)
+    if "matrix" in kinds and nb in MATRIX_BYTES and rf.table.shape[1] == WARP:
         for trans in (False, True):
-            m = matrix_access(rf, addr, trans)
+            m = matrix_access(rf, addr, trans, ROW_BYTES // nb)
             if m is not None:
                 add(matrix_report(rf, addr, dtype, m, store, worst=False), "matrix", m)
     _, kind, extra = min(options, key=lambda o: o[0])

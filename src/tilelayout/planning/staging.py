@@ -3,7 +3,7 @@
 The shared-memory layout is the one :func:`~tilelayout.planning.choose.choose_smem_layout`
 picks for the source (writer) and destination (reader) -- or the side that is itself a
 shared-memory tile -- and each side's cost is its
-:func:`~tilelayout.planning.access.smem_access` report (SPEC §6). This module adds what a
+:func:`~tilelayout.planning.access.smem_access` report (docs/data-movement.md). This module adds what a
 plan needs on top: which source holder stores each element (one per element: the first
 replica), and for the machine model the start address of every (warp, lane, vector).
 
@@ -12,7 +12,7 @@ replica), and for the machine model the start address of every (warp, lane, vect
 >>> src, dst = place(tl.parse("S[(32,32):(1@laneid,1)]"), tl.parse("S[(32,32):(1,1@laneid)]"), None)
 >>> s = stage_through(src, dst, "float32")
 >>> (s.choice.write.vector_bytes, s.choice.read.vector_bytes, s.wavefronts)
-(16, 4, 64)
+(16, 16, 64)
 """
 
 from __future__ import annotations
@@ -24,22 +24,24 @@ import numpy as np
 
 from ..algebra.slicing import slice_layout
 from ..core import budget
-from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
-from .access import AccessReport, smem_access, smem_addresses
-from .choose import SmemChoice, choose_smem_layout
+from .access import AccessReport, smem_addresses
+from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
-from .mechanisms import MatrixAccess, best_access, matrix_access, matrix_report
-from .placement import WARP, Placement
-from .threads import RegisterFile
+from .mechanisms import ROW_BYTES, MatrixAccess, best_access, matrix_access, matrix_report
+from .placement import WARP, Placement, row_ids
+from .targeting import TargetChoice, kinds_for
+from .threads import RegisterFile, register_file, writer_of
 
-#: a staging in passes is searched only for a whole-tile buffer above this many bytes:
-#: smaller buffers hardly limit occupancy, and the search for a pass's layout (every
-#: order of its many small dims) costs more than planning the rest
-MIN_PASS_BYTES = 2048
+#: a staging in passes is searched only for a whole-tile buffer above this many bytes
+#: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
+#: search for a pass's layout costs more than planning the rest. Per warp, so that every
+#: warp doing the same exchange is planned as one warp doing it
+MIN_PASS_BYTES_PER_WARP = 512
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,8 @@ class Side:
     pass_of: np.ndarray | None = None
     #: packed vectors: position ``i`` of the slots is register slot ``order[i]``
     order: tuple[int, ...] | None = None
-    #: ldmatrix / stmatrix: the instructions' row addresses and register slots
-    matrix: MatrixAccess | None = None
+    #: ldmatrix / stmatrix: per pass, the instructions' row addresses and register slots
+    matrix: tuple[MatrixAccess, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,10 +100,10 @@ def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int)
     """The machine model's view of one side moving as ``report`` says."""
     if report.matrix is not None:
         rf = RegisterFile(grid, (), (), False)
-        m = matrix_access(rf, addr, report.matrix.trans)
+        m = matrix_access(rf, addr, report.matrix.trans, report.matrix.width)
         if m is None:
             raise LayoutError("internal: the ldmatrix / stmatrix schedule does not fit")
-        return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=m)
+        return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=(m,))
     k = max(1, report.vector_bytes // nbytes)
     order = report.slot_order
     if order is None:
@@ -127,19 +129,22 @@ def _empty(dtype: str) -> AccessReport:
     return AccessReport(dtype, 0, 0, 0, 0, 0, (), (), (), None)
 
 
-def writer_of(layout: Layout) -> Layout:
-    """``layout`` without its replicas: a tile is stored once, by its first holders."""
-    if layout.replica_count == 1:
-        return layout
-    tile = tile_of(layout).replace(replica=())
-    return ComposeLayout(layout.swizzle, tile) if isinstance(layout, ComposeLayout) else tile
+def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype: str,
+                store: bool, on: TargetChoice | None) -> AccessReport:
+    """One side's access to a given shared-memory tile with the cheapest instruction kind
+    the target has (fewest wavefronts, then fewest instructions:
+    :func:`.mechanisms.best_access`)."""
+    rf = register_file(layout, shape, "writer" if store else "reader")
+    return best_access(rf, addr, dtype, store, kinds=kinds_for(on, store))
 
 
 def stage_through(src: Placement, dst: Placement, dtype: str,
                   gwarp: tuple[np.ndarray, np.ndarray] | None = None,
-                  src_rows: np.ndarray | None = None) -> Staging:
+                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None
+                  ) -> Staging:
     """Choose (or take) the shared-memory tile between ``src`` and ``dst`` and measure both
-    sides; ``src_rows`` are the source rows that store (default: all)."""
+    sides; ``src_rows`` are the source rows that store (default: all); ``on``: the target
+    (instruction kinds and swizzle modes; None: every target's)."""
     shape = src.shape
     if gwarp is None:
         gwarp = joint_warps(src, dst)
@@ -148,28 +153,53 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     nbytes = dtype_bytes(dtype)
     if "shared" in (src.role, dst.role):
         smem = src.layout if src.role == "shared" else dst.layout
-        write = smem_access(writer_of(src.layout), smem, shape, dtype) \
+        addr = smem_addresses(smem, shape)
+        write = _given_side(writer_of(src.layout), addr, shape, dtype, True, on) \
             if src.role == "registers" else _empty(dtype)
-        read = smem_access(dst.layout, smem, shape, dtype) \
+        read = _given_side(dst.layout, addr, shape, dtype, False, on) \
             if dst.role == "registers" else _empty(dtype)
         choice = SmemChoice(smem, "given", write, read, write.ideal + read.ideal, (),
-                            "given", shape, dtype, ())
+                            "given", shape, dtype, (), target=None if on is None else on.name,
+                            target_from="" if on is None else on.why)
     else:
-        choice = choose_smem_layout(writer_of(src.layout), dst.layout, shape, dtype)
+        choice = widest_choice(writer_of(src.layout), dst.layout, shape, dtype, on)
     grids = (slot_grid(src, rows_s, gwarp[0], warps) if src.role == "registers" else None,
              slot_grid(dst, np.arange(dst.rows), gwarp[1], warps) if dst.role == "registers"
              else None)
     whole = _whole(choice, grids, shape, nbytes)
     if "shared" in (src.role, dst.role):
         return whole
-    plain = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids) or whole
-    better = with_instructions(choice, writer_of(src.layout), dst.layout)
-    if better is choice:
-        return plain
-    other = _whole(better, grids, shape, nbytes)
-    # fewest wavefronts, then the smaller buffer, then fewer instructions per warp
-    return min((plain, other), key=lambda s: (s.wavefronts, s.bytes,
-                                              s.store.per_warp + s.load.per_warp))
+    options = [whole]
+    passes = _in_passes(whole, writer_of(src.layout), dst.layout, shape, dtype, grids, on)
+    if passes is not None:
+        options.append(passes)
+    # a staging at both floors (every wavefront 128 bytes, every instruction 16 bytes per
+    # lane) in the smaller buffer cannot be beaten: the whole tile's instruction search
+    # is skipped then
+    if passes is None or rank(passes)[:2] > _floors(grids, nbytes):
+        better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
+        if better is not choice:
+            options.append(_whole(better, grids, shape, nbytes))
+    return min(options, key=rank)
+
+
+def _floors(grids, nbytes: int) -> tuple[int, int]:
+    """The fewest wavefronts (128 bytes each) and instructions per warp (16 bytes per
+    lane each) any staging of these register files takes."""
+    wavefronts = instructions = 0
+    for g in grids:
+        if g is None:
+            continue
+        wavefronts += math.ceil(int((g >= 0).sum()) * nbytes / 128)
+        held = (g >= 0).sum(axis=2).max(initial=0)
+        instructions += math.ceil(int(held) * nbytes / 16)
+    return wavefronts, instructions
+
+
+def rank(s: Staging) -> tuple[int, int, int, int]:
+    """The order of preference of stagings: fewest wavefronts, then fewest shared-memory
+    instructions per warp, then the smaller buffer, then fewer passes (barriers)."""
+    return (s.wavefronts, s.store.per_warp + s.load.per_warp, s.bytes, s.passes)
 
 
 def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> Staging:
@@ -179,7 +209,7 @@ def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> St
 
 
 def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
-                      top: int = 1) -> SmemChoice:
+                      top: int = 1, on: TargetChoice | None = None) -> SmemChoice:
     """``choice`` or a cheaper staging that packs non-adjacent registers or uses
     ldmatrix / stmatrix (:mod:`.mechanisms`): the ``top`` best candidates of ``choice``
     and the layouts of :mod:`.instruction_layouts`, each side costed with the instruction
@@ -190,20 +220,23 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     # no access moves more than 128 bytes per wavefront: at that bound only the
     # instruction count could improve
     floor = 2 * math.ceil(math.prod(choice.shape) * nbytes / 128)
-    if choice.wavefronts <= floor or all(x.conflict_free and x.vector_bytes == 16
-                                         for x in (w0, r0)):
-        return choice
+    if all(x.conflict_free and x.vector_bytes == 16 for x in (w0, r0)):
+        return choice  # no instruction moves more than 16 bytes per lane
     sides = prepare(writer, reader, choice.shape, choice.dtype)
+    # every instruction moves at most 16 bytes per lane
+    least = sum(_per_warp_16(rf, nbytes) for rf in (sides.writer, sides.reader))
     best = (choice.wavefronts, w0.requests + r0.requests,
             _footprint(smem_addresses(choice.layout, choice.shape), nbytes))
     found = None
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
-    # matrix layouts only for a side that is not already at conflict-free 16-byte rows
-    needy = tuple(who for who, x in (("reader", r0), ("writer", w0))
-                  if not (x.conflict_free and x.vector_bytes == 16))
-    tries += [(n, lay, a, None, who) for n, lay, a, who in instruction_candidates(sides, needy)]
+    # matrix layouts for both sides: one built for a side that already moves 16-byte
+    # rows may still let the other side issue fewer instructions
+    matrix_sides = ("reader", "writer") if on is None else on.matrix_sides()
+    tries += [(n, lay, a, None, who)
+              for n, lay, a, who in instruction_candidates(sides, matrix_sides)]
     budget.check("the instruction-aware staging costs", len(tries), "search")
-    plain_kinds, every = ("vector", "packed"), ("vector", "packed", "matrix")
+    plain_kinds = ("vector", "packed")
+    kinds = {True: kinds_for(on, True), False: kinds_for(on, False)}
     # a matrix side costs the same under every row swizzle of its layout (each matrix
     # stays in one 128-byte line): costed once per construction
     matrix_cost: dict[str, tuple[int, int] | None] = {}
@@ -216,7 +249,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         if who is not None:
             if construction not in matrix_cost:
                 rf = sides.writer if who == "writer" else sides.reader
-                m = matrix_access(rf, addr, "trans" in construction)
+                m = matrix_access(rf, addr, "trans" in construction, ROW_BYTES // nbytes)
                 matrix_cost[construction] = None if m is None else _cost(matrix_report(
                     rf, addr, choice.dtype, m, who == "writer", worst=False))
             fixed = matrix_cost[construction]
@@ -231,29 +264,38 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         else:
             w = best_access(sides.writer, addr, choice.dtype, True,
                             None if costed is None else costed.write, worst=False,
-                            kinds=every, cache=caches[True])
+                            kinds=kinds[True], cache=caches[True])
             r = best_access(sides.reader, addr, choice.dtype, False,
                             None if costed is None else costed.read, worst=False,
-                            kinds=every, cache=caches[False])
+                            kinds=kinds[False], cache=caches[False])
             cost = (w.wavefronts + r.wavefronts, w.requests + r.requests)
         key = (*cost, _footprint(addr, nbytes))
         if key < best:
             best, found = key, (name, layout, addr, () if costed is None else
                                 costed.accepted_by)
-            if best[0] <= floor:  # no layout moves more bytes per wavefront
+            if best[0] <= floor and best[1] <= least:  # no layout does better
                 break
     if found is None:
         return choice
     name, layout, addr, accepted = found
-    w = best_access(sides.writer, addr, choice.dtype, True, cache=caches[True])
-    r = best_access(sides.reader, addr, choice.dtype, False, cache=caches[False])
+    w = best_access(sides.writer, addr, choice.dtype, True, kinds=kinds[True],
+                    cache=caches[True])
+    r = best_access(sides.reader, addr, choice.dtype, False, kinds=kinds[False],
+                    cache=caches[False])
     note = (f"staged with {w.mechanism} stores and {r.mechanism} loads through {name}: "
             f"{w.wavefronts + r.wavefronts} wavefronts and {w.requests + r.requests} "
             f"instructions, against {choice.wavefronts} and {w0.requests + r0.requests} "
             f"with consecutive-slot vectors ({choice.name})")
     return SmemChoice(layout, name, w, r, min(choice.ideal, w.ideal + r.ideal), accepted,
                       choice.family, choice.shape, choice.dtype, choice.candidates,
-                      choice.searched + len(tries), choice.notes + (note,))
+                      choice.searched + len(tries), choice.notes + (note,), choice.target,
+                      choice.target_from)
+
+
+def _per_warp_16(rf: RegisterFile, nbytes: int) -> int:
+    """Instructions all warps together need at 16 bytes per lane per instruction."""
+    held = (rf.table >= 0).sum(axis=2).max(axis=1, initial=0)
+    return int(sum(math.ceil(int(h) * nbytes / 16) for h in held))
 
 
 def _cost(r: AccessReport) -> tuple[int, int]:
@@ -272,11 +314,14 @@ def _sides(grids, addr: np.ndarray, choice: SmemChoice, nbytes: int) -> tuple[Si
 
 
 def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
-               grids) -> Staging | None:
-    """The exchange in passes through a smaller buffer (:mod:`.chunking`), when that
-    costs no more wavefronts and no more instructions per warp than ``whole``."""
+               grids, on: TargetChoice | None = None) -> Staging | None:
+    """The exchange in passes through a smaller buffer (:mod:`.chunking`): one pass's
+    tile chosen as a whole tile is (:func:`widest_choice`, then
+    :func:`with_instructions`, so passes combine with packed registers and ldmatrix /
+    stmatrix); None when the tile does not split."""
+    warps = max(g.shape[0] for g in grids if g is not None)
     if isinstance(src, ComposeLayout) or isinstance(dst, ComposeLayout) or \
-            whole.bytes <= MIN_PASS_BYTES:
+            whole.bytes <= MIN_PASS_BYTES_PER_WARP * warps:
         return None
     digits = common_digits(src, dst)
     nbytes = dtype_bytes(dtype)
@@ -288,8 +333,9 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     region = tuple(slice(0, 1) if d in cut else slice(0, e) for d, e in enumerate(digits))
     sub = tuple(1 if d in cut else e for d, e in enumerate(digits))
     try:
-        part = choose_smem_layout(slice_layout(src, digits, region),
-                                  slice_layout(dst, digits, region), sub, dtype)
+        w, r = slice_layout(src, digits, region), slice_layout(dst, digits, region)
+        part = widest_choice(w, r, sub, dtype, on)
+        part = with_instructions(part, w, r, on=on)
     except LayoutError:
         return None
     passes = math.prod(digits[d] for d in cut)
@@ -300,18 +346,63 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
         chunk = chunk * digits[d] + idx[d]
         idx[d] = 0
     local = smem_addresses(part.layout, sub)[np.ravel_multi_index(tuple(idx), sub)]
-    store, load = _sides(grids, local, part, nbytes)
-    staged = Staging(part, (int(local.max()) + 1) * nbytes, store, load, passes, chunk)
-    if staged.wavefronts > whole.wavefronts or \
-            store.per_warp + load.per_warp > whole.store.per_warp + whole.load.per_warp:
+    sides = [_pass_side(g, local, rep, nbytes, chunk, passes)
+             for g, rep in zip(grids, (part.write, part.read), strict=True)]
+    if sides[0] is None or sides[1] is None:
         return None
-    sides = []
-    for side, grid in zip((store, load), grids, strict=True):
-        of = _pass_of(grid, side.k, chunk)
-        if of is None:
-            return None
-        sides.append(Side(side.k, side.start, side.per_warp, of))
-    return Staging(part, staged.bytes, sides[0], sides[1], passes, chunk)
+    return Staging(part, (int(local.max()) + 1) * nbytes, sides[0], sides[1], passes, chunk)
+
+
+def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
+               nbytes: int, chunk: np.ndarray, passes: int) -> Side | None:
+    """One side of a staging in passes for the machine model, or None when its vectors
+    (or matrices) straddle passes."""
+    if grid is None:
+        return Side(1, np.zeros((0, WARP, 0), np.int64), 0)
+    if report.matrix is not None:
+        held = np.where(grid >= 0, chunk[np.maximum(grid, 0)], -1)
+        ms = []
+        for k in range(passes):
+            rf = RegisterFile(np.where(held == k, grid, -1), (), (), False)
+            m = matrix_access(rf, local, report.matrix.trans, report.matrix.width)
+            if m is None:
+                return None
+            ms.append(m)
+        return Side(1, np.zeros((0, WARP, 0), np.int64), sum(len(m.counts) for m in ms),
+                    matrix=tuple(ms))
+    k = max(1, report.vector_bytes // nbytes)
+    order = None
+    if report.slot_order is not None:
+        # the pass's order numbers the pass's slots: order the whole grid's slots by
+        # (pass, address) of the lane holding the most, as packed_order does
+        w, lane = np.unravel_index(int(np.argmax((grid >= 0).sum(axis=2))), grid.shape[:2])
+        ref = grid[w, lane]
+        key = np.where(ref >= 0, chunk[np.maximum(ref, 0)] * (int(local.max()) + 1)
+                       + local[np.maximum(ref, 0)], np.iinfo(np.int64).max)
+        order = tuple(int(x) for x in np.argsort(key, kind="stable"))
+    g = grid if order is None else grid[:, :, list(order)]
+    side = _vector_side(g, local, k)
+    if not _contiguous(g, local, chunk, k):
+        return None
+    of = _pass_of(g, k, chunk)
+    if of is None:
+        return None
+    return Side(k, side.start, side.per_warp, of, order)
+
+
+def _contiguous(grid: np.ndarray, local: np.ndarray, chunk: np.ndarray, k: int) -> bool:
+    """Whether every ``k``-slot vector holds one pass's elements at consecutive,
+    ``k``-aligned addresses (or nothing)."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    g = g.reshape(-1, k)
+    full, empty = (g >= 0).all(axis=1), (g < 0).all(axis=1)
+    if not (full | empty).all():
+        return False
+    v = g[full]
+    a, c = local[v], chunk[v]
+    return bool((a == a[:, :1] + np.arange(k)).all() and (a[:, 0] % k == 0).all()
+                and (c == c[:, :1]).all())
 
 
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
@@ -329,6 +420,6 @@ def joint_warps(src: Placement, dst: Placement) -> tuple[np.ndarray, np.ndarray]
     """One warp numbering for both sides: ``(src rows' warp, dst rows' warp)``."""
     both = np.concatenate([np.stack([src.device, src.cta, src.warp], 1),
                            np.stack([dst.device, dst.cta, dst.warp], 1)])
-    _, inv = np.unique(both, axis=0, return_inverse=True)
+    _, inv = row_ids(both, return_inverse=True)
     inv = inv.reshape(-1)
     return inv[: src.rows], inv[src.rows:]

@@ -25,6 +25,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import SWIZZLE_MODE_TABLE
+from ..core.targets import Target
 from ..core.tile import TileLayout
 
 
@@ -113,8 +114,14 @@ def _tile(shape: tuple[int, ...], order: tuple[int, ...], chunk: int | None) -> 
     return TileLayout(iters)
 
 
+def _offers(target: Target | None, feature: str) -> bool:
+    """Whether ``target`` offers ``feature`` (None: every target's features count)."""
+    return target is None or target.has(feature)
+
+
 def _accepted(shape: tuple[int, ...], order: tuple[int, ...], arrangement: str,
-              mode: SwizzleMode, dtype: str) -> tuple[str, ...]:
+              mode: SwizzleMode, dtype: str, target: Target | None = None
+              ) -> tuple[str, ...]:
     nb = dtype_bytes(dtype)
     c = order[-1]
     inner = shape[c] * nb if arrangement == "rows" else mode.span
@@ -122,25 +129,30 @@ def _accepted(shape: tuple[int, ...], order: tuple[int, ...], arrangement: str,
     out = []
     other = [shape[d] for d in order[:-1]]
     fits = all(e <= 256 for e in other) and inner // nb <= 256 and inner % 16 == 0
-    if fits and (inner == mode.span or (mode.swizzle is None and arrangement == "rows")):
+    tma = _offers(target, "tma") and _offers(target, SWIZZLE_MODE_TABLE[mode.name].feature)
+    if fits and tma and (inner == mode.span or (mode.swizzle is None and arrangement == "rows")):
         what = "one box" if boxes == 1 else f"{boxes} boxes of {inner // nb} along dim {c}"
         out.append(f"TMA {mode.tma} ({what})")
     if len(shape) == 2 and dtype in MMA_OPERAND_DTYPES and inner == mode.span:
         rows = shape[order[0]]
         if rows % 8 == 0:
             major = f"dim {c} contiguous: K-major if dim {c} is K, else MN-major"
-            if mode.wgmma is not None and mode.atomicity == 16:
+            if mode.wgmma is not None and mode.atomicity == 16 and _offers(target, "wgmma"):
                 out.append(f"wgmma descriptor layout_type {mode.wgmma}, {major}")
-            if mode.tcgen05 is not None:
+            if mode.tcgen05 is not None and _offers(target, "tcgen05"):
                 out.append(f"tcgen05 descriptor layout_type {mode.tcgen05}, {major}")
     return tuple(out)
 
 
-def swizzle_candidates(shape: tuple[int, ...], dtype: str) -> list[Candidate]:
+def swizzle_candidates(shape: tuple[int, ...], dtype: str, target: Target | None = None
+                       ) -> list[Candidate]:
     """Every distinct member of the swizzle family for a tile of ``shape`` / ``dtype``:
     each dims' order x {rows, atoms} x hardware mode, skipping those the tile cannot hold
     (a swizzle needs whole swizzled blocks; atoms need whole chunks) and duplicates of an
-    earlier candidate's layout object.
+    earlier candidate's layout object. Every candidate is a plain XOR layout that
+    ``ld/st.shared`` can use on any target; with a ``target``, ``accepted_by`` lists only
+    the paths it has (TMA on sm_90+, its 32- and 64-byte atomicity modes on sm_100+,
+    wgmma on sm_90a, tcgen05 on sm_100a / sm_103a).
 
     >>> len(swizzle_candidates((128, 128), "float16"))
     24
@@ -175,5 +187,6 @@ def swizzle_candidates(shape: tuple[int, ...], dtype: str) -> list[Candidate]:
                 label = ",".join(str(d) for d in order)
                 out.append(Candidate(f"{arrangement}({label}) {mode.name}", layout, order,
                                      arrangement, mode,
-                                     _accepted(shape, order, arrangement, mode, dtype)))
+                                     _accepted(shape, order, arrangement, mode, dtype,
+                                               target)))
     return out

@@ -28,7 +28,7 @@ import numpy as np
 from ..core import budget
 from ..core.axes import axis as axis_info
 from ..core.axes import is_axis
-from ..core.compose import Layout
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutError
 
 WARP = 32
@@ -182,3 +182,16 @@ def register_file(layout: Layout, shape: Sequence[int], what: str = "distributed
                           f"{warps[w]}, lane {ln}, slot {sl})")
     table.reshape(-1)[cell] = elem
     return RegisterFile(table, warps, s, reps > 1)
+
+
+def writer_of(layout: Layout) -> Layout:
+    """``layout`` without its replicas: a tile is stored once, by its first holders.
+
+    >>> import tilelayout as tl
+    >>> str(writer_of(tl.parse("S[(32):(1@laneid)] + R[2:1@warpid]")))
+    'S[32:1@laneid]'
+    """
+    if layout.replica_count == 1:
+        return layout
+    tile = tile_of(layout).replace(replica=())
+    return ComposeLayout(layout.swizzle, tile) if isinstance(layout, ComposeLayout) else tile

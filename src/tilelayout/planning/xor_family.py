@@ -33,7 +33,7 @@ of-two extents and strides, as Triton's linear layouts.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +43,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.f2 import Subspace
+from ..core.targets import Target
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from .access import MAX_VECTOR_BYTES, vector_ok
@@ -212,9 +213,12 @@ def _max_vector(rf: RegisterFile, nbytes: int) -> int:
     return j
 
 
-def xor_candidates(sides: Sides) -> tuple[list[Costed], list[str]]:
+def xor_candidates(sides: Sides, target: Target | None = None,
+                   enough: Callable[[Costed], bool] | None = None
+                   ) -> tuple[list[Costed], list[str]]:
     """The XOR-linear candidates (one per feasible vector split) and the hardware swizzle
-    family, costed; plus notes for the report."""
+    family, costed; plus notes for the report. When a synthesized layout is ``enough``
+    (e.g. it reaches the lower bounds), the hardware family is not costed."""
     shape = sides.shape
     size = math.prod(shape)
     if size & (size - 1) or size < 2:
@@ -226,7 +230,7 @@ def xor_candidates(sides: Sides) -> tuple[list[Costed], list[str]]:
     r = linear_side(sides.reader, "reader")
     splits = [(jw, jr) for jw in range(_max_vector(sides.writer, nbytes) + 1)
               for jr in range(_max_vector(sides.reader, nbytes) + 1)]
-    family = [c for c in swizzle_candidates(shape, sides.dtype)]
+    family = swizzle_candidates(shape, sides.dtype, target)
     budget.check("family='any' costs", len(splits) + len(family), "search")
     costed: list[Costed] = []
     seen: set[tuple[int, ...]] = set()
@@ -244,6 +248,8 @@ def xor_candidates(sides: Sides) -> tuple[list[Costed], list[str]]:
             addr ^= np.where((flat >> k) & 1 == 1, v, 0)
         layout = xor_layout(images, shape)
         costed.append(cost(sides, f"xor(vectors {1 << jw}/{1 << jr})", layout, (), addr))
+    if enough is not None and (not costed or any(enough(c) for c in costed)):
+        family = []
     costed += [cost(sides, c.name, c.layout, c.accepted_by) for c in family]
     notes = [f"{len(seen)} XOR-linear layouts synthesized (one per vector split), "
              f"{len(family)} hardware swizzles"]

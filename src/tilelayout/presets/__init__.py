@@ -18,6 +18,8 @@ Registry API (stable; the CLI and the explorer build on it):
   ``to_dict()``. ``default(name)`` is ``get(name, **info(name).defaults)``.
 * ``parse_params(name, {"key": "text"})``: parameter values from strings (CLI,
   query strings); every kind also accepts JSON.
+* ``from_text("preset:NAME[:KEY=VALUE...]")``: the preset one operand string names
+  (the CLI, the planning entry points and the explorer read presets this way).
 
 >>> from tilelayout import presets
 >>> p = presets.get("mma.m16n8k16.A", dtype="float16")
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 
+from .operand import from_text, is_preset_text
 from .params import PARAM_KINDS, Param, PresetError
 from .registry import (
     Preset,
@@ -45,7 +48,7 @@ from .registry import (
 
 #: modules that register presets on import; this order is the listing order of names()
 MODULES = ("mma", "ldmatrix", "wgmma", "tcgen05", "tmem", "smem", "trainium", "mesh",
-           "casestudies")
+           "casestudies", "triton", "triton_memory", "amd")
 for _module in MODULES:
     importlib.import_module(f"{__name__}.{_module}")
 
@@ -57,8 +60,10 @@ __all__ = [
     "PresetInfo",
     "catalog",
     "default",
+    "from_text",
     "get",
     "info",
+    "is_preset_text",
     "names",
     "parse_params",
 ]

@@ -93,8 +93,7 @@ def m16n16(num: int = 1, dtype: str = "b8") -> PresetLayout:
     memory row i of matrix j is the row whose address lane 16 j + i supplied.
     ``laneid`` is the receiving lane t; ``m`` = 4 R + B (register R, byte B, low first).
 
-    Formula (PTX ISA 9.7.14.5.15, decoded from CuTe; docs/presets.md): byte B of
-    register R of lane t holds
+    Formula (docs/hardware-facts.md#ldmatrix): byte B of register R of lane t holds
       matrix j = R // 2,  memory row 4 (t % 4) + B,  byte t // 4 + 8 (R % 2)
     i.e. in the transposed (logical) view row t // 4 + 8 (R % 2), column 4 (t % 4) + B:
     the mma.m16n8k32 A-fragment pattern. Confidence: medium-high (decoded from CuTe).
@@ -132,8 +131,7 @@ def m8n16(num: int = 1, dtype: str = "b6x16_p32") -> PresetLayout:
     memory row i of matrix j being the row whose address lane 8 j + i supplied.
     ``laneid`` is the receiving lane t; ``m`` = 4 R + B (register R, byte B, low first).
 
-    Formula (PTX ISA 9.7.14.5.15, decoded from CuTe; docs/presets.md): byte B of
-    register R of lane t holds
+    Formula (docs/hardware-facts.md#ldmatrix): byte B of register R of lane t holds
       matrix j = R,  memory row t // 4,  element 4 (t % 4) + B
     Confidence: medium-high (decoded from CuTe).
 

@@ -28,7 +28,7 @@ from ..core.mesh import mesh_of, parse_mesh
 from ..core.shape import int_tuple
 
 #: parameter kinds; the explorer picks a widget per kind
-PARAM_KINDS = ("choice", "int", "bool", "shape", "mesh", "spec")
+PARAM_KINDS = ("choice", "int", "bool", "shape", "mesh", "spec", "order")
 
 
 class PresetError(LayoutError):
@@ -40,8 +40,8 @@ class Param:
     """One keyword argument of a preset.
 
     ``default`` is the value used by :func:`~tilelayout.presets.default` and offered
-    by the explorer. ``required`` parameters (e.g. ``dtype`` of an mma A/B
-    operand, ``docs/presets.md``) must be passed to :func:`~tilelayout.presets.get` explicitly; their
+    by the explorer. ``required`` parameters (``docs/presets.md``, "Conventions": e.g.
+    ``dtype`` of an mma A/B operand) must be passed to :func:`~tilelayout.presets.get` explicitly; their
     ``default`` is only a suggestion. ``choices`` lists every allowed value when the
     set is finite.
 
@@ -76,6 +76,8 @@ class Param:
             raise PresetError(f"{where} must be an integer, got {value!r}")
         if self.kind == "shape":
             value = _as_shape(where, value)
+        if self.kind == "order":
+            value = _as_order(where, value)
         if self.kind == "mesh":
             value = _as_mesh(where, value)
         if self.kind == "spec":
@@ -112,7 +114,9 @@ class Param:
                 return False
         if self.kind == "int" and isinstance(value, str):
             raise PresetError(f"parameter {self.name} must be an integer, got {text!r}")
-        if self.kind in ("shape", "spec") and isinstance(value, list):
+        if self.kind in ("shape", "order") and isinstance(value, int) and not isinstance(value, bool):
+            value = (value,)  # a rank-1 shape written as one number
+        if self.kind in ("shape", "spec", "order") and isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
         if self.kind == "spec" and (value is None or isinstance(value, str)):
             value = (value,)
@@ -140,6 +144,11 @@ def _parse_loose(kind: str, text: str) -> Any:
         try:
             return int_tuple(text)
         except LayoutError:
+            return text
+    if kind == "order":
+        try:
+            return tuple(int(v) for v in text.strip("()[] ").split(","))
+        except ValueError:
             return text
     if kind == "mesh":  # data=2,model=4 (tilelayout.core.mesh); refused text stays text
         try:
@@ -191,6 +200,15 @@ def _as_shape(where: str, value: Any) -> tuple[int, ...]:
             )
         out.append(int(v))
     return tuple(out)
+
+
+def _as_order(where: str, value: Any) -> tuple[int, ...]:
+    """A dimension order: a permutation of ``0 .. n-1`` (Triton's ``order``, minor first)."""
+    ints = isinstance(value, Sequence) and not isinstance(value, str) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if ints and value and sorted(value) == list(range(len(value))):
+        return tuple(value)
+    raise PresetError(f"{where} must be a permutation of 0..n-1 like (1, 0), got {value!r}")
 
 
 def _as_mesh(where: str, value: Any) -> Mapping[str, int]:

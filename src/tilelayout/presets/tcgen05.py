@@ -71,7 +71,7 @@ Formula (t = laneid, r = register): {formula}
 
 Source: PTX ISA 9.7.16.2.3 (#tcgen05-memory-layout) shows this only as figures
 (183-187); the closed form is CuTe's Copy_Traits<SM100_TMEM_LOAD_{cute}1x> DstLayout
-(include/cute/atom/copy_traits_sm100.hpp); docs/presets.md."""
+(include/cute/atom/copy_traits_sm100.hpp), as recorded in docs/hardware-facts.md#tensor-memory."""
 
 
 def _make(shape: str) -> None:

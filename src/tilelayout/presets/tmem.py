@@ -253,7 +253,7 @@ def scale_factors(rows: int = 128, sf_per_row: int = 4, sf_dtype: str = "e8m0",
 
     Source: PTX ISA 9.7.16.10.7 (#tcgen05-block-scaling), 9.7.16.9.2 (tcgen05.cp
     .32x128b.warpx4 multicasts into all 4 warps); CuTe tmem_sf_frg
-    (include/cute/atom/mma_traits_sm100.hpp); docs/presets.md.
+    (include/cute/atom/mma_traits_sm100.hpp) as recorded in docs/hardware-facts.md#tensor-memory.
     """
     epc = SF_PER_CELL[sf_dtype]
     for name, value in (("rows", rows), ("sf_per_row", sf_per_row), ("reuse", reuse),

@@ -73,7 +73,7 @@ def register_a(dtype: str = "float16") -> PresetLayout:
     ``wid_in_wg`` = warp w of the warpgroup, ``laneid`` = lane, ``m`` = element index i
     (elements low to high inside each 32-bit register).
 
-    Formulas (g = lane >> 2, q = lane & 3; docs/presets.md):
+    Formulas (g = lane >> 2, q = lane & 3), docs/hardware-facts.md#wgmma:
       k16 (16-bit): row = 16 w + g + 8 ((i >> 1) & 1), col = 2 q + (i & 1) + 8 (i >> 2)
       k8  (tf32):   row = 16 w + g + 8 (i & 1),        col = q + 4 (i >> 1)
       k32 (8-bit):  row = 16 w + g + 8 ((i >> 2) & 1), col = 4 q + (i & 3) + 16 (i >> 3)

@@ -1,4 +1,4 @@
-"""Text -> layouts (``docs/model.md``, "Text form"), with errors that name the column and what was expected.
+"""Text -> layouts (docs/model.md, "Text form"), with errors that name the column and what was expected.
 
 >>> import tilelayout as tl
 >>> tl.parse("S[(8,2):(4@laneid,1)] + R[2:4@warpid] + -3@warpid").offset["warpid"]

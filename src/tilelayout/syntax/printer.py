@@ -1,4 +1,4 @@
-"""Layouts -> canonical text (``docs/model.md``, "Text form").
+"""Layouts -> canonical text (docs/model.md, "Text form").
 
 >>> import tilelayout as tl
 >>> format_layout(tl.TileLayout([(8, 4, "laneid")], offset={"warpid": -3}))

@@ -3,24 +3,21 @@ between the same two layouts (ours, turned into Gluon ``DistributedLinearLayout`
 compiled for sm90 on the CPU (``triton.compile`` yields PTX without a GPU). Our plan may
 use no more shared-memory bytes and no more wavefronts than Triton's generated code.
 
-Triton's wavefronts are counted from its PTX at their *ideal* (a lower bound on what it
-really costs): a ``st.shared`` / ``ld.shared`` of ``b`` bytes per lane costs at least
-``ceil(32*b / 128)`` wavefronts per warp, an ``ldmatrix`` / ``stmatrix`` ``.xN`` at least
-``N``; every warp runs the PTX once. Shared-memory bytes are the kernel's allocation.
+Triton's wavefronts are measured by replaying its PTX per thread
+(``tests/planning/scenarios/ptx_replay.py``: every shared-memory request's lane addresses
+costed with the bank model). Shared-memory bytes are the kernel's allocation.
 
-Run this file as a script to print the table recorded in docs/data-movement.md.
+``python -m tests.planning.triton.test_vs_triton`` prints the table recorded in
+docs/data-movement.md.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
 import pytest
 
 import tilelayout as tl
-from tilelayout.interop.triton import to_triton_bases
 
 triton = pytest.importorskip("triton")
 
@@ -55,79 +52,26 @@ CASES = [
 @dataclass(frozen=True)
 class TritonCode:
     smem_bytes: int
-    wavefronts: int  # ideal wavefronts of its shared-memory instructions (lower bound)
+    wavefronts: int  # of its shared-memory requests, replayed per thread (all warps)
     stores: int
     loads: int
     shuffles: int
     instructions: str
 
 
-_SMEM = re.compile(r"^\s*(?:@!?%\w+\s+)?(st|ld)\.shared(?:\.v(\d))?\.[bfsu](\d+)")
-_MATRIX = re.compile(r"^\s*(?:@!?%\w+\s+)?(ldmatrix|stmatrix)\.sync\.aligned\.\w+\.x(\d)")
-_SHFL = re.compile(r"^\s*(?:@!?%\w+\s+)?shfl\.")
-
-
-def count_ptx(ptx: str, warps: int, smem_bytes: int) -> TritonCode:
-    """Shared-memory and shuffle instructions of Triton's PTX, and their ideal wavefronts."""
-    waves = stores = loads = shuffles = 0
-    seen: dict[str, int] = {}
-    for line in ptx.splitlines():
-        if m := _SMEM.match(line):
-            nbytes = int(m.group(2) or 1) * int(m.group(3)) // 8
-            waves += max(1, math.ceil(32 * nbytes / 128))
-            stores += m.group(1) == "st"
-            loads += m.group(1) == "ld"
-            key = f"{m.group(1)}.shared.{'v' + m.group(2) if m.group(2) else 's'}.b{m.group(3)}"
-        elif m := _MATRIX.match(line):
-            waves += int(m.group(2))
-            stores += m.group(1) == "stmatrix"
-            loads += m.group(1) == "ldmatrix"
-            key = f"{m.group(1)}.x{m.group(2)}"
-        elif _SHFL.match(line):
-            shuffles += 1
-            key = "shfl"
-        else:
-            continue
-        seen[key] = seen.get(key, 0) + 1
-    text = ", ".join(f"{n} {k}" for k, n in sorted(seen.items())) or "none"
-    return TritonCode(smem_bytes, waves * warps, stores, loads, shuffles, text)
-
-
-def _gluon_layout(ttgl, text: str, shape):
-    b = to_triton_bases(tl.parse(text), shape)
-    return ttgl.DistributedLinearLayout(b.get("register", []), b.get("lane", []),
-                                        b.get("warp", []), [], list(shape))
-
-
 def triton_code(src: str, dst: str, shape, dtype: str, warps: int) -> TritonCode:
     """Compile a Gluon kernel that loads a tile in ``src``, converts it to ``dst`` and
-    stores it, for sm90 on the CPU; count its PTX."""
-    from triton.backends.compiler import GPUTarget
-    from triton.experimental import gluon
-    from triton.experimental.gluon import language as ttgl
-    from triton.experimental.gluon._runtime import GluonASTSource
+    stores it, for sm90 on the CPU (the scenario suite's ``convert`` kernel); replay its
+    PTX (``tests/planning/scenarios/ptx_replay.py``)."""
+    from ..scenarios.triton_kernels import compile_scenario
 
-    @gluon.jit
-    def convert(x_ptr, M: ttgl.constexpr, N: ttgl.constexpr, SRC: ttgl.constexpr,
-                DST: ttgl.constexpr):
-        rm = ttgl.arange(0, M, layout=ttgl.SliceLayout(1, SRC))
-        rn = ttgl.arange(0, N, layout=ttgl.SliceLayout(0, SRC))
-        x = ttgl.load(x_ptr + rm[:, None] * N + rn[None, :])
-        y = ttgl.convert_layout(x, DST)
-        sm = ttgl.arange(0, M, layout=ttgl.SliceLayout(1, DST))
-        sn = ttgl.arange(0, N, layout=ttgl.SliceLayout(0, DST))
-        ttgl.store(x_ptr + M * N + sm[:, None] * N + sn[None, :], y)
-
-    ty = {"float32": "*fp32", "float16": "*fp16"}[dtype]
-    source = GluonASTSource(
-        fn=convert,
-        signature={"x_ptr": ty, "M": "constexpr", "N": "constexpr", "SRC": "constexpr",
-                   "DST": "constexpr"},
-        constexprs={"M": shape[0], "N": shape[1], "SRC": _gluon_layout(ttgl, src, shape),
-                    "DST": _gluon_layout(ttgl, dst, shape)})
-    compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32),
-                              options={"num_warps": warps})
-    return count_ptx(compiled.asm["ptx"], warps, int(compiled.metadata.shared))
+    c = compile_scenario("convert", src, dst, shape, dtype, "sm_90", warps)
+    r = c.replay
+    stores = sum(a.name.startswith(("st", "stmatrix")) for a in r.accesses)
+    shown = {k: n for k, n in r.counts.items() if k.startswith(("st", "ld", "shfl"))}
+    text = ", ".join(f"{n} {k}" for k, n in sorted(shown.items())) or "none"
+    return TritonCode(c.smem_bytes, r.wavefronts, stores, len(r.accesses) - stores,
+                      r.count("shfl"), text)
 
 
 def ours(src: str, dst: str, shape, dtype: str) -> tuple[tl.ConversionPlan, int, int]:
@@ -172,18 +116,9 @@ def test_the_two_former_gaps_use_the_instructions_triton_uses():
                                                        strict=True))
 
 
-def test_ptx_counter():
-    ptx = "\n".join(["\tst.shared.v4.b32 \t[%r1], {%r1, %r2, %r3, %r4};",
-                     "\t@%p1 ld.shared.b16 %rs1, [%r2];",
-                     "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r9];",
-                     "\tshfl.sync.idx.b32 %r5, %r6, %r7, 31, -1;"])
-    c = count_ptx(ptx, 2, 0)
-    assert (c.wavefronts, c.stores, c.loads, c.shuffles) == (2 * (4 + 1 + 4), 1, 2, 1)
-
-
 def table() -> str:
     rows = ["| conversion | warps | ours: kind / mechanism | ours: smem B | ours: wavefronts | "
-            "Triton: smem B | Triton: wavefronts (ideal) | Triton's instructions (per thread) |",
+            "Triton: smem B | Triton: wavefronts | Triton's instructions (per thread) |",
             "|---|---|---|---|---|---|---|---|"]
     for name, src, dst, shape, dtype, warps in CASES:
         t = triton_code(src, dst, shape, dtype, warps)

@@ -323,7 +323,7 @@ async function main() {
   state.options = opts;
   fillControls(opts);
   renderCodegenShell();
-  renderMoveShell(opts.dtypes);
+  renderMoveShell(opts.dtypes, opts.targets);
   fillMovePresets(state.presets.filter((p) => p.params && !p.error).map((p) => p.name));
   // dark mode follows the system setting, live
   const dark = matchMedia("(prefers-color-scheme: dark)");

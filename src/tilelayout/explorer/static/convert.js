@@ -1,9 +1,8 @@
 // The "In other tools" panel: renders what POST /api/convert returned — the layout in
-// CuTe / CuTe TV / JAX / Triton notation (tilelayout.commands.convert.convert), each with
-// a copy button, or greyed with the converter's reason when that notation cannot say it.
+// each notation the server lists (CuTe, CuTe TV, JAX, Triton, Gluon:
+// tilelayout.interop.convert.PANEL_TARGETS), each with a copy button, or greyed with the
+// converter's reason when that notation cannot say it.
 import { escapeHtml } from "./util.js";
-
-export const CONVERT_TARGETS = ["cute", "cute-tv", "jax", "triton"];
 
 // collapsed (one line) or open, kept while the page lives (the panel is rebuilt for every
 // layout); collapsed at first: the notations are there when asked for

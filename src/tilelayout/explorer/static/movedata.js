@@ -12,8 +12,10 @@ import { noteMoveRequest, presetOperand, renderMoveExtras } from "./movestages.j
 
 const panel = { open: false, result: null, stage: 0 };
 
-export function renderMoveShell(dtypes) {
+export function renderMoveShell(dtypes, targets) {
   const opts = dtypes.map((t) => `<option${t === "float16" ? " selected" : ""}>${t}</option>`).join("");
+  const gpus = [`<option value="">default</option>`]
+    .concat((targets || []).map((t) => `<option>${escapeHtml(t)}</option>`)).join("");
   $("movedata").innerHTML = `<details data-testid="move-toggle"><summary><h3>move data</h3> ` +
     `<span class="oneline">plan a conversion, or a shared-memory layout, from this layout</span></summary>` +
     `<div class="form"><label>mode <select data-testid="move-mode"><option value="plan">convert to</option>` +
@@ -21,6 +23,7 @@ export function renderMoveShell(dtypes) {
     `<label class="grow">layout or preset <input data-testid="move-dst" list="move-presets" spellcheck="false" ` +
     `placeholder="S[(16,8):(1,1@laneid)] or mma.m16n8k16.A"></label>` +
     `<label>dtype <select data-testid="move-dtype">${opts}</select></label>` +
+    `<label>target <select data-testid="move-target" title="GPU target: decides ldmatrix / stmatrix and the TMA / wgmma / tcgen05 paths (default: sm_90a, or what the presets need)">${gpus}</select></label>` +
     `<button data-testid="move-go">plan</button></div><datalist id="move-presets"></datalist>` +
     `<div data-testid="move-result" class="result"></div></details>`;
   $("movedata").hidden = false;
@@ -46,6 +49,10 @@ function smemHtml(c) {
     (runners ? `<details><summary>runners-up</summary><ul>${runners}</ul></details>` : "");
 }
 
+// the target the answer was planned for, and why (given, the default, a preset's need)
+const targetLine = (r) => `<p class="muted" data-testid="move-planned-target">for ` +
+  `${escapeHtml(r.target || "")} (${escapeHtml(r.target_from || "")})</p>`;
+
 function planHtml(r) {
   const stages = r.stages || [];
   const st = stages[panel.stage];
@@ -55,6 +62,7 @@ function planHtml(r) {
     `${st.side ? ` <button data-show="${st.side}">show</button>` : ""}` +
     `<p data-testid="move-stage">${escapeHtml(st.text)}</p></div>` : "";
   return `<p data-testid="move-kind"><b>${escapeHtml(r.kind)}</b> via ${escapeHtml(r.mechanism)}</p>` +
+    targetLine(r) +
     `<p class="muted">${escapeHtml(r.reason || "")}</p>${stepper}${smemHtml(r.smem)}`;
 }
 
@@ -64,15 +72,17 @@ async function run() {
   const mode = $("movedata").querySelector("[data-testid=move-mode]").value;
   const dst = operand($("movedata").querySelector("[data-testid=move-dst]").value);
   const dtype = $("movedata").querySelector("[data-testid=move-dtype]").value;
+  const target = $("movedata").querySelector("[data-testid=move-target]").value;
   const body = mode === "plan" ? { src: d.text, dst, shape: d.shape, dtype }
     : { writer: d.text, reader: dst, shape: d.shape, dtype };
+  if (target) body.target = target;
   out.textContent = "…";
   noteMoveRequest(mode, $("movedata").querySelector("[data-testid=move-dst]").value.trim(), dtype);
   try {
     const r = await postJSON(mode === "plan" ? "/api/plan" : "/api/smem", body);
     panel.result = { mode, r, dtype };
     panel.stage = 0;
-    out.innerHTML = mode === "plan" ? planHtml(r) : smemHtml(r);
+    out.innerHTML = mode === "plan" ? planHtml(r) : targetLine(r) + smemHtml(r);
     renderMoveExtras(out, panel.result, 0);
   } catch (err) {
     panel.result = null;

@@ -13,7 +13,7 @@ import { $, escapeHtml } from "./util.js";
 
 const view = { mode: null, dst: null, dtype: null, stage: 0 };
 // the URL as opened (the page rewrites it while it loads the drawn layout)
-const opened = new URLSearchParams(location.search);
+const opened = new URLSearchParams(globalThis.tilelayoutQuery ?? location.search);
 
 // the costs as "name: value" items, in the order the library reports them
 function costsHtml(costs) {

@@ -2,7 +2,7 @@
 // a click selects their elements) and "in other tools" (copyable notations); clipboard.
 import { postJSON, drawnRequest } from "./api.js";
 import { renderAnalysis, requestLabel } from "./analysis.js";
-import { renderConvert, CONVERT_TARGETS } from "./convert.js";
+import { renderConvert } from "./convert.js";
 import { selectSet, markActiveAnalysis } from "./selection.js";
 import { state, hooks } from "./state.js";
 import { $, escapeHtml } from "./util.js";
@@ -39,7 +39,7 @@ export async function fetchConvert(seq) {
   const d = state.data;
   state.convert = null;
   if (!d) { $("convert").hidden = true; return; }
-  const r = await fetchPanel(seq, "convert", "/api/convert", { ...drawnRequest(d), targets: CONVERT_TARGETS },
+  const r = await fetchPanel(seq, "convert", "/api/convert", drawnRequest(d),
     "in other tools", renderConvert);
   if (!r) return;
   state.convert = r;

@@ -1,4 +1,4 @@
-// The URL holds the view (docs/explorer.md): preset, p.<param>, layout, shape, dtype, swizzle,
+// The URL holds the view (docs/explorer.md, "URLs"): preset, p.<param>, layout, shape, dtype, swizzle,
 // color, select=i,j, zl / zp (px per cell of each view) and embed / notitle.
 import { MIN_CELL, ZOOM_STEPS } from "./grid.js";
 import { moveParams } from "./movestages.js";
@@ -34,8 +34,9 @@ function zoomParam(text) {
 }
 
 // what the URL asks for
+// (a host page without a URL of its own, the notebook widget, sets globalThis.tilelayoutQuery)
 export function readURL() {
-  const q = new URLSearchParams(location.search);
+  const q = new URLSearchParams(globalThis.tilelayoutQuery ?? location.search);
   const select = q.get("select") ? q.get("select").split(",").map((x) => parseInt(x, 10)) : null;
   const params = {};
   for (const [k, v] of q.entries()) if (k.startsWith("p.")) params[k.slice(2)] = v;

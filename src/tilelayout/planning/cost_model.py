@@ -1,0 +1,209 @@
+"""The cost model of data-movement plans, in one place (docs/data-movement.md, *The cost
+model*).
+
+Per warp, a plan is charged in **cost units**:
+
+* a ``shfl.sync`` is :data:`SHFL` (1); a select (``selp``) or byte permute (``prmt``) that
+  picks a lane-dependent register, packs or unpacks sub-word values or assembles a
+  register from bytes is :data:`SELECT` (1/2: an SM issues 32-bit integer operations
+  for 64 threads per clock and warp shuffles for 32 -- CUDA C++ Programming Guide,
+  "Arithmetic Instructions", throughput table);
+* a shared-memory instruction (``st/ld.shared`` of any width, ``stmatrix`` / ``ldmatrix``
+  of any ``.xN``) costs its wavefronts, at least :data:`SMEM_INSTRUCTION` (1): shuffles
+  and shared-memory accesses share one crossbar, a shuffle moving 128 bytes per warp
+  like a wavefront, so a warp's 16-byte vector store (4 wavefronts) costs 4 shuffles;
+  each store -> load round trip through shared memory is :data:`ROUND_TRIP` (2 3/4: the
+  latency of a store and a load beside their issue slots) more;
+* a barrier is :data:`BAR_SYNC` (1) when warps exchange data (``bar.sync``) and
+  :data:`SYNCWARP` (1/4) when every warp exchanges only with itself (``__syncwarp``).
+
+A lane exchange takes shuffles or staging, whichever costs fewer units (shuffles win
+ties). A staging is chosen among layouts and passes by wavefronts, then instructions,
+then shared-memory bytes, then passes (:func:`.staging.rank`). Every count is per warp,
+so the same exchange done by every warp of a CTA is decided as it is for one warp.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .placement import Placement
+from .shuffle import ShuffleSchedule
+from .staging import Staging, slot_grid
+
+#: cost units (see the module doc)
+SHFL = 1.0
+SELECT = 0.5
+SMEM_INSTRUCTION = 1.0
+ROUND_TRIP = 2.75
+BAR_SYNC = 1.0
+SYNCWARP = 0.25
+
+
+def selects(values: np.ndarray) -> int:
+    """Selects to pick a lane-dependent register out of the distinct ``values``."""
+    distinct = len(np.unique(values[values >= 0]))
+    return math.ceil(math.log2(distinct)) if distinct > 1 else 0
+
+
+def barrier_cost(warp_local: bool) -> float:
+    """One barrier: ``__syncwarp`` (``bar.warp.sync``) when every warp exchanges data only
+    with itself, else ``bar.sync`` (the CTA's warps wait for each other)."""
+    return SYNCWARP if warp_local else BAR_SYNC
+
+
+def staging_units(s: Staging, warp_local: bool, warps: int = 1) -> float:
+    """Cost units of a staging per warp (of ``warps`` doing it): its shared-memory
+    instructions' wavefronts (at least one each), ``2 x passes - 1`` barriers and a
+    store -> load round trip per pass.
+
+    >>> import tilelayout as tl
+    >>> p = tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]",
+    ...                        (32, 32), "float32")
+    >>> staging_units(p._route.staging, warp_local=True)     # 64 wavefronts + 1/4 + 2 3/4
+    67.0
+    """
+    issued = (s.store.per_warp + s.load.per_warp) * SMEM_INSTRUCTION
+    return (max(issued, s.wavefronts / max(warps, 1))
+            + (2 * s.passes - 1) * barrier_cost(warp_local) + s.passes * ROUND_TRIP)
+
+
+def shuffle_units(shuffles: int, select_count: int) -> float:
+    """Cost units of shuffle rounds per warp: each ``shfl.sync`` and each select / ``prmt``
+    that picks a lane-dependent register.
+
+    >>> shuffle_units(2, 8)
+    6.0
+    """
+    return shuffles * SHFL + select_count * SELECT
+
+
+def per_warp(grid: np.ndarray, k: int) -> int:
+    """Requests the busiest warp issues moving its slots in ``k``-slot vectors."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    live = (g.reshape(warps, lanes, -1, k) >= 0).any(axis=(1, 3))
+    return int(live.sum(axis=1).max(initial=0))
+
+
+def groups(grid: np.ndarray, k: int) -> np.ndarray | None:
+    """Per element, its ``k``-slot vector group (``-1`` if absent), or None when some lane
+    fills a group only partly (no ``k``-wide vectors on that side)."""
+    warps, lanes, slots = grid.shape
+    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
+    g = g.reshape(warps * lanes, -1, k)
+    present = g >= 0
+    if not (present.all(axis=2) | ~present.any(axis=2)).all():
+        return None
+    gid = np.full(int(grid.max(initial=-1)) + 1, -1, dtype=np.int64)
+    ids = np.broadcast_to(np.arange(g.shape[0] * g.shape[1]).reshape(g.shape[:2])[..., None],
+                          g.shape)
+    gid[g[present]] = ids[present]
+    return gid
+
+
+def vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.ndarray,
+                 gwarp: tuple[np.ndarray, np.ndarray], warps: int, bits: int,
+                 warp_local: bool = True) -> float:
+    """A lower bound on the staging cost units over every shared-memory layout: the
+    fewest stores + loads per warp with vectors both register files allow and that can
+    both be contiguous (one side's vectors nest inside the other's) -- or, when fewer,
+    16 bytes per lane per instruction (packed registers, ldmatrix / stmatrix) -- + a
+    barrier + a round trip."""
+    grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
+    widths = [k for k in (16, 8, 4, 2, 1) if k * bits <= 128]
+    best = None
+    sides = [[(k, groups(g, k)) for k in widths] for g in grids]
+    for ks, gs in sides[0]:
+        for kd, gd in sides[1]:
+            if gs is None or gd is None:
+                continue
+            fine, coarse = (gs, gd) if ks <= kd else (gd, gs)
+            # every fine group inside one coarse group
+            order = np.argsort(fine, kind="stable")
+            f, c = fine[order], coarse[order]
+            if not (c[1:][f[1:] == f[:-1]] == c[:-1][f[1:] == f[:-1]]).all():
+                continue
+            n = per_warp(grids[0], ks) + per_warp(grids[1], kd)
+            best = n if best is None else min(best, n)
+    # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
+    # slot order: no staging issues fewer instructions than that either
+    wide = sum(per_warp_bytes(g, bits) for g in grids)
+    return min(best if best is not None else wide, wide) + barrier_cost(warp_local) + ROUND_TRIP
+
+
+def per_warp_bytes(grid: np.ndarray, bits: int) -> int:
+    """Instructions the busiest warp needs at 16 bytes per lane per instruction."""
+    held = (grid >= 0).sum(axis=2).max(initial=0)
+    return math.ceil(int(held) * bits / 128)
+
+
+def shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, src_slot: np.ndarray,
+                          dst_slot: np.ndarray) -> tuple[int, int]:
+    """Per warp: one shfl per round, and the selects that pick lane-dependent registers
+    to send and to fill (``ceil(log2(distinct slots))`` each side per round)."""
+    count = 0
+    for k in range(sched.rounds):
+        at = rnd == k
+        count += selects(src_slot[at]) + selects(dst_slot[at])
+    return sched.rounds, count
+
+
+def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver: np.ndarray,
+                edge: np.ndarray, pos: np.ndarray, src_slot: np.ndarray,
+                dst_slot: np.ndarray, epw: int, rounds: int,
+                local: set[tuple[int, int, int]] = frozenset()) -> tuple[int, int]:
+    """Per warp, the selects and byte permutes payload shuffles of sub-word values need
+    (``epw`` values per 32-bit register; ``local``: the (warp, lane, register)s that also
+    keep values of their own lane). Sending: per round, each lane packs its payload from
+    ``m`` registers with ``m - 1`` ``prmt`` (a per-lane selector picks and packs at once;
+    one when a single register is not sent whole and in place). Receiving: each
+    destination register is assembled from the rounds it receives from (and its own
+    values) with one ``prmt`` fewer than those. A register name that differs between
+    lanes at one position of such an operand list takes ``ceil(log2(distinct))``
+    selects."""
+    full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
+    sel = perm = 0
+    lane_key = warp.astype(np.int64) * 64 + sender
+    for k in range(rounds):
+        at = rnd == k
+        if not at.any():
+            continue
+        m, s = _position_selects(lane_key[at], src_slot[at] // epw)
+        sel += s
+        whole = bool((full[at] & (src_slot[at] % epw == pos[at])).all()) and m == 1
+        if m and not whole:
+            perm += max(m - 1, 1)
+    # receiving: destination register -> per lane, the rounds (and -1: its own values)
+    reg = dst_slot // epw
+    lanes = warp.astype(np.int64) * 64 + receiver
+    group = np.concatenate([reg, np.array([j for _, _, j in local], dtype=np.int64)])
+    who = np.concatenate([lanes, np.array([w * 64 + ln for w, ln, _ in local], dtype=np.int64)])
+    value = np.concatenate([rnd, np.full(len(local), -1, dtype=np.int64)])
+    mine = np.isin(group * (1 << 20) + who, reg * (1 << 20) + lanes)  # registers that receive
+    group, who, value = group[mine], who[mine], value[mine]
+    in_place = full & (dst_slot % epw == pos)
+    for j in np.unique(reg).tolist():
+        at = group == j
+        m, s = _position_selects(who[at], value[at])
+        sel += s
+        perm += m - 1 if m > 1 else (0 if in_place[reg == j].all() else 1)
+    return sel, perm
+
+
+def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
+    """Per ``key`` (a lane), its distinct ``name`` s in order form an operand list: the
+    longest list's length and the selects that pick, at each position, a name that
+    differs between lanes (``ceil(log2(distinct))``)."""
+    pairs = np.unique(np.stack([key, name], axis=1), axis=0)
+    if not len(pairs):
+        return 0, 0
+    starts = np.r_[0, np.flatnonzero(np.diff(pairs[:, 0])) + 1]
+    rank = np.arange(len(pairs)) - np.repeat(starts, np.diff(np.r_[starts, len(pairs)]))
+    sel = 0
+    for p in range(int(rank.max()) + 1):
+        n = len(np.unique(pairs[rank == p, 1]))
+        sel += math.ceil(math.log2(n)) if n > 1 else 0
+    return int(rank.max()) + 1, sel

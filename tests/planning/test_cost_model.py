@@ -1,0 +1,65 @@
+"""The cost model (planning/cost_model.py): per-warp units, bar.sync vs __syncwarp, and
+decisions that do not depend on how many warps do the same exchange."""
+
+from __future__ import annotations
+
+import pytest
+
+import tilelayout as tl
+from tilelayout.planning.cost_model import (
+    BAR_SYNC,
+    ROUND_TRIP,
+    SYNCWARP,
+    shuffle_units,
+    staging_units,
+)
+
+#: per-warp exchanges, written for one warp: (src, dst, shape, dtype)
+ONE_WARP = [
+    ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float32"),
+    ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float16"),
+    ("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "S[(2,4,2,8):(2,1@laneid,1,4@laneid)]", (16, 8),
+     "float16"),
+    ("S[(2,8,8,4,2):(2,4,4@laneid,1@laneid,1)]", "S[(16,2,32):(1@laneid,16@laneid,1)]",
+     (16, 64), "float16"),
+]
+
+
+def _four_warps(text: str) -> str:
+    extents, strides = text[2:-1].split("):(")
+    return f"S[(4,{extents[1:]}):(1@warpid,{strides[:-1]})]"
+
+
+@pytest.mark.parametrize(("src", "dst", "shape", "dtype"), ONE_WARP)
+def test_the_same_exchange_on_every_warp_is_decided_as_on_one(src, dst, shape, dtype):
+    one = tl.plan_conversion(src, dst, shape, dtype)
+    four = tl.plan_conversion(_four_warps(src), _four_warps(dst), (4 * shape[0], *shape[1:]),
+                              dtype)
+    assert (one.kind, one.mechanism) == (four.kind, four.mechanism)
+    for key in ("shuffle_rounds", "shuffle_instructions", "shuffle_selects", "passes",
+                "barriers", "barrier_instruction", "store_instruction", "load_instruction"):
+        assert one.costs.get(key) == four.costs.get(key), key
+    for key in ("store_requests", "load_requests", "wavefronts", "smem_bytes"):
+        if key in one.costs:
+            assert four.costs[key] == 4 * one.costs[key], key
+
+
+def test_a_lane_exchange_waits_with_syncwarp_and_a_warp_exchange_with_bar_sync():
+    lanes = tl.plan_conversion(*ONE_WARP[0])
+    assert lanes.costs["barrier_instruction"] == "bar.warp.sync"
+    assert any("__syncwarp" in s.text for s in lanes.stages)
+    warps = tl.plan_conversion("S[(2,32,32):(1@warpid,1@laneid,1)]",
+                               "S[(32,2,32):(1,1@warpid,1@laneid)]", (64, 32), "float32")
+    assert warps.kind == "shared-memory"
+    assert warps.costs["barrier_instruction"] == "bar.sync"
+
+
+def test_units():
+    assert shuffle_units(2, 8) == 6.0
+    p = tl.plan_conversion(*ONE_WARP[0])
+    s = p._route.staging
+    # a shared-memory instruction costs its wavefronts (at least one each)
+    n = max(s.store.per_warp + s.load.per_warp, s.wavefronts)
+    assert s.wavefronts > s.store.per_warp + s.load.per_warp
+    assert staging_units(s, True) == n + SYNCWARP + ROUND_TRIP
+    assert staging_units(s, False) == n + BAR_SYNC + ROUND_TRIP

@@ -1,0 +1,61 @@
+"""AMD matrix-core presets against Triton's own lowering (Gluon's ``to_linear_layout``)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tilelayout import presets
+from tilelayout.interop.triton import to_triton_bases
+
+pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
+from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+from triton.experimental.gluon.language import amd  # noqa: E402
+
+_CTX = ir.context()
+ir.load_dialects(_CTX)
+_B = gluon_ir.GluonOpBuilder(_CTX)
+
+
+def triton_bases(obj, shape):
+    ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
+    out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases}
+    return {k: v for k, v in out.items() if v}
+
+
+def test_mfma_equals_triton():
+    """32x32 and 16x16, transposed or not, 32- and 64-bit results, tiles per warp, 5 warp
+    splits, 5 shapes (smaller than a tile: broadcast; larger: repetitions)."""
+    count = 0
+    for (m, k), trans, bits, tiles, warps, shape in itertools.product(
+            [(32, 8), (16, 16)], (False, True), (32, 64), [(1, 1), (2, 1), (1, 2)],
+            [(1, 1), (2, 2), (4, 1), (1, 4), (2, 4)], [(64, 64), (32, 32), (16, 16), (128, 256),
+                                                       (256, 32)]):
+        obj = amd.AMDMFMALayout(3, [m, m, k], trans, list(warps), bits, list(tiles))
+        p = presets.get("amd.mfma", version=3, instr_shape=(m, m, k), transposed=trans,
+                        warps_per_cta=warps, element_bitwidth=bits, tiles_per_warp=tiles,
+                        shape=shape)
+        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (
+            m, trans, bits, tiles, warps, shape, str(p.layout))
+        count += 1
+    assert count == 2 * 2 * 2 * 3 * 5 * 5
+
+
+def test_wmma_equals_triton():
+    count = 0
+    for version, trans, (warps, regs), shape in itertools.product(
+            (1, 2), (False, True),
+            [([], []), ([[0, 1], [1, 0]], []), ([[1, 0], [2, 0]], [[0, 1]]), ([[0, 1]], [[1, 0]])],
+            [(16, 16), (32, 32), (64, 64), (128, 32)]):
+        need = [16 * (1 + max([b[d] for b in warps + regs] or [0])) for d in range(2)]
+        if shape[0] < need[0] or shape[1] < need[1]:
+            continue
+        obj = amd.AMDWMMALayout(version, trans, warps, regs)
+        p = presets.get("amd.wmma", version=version, transposed=trans,
+                        warp_bases=tuple((str(a), str(b)) for a, b in warps),
+                        reg_bases=tuple((str(a), str(b)) for a, b in regs), shape=shape)
+        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (
+            version, trans, warps, regs, shape, str(p.layout))
+        count += 1
+    assert count >= 40

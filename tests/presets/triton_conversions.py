@@ -1,0 +1,310 @@
+"""Expectations of Triton's own unit test, transcribed as data.
+
+Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTest.cpp
+(revision db1ed003402dba242f67073bd5c2365a875db310): each ``TEST_F`` below names the test,
+the layout it builds (as our preset and its parameters), the shape, and the bases the test
+expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Only the
+rank-1 and rank-2 expectations of layouts we have presets for are transcribed (blocked, FMA
+and MMA dot operands, MMA v2 / v3, MFMA, WMMA, slices of blocked and MMA parents
+without CTA splits, swizzled shared), plus the 4-D blocked one; not the 3-D MMA / dot /
+MFMA ones (our MMA presets are rank 2), slices of dot operands (our slice preset takes a
+blocked or MMA parent) nor the later AMD dot-operand and shared ones.
+"""
+
+from __future__ import annotations
+
+
+def _blocked(spt, tpw, wpb, cpg, split, order, cta_order):
+    return {"size_per_thread": spt, "threads_per_warp": tpw, "warps_per_cta": wpb, "order": order,
+            "ctas_per_cga": cpg, "cta_split_num": split, "cta_order": cta_order}
+
+
+def _mma(version, instr, warps):
+    return {"version": version, "instr_shape": instr, "warps_per_cta": warps}
+
+
+def _dot(op, k_width, parent, instr, warps):
+    return {"operand_index": op, "k_width": k_width, "parent": parent, "instr_shape": instr,
+            "warps_per_cta": warps}
+
+
+def _fma(op, spt, tpw, wpb, order):
+    return {"operand_index": op, "k_width": 0, "parent": "blocked", "size_per_thread": spt,
+            "threads_per_warp": tpw, "warps_per_cta": wpb, "order": order}
+
+
+def _mfma(m, transposed):
+    """The test's mfma(warps={2, 4}, mDim=nDim=m, isTransposed) helper: version 2 (gfx90a)."""
+    return {"version": 2, "instr_shape": (m, m, 8 if m == 32 else 16), "transposed": transposed,
+            "warps_per_cta": (2, 4), "element_bitwidth": 32, "tiles_per_warp": (1, 1)}
+
+
+def _wmma(version, transposed):
+    """The test's wmma(warps={2, 4}, version, transposed): Gluon spells warpsPerCTA {2, 4}
+    (warp order N first) as warp bases over 16 x 16 tiles: (0,1), (0,2), (1,0)."""
+    return {"version": version, "transposed": transposed,
+            "warp_bases": (("0", "1"), ("0", "2"), ("1", "0"))}
+
+
+def _slice_mma(dim):
+    """slice(mma(2, 0, {16, 8}, warps {2, 2}), dim)."""
+    return {"dim": dim, "parent": "mma_v2", "warps_per_cta": (2, 2), "instr_shape": (16, 8)}
+
+
+def _shared(vec, per_phase, max_phase, order):
+    return {"vec": vec, "per_phase": per_phase, "max_phase": max_phase, "order": order}
+
+
+LANES_MMA = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+LANES_WMMA1 = [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]]
+LANES_WMMA2 = [[0, 1], [0, 2], [0, 4], [0, 8], [8, 0]]
+LANES_TWMMA2 = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]]
+LANES_MFMA32 = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [4, 0]]
+LANES_MFMA32_T = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]]
+
+#: (test name, preset, parameters, shape, expected bases)
+CASES = [
+    ("SimpleBlocked", "triton.blocked", _blocked((1,), (4,), (4,), (1,), (1,), (0,), (0,)), (16,),
+     {"lane": [[1], [2]], "warp": [[4], [8]]}),
+    ("CTADuplication", "triton.blocked", _blocked((1,), (4,), (4,), (4,), (2,), (0,), (0,)), (32,),
+     {"lane": [[1], [2]], "warp": [[4], [8]], "block": [[16], [0]]}),
+    ("CTABroadcast", "triton.blocked",
+     _blocked((8, 1), (8, 4), (1, 4), (1, 2), (1, 2), (0, 1), (1, 0)), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]],
+      "lane": [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], "warp": [[0, 4], [0, 8]],
+      "block": [[0, 64]]}),
+    ("ShapeLargerThanLayout", "triton.blocked", _blocked((1,), (4,), (4,), (1,), (1,), (0,), (0,)),
+     (128,), {"register": [[16], [32], [64]], "lane": [[1], [2]], "warp": [[4], [8]]}),
+    ("ShapeLargerThanLayout2DDegenerate", "triton.blocked",
+     _blocked((1, 1), (4, 1), (4, 1), (1, 1), (1, 1), (0, 1), (1, 0)), (128, 1),
+     {"register": [[16, 0], [32, 0], [64, 0]], "lane": [[1, 0], [2, 0]],
+      "warp": [[4, 0], [8, 0]]}),
+    ("ShapeSmallerThanLayout", "triton.blocked", _blocked((4,), (4,), (4,), (1,), (1,), (0,), (0,)),
+     (8,), {"register": [[1], [2]], "lane": [[4], [0]], "warp": [[0], [0]]}),
+    ("ReversedOrder", "triton.blocked",
+     _blocked((1, 1), (32, 1), (1, 8), (1, 1), (1, 1), (0, 1), (1, 0)), (1, 64),
+     {"register": [[0, 8], [0, 16], [0, 32]], "lane": [[0, 0]] * 5,
+      "warp": [[0, 1], [0, 2], [0, 4]]}),
+    ("ReplicateInRegisterDim", "triton.blocked", _blocked((2,), (4,), (1,), (1,), (1,), (0,), (0,)),
+     (32,), {"register": [[1], [8], [16]], "lane": [[2], [4]]}),
+    ("OneDimTooLargeAnotherTooSmall", "triton.blocked",
+     _blocked((1, 4), (8, 4), (4, 1), (2, 2), (2, 1), (1, 0), (1, 0)), (128, 16),
+     {"register": [[0, 1], [0, 2], [32, 0]], "lane": [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]],
+      "warp": [[8, 0], [16, 0]], "block": [[0, 0], [64, 0]]}),
+    ("RepeatInCTGDimFirst", "triton.blocked", _blocked((1,), (1,), (4,), (2,), (2,), (0,), (0,)),
+     (4,), {"warp": [[1], [0]], "block": [[2]]}),
+    ("SmallerThanCTALayout", "triton.blocked", _blocked((1,), (1,), (1,), (4,), (4,), (0,), (0,)),
+     (2,), {"block": [[1], [0]]}),
+    ("Skinny", "triton.blocked", _blocked((8, 1), (8, 4), (1, 4), (1, 2), (1, 2), (0, 1), (0, 1)),
+     (64, 1), {"register": [[1, 0], [2, 0], [4, 0]],
+               "lane": [[8, 0], [16, 0], [32, 0], [0, 0], [0, 0]], "warp": [[0, 0], [0, 0]],
+               "block": [[0, 0]]}),
+    ("BlockedOrder", "triton.blocked",
+     _blocked((2, 2), (4, 8), (2, 2), (2, 2), (2, 2), (1, 0), (1, 0)), (1024, 128),
+     {"register": [[0, 1], [1, 0], [0, 32], [16, 0], [32, 0], [64, 0], [128, 0], [256, 0]],
+      "lane": [[0, 2], [0, 4], [0, 8], [2, 0], [4, 0]], "warp": [[0, 16], [8, 0]],
+      "block": [[0, 64], [512, 0]]}),
+    ("Blocked4D", "triton.blocked",
+     _blocked((1, 1, 1, 4), (2, 1, 1, 16), (1, 2, 4, 1), (1, 1, 1, 1), (1, 1, 1, 1), (3, 0, 1, 2),
+              (3, 2, 1, 0)), (2, 1, 1, 1),
+     {"register": [[0, 0, 0, 0]] * 2, "lane": [[0, 0, 0, 0]] * 4 + [[1, 0, 0, 0]],
+      "warp": [[0, 0, 0, 0]] * 3}),
+    ("BlockedDotOperandLhs", "triton.dot_operand", _fma(0, (2, 4), (8, 4), (2, 4), (1, 0)),
+     (32, 16), {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]],
+                "lane": [[0, 0], [0, 0], [2, 0], [4, 0], [8, 0]],
+                "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("BlockedDotOperandRhs", "triton.dot_operand", _fma(1, (2, 4), (8, 4), (2, 4), (1, 0)),
+     (16, 64), {"register": [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0], [8, 0]],
+                "lane": [[0, 4], [0, 8], [0, 0], [0, 0], [0, 0]],
+                "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("MMAv2_16x16", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (16, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA}),
+    ("MMAv2_32x32", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (32, 32),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0]], "lane": LANES_MMA}),
+    ("MMAv2_ExtendDim2", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (16, 128),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], "lane": LANES_MMA}),
+    ("MMAv3_64x16 (16,16,8)", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (64, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_64x16 (16,8,8)", "triton.nvmma_distributed", _mma(3, (16, 8, 8), (4, 1)), (64, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_128x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (128, 16),
+     {"register": [[0, 1], [8, 0], [0, 8], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_1024x1024", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (1024, 1024),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256],
+                   [0, 512], [64, 0], [128, 0], [256, 0], [512, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("MMAv3_4x2Warps 64x32", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (64, 32),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 0]]}),
+    ("MMAv3_4x2Warps 64x64", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (64, 64),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 32]]}),
+    ("MMAv3_4x2Warps 128x64", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (128, 64),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 32]]}),
+    ("MMAv3_4x2Warps 256x64", "triton.nvmma_distributed", _mma(3, (16, 32, 16), (4, 2)), (256, 64),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0], [128, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 32]]}),
+    ("MMAv3_4x4Warps 16x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (16, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[0, 0]] * 4}),
+    ("MMAv3_4x4Warps 32x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (32, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [0, 0], [0, 0], [0, 0]]}),
+    ("MMAv3_4x4Warps 64x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (64, 16),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 0], [0, 0]]}),
+    ("MMAv3_4x4Warps 128x16", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (128, 16),
+     {"register": [[0, 1], [8, 0], [0, 8], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 0], [0, 0]]}),
+    ("MMAv3_4x4Warps 32x32", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (32, 32),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [0, 0], [0, 16], [0, 0]]}),
+    ("MMAv3_4x4Warps 64x32", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 4)), (64, 32),
+     {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0], [0, 16], [0, 0]]}),
+    ("DotMMAv2_tile_kwidth8 A", "triton.dot_operand", _dot(0, 8, "mma_v2", (16, 8), (1, 1)),
+     (16, 64), {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32]],
+                "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]]}),
+    ("DotMMAv2_tile_kwidth8 B", "triton.dot_operand", _dot(1, 8, "mma_v2", (16, 8), (1, 1)),
+     (64, 8), {"register": [[1, 0], [2, 0], [4, 0], [32, 0]],
+               "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]]}),
+    ("DotMMAv2_large_warp4_kwidth8 A", "triton.dot_operand", _dot(0, 8, "mma_v2", (16, 8), (4, 1)),
+     (128, 128), {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32], [0, 64], [64, 0]],
+                  "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv2_large_warp4_kwidth8 B 128x64", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (4, 1)), (128, 64),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [0, 8], [0, 16], [0, 32]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 0], [0, 0]]}),
+    ("DotMMAv2_large_warp4_kwidth8 B 64x128", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (4, 1)), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 0], [0, 0]]}),
+    ("DotMMAv3_warp4_kwidth2 64x16", "triton.dot_operand", _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)),
+     (64, 16), {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
+                "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv3_warp4_kwidth2 128x16", "triton.dot_operand",
+     _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)), (128, 16),
+     {"register": [[0, 1], [8, 0], [0, 8], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv3_warp4_kwidth2 128x32", "triton.dot_operand",
+     _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)), (128, 32),
+     {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [64, 0]], "lane": LANES_MMA,
+      "warp": [[16, 0], [32, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 A 32x64", "triton.dot_operand",
+     _dot(0, 8, "mma_v2", (16, 8), (2, 2)), (32, 64),
+     {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32]],
+      "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], "warp": [[0, 0], [16, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 B 64x16", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (2, 2)), (64, 16),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 8], [0, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 A 64x128", "triton.dot_operand",
+     _dot(0, 8, "mma_v2", (16, 8), (2, 2)), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [8, 0], [0, 32], [0, 64], [32, 0]],
+      "lane": [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], "warp": [[0, 0], [16, 0]]}),
+    ("DotMMAv2_split_warp_kwidth8 B 128x32", "triton.dot_operand",
+     _dot(1, 8, "mma_v2", (16, 8), (2, 2)), (128, 32),
+     {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [0, 16]],
+      "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 8], [0, 0]]}),
+    ("MFMA32_2x4Warps 32x32", "amd.mfma", _mfma(32, False), (32, 32),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0]], "lane": LANES_MFMA32,
+      "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("MFMA32_2x4Warps 64x32", "amd.mfma", _mfma(32, False), (64, 32),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0]], "lane": LANES_MFMA32,
+      "warp": [[0, 0], [0, 0], [32, 0]]}),
+    ("MFMA32_2x4Warps 128x128", "amd.mfma", _mfma(32, False), (128, 128),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0], [64, 0]], "lane": LANES_MFMA32,
+      "warp": [[0, 32], [0, 64], [32, 0]]}),
+    ("MFMA32_2x4Warps transposed 32x32", "amd.mfma", _mfma(32, True), (32, 32),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16]], "lane": LANES_MFMA32_T,
+      "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("MFMA32_2x4Warps transposed 64x32", "amd.mfma", _mfma(32, True), (64, 32),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16]], "lane": LANES_MFMA32_T,
+      "warp": [[0, 0], [0, 0], [32, 0]]}),
+    ("MFMA32_2x4Warps transposed 128x128", "amd.mfma", _mfma(32, True), (128, 128),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16], [64, 0]], "lane": LANES_MFMA32_T,
+      "warp": [[0, 32], [0, 64], [32, 0]]}),
+    ("MFMA16_2x4Warps", "amd.mfma", _mfma(16, False), (16, 16),
+     {"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]],
+      "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("WMMA_v1_2x4Warps 32x16", "amd.wmma", _wmma(1, False), (32, 16),
+     {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v1_2x4Warps 16x32", "amd.wmma", _wmma(1, False), (16, 32),
+     {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("WMMA_v1_2x4Warps 128x128", "amd.wmma", _wmma(1, False), (128, 128),
+     {"register": [[2, 0], [4, 0], [8, 0], [0, 64], [32, 0], [64, 0]], "lane": LANES_WMMA1,
+      "warp": [[0, 16], [0, 32], [16, 0]]}),
+    ("WMMA_v2_2x4Warps 16x16", "amd.wmma", _wmma(2, False), (16, 16),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": LANES_WMMA2, "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps 32x16", "amd.wmma", _wmma(2, False), (32, 16),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": LANES_WMMA2,
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v2_2x4Warps 16x32", "amd.wmma", _wmma(2, False), (16, 32),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": LANES_WMMA2,
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("WMMA_v2_2x4Warps 64x128", "amd.wmma", _wmma(2, False), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [0, 64], [32, 0]], "lane": LANES_WMMA2,
+      "warp": [[0, 16], [0, 32], [16, 0]]}),
+    ("TWMMA_v2_2x4Warps 16x16", "amd.wmma", _wmma(2, True), (16, 16),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": LANES_TWMMA2, "warp": [[0, 0]] * 3}),
+    ("TWMMA_v2_2x4Warps 32x16", "amd.wmma", _wmma(2, True), (32, 16),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": LANES_TWMMA2,
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("TWMMA_v2_2x4Warps 16x32", "amd.wmma", _wmma(2, True), (16, 32),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": LANES_TWMMA2,
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("TWMMA_v2_2x4Warps 64x128", "amd.wmma", _wmma(2, True), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 64], [32, 0]], "lane": LANES_TWMMA2,
+      "warp": [[0, 16], [0, 32], [16, 0]]}),
+    ("SliceOfMmaV2 16 dim0", "triton.slice", _slice_mma(0), (16,),
+     {"register": [[1]], "lane": [[2], [4], [0], [0], [0]], "warp": [[8], [0]]}),
+    ("SliceOfMmaV2 128 dim0", "triton.slice", _slice_mma(0), (128,),
+     {"register": [[1], [16], [32], [64]], "lane": [[2], [4], [0], [0], [0]],
+      "warp": [[8], [0]]}),
+    ("SliceOfMmaV2 8 dim1", "triton.slice", _slice_mma(1), (8,),
+     {"register": [[0]], "lane": [[0], [0], [1], [2], [4]], "warp": [[0], [0]]}),
+    ("SliceOfMmaV2 128 dim1", "triton.slice", _slice_mma(1), (128,),
+     {"register": [[8], [32], [64]], "lane": [[0], [0], [1], [2], [4]], "warp": [[0], [16]]}),
+    ("SliceWithShape1", "triton.slice",
+     {"dim": 0, "parent": "blocked", "size_per_thread": (1, 4), "threads_per_warp": (8, 4),
+      "warps_per_cta": (2, 2), "order": (0, 1)}, (1,),
+     {"register": [[0], [0]], "lane": [[0]] * 5, "warp": [[0], [0]]}),
+    ("SharedSimple1D", "triton.swizzled_shared", _shared(1, 1, 1, (0,)), (1024,),
+     {"offset": [[1 << k] for k in range(10)]}),
+    ("SharedSimple2D", "triton.swizzled_shared", _shared(1, 1, 1, (1, 0)), (128, 128),
+     {"offset": [[0, 1 << k] for k in range(7)] + [[1 << k, 0] for k in range(7)]}),
+    ("SharedSimple2D_Order01", "triton.swizzled_shared", _shared(1, 1, 1, (0, 1)), (128, 128),
+     {"offset": [[1 << k, 0] for k in range(7)] + [[0, 1 << k] for k in range(7)]}),
+    ("SharedSwizzled2D_MaxPhaseOnly", "triton.swizzled_shared", _shared(1, 1, 4, (1, 0)), (32, 32),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 1], [2, 2], [4, 0], [8, 0],
+                 [16, 0]]}),
+    ("SharedSwizzled2D_PerPhaseMaxPhase", "triton.swizzled_shared", _shared(1, 2, 4, (1, 0)),
+     (32, 32), {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 1], [4, 2],
+                           [8, 0], [16, 0]]}),
+    ("SharedSwizzled2D_Vec", "triton.swizzled_shared", _shared(2, 1, 4, (1, 0)), (4, 8),
+     {"offset": [[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]]}),
+    ("SharedSwizzled2D_PerPhaseMaxPhaseVec", "triton.swizzled_shared", _shared(2, 2, 4, (1, 0)),
+     (32, 32), {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 2], [4, 4],
+                           [8, 0], [16, 0]]}),
+    ("SharedSwizzled4D", "triton.swizzled_shared", _shared(2, 2, 4, (3, 2, 1, 0)), (2, 4, 32, 32),
+     {"offset": [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 4], [0, 0, 0, 8], [0, 0, 0, 16],
+                 [0, 0, 1, 0], [0, 0, 2, 2], [0, 0, 4, 4], [0, 0, 8, 0], [0, 0, 16, 0],
+                 [0, 1, 0, 0], [0, 2, 0, 0], [1, 0, 0, 0]]}),
+]
+
+#: expectations Triton has changed since that revision: why, and the Gluon object (built from
+#: Gluon's module ``ttgl``) whose lowering by the installed Triton our preset must equal instead
+CHANGED = {
+    "Blocked4D": ("registers past the shape are now dropped, not kept as zero bases",
+                  lambda ttgl: ttgl.BlockedLayout([1, 1, 1, 4], [2, 1, 1, 16], [1, 2, 4, 1],
+                                                  [3, 0, 1, 2])),
+    "SliceOfMmaV2 8 dim1": ("the slice no longer pads registers back to the legacy count",
+                            lambda ttgl: ttgl.SliceLayout(1, ttgl.NVMMADistributedLayout(
+                                [2, 0], [2, 2], [16, 8]))),
+    "SliceWithShape1": ("the slice no longer pads registers back to the legacy count",
+                        lambda ttgl: ttgl.SliceLayout(0, ttgl.BlockedLayout(
+                            [1, 4], [8, 4], [2, 2], [0, 1]))),
+}
