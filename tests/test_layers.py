@@ -424,8 +424,6 @@ TESTS = Path(__file__).resolve().parent
 _LATER = "merged from another branch before the rule; tested in "
 NO_TEST_FILE: dict[str, str] = {
     "__main__.py": "`python -m tilelayout`: two lines handing over to cli.main (test_cli.py)",
-    "algebra/bits.py": _LATER + "interop/test_triton.py and presets/test_triton*.py",
-    "algebra/offsets.py": _LATER + "presets/test_triton_memory.py",
     "algebra/cute/complement.py": _LATER + "algebra/test_cute_algebra.py",
     "algebra/cute/composition.py": _LATER + "algebra/test_cute_algebra.py",
     "algebra/cute/modes.py": _LATER + "algebra/test_cute_algebra.py",
