@@ -431,7 +431,6 @@ NO_TEST_FILE: dict[str, str] = {
     "algebra/cute/tiling.py": _LATER + "algebra/test_cute_algebra.py",
     "interop/cute_text.py": _LATER + "interop/test_cute.py and interop/test_swizzle_modes.py",
     "interop/cute_tv.py": _LATER + "interop/test_cute.py",
-    "presets/linear.py": _LATER + "presets/test_triton.py and presets/test_amd.py",
 }
 
 
