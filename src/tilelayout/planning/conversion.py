@@ -89,7 +89,9 @@ class ConversionPlan:
                 "dtype": self.dtype, "target": self.target, "target_from": self.target_from,
                 "tma": None if self.tma is None else str(self.tma),
                 "kind": self.kind, "mechanism": self.mechanism,
-                "reason": self.reason, "costs": dict(self.costs),
+                "reason": self.reason,
+                "costs": {k: list(v) if isinstance(v, tuple) else v
+                          for k, v in self.costs.items()},
                 "collective": self.collective, "collective_steps": list(self.collective_steps),
                 "smem": None if self.smem is None else self.smem.to_dict(),
                 "stages": [s.to_dict() for s in self.stages]}
@@ -101,7 +103,7 @@ class ConversionPlan:
                  + (f" ({self.collective})" if self.collective else ""),
                  f"why: {self.reason}"]
         lines += [f"  {i + 1}. {s.text}" for i, s in enumerate(self.stages)]
-        shown = {k: v for k, v in self.costs.items() if not isinstance(v, list)}
+        shown = {k: v for k, v in self.costs.items() if not isinstance(v, list | tuple)}
         lines.append("costs: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
         return "\n".join(lines)
 
@@ -268,9 +270,10 @@ def _collective(coll: Collective, bits: int, route: Route) -> _Outcome:
     return _Outcome(
         "collective", collective_reason(coll),
         tuple(Stage("collective", step, {"collective": step}) for step in coll.steps),
-        {"bytes_sent_per_device": [float(x * b) if b % 1 else int(x * b) for x in coll.sent],
-         "bytes_received_per_device": [float(x * b) if b % 1 else int(x * b)
-                                       for x in coll.received],
+        {"bytes_sent_per_device": tuple(float(x * b) if b % 1 else int(x * b)
+                                        for x in coll.sent),
+         "bytes_received_per_device": tuple(float(x * b) if b % 1 else int(x * b)
+                                            for x in coll.received),
          "bytes_sent": int(coll.sent.max(initial=0) * b),
          "bytes_received": int(coll.received.max(initial=0) * b),
          "total_bytes": int(coll.received.sum() * b)},
