@@ -45,7 +45,7 @@ from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from .choose import SmemChoice, tma_endpoint_choice
 from .collective import Collective, classify
-from .cost_model import shuffle_instructions, shuffle_units, staging_units, vector_bound
+from .cost_model import cvt_instruction, shuffle_instructions, shuffle_units, staging_units, vector_bound
 from .machine import Route, execute, source_values
 from .operands import resolve
 from .placement import LEVELS, Placement, PlanError, dedupe, place, row_ids
@@ -180,7 +180,26 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
             return _with_tma(src, dst, shape, dtype, target)
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
-        return _plan(*ops.layouts, ops.shape, ops.dtype, ops.target)
+        return _converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target),
+                          ops.operands[0].dtype)
+
+
+def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
+    """``p`` with the conversion of the source's element type (its preset's, e.g. a
+    float32 accumulator) to the planned one before the move: ``cvt`` instructions per
+    warp, two values packed into one register where PTX has the ``x2`` form."""
+    if held is None or held.lower() == p.dtype.lower() or p._route is None:
+        return p
+    name, pack = cvt_instruction(held, p.dtype)
+    ps = p._route.src
+    per_lane = int(np.unique(np.stack([p._route.gwarp[0], ps.lane], 1), axis=0,
+                             return_counts=True)[1].max(initial=0))
+    count = -(-per_lane // pack)
+    step = Stage("convert", f"convert {held} -> {p.dtype} in registers: {count} {name} per "
+                 f"thread ({pack} value(s) each)", {"instruction": name, "count": count})
+    return replace(p, stages=(step,) + p.stages,
+                   costs=MappingProxyType({**p.costs, "conversions": count,
+                                           "conversion_instruction": name}))
 
 
 def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None,
@@ -196,6 +215,8 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
     layout, on = ops.layouts[0], ops.target
     pair = (layout, choice.layout) if store else (choice.layout, layout)
     p = _plan(*pair, choice.shape, choice.dtype, on)
+    if store:
+        p = _converted(p, ops.operands[0].dtype)
     step = Stage("tma", f"{choice.tma} (cp.async.bulk.tensor, "
                  f"{'after a fence.proxy.async' if store else 'then an mbarrier wait'})",
                  {"boxes": choice.tma.boxes, "box": list(choice.tma.box),
