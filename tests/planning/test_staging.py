@@ -4,6 +4,7 @@ planning/choose.py ``widest_choice``), instruction kinds into given tiles and in
 from __future__ import annotations
 
 import tilelayout as tl
+from tests.planning.conftest import expected
 from tilelayout import presets
 
 #: two Triton blocked layouts of a 64x64 tile over 4 warps, order [1, 0] and [0, 1]
@@ -11,18 +12,12 @@ BLOCKED_ROWS = "S[(4,4,4,2,8,4):(8,1@warpid,8@laneid,4,1@laneid,1)]"
 BLOCKED_COLS = "S[(2,8,4,4,4,4):(4,1@laneid,1,8,1@warpid,8@laneid)]"
 
 
-def _delivers(plan: tl.ConversionPlan) -> bool:
-    out = plan.execute()
-    r = plan._route.dst
-    return all(out[tuple(c)] == e for c, e in zip(r.coords.tolist(), r.element.tolist(),
-                                                   strict=True))
-
 
 def test_plans_search_the_xor_family_too():
     p = tl.plan_conversion(BLOCKED_ROWS, BLOCKED_COLS, (64, 64), "float32")
     c = tl.choose_smem_layout(BLOCKED_ROWS, BLOCKED_COLS, (64, 64), "float32", "any")
     assert p.costs["wavefronts"] <= c.wavefronts == 256
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_the_wgmma_accumulator_stores_with_stmatrix_into_a_given_tile():
@@ -33,7 +28,7 @@ def test_the_wgmma_accumulator_stores_with_stmatrix_into_a_given_tile():
     assert p.costs["store_instruction"] == "stmatrix.x4"
     assert p.costs["store_requests"] == 4 * 8                        # 8 per warp
     assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_passes_combine_with_stmatrix():
@@ -45,7 +40,7 @@ def test_passes_combine_with_stmatrix():
     assert (p.costs["passes"], p.costs["smem_bytes"]) == (4, 2048)
     assert p.costs["store_instruction"] == "stmatrix.x4"
     assert p.costs["store_requests"] + p.costs["load_requests"] == 4 * 8
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_at_the_wavefront_floor_fewer_instructions_still_win():
@@ -56,4 +51,4 @@ def test_at_the_wavefront_floor_fewer_instructions_still_win():
     p = tl.plan_conversion(D, T, (64, 64), "float16")
     assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"]
     assert p.costs["store_requests"] + p.costs["load_requests"] == 4 * 12
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
