@@ -283,3 +283,34 @@ def test_convert_to_gluon_runs_for_every_preset():
         assert our_bases(p.layout, p.shape) == triton_bases(namespace["layout"], p.shape), name
         ran += 1
     assert ran >= 30
+
+
+def test_mma_slices_fma_and_wmma_come_back_named():
+    """to_gluon names slices of MMA parents (36), FMA dot operands (36) and WMMA layouts
+    (48) -- each checked by Triton's lowering -- and every one reads back equal (a
+    BlockedLayout where one is equal: it is the simpler name)."""
+    import itertools
+
+    cases = []
+    for dim, warps, shape in itertools.product((0, 1), [(1, 1), (2, 2), (4, 1), (1, 4), (2, 4), (8, 1)],
+                                               [(64,), (16,), (8,)]):
+        cases.append((presets.get("triton.slice", dim=dim, parent="mma_v2", warps_per_cta=warps,
+                                  instr_shape=(16, 8), shape=shape), ("SliceLayout", "BlockedLayout")))
+    for op, spt, order, shape in itertools.product((0, 1), [(1, 4), (2, 2), (1, 1)], [(1, 0), (0, 1)],
+                                                   [(16, 64), (64, 16), (4, 4)]):
+        cases.append((presets.get("triton.dot_operand", operand_index=op, k_width=0, parent="blocked",
+                                  warps_per_cta=(2, 2), size_per_thread=spt, threads_per_warp=(4, 8),
+                                  order=order, shape=shape), ("DotOperandLayout", "BlockedLayout")))
+    for version, trans, (warps, regs), shape in itertools.product(
+            (1, 2), (False, True), [([], []), ([[0, 1], [1, 0]], []), ([[1, 0], [2, 0]], [[0, 1]])],
+            [(16, 16), (32, 32), (64, 64), (128, 32)]):
+        cases.append((presets.get("amd.wmma", version=version, transposed=trans,
+                                  warp_bases=tuple((str(a), str(b)) for a, b in warps),
+                                  reg_bases=tuple((str(a), str(b)) for a, b in regs), shape=shape),
+                      ("AMDWMMALayout", "BlockedLayout")))
+    for p, classes in cases:
+        obj = to_gluon(p.layout, p.shape)
+        assert type(obj).__name__ in classes, (p.name, p.params, obj)
+        assert from_triton(obj, p.shape) == p.layout
+        assert our_bases(p.layout, p.shape) == triton_bases(obj, p.shape)
+    assert len(cases) == 36 + 36 + 48
