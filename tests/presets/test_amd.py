@@ -59,3 +59,34 @@ def test_wmma_equals_triton():
             version, trans, warps, regs, shape, str(p.layout))
         count += 1
     assert count >= 40
+
+
+def test_rank3_mfma_and_wmma_equal_triton():
+    """A batch dimension first: MFMA 32x32 / 16x16, transposed, 32/64-bit, 4 warp splits, 4
+    shapes (128); WMMA v1/v2, transposed, 4 sets of (b, i, j) warp / register bases, 4
+    shapes, where the bases fit (40)."""
+    count = 0
+    for (m, k), trans, bits, warps, shape in itertools.product(
+            [(32, 8), (16, 16)], (False, True), (32, 64), [(1, 1, 1), (2, 1, 2), (1, 2, 2), (4, 1, 1)],
+            [(2, 64, 64), (4, 32, 32), (1, 16, 16), (8, 128, 32)]):
+        obj = amd.AMDMFMALayout(3, [m, m, k], trans, list(warps), bits)
+        p = presets.get("amd.mfma", version=3, instr_shape=(m, m, k), transposed=trans,
+                        warps_per_cta=warps, element_bitwidth=bits, tiles_per_warp=(1, 1, 1),
+                        shape=shape)
+        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (m, trans, warps, shape)
+        count += 1
+    for version, trans, (warps, regs), shape in itertools.product(
+            (1, 2), (False, True),
+            [([], []), ([[0, 0, 1], [0, 1, 0]], []), ([[1, 0, 0], [0, 1, 0]], [[0, 0, 1]]),
+             ([[0, 0, 1]], [[1, 0, 0], [0, 1, 0]])],
+            [(2, 32, 32), (4, 32, 64), (2, 16, 16), (8, 64, 16)]):
+        need = [16 * (1 + max([b[d] for b in warps + regs] or [0])) for d in (1, 2)]
+        if shape[1] < need[0] or shape[2] < need[1]:
+            continue
+        obj = amd.AMDWMMALayout(version, trans, warps, regs, rank=3)
+        p = presets.get("amd.wmma", version=version, transposed=trans,
+                        warp_bases=tuple(",".join(map(str, b)) for b in warps),
+                        reg_bases=tuple(",".join(map(str, b)) for b in regs), shape=shape)
+        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (version, warps, regs, shape)
+        count += 1
+    assert count == 128 + 40

@@ -203,3 +203,34 @@ def test_tritons_own_conversion_test_expectations_equal_our_presets():
             differ.append((name, ours, want))
     assert not differ, differ
     assert len(CASES) == 76 and len(CHANGED) == 3
+
+
+def test_rank3_mma_and_dot_operands_equal_triton():
+    """A batch dimension first: mma v2 (instr (1, 16, 8)) over 5 warp splits x 5 shapes;
+    its dot operands A and B for k_width 1..8 x 4 warp splits x 4 shapes; FMA operands of
+    a rank-3 blocked parent (3 orders, 3 shapes)."""
+    count = 0
+    warp3 = [(1, 1, 1), (2, 2, 1), (1, 2, 2), (4, 1, 1), (2, 1, 4)]
+    for warps, shape in itertools.product(warp3, [(2, 32, 32), (4, 16, 16), (1, 64, 8), (8, 16, 64),
+                                                  (2, 8, 8)]):
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps,
+                        instr_shape=(1, 16, 8), shape=shape)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [1, 16, 8]), shape)
+        count += 1
+    for op, kw, warps, shape in itertools.product((0, 1), (1, 2, 4, 8), warp3[:3] + warp3[4:],
+                                                  [(2, 32, 32), (4, 16, 64), (1, 64, 16), (2, 8, 8)]):
+        mma = ttgl.NVMMADistributedLayout([2, 0], list(warps), [1, 16, 8])
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=kw, parent="mma_v2",
+                        warps_per_cta=warps, instr_shape=(1, 16, 8), shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(op, mma, kw), shape)
+        count += 1
+    for op, spt, order, shape in itertools.product((0, 1), [(1, 1, 4), (1, 2, 2)],
+                                                   [(2, 1, 0), (1, 2, 0), (0, 1, 2)],
+                                                   [(2, 32, 8), (4, 8, 32), (1, 4, 4)]):
+        blocked = ttgl.BlockedLayout(list(spt), [1, 4, 8], [2, 2, 1], list(order))
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=0, parent="blocked",
+                        warps_per_cta=(2, 2, 1), size_per_thread=spt, threads_per_warp=(1, 4, 8),
+                        order=order, shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(op, blocked, 0), shape)
+        count += 1
+    assert count == 25 + 128 + 36

@@ -158,29 +158,40 @@ def mma_tile(tile: Sequence[int], k_width: int, inner: int, outer: int,
 
 
 def default_instr_shape(version: int, shape: Sequence[int]) -> tuple[int, ...]:
-    """v2: (16, 8); v3: (16, N, 16) with N the tile's columns, at most 256."""
+    """v2: (16, 8), or (1, 16, 8) with a batch dimension; v3: (16, N, 16) with N the tile's
+    columns, at most 256."""
     if version == 2:
-        return (16, 8)
+        return (1, 16, 8) if len(shape) == 3 else (16, 8)
     n = min(256, shape[-1]) if shape[-1] % 8 == 0 else 8
     return (16, n, 16)
 
 
 def _mma_parts(name: str, version: int, warps_per_cta: Sequence[int],
-               instr_shape: Sequence[int]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """(tile M, N) and the warp order of an NVMMA parent, validated."""
-    if len(warps_per_cta) != 2:
-        raise fail(name, f"warps_per_cta {tuple(warps_per_cta)}: the MMA layouts here are rank 2")
-    n = instr_shape[1] if len(instr_shape) >= 2 else 0
+               instr_shape: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The warp's tile (batch entries 1, then M, N) and the warp order of an NVMMA parent,
+    validated: rank 2, or rank 3 (a batch dimension first) for mma v2."""
+    rank = len(warps_per_cta)
+    if rank not in (2, 3) or (rank == 3 and version != 2):
+        raise fail(name, f"warps_per_cta {tuple(warps_per_cta)}: the MMA layouts are rank 2, or "
+                   f"rank 3 (batch first) for mma v2")
     if version == 2:
-        if len(instr_shape) != 2 or instr_shape[0] != 16 or n < 8 or n & (n - 1):
-            raise fail(name, f"mma v2 (mma.sync) takes instr_shape (16, N), N = 8 (the PTX "
-                       f"shape) or a larger power of two; got {tuple(instr_shape)}")
-        return (16, n), (1, 0)
+        batch, mn = tuple(instr_shape[:-2]), tuple(instr_shape[-2:])
+        n = mn[1] if len(mn) == 2 else 0
+        if len(instr_shape) != rank or any(b != 1 for b in batch) or mn[0] != 16 or n < 8 or n & (n - 1):
+            raise fail(name, f"mma v2 (mma.sync) takes instr_shape (16, N) (rank 3: (1, 16, N)), "
+                       f"N = 8 (the PTX shape) or a larger power of two; got {tuple(instr_shape)}")
+        return (*batch, 16, n), tuple(reversed(range(rank)))
+    n = instr_shape[1] if len(instr_shape) >= 2 else 0
     if len(instr_shape) != 3 or instr_shape[0] != 16 or n < 8 or n > 256 or n & (n - 1):
         raise fail(name, f"mma v3 (wgmma) takes instr_shape (16, N, K) with N a power of two "
                    f"from 8 to 256 (wgmma also has N = 24, 40, ...: Triton's linear layouts "
                    f"cannot say those); got {tuple(instr_shape)}")
     return (16, n), (0, 1)
+
+
+def rep_order(rank: int, first: int, second: int) -> tuple[int, ...]:
+    """Register repetition order: ``first``, ``second``, then the batch dimension."""
+    return (first, second, *reversed(range(rank - 2)))
 
 
 MMA_PARAMS = [
@@ -205,7 +216,8 @@ def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(
     fragment: 2 registers and 4 lanes along N, 8 lanes along M, a second register for rows
     8..15, more registers along N. Warps tile it (v2: N first; v3: M first, in warpgroups
     of 4), registers repeat it to the shape (N first); past a small shape registers are
-    broadcast (kept, zero), lanes and warps too.
+    broadcast (kept, zero), lanes and warps too. mma v2 also takes a batch dimension
+    first (rank 3: ``instr_shape`` (1, 16, N), warps (batch, M, N), repeated N, M, batch).
 
     Source: NvidiaMmaEncodingAttr (TritonGPUAttrDefs.td), nvidiaMmaTile and
     NvidiaMmaEncodingAttr::toLinearLayout (LinearLayoutConversions.cpp); the fragment is
@@ -214,8 +226,10 @@ def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(
     instr_shape = instr_shape or default_instr_shape(version, shape)
     tile, warp_order = _mma_parts(MMA, version, warps_per_cta, instr_shape)
     _check_rank(MMA, shape, warps_per_cta=warps_per_cta)
-    cta = mma_tile(tile, 2, 1, 0, (1, 0)) * identity_nd("warp", warps_per_cta, warp_order
-                                                        ).transpose_outs((1, 0))
+    rank = len(shape)
+    rep = rep_order(rank, rank - 1, rank - 2)
+    cta = mma_tile(tile, 2, rank - 1, rank - 2, rep) * identity_nd(
+        "warp", warps_per_cta, warp_order).transpose_outs(rep)
     return _built(combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True), shape)
 
 
@@ -252,11 +266,12 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
         raise fail(name, "wgmma (mma v3) reads B from shared memory: only operand_index=0 has "
                    "a register layout")
     _check_rank(name, shape, warps_per_cta=warps_per_cta)
+    batch = (1,) * (rank - 2)
     if operand_index == 0:
-        tile, inner, outer, rep = (16, k_width * 8), 1, 0, (1, 0)
+        tile, inner, outer = (*batch, 16, k_width * 8), rank - 1, rank - 2
     else:
-        tile, inner, outer, rep = (k_width * 8, 8), 0, 1, (0, 1)
-    cta = mma_tile(tile, k_width, inner, outer, rep)
+        tile, inner, outer = (*batch, k_width * 8, 8), rank - 2, rank - 1
+    cta = mma_tile(tile, k_width, inner, outer, rep_order(rank, inner, outer))
     warps = zeros_along("warp", warps_per_cta, warp_order, k_dim)
     return cta * warps.transpose_outs([o for o, _ in cta.outs]), True
 
@@ -298,8 +313,9 @@ def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4
     Source: DotOperandEncodingAttr (TritonGPUAttrDefs.td), nvidiaDotToLinearLayout and
     fmaDotToLinearLayout (LinearLayoutConversions.cpp); Gluon ``DotOperandLayout``.
     """
-    if operand_index not in (0, 1) or len(shape) != 2:
-        raise fail(DOT, f"operand_index 0 or 1 of a rank-2 dot; got {operand_index}, shape {shape}")
+    if operand_index not in (0, 1) or len(shape) not in (2, 3):
+        raise fail(DOT, f"operand_index 0 or 1 of a rank-2 dot (rank 3: batch first); got "
+                   f"{operand_index}, shape {shape}")
     linear, broadcast = dot_linear(DOT, operand_index, k_width, parent, warps_per_cta, instr_shape,
                                    size_per_thread, threads_per_warp, order, shape)
     return _built(combine_cta_cga(linear, Linear((), ()), shape, broadcast), shape)
