@@ -202,7 +202,7 @@ def test_tritons_own_conversion_test_expectations_equal_our_presets():
         if ours != want:
             differ.append((name, ours, want))
     assert not differ, differ
-    assert len(CASES) == 76 and len(CHANGED) == 3
+    assert len(CASES) == 76 + 21 and len(CHANGED) == 3
 
 
 def test_rank3_mma_and_dot_operands_equal_triton():
@@ -234,3 +234,32 @@ def test_rank3_mma_and_dot_operands_equal_triton():
         assert_same(p, ttgl.DotOperandLayout(op, blocked, 0), shape)
         count += 1
     assert count == 25 + 128 + 36
+
+
+def test_slices_of_dot_operands_equal_triton():
+    """SliceLayout of a DotOperandLayout: mma v2 A/B for k_width 1..8 (256), mma v3 A (54),
+    FMA A/B (48)."""
+    count = 0
+    for dim, op, kw, warps, shape in itertools.product((0, 1), (0, 1), (1, 2, 4, 8), MMA_WARPS[:4],
+                                                       [(16,), (64,), (8,), (256,)]):
+        dot = ttgl.DotOperandLayout(op, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8]), kw)
+        p = presets.get("triton.slice", dim=dim, parent="dot_mma_v2", operand_index=op, k_width=kw,
+                        warps_per_cta=warps, instr_shape=(16, 8), shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, dot), shape)
+        count += 1
+    for dim, kw, warps, shape in itertools.product((0, 1), (1, 2, 4), [(4, 1), (4, 2), (8, 1)],
+                                                   [(16,), (64,), (128,)]):
+        dot = ttgl.DotOperandLayout(0, ttgl.NVMMADistributedLayout([3, 0], list(warps), [16, 64, 16]), kw)
+        p = presets.get("triton.slice", dim=dim, parent="dot_mma_v3", operand_index=0, k_width=kw,
+                        warps_per_cta=warps, instr_shape=(16, 64, 16), shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, dot), shape)
+        count += 1
+    for dim, op, spt, order, shape in itertools.product((0, 1), (0, 1), [(1, 4), (2, 2)], [(1, 0), (0, 1)],
+                                                        [(16,), (64,), (4,)]):
+        dot = ttgl.DotOperandLayout(op, ttgl.BlockedLayout(list(spt), [4, 8], [2, 2], list(order)), 0)
+        p = presets.get("triton.slice", dim=dim, parent="dot_blocked", operand_index=op, k_width=0,
+                        warps_per_cta=(2, 2), size_per_thread=spt, threads_per_warp=(4, 8),
+                        order=order, shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, dot), shape)
+        count += 1
+    assert count == 256 + 54 + 48

@@ -3,12 +3,13 @@
 Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTest.cpp
 (revision db1ed003402dba242f67073bd5c2365a875db310): each ``TEST_F`` below names the test,
 the layout it builds (as our preset and its parameters), the shape, and the bases the test
-expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Only the
-rank-1 and rank-2 expectations of layouts we have presets for are transcribed (blocked, FMA
-and MMA dot operands, MMA v2 / v3, MFMA, WMMA, slices of blocked and MMA parents
-without CTA splits, swizzled shared), plus the 4-D blocked one; not the 3-D MMA / dot /
-MFMA ones (our MMA presets are rank 2), slices of dot operands (our slice preset takes a
-blocked or MMA parent) nor the later AMD dot-operand and shared ones.
+expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Transcribed:
+every expectation of a layout we have a preset for -- blocked (ranks 1, 2, 4), FMA and MMA
+dot operands (ranks 2 and 3), MMA v2 / v3, MFMA and WMMA (ranks 2 and 3), slices of
+blocked, MMA and dot-operand parents, swizzled shared. Not transcribed: the MMA ones with
+a CTA split (MMAv2_Cga, MMAv2_Small3D: our MMA presets take no cluster parameters), the
+AMD dot operands (MFMA / WMMA parents: no preset), and the NVMMA-shared and later AMD
+shared ones (``triton.nvmma_shared`` is checked against the installed Triton instead).
 """
 
 from __future__ import annotations
@@ -46,6 +47,37 @@ def _wmma(version, transposed):
             "warp_bases": (("0", "1"), ("0", "2"), ("1", "0"))}
 
 
+def _mma3(instr, warps):
+    """mma(2, 0, instrShape, warps) of rank 3 (batch first)."""
+    return {"version": 2, "instr_shape": instr, "warps_per_cta": warps}
+
+
+def _dot3(op, k_width, warps):
+    return {"operand_index": op, "k_width": k_width, "parent": "mma_v2", "instr_shape": (1, 16, 8),
+            "warps_per_cta": warps}
+
+
+def _mfma3(transposed):
+    """mfma(warps={2, 4, 1}, 32, 32, isTransposed): batch 2, M 4, N 1 wavefronts."""
+    return {"version": 2, "instr_shape": (32, 32, 8), "transposed": transposed,
+            "warps_per_cta": (2, 4, 1), "element_bitwidth": 32, "tiles_per_warp": (1, 1, 1)}
+
+
+def _wmma3(version, transposed, warps):
+    """wmma(warps={b, m, n}, version, transposed) of rank 3 as Gluon's (b, i, j) warp bases
+    over 16 x 16 tiles, warp order N, M, batch."""
+    b, m, n = warps
+    bases = ([f"0,0,{1 << k}" for k in range(n.bit_length() - 1)]
+             + [f"0,{1 << k},0" for k in range(m.bit_length() - 1)]
+             + [f"{1 << k},0,0" for k in range(b.bit_length() - 1)])
+    return {"version": version, "transposed": transposed, "warp_bases": tuple(bases)}
+
+
+def _slice_dot(dim, parent, op, k_width, instr, warps):
+    return {"dim": dim, "parent": parent, "operand_index": op, "k_width": k_width,
+            "instr_shape": instr, "warps_per_cta": warps}
+
+
 def _slice_mma(dim):
     """slice(mma(2, 0, {16, 8}, warps {2, 2}), dim)."""
     return {"dim": dim, "parent": "mma_v2", "warps_per_cta": (2, 2), "instr_shape": (16, 8)}
@@ -61,6 +93,11 @@ LANES_WMMA2 = [[0, 1], [0, 2], [0, 4], [0, 8], [8, 0]]
 LANES_TWMMA2 = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]]
 LANES_MFMA32 = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [4, 0]]
 LANES_MFMA32_T = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]]
+LANES_MFMA32_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 4, 0]]
+LANES_MFMA32_3D_T = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 0, 4]]
+LANES_WMMA1_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 1, 0]]
+LANES_WMMA2_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 8, 0]]
+LANES_TWMMA2_3D = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 0, 8]]
 
 #: (test name, preset, parameters, shape, expected bases)
 CASES = [
@@ -117,6 +154,16 @@ CASES = [
      (16, 64), {"register": [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0], [8, 0]],
                 "lane": [[0, 4], [0, 8], [0, 0], [0, 0], [0, 0]],
                 "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("BlockedDot3dOperandLhs", "triton.dot_operand",
+     _fma(0, (2, 2, 4), (2, 4, 4), (2, 2, 2), (2, 1, 0)), (16, 32, 4),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 1, 0], [1, 0, 0], [0, 16, 0], [8, 0, 0]],
+      "lane": [[0, 0, 0], [0, 0, 0], [0, 2, 0], [0, 4, 0], [2, 0, 0]],
+      "warp": [[0, 0, 0], [0, 8, 0], [4, 0, 0]]}),
+    ("BlockedDot3dOperandRhs", "triton.dot_operand",
+     _fma(1, (2, 2, 4), (2, 4, 4), (2, 2, 2), (2, 1, 0)), (16, 4, 64),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 1, 0], [0, 2, 0], [1, 0, 0], [0, 0, 32], [8, 0, 0]],
+      "lane": [[0, 0, 4], [0, 0, 8], [0, 0, 0], [0, 0, 0], [2, 0, 0]],
+      "warp": [[0, 0, 16], [0, 0, 0], [4, 0, 0]]}),
     ("MMAv2_16x16", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (16, 16),
      {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA}),
     ("MMAv2_32x32", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (32, 32),
@@ -180,6 +227,24 @@ CASES = [
      _dot(1, 8, "mma_v2", (16, 8), (4, 1)), (64, 128),
      {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]],
       "lane": [[8, 0], [16, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 0], [0, 0]]}),
+    ("DotMMAv2_3D A", "triton.dot_operand", _dot3(0, 8, (2, 4, 2)), (16, 128, 128),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 8, 0], [0, 0, 32], [0, 0, 64], [0, 64, 0],
+                   [2, 0, 0], [4, 0, 0], [8, 0, 0]],
+      "lane": [[0, 0, 8], [0, 0, 16], [0, 1, 0], [0, 2, 0], [0, 4, 0]],
+      "warp": [[0, 0, 0], [0, 16, 0], [0, 32, 0], [1, 0, 0]]}),
+    ("DotMMAv2_3D B", "triton.dot_operand", _dot3(1, 8, (2, 4, 2)), (8, 128, 64),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 32, 0], [0, 64, 0], [0, 0, 16], [0, 0, 32],
+                   [2, 0, 0], [4, 0, 0]],
+      "lane": [[0, 8, 0], [0, 16, 0], [0, 0, 1], [0, 0, 2], [0, 0, 4]],
+      "warp": [[0, 0, 8], [0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("DotMMAv3_mixed_warp_kwidth4", "triton.dot_operand",
+     _dot(0, 4, "mma_v3", (16, 16, 8), (4, 2)), (128, 64),
+     {"register": [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [64, 0]],
+      "lane": [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], "warp": [[16, 0], [32, 0], [0, 0]]}),
+    ("SliceDot v2", "triton.slice", _slice_dot(1, "dot_mma_v2", 0, 8, (16, 8), (1, 1)), (16,),
+     {"register": [[8]], "lane": [[0], [0], [1], [2], [4]]}),
+    ("SliceDot v3", "triton.slice", _slice_dot(0, "dot_mma_v3", 0, 2, (16, 16, 8), (4, 1)), (16,),
+     {"register": [[1], [8]], "lane": [[2], [4], [0], [0], [0]], "warp": [[0], [0]]}),
     ("DotMMAv3_warp4_kwidth2 64x16", "triton.dot_operand", _dot(0, 2, "mma_v3", (16, 16, 8), (4, 1)),
      (64, 16), {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA,
                 "warp": [[16, 0], [32, 0]]}),
@@ -228,6 +293,48 @@ CASES = [
     ("MFMA16_2x4Warps", "amd.mfma", _mfma(16, False), (16, 16),
      {"register": [[1, 0], [2, 0]], "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]],
       "warp": [[0, 0], [0, 0], [0, 0]]}),
+    ("MFMA32_2x4x1Warps 1x128x128", "amd.mfma", _mfma3(False), (1, 128, 128),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 8, 0], [0, 16, 0], [0, 0, 32], [0, 0, 64]],
+      "lane": LANES_MFMA32_3D, "warp": [[0, 32, 0], [0, 64, 0], [0, 0, 0]]}),
+    ("MFMA32_2x4x1Warps 2x32x32", "amd.mfma", _mfma3(False), (2, 32, 32),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 8, 0], [0, 16, 0]], "lane": LANES_MFMA32_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("MFMA32_2x4x1Warps 2x64x32", "amd.mfma", _mfma3(False), (2, 64, 32),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 8, 0], [0, 16, 0]], "lane": LANES_MFMA32_3D,
+      "warp": [[0, 32, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("MFMA32_2x4x1Warps transposed 1x128x128", "amd.mfma", _mfma3(True), (1, 128, 128),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64]],
+      "lane": LANES_MFMA32_3D_T, "warp": [[0, 32, 0], [0, 64, 0], [0, 0, 0]]}),
+    ("MFMA32_2x4x1Warps transposed 2x32x32", "amd.mfma", _mfma3(True), (2, 32, 32),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 8], [0, 0, 16]], "lane": LANES_MFMA32_3D_T,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("MFMA32_2x4x1Warps transposed 2x64x32", "amd.mfma", _mfma3(True), (2, 64, 32),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 8], [0, 0, 16]], "lane": LANES_MFMA32_3D_T,
+      "warp": [[0, 32, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps 1x16x16", "amd.wmma", _wmma3(1, False, (2, 4, 1)), (1, 16, 16),
+     {"register": [[0, 2, 0], [0, 4, 0], [0, 8, 0]], "lane": LANES_WMMA1_3D,
+      "warp": [[0, 0, 0]] * 3}),
+    ("WMMA_v1_2x4x1Warps 2x16x16", "amd.wmma", _wmma3(1, False, (2, 4, 1)), (2, 16, 16),
+     {"register": [[0, 2, 0], [0, 4, 0], [0, 8, 0]], "lane": LANES_WMMA1_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps 8x16x16", "amd.wmma", _wmma3(1, False, (2, 4, 1)), (8, 16, 16),
+     {"register": [[0, 2, 0], [0, 4, 0], [0, 8, 0], [2, 0, 0], [4, 0, 0]], "lane": LANES_WMMA1_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x2x2Warps 1x16x16", "amd.wmma", _wmma3(2, False, (2, 2, 2)), (1, 16, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0]], "lane": LANES_WMMA2_3D,
+      "warp": [[0, 0, 0]] * 3}),
+    ("WMMA_v2_2x2x2Warps 2x16x16", "amd.wmma", _wmma3(2, False, (2, 2, 2)), (2, 16, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0]], "lane": LANES_WMMA2_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x2x2Warps 4x64x64", "amd.wmma", _wmma3(2, False, (2, 2, 2)), (4, 64, 64),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 0, 32], [0, 32, 0], [2, 0, 0]],
+      "lane": LANES_WMMA2_3D, "warp": [[0, 0, 16], [0, 16, 0], [1, 0, 0]]}),
+    ("TWMMA_v2_2x2x2Warps 1x16x16", "amd.wmma", _wmma3(2, True, (2, 2, 2)), (1, 16, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4]], "lane": LANES_TWMMA2_3D,
+      "warp": [[0, 0, 0]] * 3}),
+    ("TWMMA_v2_2x2x2Warps 2x16x16", "amd.wmma", _wmma3(2, True, (2, 2, 2)), (2, 16, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4]], "lane": LANES_TWMMA2_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
     ("WMMA_v1_2x4Warps 32x16", "amd.wmma", _wmma(1, False), (32, 16),
      {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
       "warp": [[0, 0], [0, 0], [16, 0]]}),

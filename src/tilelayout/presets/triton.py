@@ -326,9 +326,19 @@ def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4
 SLICE = "triton.slice"
 
 
+#: what SliceLayout slices: the distributed parents, and dot operands of them
+SLICE_PARENTS = (*PARENTS, *(f"dot_{p}" for p in PARENTS))
+
+
 def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, instr_shape,
-                  size_per_thread, threads_per_warp, order) -> TileLayout:
-    """A blocked or NVMMA parent layout over ``shape`` (what SliceLayout slices)."""
+                  size_per_thread, threads_per_warp, order, operand_index=0,
+                  k_width=None) -> TileLayout:
+    """A blocked, NVMMA or dot-operand parent layout over ``shape`` (what SliceLayout
+    slices)."""
+    if parent.startswith("dot_"):
+        return dot_operand(operand_index, k_width, parent[len("dot_"):], warps_per_cta,
+                           instr_shape, size_per_thread, threads_per_warp, order,
+                           tuple(shape)).layout
     if parent == "blocked":
         return blocked(size_per_thread, threads_per_warp, warps_per_cta, order, tuple(shape)).layout
     return nvmma_distributed(2 if parent == "mma_v2" else 3, warps_per_cta, instr_shape,
@@ -342,7 +352,10 @@ def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, i
     source=SOURCE + " (SliceEncodingAttr::toLinearLayout)",
     params=[
         Param("dim", "int", 0, doc="the parent's dimension that is removed"),
-        Param("parent", "choice", "blocked", PARENTS, doc="the parent layout"),
+        Param("parent", "choice", "blocked", SLICE_PARENTS, doc="the parent layout: blocked, "
+              "an MMA, or (dot_...) a dot operand of one"),
+        Param("operand_index", "choice", 0, (0, 1), doc="dot-operand parent: A (0) or B (1)"),
+        Param("k_width", "int", None, doc="dot-operand parent: kWidth (as triton.dot_operand)"),
         Param("size_per_thread", "shape", (1, 4), doc="blocked parent"),
         Param("threads_per_warp", "shape", (4, 8), doc="blocked parent"),
         Param("warps_per_cta", "shape", (4, 1), doc="parent's warps per dim"),
@@ -351,11 +364,14 @@ def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, i
         Param("shape", "shape", (64,), doc="the sliced tensor's shape (rank one less)"),
     ],
 )
-def slice_layout(dim=0, parent="blocked", size_per_thread=(1, 4), threads_per_warp=(4, 8),
-                 warps_per_cta=(4, 1), order=(1, 0), instr_shape=None, shape=(64,)) -> Built:
+def slice_layout(dim=0, parent="blocked", operand_index=0, k_width=None, size_per_thread=(1, 4),
+                 threads_per_warp=(4, 8), warps_per_cta=(4, 1), order=(1, 0), instr_shape=None,
+                 shape=(64,)) -> Built:
     """Triton's ``#ttg.slice<{dim, parent}>`` / Gluon's ``SliceLayout`` over a tile.
 
-    The parent is built for ``shape`` with extent 1 inserted at ``dim``; dimension ``dim``
+    The parent (blocked, an MMA, or a dot operand of one: ``parent="dot_mma_v2"`` with
+    ``operand_index`` and ``k_width``) is built for ``shape`` with extent 1 inserted at
+    ``dim``; dimension ``dim``
     is then dropped with :func:`tilelayout.algebra.bits.squeeze`: the lanes and warps that
     moved along it become broadcasts (replicas), the registers that did are removed and
     the rest renumbered. Checked against Triton.
@@ -368,5 +384,5 @@ def slice_layout(dim=0, parent="blocked", size_per_thread=(1, 4), threads_per_wa
         raise fail(SLICE, f"dim {dim} is not a dimension of the rank-{rank} parent")
     parent_shape = (*shape[:dim], 1, *shape[dim:])
     layout = parent_layout(SLICE, parent, parent_shape, warps_per_cta, instr_shape,
-                           size_per_thread, threads_per_warp, order)
+                           size_per_thread, threads_per_warp, order, operand_index, k_width)
     return Built(squeeze(layout, parent_shape, dim), tuple(shape))
