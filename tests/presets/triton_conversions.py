@@ -4,12 +4,14 @@ Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTe
 (revision db1ed003402dba242f67073bd5c2365a875db310): each ``TEST_F`` below names the test,
 the layout it builds (as our preset and its parameters), the shape, and the bases the test
 expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Transcribed:
-every expectation of a layout we have a preset for -- blocked (ranks 1, 2, 4), FMA and MMA
-dot operands (ranks 2 and 3), MMA v2 / v3, MFMA and WMMA (ranks 2 and 3), slices of
+every expectation of a layout we have a preset for -- blocked (ranks 1, 2, 4), FMA, MMA,
+MFMA and WMMA dot operands (ranks 2 and 3), MMA v2 / v3, MFMA and WMMA (ranks 2 and 3), slices of
 blocked, MMA and dot-operand parents, swizzled shared. Not transcribed: the MMA ones with
 a CTA split (MMAv2_Cga, MMAv2_Small3D: our MMA presets take no cluster parameters), the
-AMD dot operands (MFMA / WMMA parents: no preset), and the NVMMA-shared and later AMD
-shared ones (``triton.nvmma_shared`` is checked against the installed Triton instead).
+``EXPECT_EQ(a, b)`` ones that compare two Triton layouts with each other (transposed MFMA
+parents), and the NVMMA-shared and later AMD shared ones (``triton.nvmma_shared`` is
+checked against the installed Triton instead). AMD dot operands are ``amd.mfma_dot_operand``
+/ ``amd.wmma_dot_operand``.
 """
 
 from __future__ import annotations
@@ -78,6 +80,21 @@ def _slice_dot(dim, parent, op, k_width, instr, warps):
             "instr_shape": instr, "warps_per_cta": warps}
 
 
+def _mdot(op, k_width, m, warps):
+    """mfmaDotOp(mfma(warps, m, m, false), op, kWidth)."""
+    return {"operand_index": op, "k_width": k_width, "instr_shape": (m, m, 8 if m == 32 else 16),
+            "warps_per_cta": warps}
+
+
+def _wdot(op, warp_bases):
+    """wmmaDotOp(wmma(warps, version 1, false), op, 16), warps as Gluon's tile bases."""
+    return {"operand_index": op, "k_width": 16, "version": 1, "warp_bases": warp_bases}
+
+
+W24 = ("0,1", "0,2", "1,0")             # wmma warps {2, 4}: N first (4), then M (2)
+W241 = ("0,1,0", "0,2,0", "1,0,0")      # wmma warps {2, 4, 1}: M (4), then batch (2)
+
+
 def _slice_mma(dim):
     """slice(mma(2, 0, {16, 8}, warps {2, 2}), dim)."""
     return {"dim": dim, "parent": "mma_v2", "warps_per_cta": (2, 2), "instr_shape": (16, 8)}
@@ -93,6 +110,12 @@ LANES_WMMA2 = [[0, 1], [0, 2], [0, 4], [0, 8], [8, 0]]
 LANES_TWMMA2 = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]]
 LANES_MFMA32 = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [4, 0]]
 LANES_MFMA32_T = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]]
+L32A = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]           # 32 lanes along M of A
+L32B = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]]           # along N of B
+L16A = [[1, 0], [2, 0], [4, 0], [8, 0]]
+L16B = [[0, 1], [0, 2], [0, 4], [0, 8]]
+LANES_WDOT_3D_A = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 0, 0]]
+LANES_WDOT_3D_B = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 0]]
 LANES_MFMA32_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 4, 0]]
 LANES_MFMA32_3D_T = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 0, 4]]
 LANES_WMMA1_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 1, 0]]
@@ -334,6 +357,168 @@ CASES = [
       "warp": [[0, 0, 0]] * 3}),
     ("TWMMA_v2_2x2x2Warps 2x16x16", "amd.wmma", _wmma3(2, True, (2, 2, 2)), (2, 16, 16),
      {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4]], "lane": LANES_TWMMA2_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("warp1onK_mfma32_lhs_kwidth8 128x128", "amd.mfma_dot_operand", _mdot(0, 8, 32, (1, 8)),
+     (128, 128), {"register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [0, 64], [32, 0], [64, 0]],
+                  "lane": L32A + [[0, 8]], "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma32_lhs_kwidth8 128x256", "amd.mfma_dot_operand", _mdot(0, 8, 32, (1, 8)),
+     (128, 256), {"register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [0, 64], [0, 128], [32, 0],
+                               [64, 0]], "lane": L32A + [[0, 8]], "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma32_lhs_kwidth8 32x64", "amd.mfma_dot_operand", _mdot(0, 8, 32, (1, 8)),
+     (32, 64), {"register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32]], "lane": L32A + [[0, 8]],
+                "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma32_lhs_kwidth8 256x256", "amd.mfma_dot_operand", _mdot(0, 8, 32, (1, 8)),
+     (256, 256), {"register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [0, 64], [0, 128], [32, 0],
+                               [64, 0], [128, 0]], "lane": L32A + [[0, 8]], "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma32_lhs_kwidth8 16x16", "amd.mfma_dot_operand", _mdot(0, 8, 32, (1, 8)),
+     (16, 16), {"register": [[0, 1], [0, 2], [0, 4]], "lane": L16A + [[0, 0], [0, 8]],
+                "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma32_rhs_kwidth8 128x128", "amd.mfma_dot_operand", _mdot(1, 8, 32, (1, 8)),
+     (128, 128), {"register": [[1, 0], [2, 0], [4, 0], [16, 0], [32, 0], [64, 0]],
+                  "lane": L32B + [[8, 0]], "warp": [[0, 32], [0, 64], [0, 0]]}),
+    ("warp1onK_mfma32_rhs_kwidth8 128x256", "amd.mfma_dot_operand", _mdot(1, 8, 32, (1, 8)),
+     (128, 256), {"register": [[1, 0], [2, 0], [4, 0], [16, 0], [32, 0], [64, 0]],
+                  "lane": L32B + [[8, 0]], "warp": [[0, 32], [0, 64], [0, 128]]}),
+    ("warp1onK_mfma32_rhs_kwidth8 32x64", "amd.mfma_dot_operand", _mdot(1, 8, 32, (1, 8)),
+     (32, 64), {"register": [[1, 0], [2, 0], [4, 0], [16, 0]], "lane": L32B + [[8, 0]],
+                "warp": [[0, 32], [0, 0], [0, 0]]}),
+    ("warp1onK_mfma32_rhs_kwidth8 256x256", "amd.mfma_dot_operand", _mdot(1, 8, 32, (1, 8)),
+     (256, 256), {"register": [[1, 0], [2, 0], [4, 0], [16, 0], [32, 0], [64, 0], [128, 0]],
+                  "lane": L32B + [[8, 0]], "warp": [[0, 32], [0, 64], [0, 128]]}),
+    ("warp1onK_mfma32_rhs_kwidth8 16x16", "amd.mfma_dot_operand", _mdot(1, 8, 32, (1, 8)),
+     (16, 16), {"register": [[1, 0], [2, 0], [4, 0]], "lane": L16B + [[0, 0], [8, 0]],
+                "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma32_rhs_kwidth8 1x4 256x256", "amd.mfma_dot_operand", _mdot(1, 8, 32, (1, 4)),
+     (256, 256), {"register": [[1, 0], [2, 0], [4, 0], [16, 0], [32, 0], [64, 0], [128, 0], [0, 128]],
+                  "lane": L32B + [[8, 0]], "warp": [[0, 32], [0, 64]]}),
+    ("warp1onK_mfma16_lhs_kwidth8 128x128", "amd.mfma_dot_operand", _mdot(0, 8, 16, (1, 4)),
+     (128, 128), {"register": [[0, 1], [0, 2], [0, 4], [0, 32], [0, 64], [16, 0], [32, 0], [64, 0]],
+                  "lane": L16A + [[0, 8], [0, 16]], "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_lhs_kwidth8 1x128", "amd.mfma_dot_operand", _mdot(0, 8, 16, (1, 4)),
+     (1, 128), {"register": [[0, 1], [0, 2], [0, 4], [0, 32], [0, 64]],
+                "lane": [[0, 0]] * 4 + [[0, 8], [0, 16]], "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_lhs_kwidth8 128x1", "amd.mfma_dot_operand", _mdot(0, 8, 16, (1, 4)),
+     (128, 1), {"register": [[0, 0], [0, 0], [0, 0], [16, 0], [32, 0], [64, 0]],
+                "lane": L16A + [[0, 0], [0, 0]], "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_lhs_kwidth8 256x256", "amd.mfma_dot_operand", _mdot(0, 8, 16, (1, 4)),
+     (256, 256), {"register": [[0, 1], [0, 2], [0, 4], [0, 32], [0, 64], [0, 128], [16, 0], [32, 0],
+                               [64, 0], [128, 0]], "lane": L16A + [[0, 8], [0, 16]],
+                  "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_lhs_kwidth8 16x16", "amd.mfma_dot_operand", _mdot(0, 8, 16, (1, 4)),
+     (16, 16), {"register": [[0, 1], [0, 2], [0, 4]], "lane": L16A + [[0, 8], [0, 0]],
+                "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_lhs_kwidth8 1x8 256x256", "amd.mfma_dot_operand", _mdot(0, 8, 16, (1, 8)),
+     (256, 256), {"register": [[0, 1], [0, 2], [0, 4], [0, 32], [0, 64], [0, 128], [16, 0], [32, 0],
+                               [64, 0], [128, 0]], "lane": L16A + [[0, 8], [0, 16]],
+                  "warp": [[0, 0]] * 3}),
+    ("warp1onK_mfma16_lhs_kwidth8 1x1x8 1x256x256", "amd.mfma_dot_operand",
+     _mdot(0, 8, 16, (1, 1, 8)), (1, 256, 256),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 32], [0, 0, 64], [0, 0, 128], [0, 16, 0],
+                   [0, 32, 0], [0, 64, 0], [0, 128, 0]],
+      "lane": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 0, 8], [0, 0, 16]],
+      "warp": [[0, 0, 0]] * 3}),
+    ("warp1onK_mfma16_rhs_kwidth8 128x128", "amd.mfma_dot_operand", _mdot(1, 8, 16, (1, 4)),
+     (128, 128), {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [0, 64]],
+                  "lane": L16B + [[8, 0], [16, 0]], "warp": [[0, 16], [0, 32]]}),
+    ("warp1onK_mfma16_rhs_kwidth8 1x128", "amd.mfma_dot_operand", _mdot(1, 8, 16, (1, 4)),
+     (1, 128), {"register": [[0, 0], [0, 0], [0, 0], [0, 64]], "lane": L16B + [[0, 0], [0, 0]],
+                "warp": [[0, 16], [0, 32]]}),
+    ("warp1onK_mfma16_rhs_kwidth8 128x1", "amd.mfma_dot_operand", _mdot(1, 8, 16, (1, 4)),
+     (128, 1), {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0]],
+                "lane": [[0, 0]] * 4 + [[8, 0], [16, 0]], "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_rhs_kwidth8 256x256", "amd.mfma_dot_operand", _mdot(1, 8, 16, (1, 4)),
+     (256, 256), {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [128, 0], [0, 64], [0, 128]],
+                  "lane": L16B + [[8, 0], [16, 0]], "warp": [[0, 16], [0, 32]]}),
+    ("warp1onK_mfma16_rhs_kwidth8 16x16", "amd.mfma_dot_operand", _mdot(1, 8, 16, (1, 4)),
+     (16, 16), {"register": [[1, 0], [2, 0], [4, 0]], "lane": L16B + [[8, 0], [0, 0]],
+                "warp": [[0, 0], [0, 0]]}),
+    ("warp1onK_mfma16_rhs_kwidth8 1x8 256x256", "amd.mfma_dot_operand", _mdot(1, 8, 16, (1, 8)),
+     (256, 256), {"register": [[1, 0], [2, 0], [4, 0], [32, 0], [64, 0], [128, 0], [0, 128]],
+                  "lane": L16B + [[8, 0], [16, 0]], "warp": [[0, 16], [0, 32], [0, 64]]}),
+    ("warp1onK_mfma16_rhs_kwidth8 1x1x8 1x256x256", "amd.mfma_dot_operand",
+     _mdot(1, 8, 16, (1, 1, 8)), (1, 256, 256),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 32, 0], [0, 64, 0], [0, 128, 0], [0, 0, 128]],
+      "lane": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 8, 0], [0, 16, 0]],
+      "warp": [[0, 0, 16], [0, 0, 32], [0, 0, 64]]}),
+    ("mfma32_dot_op_lhs_kwidth4 128x128", "amd.mfma_dot_operand", _mdot(0, 4, 32, (2, 4)),
+     (128, 128), {"register": [[0, 1], [0, 2], [0, 8], [0, 16], [0, 32], [0, 64], [64, 0]],
+                  "lane": L32A + [[0, 4]], "warp": [[0, 0], [0, 0], [32, 0]]}),
+    ("mfma32_dot_op_lhs_kwidth4 64x32", "amd.mfma_dot_operand", _mdot(0, 4, 32, (2, 4)), (64, 32),
+     {"register": [[0, 1], [0, 2], [0, 8], [0, 16]], "lane": L32A + [[0, 4]],
+      "warp": [[0, 0], [0, 0], [32, 0]]}),
+    ("mfma32_dot_op_lhs_kwidth4 16x16", "amd.mfma_dot_operand", _mdot(0, 4, 32, (2, 4)), (16, 16),
+     {"register": [[0, 1], [0, 2], [0, 8]], "lane": L16A + [[0, 0], [0, 4]],
+      "warp": [[0, 0]] * 3}),
+    ("mfma16_dot_op_lhs_kwidth4 128x128", "amd.mfma_dot_operand", _mdot(0, 4, 16, (2, 4)),
+     (128, 128), {"register": [[0, 1], [0, 2], [0, 16], [0, 32], [0, 64], [32, 0], [64, 0]],
+                  "lane": L16A + [[0, 4], [0, 8]], "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("mfma16_dot_op_lhs_kwidth4 64x32", "amd.mfma_dot_operand", _mdot(0, 4, 16, (2, 4)), (64, 32),
+     {"register": [[0, 1], [0, 2], [0, 16], [32, 0]], "lane": L16A + [[0, 4], [0, 8]],
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("mfma16_dot_op_lhs_kwidth4 16x16", "amd.mfma_dot_operand", _mdot(0, 4, 16, (2, 4)), (16, 16),
+     {"register": [[0, 1], [0, 2]], "lane": L16A + [[0, 4], [0, 8]], "warp": [[0, 0]] * 3}),
+    ("mfma32_dot_op_rhs_kwidth4 128x128", "amd.mfma_dot_operand", _mdot(1, 4, 32, (2, 4)),
+     (128, 128), {"register": [[1, 0], [2, 0], [8, 0], [16, 0], [32, 0], [64, 0]],
+                  "lane": L32B + [[4, 0]], "warp": [[0, 32], [0, 64], [0, 0]]}),
+    ("mfma32_dot_op_rhs_kwidth4 32x64", "amd.mfma_dot_operand", _mdot(1, 4, 32, (2, 4)), (32, 64),
+     {"register": [[1, 0], [2, 0], [8, 0], [16, 0]], "lane": L32B + [[4, 0]],
+      "warp": [[0, 32], [0, 0], [0, 0]]}),
+    ("mfma32_dot_op_rhs_kwidth4 16x16", "amd.mfma_dot_operand", _mdot(1, 4, 32, (2, 4)), (16, 16),
+     {"register": [[1, 0], [2, 0], [8, 0]], "lane": L16B + [[0, 0], [4, 0]], "warp": [[0, 0]] * 3}),
+    ("mfma16_dot_op_rhs_kwidth4 128x128", "amd.mfma_dot_operand", _mdot(1, 4, 16, (2, 4)),
+     (128, 128), {"register": [[1, 0], [2, 0], [16, 0], [32, 0], [64, 0], [0, 64]],
+                  "lane": L16B + [[4, 0], [8, 0]], "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("mfma16_dot_op_rhs_kwidth4 32x64", "amd.mfma_dot_operand", _mdot(1, 4, 16, (2, 4)), (32, 64),
+     {"register": [[1, 0], [2, 0], [16, 0]], "lane": L16B + [[4, 0], [8, 0]],
+      "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("mfma16_dot_op_rhs_kwidth4 16x16", "amd.mfma_dot_operand", _mdot(1, 4, 16, (2, 4)), (16, 16),
+     {"register": [[1, 0], [2, 0]], "lane": L16B + [[4, 0], [8, 0]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v1_2x4Warps_lhs 16x16", "amd.wmma_dot_operand", _wdot(0, W24), (16, 16),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8]], "lane": L16A + [[0, 0]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v1_2x4Warps_lhs 32x16", "amd.wmma_dot_operand", _wdot(0, W24), (32, 16),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8]], "lane": L16A + [[0, 0]],
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v1_2x4Warps_lhs 32x64", "amd.wmma_dot_operand", _wdot(0, W24), (32, 64),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], "lane": L16A + [[0, 0]],
+      "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v1_2x4Warps_lhs 64x128", "amd.wmma_dot_operand", _wdot(0, W24), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [32, 0]],
+      "lane": L16A + [[0, 0]], "warp": [[0, 0], [0, 0], [16, 0]]}),
+    ("WMMA_v1_2x4Warps_rhs 16x16", "amd.wmma_dot_operand", _wdot(1, W24), (16, 16),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0]], "lane": L16B + [[0, 0]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v1_2x4Warps_rhs 32x16", "amd.wmma_dot_operand", _wdot(1, W24), (32, 16),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "lane": L16B + [[0, 0]],
+      "warp": [[0, 0]] * 3}),
+    ("WMMA_v1_2x4Warps_rhs 32x64", "amd.wmma_dot_operand", _wdot(1, W24), (32, 64),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "lane": L16B + [[0, 0]],
+      "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("WMMA_v1_2x4Warps_rhs 64x128", "amd.wmma_dot_operand", _wdot(1, W24), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [0, 64]],
+      "lane": L16B + [[0, 0]], "warp": [[0, 16], [0, 32], [0, 0]]}),
+    ("WMMA_v1_2x4x1Warps_lhs 1x16x16", "amd.wmma_dot_operand", _wdot(0, W241), (1, 16, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8]], "lane": LANES_WDOT_3D_A,
+      "warp": [[0, 0, 0]] * 3}),
+    ("WMMA_v1_2x4x1Warps_lhs 2x32x16", "amd.wmma_dot_operand", _wdot(0, W241), (2, 32, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8]], "lane": LANES_WDOT_3D_A,
+      "warp": [[0, 16, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps_lhs 2x64x16", "amd.wmma_dot_operand", _wdot(0, W241), (2, 64, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8]], "lane": LANES_WDOT_3D_A,
+      "warp": [[0, 16, 0], [0, 32, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps_lhs 4x128x32", "amd.wmma_dot_operand", _wdot(0, W241), (4, 128, 32),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 64, 0], [2, 0, 0]],
+      "lane": LANES_WDOT_3D_A, "warp": [[0, 16, 0], [0, 32, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps_rhs 1x16x16", "amd.wmma_dot_operand", _wdot(1, W241), (1, 16, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0]], "lane": LANES_WDOT_3D_B,
+      "warp": [[0, 0, 0]] * 3}),
+    ("WMMA_v1_2x4x1Warps_rhs 2x32x16", "amd.wmma_dot_operand", _wdot(1, W241), (2, 32, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0]], "lane": LANES_WDOT_3D_B,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps_rhs 2x64x16", "amd.wmma_dot_operand", _wdot(1, W241), (2, 64, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0]],
+      "lane": LANES_WDOT_3D_B, "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v1_2x4x1Warps_rhs 4x128x32", "amd.wmma_dot_operand", _wdot(1, W241), (4, 128, 32),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0],
+                   [0, 0, 16], [2, 0, 0]], "lane": LANES_WDOT_3D_B,
       "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
     ("WMMA_v1_2x4Warps 32x16", "amd.wmma", _wmma(1, False), (32, 16),
      {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
