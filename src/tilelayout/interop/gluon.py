@@ -8,8 +8,9 @@ the tensor-memory row/col layout), which converts exactly to ours
 
 Out: :func:`to_gluon` returns the simplest Gluon object equal to a layout: it infers
 the parameters of each named layout from the layout's bases (``BlockedLayout``,
-``NVMMADistributedLayout``, ``DotOperandLayout`` of an MMA or blocked (FMA) parent,
-``AMDMFMALayout``, ``AMDWMMALayout``, ``SliceLayout`` of a blocked or MMA parent:
+``NVMMADistributedLayout``, ``DotOperandLayout`` of an MMA, blocked (FMA), MFMA or WMMA
+parent, ``AMDMFMALayout``, ``AMDWMMALayout`` (ranks 2 and 3), ``SliceLayout`` of a blocked
+or MMA parent:
 :mod:`tilelayout.interop.gluon_candidates`; ``NVMMASharedLayout``,
 ``SwizzledSharedLayout``, ``TensorMemoryLayout``), has Triton lower the candidate and keeps
 it only if Triton's bases equal ours; otherwise the linear form (``DistributedLinearLayout`` /

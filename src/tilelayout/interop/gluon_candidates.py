@@ -5,7 +5,8 @@ tries, each inferred from the layout's Triton bases (imports Triton; loaded with
 A guess is only a candidate: ``to_gluon`` has Triton lower it and keeps it only if Triton's
 bases equal ours, so a wrong guess costs a lowering, never a wrong answer. Guesses come
 lazily, cheapest and most common first: blocked, NVMMA v2/v3, MMA dot operands, FMA
-(blocked-parent) dot operands, MFMA, WMMA, slices of blocked and of MMA parents.
+(blocked-parent) dot operands, MFMA, WMMA, slices of blocked and of MMA parents, rank-3
+(batched) MMA / MFMA / WMMA layouts and MMA dot operands, MFMA / WMMA dot operands.
 
 >>> bases = {"register": [[0, 1]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}
 >>> next(distributed_candidates(bases, (8, 8), False))
@@ -14,6 +15,7 @@ BlockedLayout(size_per_thread=[1, 2], threads_per_warp=[8, 4], warps_per_cta=[1,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -210,17 +212,21 @@ def _wmma_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
     """AMDWMMALayout (32-lane wavefronts: five lane bits): the bases past one 16 x 16 tile,
     in tiles, as the explicit register / warp bases (or registers left to repetition)."""
     lanes, regs, warps = (bases.get(k, []) for k in ("lane", "register", "warp"))
-    if len(shape) != 2 or len(lanes) != 5 or len(regs) < WMMA_TILE_REGS:
+    rank = len(shape)
+    if rank not in (2, 3) or len(lanes) != 5 or len(regs) < WMMA_TILE_REGS:
         return
     extra, warp_tiles = regs[WMMA_TILE_REGS:], warps
-    if any(v % WMMA_TILE for vec in extra + warp_tiles for v in vec):
+    if any(v % WMMA_TILE for vec in extra + warp_tiles for v in vec[rank - 2:]):
         return
-    extra = [[v // WMMA_TILE for v in vec] for vec in extra]
-    warp_tiles = [[v // WMMA_TILE for v in vec] for vec in warp_tiles]
+
+    def tiles(vectors: Sequence[Sequence[int]]) -> list[list[int]]:  # batch entries stay
+        return [[v // WMMA_TILE if d >= rank - 2 else v for d, v in enumerate(vec)] for vec in vectors]
+
     for version in (2, 1, 3):
         for transposed in (False, True):
-            for reg_bases in (extra, []):
-                yield ttgl_amd.AMDWMMALayout(version, transposed, warp_tiles, reg_bases)
+            for reg_bases in (tiles(extra), []):
+                yield ttgl_amd.AMDWMMALayout(version, transposed, tiles(warp_tiles), reg_bases,
+                                             rank=rank)
 
 
 def _mma_slice_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
@@ -238,6 +244,65 @@ def _mma_slice_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
                     yield ttgl.SliceLayout(dim, ttgl.NVMMADistributedLayout([3, 0], w, [16, n, 16]))
 
 
+def _splits_nd(n_bits: int, rank: int) -> Iterator[list[int]]:
+    """Every split of 2**n_bits warps over ``rank`` dimensions (powers of two)."""
+    for cut in itertools.product(range(n_bits + 1), repeat=rank - 1):
+        if sum(cut) <= n_bits:
+            yield [*(1 << c for c in cut), 1 << (n_bits - sum(cut))]
+
+
+def _k_run(regs: Sequence[Sequence[int]], k_dim: int) -> int:
+    """2**(the run of register bases 1, 2, 4, .. along K at the start): a dot's kWidth."""
+    k_width = 1
+    for vec in regs:
+        if _dim_of(vec) != k_dim or vec[k_dim] != k_width:
+            break
+        k_width *= 2
+    return k_width
+
+
+def _batched_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
+    """Rank 3 (batch first): mma v2 and its dot operands, MFMA over the warp splits (WMMA:
+    :func:`_wmma_candidates` takes rank 3 too)."""
+    if len(shape) != 3:
+        return
+    n_bits, n_lanes = len(bases.get("warp", [])), len(bases.get("lane", []))
+    regs = bases.get("register", [])
+    for w in _splits_nd(n_bits, 3):
+        if n_lanes == 5:
+            mma = ttgl.NVMMADistributedLayout([2, 0], w, [1, 16, 8])
+            yield mma
+            for op in (0, 1):
+                yield ttgl.DotOperandLayout(op, mma, _k_run(regs, 2 - op))
+        if n_lanes == 6:
+            for instr, trans in itertools.product(([32, 32, 8], [16, 16, 16]), (False, True)):
+                yield ttgl_amd.AMDMFMALayout(3, instr, trans, w)
+
+
+def _amd_dot_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
+    """DotOperandLayout of MFMA (six lane bits) and WMMA (five) parents: kWidth from the
+    registers along K; MFMA warp splits; the WMMA parent's warp bases read back from the
+    operand's (M or N part; the other part is not seen, so 0)."""
+    rank = len(shape)
+    if rank not in (2, 3):
+        return
+    lanes, regs, warps = (bases.get(k, []) for k in ("lane", "register", "warp"))
+    for op in (0, 1):
+        k_dim = rank - 1 if op == 0 else rank - 2
+        k_width = _k_run(regs, k_dim)
+        if len(lanes) == 6:
+            for instr in ([32, 32, 8], [16, 16, 16]):
+                for w in _splits_nd(len(warps), rank):
+                    yield ttgl.DotOperandLayout(op, ttgl_amd.AMDMFMALayout(3, instr, False, w), k_width)
+        if len(lanes) == 5 and not any(v % WMMA_TILE for vec in warps for v in vec[rank - 2:]):
+            tiles = [[v // WMMA_TILE if d >= rank - 2 else v for d, v in enumerate(vec)] for vec in warps]
+            for version in (2, 1, 3):
+                parent = ttgl_amd.AMDWMMALayout(version, False, tiles, [], rank=rank)
+                # version 1: lanes 16..31 add no K, so the K registers run on past kWidth
+                for width in (k_width >> b for b in range(max(1, k_width.bit_length() - 3))):
+                    yield ttgl.DotOperandLayout(op, parent, width)
+
+
 def distributed_candidates(bases: Bases, shape: Sequence[int], warpgroups: bool) -> Iterator[Any]:
     """Named distributed layouts to try for ``bases`` over ``shape``, in order (lazily)."""
     rank = len(shape)
@@ -249,6 +314,8 @@ def distributed_candidates(bases: Bases, shape: Sequence[int], warpgroups: bool)
     yield from _wmma_candidates(bases, shape)
     yield from _slice_candidates(bases, rank)
     yield from _mma_slice_candidates(bases, shape)
+    yield from _batched_candidates(bases, shape)
+    yield from _amd_dot_candidates(bases, shape)
 
 
 __all__ = ["distributed_candidates", "swizzled_candidate"]
