@@ -202,7 +202,7 @@ def test_tritons_own_conversion_test_expectations_equal_our_presets():
         if ours != want:
             differ.append((name, ours, want))
     assert not differ, differ
-    assert len(CASES) == 76 + 21 + 53 and len(CHANGED) == 3
+    assert len(CASES) == 76 + 21 + 53 + 5 + 8 and len(CHANGED) == 3
 
 
 def test_rank3_mma_and_dot_operands_equal_triton():
@@ -263,3 +263,47 @@ def test_slices_of_dot_operands_equal_triton():
         assert_same(p, ttgl.SliceLayout(dim, dot), shape)
         count += 1
     assert count == 256 + 54 + 48
+
+
+def test_mma_and_slices_with_cta_splits_equal_triton():
+    """NVMMADistributedLayout split over a cluster's CTAs (rank 2: 4 clusters x 4 splits x 2
+    CTA orders x 2 warp splits x 3 shapes, where the split divides; rank 3); SliceLayout of
+    split blocked and MMA parents (192)."""
+    count = 0
+    for ctas, split, order, warps, shape in itertools.product(
+            [(2, 1), (1, 2), (2, 2), (4, 2)], [(1, 1), (2, 1), (1, 2), (2, 2)], [(1, 0), (0, 1)],
+            [(2, 2), (4, 1)], [(64, 64), (16, 128), (16, 8)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps, instr_shape=(16, 8),
+                        shape=shape, ctas_per_cga=ctas, cta_split_num=split, cta_order=order)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8], cga), shape)
+        count += 1
+    for ctas, split, order, shape in itertools.product(
+            [(1, 4, 2), (4, 2, 2)], [(1, 4, 2), (4, 2, 1), (2, 1, 1)], [(2, 1, 0), (0, 1, 2)],
+            [(64, 128, 128), (1, 128, 128), (8, 16, 16)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=(16, 1, 1),
+                        instr_shape=(1, 16, 8), shape=shape, ctas_per_cga=ctas, cta_split_num=split,
+                        cta_order=order)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], [16, 1, 1], [1, 16, 8], cga), shape)
+        count += 1
+    assert count == 162
+    count = 0
+    for dim, parent, ctas, split, order, shape in itertools.product(
+            (0, 1), ("blocked", "mma_v2"), [(2, 1), (1, 2), (2, 2)], [(1, 1), (2, 1), (1, 2), (2, 2)],
+            [(1, 0), (0, 1)], [(128,), (16,), (4,)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        obj = (ttgl.BlockedLayout([2, 4], [4, 8], [2, 2], [1, 0], cga) if parent == "blocked"
+               else ttgl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8], cga))
+        p = presets.get("triton.slice", dim=dim, parent=parent, size_per_thread=(2, 4),
+                        threads_per_warp=(4, 8), warps_per_cta=(2, 2), order=(1, 0), instr_shape=(16, 8),
+                        shape=shape, ctas_per_cga=ctas, cta_split_num=split, cta_order=order)
+        assert_same(p, ttgl.SliceLayout(dim, obj), shape)
+        count += 1
+    assert count == 192

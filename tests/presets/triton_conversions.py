@@ -5,13 +5,15 @@ Source: triton-lang/triton, unittest/Dialect/TritonGPU/LinearLayoutConversionsTe
 the layout it builds (as our preset and its parameters), the shape, and the bases the test
 expects (``register`` / ``lane`` / ``warp`` / ``block``; empty ones left out). Transcribed:
 every expectation of a layout we have a preset for -- blocked (ranks 1, 2, 4), FMA, MMA,
-MFMA and WMMA dot operands (ranks 2 and 3), MMA v2 / v3, MFMA and WMMA (ranks 2 and 3), slices of
-blocked, MMA and dot-operand parents, swizzled shared. Not transcribed: the MMA ones with
-a CTA split (MMAv2_Cga, MMAv2_Small3D: our MMA presets take no cluster parameters), the
-``EXPECT_EQ(a, b)`` ones that compare two Triton layouts with each other (transposed MFMA
-parents), and the NVMMA-shared and later AMD shared ones (``triton.nvmma_shared`` is
-checked against the installed Triton instead). AMD dot operands are ``amd.mfma_dot_operand``
-/ ``amd.wmma_dot_operand``.
+MFMA and WMMA dot operands (ranks 2 and 3), MMA v2 / v3 (with CTA splits), MFMA and WMMA
+(ranks 2 and 3), slices of blocked (with CTA splits, rank 4), MMA and dot-operand parents,
+swizzled and NVMMA shared (fp4 padded too). Not transcribed: the ``EXPECT_EQ(a, b)`` ones
+that compare two Triton layouts with each other (transposed MFMA parents), the WMMA v2
+dot-operand ones (WMMA_v2_2x4Warps_lhs / _rhs, WMMA_v2_2x4x1Warps_lhs / _rhs: the same
+preset, ``amd.wmma_dot_operand``, is checked against the installed Triton on 688 parameter
+sets instead) and ChooseShmemLayout* (a register-to-register conversion scratch layout,
+not a layout attribute). AMD dot operands are ``amd.mfma_dot_operand`` /
+``amd.wmma_dot_operand``.
 """
 
 from __future__ import annotations
@@ -95,6 +97,12 @@ W24 = ("0,1", "0,2", "1,0")             # wmma warps {2, 4}: N first (4), then M
 W241 = ("0,1,0", "0,2,0", "1,0,0")      # wmma warps {2, 4, 1}: M (4), then batch (2)
 
 
+def _nvmma(width, bits, fp4=False):
+    """nvmmaShared(width, transposed=false, bits, ..., fp4Padded)."""
+    return {"swizzle_byte_width": width, "element_bitwidth": bits, "transposed": False,
+            "fp4_padded": fp4}
+
+
 def _slice_mma(dim):
     """slice(mma(2, 0, {16, 8}, warps {2, 2}), dim)."""
     return {"dim": dim, "parent": "mma_v2", "warps_per_cta": (2, 2), "instr_shape": (16, 8)}
@@ -121,6 +129,17 @@ LANES_MFMA32_3D_T = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0,
 LANES_WMMA1_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 1, 0]]
 LANES_WMMA2_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 8, 0]]
 LANES_TWMMA2_3D = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 0, 8]]
+
+#: mma(2, 0, {1, 16, 8}, warps {16, 1, 1}, CTAsPerCGA {4, 2, 2}, CTASplitNum {4, 2, 1},
+#: CTAOrder {2, 1, 0})
+MMA_CGA = {"version": 2, "instr_shape": (1, 16, 8), "warps_per_cta": (16, 1, 1),
+           "ctas_per_cga": (4, 2, 2), "cta_split_num": (4, 2, 1), "cta_order": (2, 1, 0)}
+REGS_MMA_CGA = [[0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64], [0, 16, 0],
+                [0, 32, 0]]
+#: blocked({2, 4}, {4, 2}, {2, 2}, CTAsPerCGA {2, 2}, CTASplitNum {2, 2}, {1, 0}, {1, 0})
+SLICE_CGA_PARENT = {"parent": "blocked", "size_per_thread": (2, 4), "threads_per_warp": (4, 2),
+                    "warps_per_cta": (2, 2), "order": (1, 0), "ctas_per_cga": (2, 2),
+                    "cta_split_num": (2, 2), "cta_order": (1, 0)}
 
 #: (test name, preset, parameters, shape, expected bases)
 CASES = [
@@ -193,6 +212,13 @@ CASES = [
      {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [16, 0]], "lane": LANES_MMA}),
     ("MMAv2_ExtendDim2", "triton.nvmma_distributed", _mma(2, (16, 8), (1, 1)), (16, 128),
      {"register": [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], "lane": LANES_MMA}),
+    ("MMAv2_Cga", "triton.nvmma_distributed", MMA_CGA, (64, 128, 128),
+     {"register": REGS_MMA_CGA, "lane": [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]],
+      "warp": [[1, 0, 0], [2, 0, 0], [4, 0, 0], [8, 0, 0]],
+      "block": [[0, 0, 0], [0, 64, 0], [16, 0, 0], [32, 0, 0]]}),
+    ("MMAv2_Small3D", "triton.nvmma_distributed", MMA_CGA, (1, 128, 128),
+     {"register": REGS_MMA_CGA, "lane": [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]],
+      "warp": [[0, 0, 0]] * 4, "block": [[0, 0, 0], [0, 64, 0], [0, 0, 0], [0, 0, 0]]}),
     ("MMAv3_64x16 (16,16,8)", "triton.nvmma_distributed", _mma(3, (16, 16, 8), (4, 1)), (64, 16),
      {"register": [[0, 1], [8, 0], [0, 8]], "lane": LANES_MMA, "warp": [[16, 0], [32, 0]]}),
     ("MMAv3_64x16 (16,8,8)", "triton.nvmma_distributed", _mma(3, (16, 8, 8), (4, 1)), (64, 16),
@@ -560,6 +586,17 @@ CASES = [
      {"register": [[0]], "lane": [[0], [0], [1], [2], [4]], "warp": [[0], [0]]}),
     ("SliceOfMmaV2 128 dim1", "triton.slice", _slice_mma(1), (128,),
      {"register": [[8], [32], [64]], "lane": [[0], [0], [1], [2], [4]], "warp": [[0], [16]]}),
+    ("SliceOfBlocked dim0", "triton.slice", SLICE_CGA_PARENT | {"dim": 0}, (128,),
+     {"register": [[1], [2], [16], [32]], "lane": [[4], [0], [0]], "warp": [[8], [0]],
+      "block": [[64], [0]]}),
+    ("SliceOfBlocked dim1", "triton.slice", SLICE_CGA_PARENT | {"dim": 1}, (128,),
+     {"register": [[1], [16], [32]], "lane": [[0], [2], [4]], "warp": [[0], [8]],
+      "block": [[0], [64]]}),
+    ("Slice4D", "triton.slice",
+     {"dim": 3, "parent": "blocked", "size_per_thread": (1, 1, 1, 4),
+      "threads_per_warp": (2, 1, 1, 16), "warps_per_cta": (1, 2, 4, 1), "order": (3, 0, 1, 2),
+      "ctas_per_cga": (1, 1, 1, 1), "cta_split_num": (1, 1, 1, 1), "cta_order": (3, 2, 1, 0)},
+     (2, 1, 1), {"lane": [[0, 0, 0]] * 4 + [[1, 0, 0]], "warp": [[0, 0, 0]] * 3}),
     ("SliceWithShape1", "triton.slice",
      {"dim": 0, "parent": "blocked", "size_per_thread": (1, 4), "threads_per_warp": (8, 4),
       "warps_per_cta": (2, 2), "order": (0, 1)}, (1,),
@@ -581,6 +618,24 @@ CASES = [
     ("SharedSwizzled2D_PerPhaseMaxPhaseVec", "triton.swizzled_shared", _shared(2, 2, 4, (1, 0)),
      (32, 32), {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 2], [4, 4],
                            [8, 0], [16, 0]]}),
+    ("SharedSwizzled2D_Order01", "triton.swizzled_shared", _shared(1, 1, 4, (0, 1)), (4, 8),
+     {"offset": [[1, 0], [2, 0], [1, 1], [2, 2], [0, 4]]}),
+    ("Shared1DSwizzle", "triton.swizzled_shared", _shared(2, 2, 4, (1, 0)), (64, 1),
+     {"offset": [[1 << k, 0] for k in range(6)]}),
+    ("LeadingOffset_8x16_4_2", "triton.nvmma_shared", _nvmma(32, 16), (8, 16),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 8]]}),
+    ("LeadingOffset_128x16_4_2", "triton.nvmma_shared", _nvmma(32, 16), (128, 16),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 8], [8, 0], [16, 0], [32, 0],
+                 [64, 0]]}),
+    ("LeadingOffset_8x32_2_4", "triton.nvmma_shared", _nvmma(64, 16), (8, 32),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 8], [4, 16]]}),
+    ("LeadingOffset_8x64_1_8", "triton.nvmma_shared", _nvmma(128, 16), (8, 64),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]]}),
+    ("LeadingOffset_8x64_1_8_32b", "triton.nvmma_shared", _nvmma(128, 32), (8, 64),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4], [2, 8], [4, 16], [0, 32]]}),
+    ("MMAv5Fp4Padded", "triton.nvmma_shared", _nvmma(128, 8, fp4=True), (32, 64),
+     {"offset": [[0, 1], [0, 2], [0, 4], [0, 0], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32],
+                 [8, 0], [16, 0]]}),
     ("SharedSwizzled4D", "triton.swizzled_shared", _shared(2, 2, 4, (3, 2, 1, 0)), (2, 4, 32, 32),
      {"offset": [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 4], [0, 0, 0, 8], [0, 0, 0, 16],
                  [0, 0, 1, 0], [0, 0, 2, 2], [0, 0, 4, 4], [0, 0, 8, 0], [0, 0, 16, 0],

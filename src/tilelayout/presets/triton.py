@@ -207,9 +207,11 @@ MMA_PARAMS = [
     summary="Triton/Gluon NVMMADistributedLayout: the mma.sync (v2) / wgmma (v3) accumulator "
     "tiled over warps and repeated to the tile shape",
     source=SOURCE + " (NvidiaMmaEncodingAttr::toLinearLayout, nvidiaMmaTile)",
-    params=[*MMA_PARAMS, Param("shape", "shape", (64, 64), doc="the tensor (tile) shape")],
+    params=[*MMA_PARAMS, Param("shape", "shape", (64, 64), doc="the tensor (tile) shape"),
+            *CGA_PARAMS],
 )
-def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(64, 64)) -> Built:
+def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(64, 64),
+                      ctas_per_cga=(1, 1), cta_split_num=(1, 1), cta_order=(1, 0)) -> Built:
     """Triton's ``#ttg.nvidia_mma`` / Gluon's ``NVMMADistributedLayout`` over a tile.
 
     One warp's accumulator tile (16 x 8 for mma.sync, 16 x N for wgmma) is the PTX
@@ -218,6 +220,8 @@ def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(
     of 4), registers repeat it to the shape (N first); past a small shape registers are
     broadcast (kept, zero), lanes and warps too. mma v2 also takes a batch dimension
     first (rank 3: ``instr_shape`` (1, 16, N), warps (batch, M, N), repeated N, M, batch).
+    With a cluster (``ctas_per_cga``), each dimension is split over ``cta_split_num`` CTAs
+    (``cbx``) and broadcast over the rest, as for ``triton.blocked``.
 
     Source: NvidiaMmaEncodingAttr (TritonGPUAttrDefs.td), nvidiaMmaTile and
     NvidiaMmaEncodingAttr::toLinearLayout (LinearLayoutConversions.cpp); the fragment is
@@ -230,7 +234,8 @@ def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(
     rep = rep_order(rank, rank - 1, rank - 2)
     cta = mma_tile(tile, 2, rank - 1, rank - 2, rep) * identity_nd(
         "warp", warps_per_cta, warp_order).transpose_outs(rep)
-    return _built(combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True), shape)
+    cga = _cga(MMA, rank, ctas_per_cga, cta_split_num, cta_order)
+    return _built(combine_cta_cga(cta, cga, shape, broadcast_registers=True), shape)
 
 
 # --------------------------------------------------------------------------- dot operands
@@ -332,17 +337,18 @@ SLICE_PARENTS = (*PARENTS, *(f"dot_{p}" for p in PARENTS))
 
 def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, instr_shape,
                   size_per_thread, threads_per_warp, order, operand_index=0,
-                  k_width=None) -> TileLayout:
+                  k_width=None, cga=((1, 1), (1, 1), (1, 0))) -> TileLayout:
     """A blocked, NVMMA or dot-operand parent layout over ``shape`` (what SliceLayout
-    slices)."""
+    slices); ``cga`` = (ctas_per_cga, cta_split_num, cta_order) of a blocked / NVMMA one."""
     if parent.startswith("dot_"):
         return dot_operand(operand_index, k_width, parent[len("dot_"):], warps_per_cta,
                            instr_shape, size_per_thread, threads_per_warp, order,
                            tuple(shape)).layout
     if parent == "blocked":
-        return blocked(size_per_thread, threads_per_warp, warps_per_cta, order, tuple(shape)).layout
+        return blocked(size_per_thread, threads_per_warp, warps_per_cta, order, tuple(shape),
+                       *cga).layout
     return nvmma_distributed(2 if parent == "mma_v2" else 3, warps_per_cta, instr_shape,
-                             tuple(shape)).layout
+                             tuple(shape), *cga).layout
 
 
 @register(
@@ -362,16 +368,17 @@ def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, i
         Param("order", "order", (1, 0), doc="blocked parent"),
         Param("instr_shape", "shape", None, doc="MMA parent (default as triton.nvmma_distributed)"),
         Param("shape", "shape", (64,), doc="the sliced tensor's shape (rank one less)"),
+        *CGA_PARAMS,
     ],
 )
 def slice_layout(dim=0, parent="blocked", operand_index=0, k_width=None, size_per_thread=(1, 4),
                  threads_per_warp=(4, 8), warps_per_cta=(4, 1), order=(1, 0), instr_shape=None,
-                 shape=(64,)) -> Built:
+                 shape=(64,), ctas_per_cga=(1, 1), cta_split_num=(1, 1), cta_order=(1, 0)) -> Built:
     """Triton's ``#ttg.slice<{dim, parent}>`` / Gluon's ``SliceLayout`` over a tile.
 
     The parent (blocked, an MMA, or a dot operand of one: ``parent="dot_mma_v2"`` with
-    ``operand_index`` and ``k_width``) is built for ``shape`` with extent 1 inserted at
-    ``dim``; dimension ``dim``
+    ``operand_index`` and ``k_width``; a blocked or MMA one may be split over a cluster's
+    CTAs) is built for ``shape`` with extent 1 inserted at ``dim``; dimension ``dim``
     is then dropped with :func:`tilelayout.algebra.bits.squeeze`: the lanes and warps that
     moved along it become broadcasts (replicas), the registers that did are removed and
     the rest renumbered. Checked against Triton.
@@ -384,5 +391,6 @@ def slice_layout(dim=0, parent="blocked", operand_index=0, k_width=None, size_pe
         raise fail(SLICE, f"dim {dim} is not a dimension of the rank-{rank} parent")
     parent_shape = (*shape[:dim], 1, *shape[dim:])
     layout = parent_layout(SLICE, parent, parent_shape, warps_per_cta, instr_shape,
-                           size_per_thread, threads_per_warp, order, operand_index, k_width)
+                           size_per_thread, threads_per_warp, order, operand_index, k_width,
+                           (ctas_per_cga, cta_split_num, cta_order))
     return Built(squeeze(layout, parent_shape, dim), tuple(shape))
