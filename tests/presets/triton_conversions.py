@@ -8,11 +8,9 @@ every expectation of a layout we have a preset for -- blocked (ranks 1, 2, 4), F
 MFMA and WMMA dot operands (ranks 2 and 3), MMA v2 / v3 (with CTA splits), MFMA and WMMA
 (ranks 2 and 3), slices of blocked (with CTA splits, rank 4), MMA and dot-operand parents,
 swizzled and NVMMA shared (fp4 padded too). Not transcribed: the ``EXPECT_EQ(a, b)`` ones
-that compare two Triton layouts with each other (transposed MFMA parents), the WMMA v2
-dot-operand ones (WMMA_v2_2x4Warps_lhs / _rhs, WMMA_v2_2x4x1Warps_lhs / _rhs: the same
-preset, ``amd.wmma_dot_operand``, is checked against the installed Triton on 688 parameter
-sets instead) and ChooseShmemLayout* (a register-to-register conversion scratch layout,
-not a layout attribute). AMD dot operands are ``amd.mfma_dot_operand`` /
+that compare two Triton layouts with each other (transposed MFMA parents) and
+ChooseShmemLayout* (a register-to-register conversion scratch layout, not a layout
+attribute). AMD dot operands are ``amd.mfma_dot_operand`` /
 ``amd.wmma_dot_operand``.
 """
 
@@ -93,7 +91,14 @@ def _wdot(op, warp_bases):
     return {"operand_index": op, "k_width": 16, "version": 1, "warp_bases": warp_bases}
 
 
+def _wdot2(op, k_width, warp_bases):
+    """wmmaDotOp(wmma(warps, version 2, false), op, kWidth)."""
+    return {"operand_index": op, "k_width": k_width, "version": 2, "warp_bases": warp_bases}
+
+
 W24 = ("0,1", "0,2", "1,0")             # wmma warps {2, 4}: N first (4), then M (2)
+W_M16 = [[0, 0], [0, 0], [16, 0]]  # only the M warp bit moves A (N ones are copies)
+W_N16 = [[0, 16], [0, 32], [0, 0]]  # only the N warp bits move B
 W241 = ("0,1,0", "0,2,0", "1,0,0")      # wmma warps {2, 4, 1}: M (4), then batch (2)
 
 
@@ -124,6 +129,8 @@ L16A = [[1, 0], [2, 0], [4, 0], [8, 0]]
 L16B = [[0, 1], [0, 2], [0, 4], [0, 8]]
 LANES_WDOT_3D_A = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 0, 0]]
 LANES_WDOT_3D_B = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 0]]
+LANES_W2A_3D = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 0, 8]]
+LANES_W2B_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 8, 0]]
 LANES_MFMA32_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 0, 16], [0, 4, 0]]
 LANES_MFMA32_3D_T = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 0, 4]]
 LANES_WMMA1_3D = [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 1, 0]]
@@ -546,6 +553,67 @@ CASES = [
      {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0],
                    [0, 0, 16], [2, 0, 0]], "lane": LANES_WDOT_3D_B,
       "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x4Warps_lhs k8 16x16", "amd.wmma_dot_operand", _wdot2(0, 8, W24), (16, 16),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": L16A + [[0, 8]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps_lhs k8 32x16", "amd.wmma_dot_operand", _wdot2(0, 8, W24), (32, 16),
+     {"register": [[0, 1], [0, 2], [0, 4]], "lane": L16A + [[0, 8]], "warp": W_M16}),
+    ("WMMA_v2_2x4Warps_lhs k8 32x64", "amd.wmma_dot_operand", _wdot2(0, 8, W24), (32, 64),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32]], "lane": L16A + [[0, 8]],
+      "warp": W_M16}),
+    ("WMMA_v2_2x4Warps_lhs k8 64x128", "amd.wmma_dot_operand", _wdot2(0, 8, W24), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [0, 64], [32, 0]],
+      "lane": L16A + [[0, 8]], "warp": W_M16}),
+    ("WMMA_v2_2x4Warps_lhs k16 16x32", "amd.wmma_dot_operand", _wdot2(0, 16, W24), (16, 32),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8]], "lane": L16A + [[0, 16]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps_lhs k16 32x32", "amd.wmma_dot_operand", _wdot2(0, 16, W24), (32, 32),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8]], "lane": L16A + [[0, 16]], "warp": W_M16}),
+    ("WMMA_v2_2x4Warps_lhs k16 32x128", "amd.wmma_dot_operand", _wdot2(0, 16, W24), (32, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64]], "lane": L16A + [[0, 16]],
+      "warp": W_M16}),
+    ("WMMA_v2_2x4Warps_lhs k16 64x128", "amd.wmma_dot_operand", _wdot2(0, 16, W24), (64, 128),
+     {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64], [32, 0]],
+      "lane": L16A + [[0, 16]], "warp": W_M16}),
+    ("WMMA_v2_2x4Warps_rhs k8 16x16", "amd.wmma_dot_operand", _wdot2(1, 8, W24), (16, 16),
+     {"register": [[1, 0], [2, 0], [4, 0]], "lane": L16B + [[8, 0]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps_rhs k8 32x16", "amd.wmma_dot_operand", _wdot2(1, 8, W24), (32, 16),
+     {"register": [[1, 0], [2, 0], [4, 0], [16, 0]], "lane": L16B + [[8, 0]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps_rhs k8 32x64", "amd.wmma_dot_operand", _wdot2(1, 8, W24), (32, 64),
+     {"register": [[1, 0], [2, 0], [4, 0], [16, 0]], "lane": L16B + [[8, 0]], "warp": W_N16}),
+    ("WMMA_v2_2x4Warps_rhs k8 64x128", "amd.wmma_dot_operand", _wdot2(1, 8, W24), (64, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [16, 0], [32, 0], [0, 64]], "lane": L16B + [[8, 0]],
+      "warp": W_N16}),
+    ("WMMA_v2_2x4Warps_rhs k16 32x16", "amd.wmma_dot_operand", _wdot2(1, 16, W24), (32, 16),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0]], "lane": L16B + [[16, 0]], "warp": [[0, 0]] * 3}),
+    ("WMMA_v2_2x4Warps_rhs k16 32x32", "amd.wmma_dot_operand", _wdot2(1, 16, W24), (32, 32),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0]], "lane": L16B + [[16, 0]],
+      "warp": [[0, 16], [0, 0], [0, 0]]}),
+    ("WMMA_v2_2x4Warps_rhs k16 64x64", "amd.wmma_dot_operand", _wdot2(1, 16, W24), (64, 64),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0], [32, 0]], "lane": L16B + [[16, 0]], "warp": W_N16}),
+    ("WMMA_v2_2x4Warps_rhs k16 128x128", "amd.wmma_dot_operand", _wdot2(1, 16, W24), (128, 128),
+     {"register": [[1, 0], [2, 0], [4, 0], [8, 0], [32, 0], [64, 0], [0, 64]],
+      "lane": L16B + [[16, 0]], "warp": W_N16}),
+    ("WMMA_v2_2x4x1Warps_lhs 1x16x16", "amd.wmma_dot_operand", _wdot2(0, 8, W241), (1, 16, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4]], "lane": LANES_W2A_3D, "warp": [[0, 0, 0]] * 3}),
+    ("WMMA_v2_2x4x1Warps_lhs 2x32x16", "amd.wmma_dot_operand", _wdot2(0, 8, W241), (2, 32, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4]], "lane": LANES_W2A_3D,
+      "warp": [[0, 16, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x4x1Warps_lhs 2x64x16", "amd.wmma_dot_operand", _wdot2(0, 8, W241), (2, 64, 16),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4]], "lane": LANES_W2A_3D,
+      "warp": [[0, 16, 0], [0, 32, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x4x1Warps_lhs 4x128x32", "amd.wmma_dot_operand", _wdot2(0, 8, W241), (4, 128, 32),
+     {"register": [[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 16], [0, 64, 0], [2, 0, 0]],
+      "lane": LANES_W2A_3D, "warp": [[0, 16, 0], [0, 32, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x4x1Warps_rhs 1x16x16", "amd.wmma_dot_operand", _wdot2(1, 8, W241), (1, 16, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0]], "lane": LANES_W2B_3D, "warp": [[0, 0, 0]] * 3}),
+    ("WMMA_v2_2x4x1Warps_rhs 2x32x16", "amd.wmma_dot_operand", _wdot2(1, 8, W241), (2, 32, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 16, 0]], "lane": LANES_W2B_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x4x1Warps_rhs 2x64x16", "amd.wmma_dot_operand", _wdot2(1, 8, W241), (2, 64, 16),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 16, 0], [0, 32, 0]], "lane": LANES_W2B_3D,
+      "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
+    ("WMMA_v2_2x4x1Warps_rhs 4x128x32", "amd.wmma_dot_operand", _wdot2(1, 8, W241), (4, 128, 32),
+     {"register": [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0], [0, 0, 16],
+                   [2, 0, 0]], "lane": LANES_W2B_3D, "warp": [[0, 0, 0], [0, 0, 0], [1, 0, 0]]}),
     ("WMMA_v1_2x4Warps 32x16", "amd.wmma", _wmma(1, False), (32, 16),
      {"register": [[2, 0], [4, 0], [8, 0]], "lane": LANES_WMMA1,
       "warp": [[0, 0], [0, 0], [16, 0]]}),
