@@ -307,3 +307,25 @@ def test_mma_and_slices_with_cta_splits_equal_triton():
         assert_same(p, ttgl.SliceLayout(dim, obj), shape)
         count += 1
     assert count == 192
+
+
+def test_dot_operands_of_split_parents_equal_triton():
+    """A DotOperandLayout of an MMA or blocked parent split over a cluster's CTAs: the CTAs
+    that split the parent along K hold copies (256)."""
+    count = 0
+    for op, kw, parent, ctas, split, order, shape in itertools.product(
+            (0, 1), (2, 8), ("mma_v2", "blocked"), [(2, 1), (1, 2), (2, 2)],
+            [(1, 1), (2, 1), (1, 2), (2, 2)], [(1, 0), (0, 1)], [(64, 64), (16, 128)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        obj = (ttgl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8], cga) if parent == "mma_v2"
+               else ttgl.BlockedLayout([1, 4], [4, 8], [2, 2], [1, 0], cga))
+        k = kw if parent == "mma_v2" else 0
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=k, parent=parent,
+                        warps_per_cta=(2, 2), instr_shape=(16, 8), size_per_thread=(1, 4),
+                        threads_per_warp=(4, 8), order=(1, 0), shape=shape, ctas_per_cga=ctas,
+                        cta_split_num=split, cta_order=order)
+        assert_same(p, ttgl.DotOperandLayout(op, obj, k), shape)
+        count += 1
+    assert count == 256

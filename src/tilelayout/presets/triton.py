@@ -298,11 +298,13 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
         Param("threads_per_warp", "shape", (4, 8), doc="blocked parent only"),
         Param("order", "order", (1, 0), doc="blocked parent only"),
         Param("shape", "shape", (64, 32), doc="the operand's (tile) shape"),
+        *CGA_PARAMS,
     ],
 )
 def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4, 1),
                 instr_shape=None, size_per_thread=(1, 4), threads_per_warp=(4, 8),
-                order=(1, 0), shape=(64, 32)) -> Built:
+                order=(1, 0), shape=(64, 32), ctas_per_cga=(1, 1), cta_split_num=(1, 1),
+                cta_order=(1, 0)) -> Built:
     """Triton's ``#ttg.dot_op`` / Gluon's ``DotOperandLayout`` over a tile.
 
     MMA parents: one warp holds a 16 x (8 k_width) tile of A (or (8 k_width) x 8 of B):
@@ -313,7 +315,9 @@ def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4
     a thread (at (0, 2): register 2 of lane 0, where the PTX fragment has register 0 of
     lane 1). Warps along K hold copies (broadcast); registers repeat the tile K first.
     A blocked parent (FMA dot): each thread holds all of K, lanes and warps along K
-    broadcast. Checked against Triton over every k_width.
+    broadcast. With the parent split over a cluster's CTAs (``ctas_per_cga``), the CTAs
+    that split it along K hold copies of the operand. Checked against Triton over every
+    k_width.
 
     Source: DotOperandEncodingAttr (TritonGPUAttrDefs.td), nvidiaDotToLinearLayout and
     fmaDotToLinearLayout (LinearLayoutConversions.cpp); Gluon ``DotOperandLayout``.
@@ -323,7 +327,13 @@ def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4
                    f"{operand_index}, shape {shape}")
     linear, broadcast = dot_linear(DOT, operand_index, k_width, parent, warps_per_cta, instr_shape,
                                    size_per_thread, threads_per_warp, order, shape)
-    return _built(combine_cta_cga(linear, Linear((), ()), shape, broadcast), shape)
+    rank = len(shape)
+    k_dim = rank - 1 if operand_index == 0 else rank - 2
+    split = list(cta_split_num) if math.prod(cta_split_num) > 1 else [1] * rank
+    if len(split) == rank:  # the CTAs that split the parent along K hold copies of the operand
+        split[k_dim] = 1
+    cga = _cga(DOT, rank, ctas_per_cga, split, cta_order)
+    return _built(combine_cta_cga(linear, cga, shape, broadcast), shape)
 
 
 # --------------------------------------------------------------------------- slices
