@@ -4,9 +4,10 @@ tries, each inferred from the layout's Triton bases (imports Triton; loaded with
 
 A guess is only a candidate: ``to_gluon`` has Triton lower it and keeps it only if Triton's
 bases equal ours, so a wrong guess costs a lowering, never a wrong answer. Guesses come
-lazily, cheapest and most common first: blocked, NVMMA v2/v3, MMA dot operands, FMA
-(blocked-parent) dot operands, MFMA, WMMA, slices of blocked and of MMA parents, rank-3
-(batched) MMA / MFMA / WMMA layouts and MMA dot operands, MFMA / WMMA dot operands.
+lazily, most common first: blocked, NVMMA v2/v3, MMA dot operands, FMA (blocked-parent)
+dot operands, MFMA, WMMA, MFMA / WMMA dot operands, rank-3 (batched) MMA / MFMA / WMMA
+layouts and MMA dot operands, then slices of blocked and of MMA parents (a slice of an
+odd rank-3 blocked layout can equal many things: it is the last resort).
 
 >>> bases = {"register": [[0, 1]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]}
 >>> next(distributed_candidates(bases, (8, 8), False))
@@ -312,10 +313,10 @@ def distributed_candidates(bases: Bases, shape: Sequence[int], warpgroups: bool)
     yield from _fma_candidates(bases, shape)
     yield from _amd_candidates(bases, shape)
     yield from _wmma_candidates(bases, shape)
+    yield from _amd_dot_candidates(bases, shape)
+    yield from _batched_candidates(bases, shape)
     yield from _slice_candidates(bases, rank)
     yield from _mma_slice_candidates(bases, shape)
-    yield from _batched_candidates(bases, shape)
-    yield from _amd_dot_candidates(bases, shape)
 
 
 __all__ = ["distributed_candidates", "swizzled_candidate"]
