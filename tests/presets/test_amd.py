@@ -159,3 +159,29 @@ def test_wmma_dot_operands_equal_triton():
         assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (v, op, kw, wb, shape)
         count += 1
     assert count == 640 + 48
+
+
+def test_mfma_and_wmma_split_over_a_cluster_equal_triton():
+    """AMDMFMALayout / AMDWMMALayout with a cga_layout (CTAs of a cluster): 3 clusters x 4
+    splits x 2 CTA orders x 3 shapes where the split divides, each kind (96)."""
+    count = 0
+    for kind, ctas, split, order, shape in itertools.product(
+            ("mfma", "wmma"), [(2, 1), (1, 2), (2, 2)], [(1, 1), (2, 1), (1, 2), (2, 2)], [(1, 0), (0, 1)],
+            [(64, 64), (32, 128), (16, 16)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        cluster = {"ctas_per_cga": ctas, "cta_split_num": split, "cta_order": order}
+        if kind == "mfma":
+            obj = amd.AMDMFMALayout(3, [32, 32, 8], False, [2, 2], 32, [1, 1], cga)
+            p = presets.get("amd.mfma", version=3, instr_shape=(32, 32, 8), warps_per_cta=(2, 2),
+                            shape=shape, **cluster)
+        else:
+            obj = amd.AMDWMMALayout(2, False, [[0, 1], [1, 0]], [], None, cga)
+            p = presets.get("amd.wmma", version=2, shape=shape, **cluster)
+        ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
+        want = {k: v for k, v in (("register", ll.reg_bases), ("lane", ll.lane_bases),
+                                  ("warp", ll.warp_bases), ("block", ll.block_bases)) if v}
+        assert to_triton_bases(p.layout, shape) == want, (kind, ctas, split, order, shape)
+        count += 1
+    assert count == 96

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from .linear import Linear, combine_cta_cga, identity, product
 from .registry import Built, Param, fail, register
-from .triton import SOURCE, _check_rank
+from .triton import CGA_PARAMS, SOURCE, _cga, _check_rank
 
 MFMA = "amd.mfma"
 #: lanes of a CDNA wavefront
@@ -47,10 +47,12 @@ def _identity(size: int, in_dim: str, out: int) -> Linear:
         Param("element_bitwidth", "choice", 32, (32, 64), doc="accumulator element bits"),
         Param("tiles_per_warp", "shape", (1, 1), doc="MFMA tiles per wavefront per dim"),
         Param("shape", "shape", (64, 64), doc="the tensor (tile) shape"),
+        *CGA_PARAMS,
     ],
 )
 def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2, 2),
-         element_bitwidth=32, tiles_per_warp=(1, 1), shape=(64, 64)) -> Built:
+         element_bitwidth=32, tiles_per_warp=(1, 1), shape=(64, 64), ctas_per_cga=(1, 1),
+         cta_split_num=(1, 1), cta_order=(1, 0)) -> Built:
     """Triton's ``#ttg.amd_mfma`` / Gluon's ``AMDMFMALayout`` over a rank-2 (or batched
     rank-3) tile.
 
@@ -90,7 +92,8 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
                   identity(tiles_per_warp[dim_m], "register", dim_m),
                   identity(warps_per_cta[dim_m], "warp", dim_m),
                   *(identity(warps_per_cta[0], "warp", 0) for _ in range(rank - 2)))
-    linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
+    cga = _cga(MFMA, rank, ctas_per_cga, cta_split_num, cta_order)
+    linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
     return Built(linear.layout(shape), tuple(shape))
 
 
@@ -134,10 +137,12 @@ def _scaled(bases: Sequence[Sequence[int]], what: str, rank: int) -> list[tuple[
         Param("k", "int", None, doc="K of the instruction (instr_shape (16, 16, K)); default "
               "16 (v1, v2) or 32 (v3)"),
         Param("shape", "shape", (32, 32), doc="the tensor (tile) shape"),
+        *CGA_PARAMS,
     ],
 )
 def wmma(version=2, transposed=False, warp_bases=(("0", "1"), ("1", "0")), reg_bases=None,
-         k=None, shape=(32, 32)) -> Built:
+         k=None, shape=(32, 32), ctas_per_cga=(1, 1), cta_split_num=(1, 1),
+         cta_order=(1, 0)) -> Built:
     """Triton's ``#ttg.amd_wmma`` / Gluon's ``AMDWMMALayout`` over a rank-2 (or batched
     rank-3) tile.
 
@@ -179,5 +184,6 @@ def wmma(version=2, transposed=False, warp_bases=(("0", "1"), ("1", "0")), reg_b
     outs = (rank - 1, rank - 2, *reversed(range(rank - 2)))  # N, M, then batch (repOrder)
     cta = Linear(tuple((n, tuple(tuple(b[o] for o in outs) for b in vs)) for n, vs in bases.items()),
                  tuple((o, size[o]) for o in outs))
-    linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
+    cga = _cga(WMMA, rank, ctas_per_cga, cta_split_num, cta_order)
+    linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
     return Built(linear.layout(shape), tuple(shape))
