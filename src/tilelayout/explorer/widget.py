@@ -34,7 +34,7 @@ from ..presets import registry
 from ..render.svg import notebook_svg
 from ..syntax import format_layout, parse
 from .answers import answer
-from .views.presets import param_text
+from .catalog import param_text
 
 #: height of the widget's frame in pixels (the page lays its views out to fit it)
 HEIGHT = 640

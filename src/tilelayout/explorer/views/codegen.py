@@ -21,9 +21,8 @@ from ...codegen.generate import CodegenError, codegen
 from ...codegen.languages import LANGUAGES
 from ...core import budget
 from ...core.errors import LayoutError
-from .. import request
+from .. import catalog, request
 from ..request import MAX_PAIRS, ApiError
-from .presets import preset_view
 
 
 def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -41,7 +40,7 @@ def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(given.get("preset"), str):
             raise ApiError("a layout object must be {\"preset\": name, \"params\": {...}}",
                            field="layout")
-        entry = preset_view({"name": given["preset"], "params": given.get("params") or {}})
+        entry = catalog.preset_entry({"name": given["preset"], "params": given.get("params") or {}})
         spec["layout"] = entry["layout"]
         if spec.get("shape") in (None, "", []):
             spec["shape"] = entry["shape"]

@@ -26,9 +26,8 @@ from ...core.errors import DtypeError, LayoutError, UnknownTargetError
 from ...planning.access import AccessReport, smem_addresses
 from ...planning.operands import element_type
 from ...render.svg import MAX_ELEMENTS
-from .. import request
+from .. import catalog, request
 from ..request import MAX_TEXT, ApiError
-from .presets import preset_view
 
 
 def operand(req: Mapping[str, Any], key: str) -> tuple[Any, tuple[int, ...] | None,
@@ -43,7 +42,7 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Any, tuple[int, ...] | No
             raise ApiError(f"'{key}' must be layout text or {{\"preset\": name, "
                            f"\"params\": {{...}}}}", field=key)
         try:
-            entry = preset_view({"name": name, "params": value.get("params") or {}})
+            entry = catalog.preset_entry({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
         built = _preset(name, entry)
