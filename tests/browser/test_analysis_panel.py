@@ -8,7 +8,9 @@ from urllib.parse import quote
 import pytest
 
 import tilelayout as tl
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.views.analysis import analysis_view
+from tilelayout.explorer.views.layout import layout_view
 
 from .test_explorer import physical_cell
 
@@ -27,7 +29,7 @@ def test_legality_findings_highlight_their_elements(page):
     want = [i for i in range(64) if any(c["laneid"] >= 32 for c in L.apply(i))]
     assert page.page.evaluate("window.__tl.highlight.logical") == want
     phys = page.page.evaluate("window.__tl.highlight.physical")
-    view = api.layout_view({"layout": e.layout})["physical"]
+    view = layout_view({"layout": e.layout})["physical"]
     assert sorted(phys) == sorted(physical_cell(view, c) for i in want for c in L.apply(i))
     assert "active" in page.page.get_attribute(
         "[data-testid=finding][data-kind=out_of_range]", "class")
@@ -53,7 +55,7 @@ def test_bank_conflict_summary_and_requests(page):
     col = page.page.inner_text("[data-testid=conflict-column]")
     assert "64 wavefronts vs ideal 8" in col and "8-way" in col and "banks 0–15" in col
     assert "conflict-free" in page.page.inner_text("[data-testid=conflict-row]")
-    a = api.analysis_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16"})
+    a = analysis_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16"})
     page.page.click("[data-testid=conflict-column] .chips button:nth-child(2)")
     page.page.wait_for_selector("[data-testid=access]")
     want = sorted(a["conflicts"]["reads"][0]["requests"][1]["elements"])

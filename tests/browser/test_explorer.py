@@ -14,7 +14,10 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.eval.inverse import elements_at
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.request import resolve
+from tilelayout.explorer.views.layout import layout_view
+from tilelayout.explorer.views.presets import presets as preset_catalog
 
 pytestmark = pytest.mark.browser
 
@@ -89,8 +92,8 @@ def test_every_preset_loads_without_console_errors(page):
         state = page.page.evaluate("""() => { const d = window.__tl.state.data;
             return {layout: d.layout, err: window.__tl.lastError, drawn: !!window.__tl.state.model} }""")
         assert state["err"] is None and state["drawn"], name
-        want = next(p for p in api.presets()["presets"] if p["name"] == name)
-        assert state["layout"] == str(api.resolve(want)[0]), name
+        want = next(p for p in preset_catalog()["presets"] if p["name"] == name)
+        assert state["layout"] == str(resolve(want)[0]), name
     assert page.errors == [] and page.http_errors == []
 
 
@@ -138,7 +141,7 @@ def test_bad_input_shows_error_at_column_and_keeps_last_picture(page):
 def test_click_logical_element_highlights_exactly_the_owners(page):
     page.open(f"?layout={quote(REF)}&shape=8,16")
     L = tl.parse(REF)
-    view = api.layout_view({"layout": REF, "shape": [8, 16]})["physical"]
+    view = layout_view({"layout": REF, "shape": [8, 16]})["physical"]
     for index in [(7, 15), (0, 8), (3, 5)]:
         flat = index[0] * 16 + index[1]
         page.click_at(f"window.__tl.logicalCenter({flat})")
@@ -173,7 +176,7 @@ def test_click_logical_element_highlights_exactly_the_owners(page):
 def test_click_physical_slot_and_tile_highlight_elements_at(page):
     page.open(f"?layout={quote(REF)}&shape=8,16")
     L = tl.parse(REF)
-    view = api.layout_view({"layout": REF, "shape": [8, 16]})["physical"]
+    view = layout_view({"layout": REF, "shape": [8, 16]})["physical"]
     # a register slot: warp 6 (tile 1), lane 5, m 1
     page.click_at("window.__tl.physicalCenter(1, 5, 1, 0)")
     page.page.wait_for_function("typeof window.__tl.detailsFor === 'string'")
@@ -276,7 +279,7 @@ def test_large_tile_is_smooth_and_too_large_is_explained(page):
     assert first < 5 and latency < 250  # the benchmark reports the real figures
     page.page.wait_for_function("window.__tl.detailsFor === 32767")
     L = tl.parse(e.layout)
-    view = api.layout_view({"layout": e.layout, "shape": list(e.shape)})["physical"]
+    view = layout_view({"layout": e.layout, "shape": list(e.shape)})["physical"]
     assert sorted(page.page.evaluate("window.__tl.highlight.physical")) == \
         [physical_cell(view, c) for c in L.apply(32767, shape=e.shape)]
     page.shot("wgmma-128x256.png")

@@ -9,7 +9,8 @@ from urllib.parse import quote
 import pytest
 
 import tilelayout as tl
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.views.layout import layout_view
 
 pytestmark = pytest.mark.browser
 
@@ -148,7 +149,7 @@ def test_owner_tiles_of_two_tile_axes_form_a_grid(page):
         assert sorted(set(g["y"])).index(g["y"][t]) == tile["wgid"]
         assert sorted(set(g["x"])).index(g["x"][t]) == tile["wid_in_wg"]
     # a click on warp (1, 3)'s last slot selects what elements_at says is there
-    view = api.layout_view({"layout": e.layout, "shape": list(e.shape)})["physical"]
+    view = layout_view({"layout": e.layout, "shape": list(e.shape)})["physical"]
     t = view["tiles"].index({"wgid": 1, "wid_in_wg": 3})
     page.click_at(f"window.__tl.physicalCenter({t}, 31, 127, 0)")
     page.page.wait_for_function("typeof window.__tl.detailsFor === 'string'")

@@ -10,7 +10,8 @@ import pytest
 
 import tilelayout as tl
 from tilelayout import presets
-from tilelayout.explorer.movement_view import plan_view, smem_view
+from tilelayout.explorer.views.plan import plan_view
+from tilelayout.explorer.views.smem import smem_view
 
 from .conftest import ARTIFACTS, Page
 from .test_accessibility import _axe

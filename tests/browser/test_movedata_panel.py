@@ -7,7 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
-from tilelayout.explorer.movement_view import plan_view, smem_view
+from tilelayout.explorer.views.plan import plan_view
+from tilelayout.explorer.views.smem import smem_view
 
 pytestmark = pytest.mark.browser
 

@@ -19,12 +19,12 @@ from urllib.parse import quote
 
 import pytest
 
-from tilelayout.explorer import api
+from tilelayout.explorer.views.presets import presets as preset_catalog
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(1400, 900), (1000, 700), (700, 450)]
-PRESETS = [p["name"] for p in api.presets()["presets"] if not p.get("error")]
+PRESETS = [p["name"] for p in preset_catalog()["presets"] if not p.get("error")]
 READABLE = 14        # px: the smallest cell a layout of up to 2,048 elements opens with
 READABLE_ELEMENTS = 2048
 

@@ -13,7 +13,8 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.eval.inverse import elements_at
-from tilelayout.explorer import api
+from tilelayout.explorer.views.layout import layout_view
+from tilelayout.explorer.views.presets import preset_view
 
 from .test_explorer import physical_cell
 from .test_grid import CELL_INK
@@ -96,9 +97,9 @@ def test_mma_a_physical_cells_are_wide_and_all_labelled(page):
 
 def test_clicks_on_wide_cells_select_what_the_library_says(page):
     page.open(MMA_A)
-    entry = api.preset_view({"name": "mma.m16n8k16.A", "params": {"dtype": "float16"}})
+    entry = preset_view({"name": "mma.m16n8k16.A", "params": {"dtype": "float16"}})
     L, shape = tl.parse(entry["layout"]), tuple(entry["shape"])
-    view = api.layout_view({"layout": entry["layout"], "shape": list(shape)})["physical"]
+    view = layout_view({"layout": entry["layout"], "shape": list(shape)})["physical"]
     lanes = view["rows"][0]["values"]
     regs = view["cols"][0]["values"]
     # a physical slot, near its left and its right edge (beyond a square's width)
@@ -145,7 +146,7 @@ def test_zoom_keeps_the_aspect_and_fit_returns_to_it(page):
     z2 = geometry(page)["physical"]
     assert z2["w"] == int(z2["h"] * a + 1e-6) and z2["aspect"] == a
     # clicks while zoomed (and scrolled) still hit the right slot
-    entry = api.preset_view({"name": "mma.m16n8k16.A", "params": {"dtype": "float16"}})
+    entry = preset_view({"name": "mma.m16n8k16.A", "params": {"dtype": "float16"}})
     L, shape = tl.parse(entry["layout"]), tuple(entry["shape"])
     want = sorted(r * shape[1] + c for r, c in elements_at(L, {"laneid": 29, "m": 6}, shape))
     assert click_slot(page, 0, 29, 6, 0.9, 0.2) == want
@@ -179,7 +180,7 @@ def test_tall_logical_grid_with_wide_labels_widens_too(page):
     assert min(page.page.evaluate(CELL_INK, "logical")) > 0
     # a click near the right edge of a wide logical cell selects that element's owners
     L = tl.parse(TALL)
-    view = api.layout_view({"layout": TALL, "shape": [32, 4]})["physical"]
+    view = layout_view({"layout": TALL, "shape": [32, 4]})["physical"]
     flat = 30 * 4 + 3
     click_cell(page, "logical", flat, 0.92, 0.5)
     page.page.wait_for_function(f"window.__tl.detailsFor === {flat}")

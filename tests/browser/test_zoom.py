@@ -7,7 +7,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 import tilelayout as tl
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.views.layout import layout_view
 
 from .test_explorer import hex_rgb, physical_cell, png_pixels
 
@@ -59,7 +60,7 @@ def test_cells_fill_the_panels_and_follow_the_window(page):
 def test_zoom_scroll_and_pan_a_128x256_tile(page):
     e = examples.get("wgmma 128x256 accumulator")
     L = tl.parse(e.layout)
-    view = api.layout_view({"layout": e.layout, "shape": list(e.shape)})["physical"]
+    view = layout_view({"layout": e.layout, "shape": list(e.shape)})["physical"]
     page.open(f"?preset={quote(e.name)}")
     fit = geom(page, "logical")
     assert fit["fitted"] and 1 <= fit["cell"] < 8 and fit["sw"] <= fit["vw"] + 1

@@ -7,8 +7,8 @@ import pytest
 from tilelayout import presets
 from tilelayout.core.errors import LayoutError
 from tilelayout.core.mesh import MeshError, format_mesh, mesh_of, parse_mesh
-from tilelayout.explorer import api
-from tilelayout.explorer.api import ApiError
+from tilelayout.explorer.request import ApiError
+from tilelayout.explorer.views.convert import convert_view
 
 SPELLINGS = ["dp=2,tp=4", " dp = 2 , tp = 4 ", "dp:2,tp:4", '{"dp": 2, "tp": 4}',
              "{'dp': 2, 'tp': 4}", "dp=2,tp=4,"]
@@ -53,7 +53,7 @@ def test_the_three_readers_refuse_alike():
     with pytest.raises(presets.PresetError, match="NAME=SIZE"):
         presets.get("mesh.shard", mesh="dp")
     with pytest.raises(ApiError) as err:
-        api.convert_view({"layout": "S[4:1]", "mesh": "dp"})
+        convert_view({"layout": "S[4:1]", "mesh": "dp"})
     assert message in str(err.value)
 
 
@@ -61,7 +61,7 @@ def test_cli_and_explorer_accept_what_presets_accept(capsys):
     from tilelayout.cli import main
 
     for text in ("dp=2", "dp:2", '{"dp": 2}'):
-        out = api.convert_view({"layout": "S[(2,4):(1@dp,1)]", "mesh": text, "targets": ["jax"]})
+        out = convert_view({"layout": "S[(2,4):(1@dp,1)]", "mesh": text, "targets": ["jax"]})
         assert out["mesh"] == {"dp": 2} and out["targets"][0]["text"] == "P('dp', None)"
         assert main(["convert", "S[(2,4):(1@dp,1)]", "--to", "jax", "--mesh", text]) == 0
         assert "P('dp', None)" in capsys.readouterr().out

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import tilelayout as tl
 from tilelayout.core.swizzle import as_plain_swizzle
 from tilelayout.eval.forward import swizzle_array
-from tilelayout.explorer import api
+from tilelayout.explorer.views.explain import explain_view
+from tilelayout.explorer.views.layout import layout_view
 
 
 @st.composite
@@ -297,13 +298,13 @@ def test_interop_exports_only_a_plain_swizzle():
 # -- explorer API (the line x bank view is drawn from these arrays) ----------------------------
 def test_explorer_layout_view_and_explain():
     text = "ComposeLayout(XorSwizzle(1,2,4,8,16,32,96,144,264), S[(8,64):(64,1)])"
-    view = api.layout_view({"layout": text, "dtype": "float16"})
+    view = layout_view({"layout": text, "dtype": "float16"})
     L = tl.parse(text)
     bm = tl.bank_map(L, "float16")
     assert view["swizzle"] == "XorSwizzle(1,2,4,8,16,32,96,144,264)"
     assert view["banks"]["bank"] == bm["bank"].reshape(-1).tolist()
     assert view["banks"]["line"] == bm["line"].reshape(-1).tolist()
-    e = api.explain_view({"layout": text, "dtype": "float16", "index": [1, 0]})
+    e = explain_view({"layout": text, "dtype": "float16", "index": [1, 0]})
     assert e["swizzle"][0]["m"] == 64 and e["swizzle"][0]["address"] == 96
     assert e["swizzle"][0]["terms"] == [[6, 96]]
 
@@ -314,7 +315,7 @@ def test_explorer_example_of_a_bit_linear_swizzle_is_conflict_free():
     e = examples.get("smem 8x64 float16, bit-linear XOR swizzle")
     L = tl.parse(e.layout)
     assert isinstance(L, tl.ComposeLayout) and tl.Swizzle.from_xor(L.swizzle) is None
-    view = api.layout_view({"layout": e.layout, "dtype": e.dtype, "shape": list(e.shape)})
+    view = layout_view({"layout": e.layout, "dtype": e.dtype, "shape": list(e.shape)})
     banks = view["banks"]["bank"]
     column0 = [banks[64 * r] // 4 for r in range(8)]  # 16-byte bank groups of column 0
     assert sorted(column0) == list(range(8))

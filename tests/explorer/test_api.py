@@ -12,13 +12,20 @@ import tilelayout as tl
 from tests.helpers import call
 from tilelayout import presets
 from tilelayout.eval.inverse import elements_at
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.request import ApiError, resolve
+from tilelayout.explorer.views.analysis import access_view, analysis_view
+from tilelayout.explorer.views.elements_at import elements_at_view
+from tilelayout.explorer.views.explain import explain_view
+from tilelayout.explorer.views.layout import _box, layout_view
+from tilelayout.explorer.views.presets import preset_view
+from tilelayout.explorer.views.presets import presets as preset_catalog
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
 
 def test_layout_view_equals_map_all():
-    r = api.layout_view({"layout": REF, "shape": "8,16"})
+    r = layout_view({"layout": REF, "shape": "8,16"})
     L = tl.parse(REF)
     arrays = L.map_all((8, 16))
     assert r["layout"] == str(L) and r["replicas"] == 2 and r["size"] == 128
@@ -33,7 +40,7 @@ def test_layout_view_equals_map_all():
 
 
 def test_physical_kinds():
-    kind = lambda e: api.layout_view({"layout": e.layout, "shape": list(e.shape),  # noqa: E731
+    kind = lambda e: layout_view({"layout": e.layout, "shape": list(e.shape),  # noqa: E731
                                       "dtype": e.dtype, "swizzle": e.swizzle})["physical"]["kind"]
     assert kind(examples.get("TMEM accumulator (2x128x112)")) == "tmem"
     assert kind(examples.get("Trainium SBUF (P x F)")) == "trainium"
@@ -43,7 +50,7 @@ def test_physical_kinds():
 
 
 def test_smem_bank_grid_matches_bank_map():
-    r = api.layout_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B"})
+    r = layout_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B"})
     L = tl.ComposeLayout(tl.Swizzle.for_dtype("float16", "128B"), tl.parse("S[(8,64):(64,1)]"))
     bm = tl.bank_map(L, "float16")
     p = r["physical"]
@@ -55,37 +62,37 @@ def test_smem_bank_grid_matches_bank_map():
 
 
 def test_explain_and_elements_at_match_library():
-    ex = api.explain_view({"layout": REF, "shape": [8, 16], "index": [7, 15]})
+    ex = explain_view({"layout": REF, "shape": [8, 16], "index": [7, 15]})
     assert ex == tl.explain(tl.parse(REF), (7, 15), (8, 16)).to_dict()
-    got = api.elements_at_view({"layout": REF, "shape": [8, 16], "coords": {"laneid": 5}})
+    got = elements_at_view({"layout": REF, "shape": [8, 16], "coords": {"laneid": 5}})
     want = elements_at(tl.parse(REF), {"laneid": 5}, (8, 16))
     assert [tuple(e) for e in got["elements"]] == list(want)
-    union = api.elements_at_view({"layout": REF, "shape": [8, 16],
+    union = elements_at_view({"layout": REF, "shape": [8, 16],
                                   "coords": [{"warpid": 5}, {"warpid": 10}]})
     assert len(union["flat"]) == 128
 
 
 def test_access_reports_column_conflict():
     col0 = [64 * i for i in range(8)]
-    plain = api.access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "elements": col0})
-    swz = api.access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B",
+    plain = access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "elements": col0})
+    swz = access_view({"layout": "S[(8,64):(64,1)]", "dtype": "float16", "swizzle": "128B",
                            "elements": col0})
     assert plain["ways"] == 8 and plain["banks"] == [0]
     assert swz["ways"] == 1 and swz["banks"] == [0, 4, 8, 12, 16, 20, 24, 28]
 
 
 def test_registry_presets_are_all_offered():
-    listed = api.presets()["presets"]
+    listed = preset_catalog()["presets"]
     registry = [p for p in listed if p["group"] == "preset registry"]
     assert [p["name"] for p in registry] == list(presets.names())
     assert not [p for p in registry if "error" in p]
     for p in registry:
-        r = api.layout_view(p)
+        r = layout_view(p)
         assert r["layout"] == p["layout"]
 
 
 def test_too_large_is_explained_not_drawn():
-    r = api.layout_view({"layout": "S[(1024,1024):(1024,1)]"})
+    r = layout_view({"layout": "S[(1024,1024):(1024,1)]"})
     assert "coords" not in r and "at most" in r["too_large"]
 
 
@@ -98,14 +105,14 @@ def test_axis_ranges_without_evaluation_equal_map_all(text, shape):
     # above the caps the page still shows each axis's range; it must be the real one
     L = tl.parse(text)
     arrays = L.map_all(shape)
-    assert api._box(L) == {a: (int(v.min()), int(v.max())) for a, v in arrays.items()}
+    assert _box(L) == {a: (int(v.min()), int(v.max())) for a, v in arrays.items()}
 
 
 def test_too_large_reports_axis_ranges():
-    r = api.layout_view({"layout": "S[(1024,1024):(1,1024@P)] + 3@P"})
+    r = layout_view({"layout": "S[(1024,1024):(1,1024@P)] + 3@P"})
     assert {a["name"]: (a["min"], a["max"]) for a in r["axes"]} == {
         "m": (0, 1023), "P": (3, 1023 * 1024 + 3)}
-    r = api.layout_view({"layout": "S[(1024,1024)]", "dtype": "float16", "swizzle": "128B"})
+    r = layout_view({"layout": "S[(1024,1024)]", "dtype": "float16", "swizzle": "128B"})
     assert [(a["name"], a["min"], a["max"]) for a in r["axes"]] == [("m", None, None)]
 
 
@@ -121,21 +128,21 @@ def test_too_large_reports_axis_ranges():
     ({"layout": 5}, "layout", None),
 ])
 def test_bad_input_names_the_field(body, field, column):
-    with pytest.raises(api.ApiError) as info:
-        api.layout_view(body)
+    with pytest.raises(ApiError) as info:
+        layout_view(body)
     assert info.value.status == 400 and info.value.field == field
     assert info.value.column == column
 
 
 def test_map_all_coords_are_integers_in_json():
-    r = api.layout_view({"layout": "S[(4,4):(-1@laneid,4@laneid)] + 3@laneid"})
+    r = layout_view({"layout": "S[(4,4):(-1@laneid,4@laneid)] + 3@laneid"})
     arr = np.array(r["coords"]["laneid"])
     assert arr.dtype.kind == "i" and r["axes"][0]["min"] == int(arr.min())
 
 
 # -- preset parameters (POST /api/preset) ----------------------------------------------------
 def test_registry_entries_carry_their_parameters():
-    entries = {e["name"]: e for e in api.presets()["presets"] if e["group"] == "preset registry"}
+    entries = {e["name"]: e for e in preset_catalog()["presets"] if e["group"] == "preset registry"}
     assert set(entries) == set(presets.names())
     for name, e in entries.items():
         info = presets.info(name)
@@ -163,14 +170,14 @@ def test_registry_entries_carry_their_parameters():
      {"mesh": {"dp": 4, "tp": 2}, "spec": (("dp", "tp"), None), "shape": (16, 4)}),
 ])
 def test_preset_view_equals_presets_get(name, texts, kwargs):
-    e = api.preset_view({"name": name, "params": texts})
+    e = preset_view({"name": name, "params": texts})
     want = presets.get(name, **kwargs)
     assert e["layout"] == str(want.layout) and e["shape"] == list(want.shape)
     values = {p["name"]: p["text"] for p in e["params"]}
     for k, text in texts.items():
         assert values[k].replace(" ", "") == text.replace(" ", "")
     # the built layout draws: /api/layout accepts the entry as it is
-    r = api.layout_view(e)
+    r = layout_view(e)
     assert r["layout"] == str(want.layout)
 
 
@@ -198,7 +205,7 @@ def test_analysis_findings_equal_the_library_and_list_all_their_elements(text):
 
     L = tl.parse(text)
     shape = L.check_shape(None)
-    got = api.analysis_view({"layout": text})["legality"]
+    got = analysis_view({"layout": text})["legality"]
     want = legality(L, shape).to_dict()
     assert got["ok"] == want["ok"]
     keys = ("kind", "message", "count", "examples", "axis")
@@ -234,8 +241,8 @@ def test_analysis_bank_conflicts_equal_the_library():
     base = "S[(8,64):(64,1)]"
     for mode, ways in (("none", 8), ("128B", 1), ("32B", 4)):
         req = {"layout": base, "dtype": "float16", "swizzle": mode}
-        L = api.resolve(req)[0]
-        c = api.analysis_view(req)["conflicts"]
+        L = resolve(req)[0]
+        c = analysis_view(req)["conflicts"]
         assert c["access_bytes"] == 16 and c["per_vector"] == 8
         for read in c["reads"]:
             tc = tile_conflicts(L, "float16", (8, 64), 16, read["order"])
@@ -249,8 +256,8 @@ def test_analysis_bank_conflicts_equal_the_library():
         assert column["order"] == "column" and column["worst"]["ways"] == ways
         # request 0 of the column reads: vector columns 0..3, rows 0..7, lane = row
         assert column["requests"][0]["elements"][:16] == [*range(8), *range(64, 72)]
-    assert api.analysis_view({"layout": base})["conflicts"] is None      # no dtype: no banks
-    assert api.analysis_view({"layout": REF, "dtype": "float16"})["conflicts"] is None  # registers
+    assert analysis_view({"layout": base})["conflicts"] is None      # no dtype: no banks
+    assert analysis_view({"layout": REF, "dtype": "float16"})["conflicts"] is None  # registers
 
 
 def test_analysis_http_errors(server):
@@ -264,16 +271,16 @@ def test_analysis_http_errors(server):
 
 def test_a_mesh_preset_draws_its_tiles_in_the_mesh_order(server):
     # mesh.shard with spec None,tp: the layout lists tp before dp, the mesh is dp x tp
-    e = api.preset_view({"name": "mesh.shard", "params": {"spec": "None,tp"}})
+    e = preset_view({"name": "mesh.shard", "params": {"spec": "None,tp"}})
     assert e["order"] == ["dp", "tp"]
-    p = api.layout_view(e)["physical"]  # the page sends the entry's order with the layout
+    p = layout_view(e)["physical"]  # the page sends the entry's order with the layout
     assert p["tile_axes"] == ["dp", "tp"] and "devices (dp x tp)" in p["title"]
     assert p["mesh"] == {"rows": [0, 1], "cols": [0, 1]}
     # without an order: the layout's axis order
-    bare = api.layout_view({"layout": e["layout"], "shape": e["shape"]})["physical"]
+    bare = layout_view({"layout": e["layout"], "shape": e["shape"]})["physical"]
     assert bare["tile_axes"] == [a for a in tl.parse(e["layout"], axes=e["order"]).axes if a in ("dp", "tp")]
     # presets without a mesh have no order; a bad order is a 400 naming the field
-    assert api.preset_view({"name": "mma.m16n8k16.A", "params": {}})["order"] is None
+    assert preset_view({"name": "mma.m16n8k16.A", "params": {}})["order"] is None
     for bad in ("dp,tp", [1, 2], ["x"] * 17):
         code, _, raw = call(server, "/api/layout", {"layout": REF, "order": bad})
         assert code == 400 and json.loads(raw)["field"] == "order"
@@ -286,19 +293,19 @@ def test_two_requests_declaring_different_axes_never_leak(server):
     b = {"layout": "S[(2,4):(1@beta,1)]", "mesh": "beta=2", "shape": "8"}
     swapped = {**b, "layout": a["layout"]}  # beta's request naming alpha's axis
     # in-process: each request's axes are a value built from its own body
-    assert api.layout_view(a)["axis_names"] == ["alpha", "m"]
-    assert api.layout_view(b)["axis_names"] == ["beta", "m"]
-    with pytest.raises(api.ApiError, match="unknown axis 'alpha'"):
-        api.layout_view(swapped)
+    assert layout_view(a)["axis_names"] == ["alpha", "m"]
+    assert layout_view(b)["axis_names"] == ["beta", "m"]
+    with pytest.raises(ApiError, match="unknown axis 'alpha'"):
+        layout_view(swapped)
     errors: list[str] = []
 
     def hammer(req: dict, name: str) -> None:
         for _ in range(30):
             try:
-                assert api.layout_view(req)["axis_names"] == [name, "m"]
-                api.layout_view(swapped)
+                assert layout_view(req)["axis_names"] == [name, "m"]
+                layout_view(swapped)
                 errors.append("swapped passed")
-            except api.ApiError as exc:
+            except ApiError as exc:
                 if "unknown axis 'alpha'" not in exc.message:
                     errors.append(exc.message)
 

@@ -1,4 +1,4 @@
-"""POST /api/codegen (explorer/codegen_view.py): text or preset layouts, refusals as
+"""POST /api/codegen (explorer/views/codegen.py): text or preset layouts, refusals as
 ``ok: false``, bad input as 4xx with the field."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.helpers import call
-from tilelayout.explorer.codegen_view import codegen_view
+from tilelayout.explorer.views.codegen import codegen_view
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 

@@ -108,6 +108,6 @@ def test_over_http_refusals_are_200_and_bad_input_is_4xx(server):
 
 
 def api_convert(req):
-    from tilelayout.explorer import api
+    from tilelayout.explorer.views.convert import convert_view
 
-    return api.convert_view(req)
+    return convert_view(req)

@@ -11,9 +11,11 @@ import pytest
 
 import tilelayout as tl
 from tests.helpers import call
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
 from tilelayout.explorer.drawing import colours, dim_name, logical_fold
-from tilelayout.explorer.table_view import MAX_TABLE_ELEMENTS, table_view
+from tilelayout.explorer.request import resolve
+from tilelayout.explorer.views.layout import layout_view
+from tilelayout.explorer.views.table import MAX_TABLE_ELEMENTS, table_view
 from tilelayout.render.svg import default_color_key
 from tilelayout.render.table import fold_shape
 
@@ -45,7 +47,7 @@ def test_fold_is_the_libraries_fold_and_a_bijection(shape):
 
 @pytest.mark.parametrize("e", examples.EXAMPLES, ids=lambda e: e.name)
 def test_colours_offer_every_axis_and_default_to_the_svg_key(e):
-    view = api.layout_view({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
+    view = layout_view({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
                             "swizzle": e.swizzle or "none"})
     if view.get("too_large"):
         return
@@ -53,7 +55,7 @@ def test_colours_offer_every_axis_and_default_to_the_svg_key(e):
     assert [a["name"] for a in view["axes"]] == keys[:len(view["axes"])]
     assert ("bank" in keys) == ("banks" in view)
     with examples.example_axes():  # the mesh axes exist inside requests only
-        layout = api.resolve({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
+        layout = resolve({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
                               "swizzle": e.swizzle or "none"})[0]
         assert view["colours"]["default"] == default_color_key(layout, e.dtype, e.shape)
     assert view["dim_names"] == [dim_name(d) for d in range(len(e.shape))]

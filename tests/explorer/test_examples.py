@@ -9,12 +9,13 @@ import sys
 import pytest
 
 import tilelayout as tl
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.views.layout import layout_view
 
 
 @pytest.mark.parametrize("e", examples.EXAMPLES, ids=lambda e: e.name)
 def test_every_example_loads(e):
-    r = api.layout_view({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
+    r = layout_view({"layout": e.layout, "shape": list(e.shape), "dtype": e.dtype,
                          "swizzle": e.swizzle})
     n, reps = math.prod(e.shape), r["replicas"]
     assert r["size"] == n and "too_large" not in r and e.doc
@@ -44,16 +45,16 @@ def test_every_example_loads(e):
 
 
 def test_importing_and_using_the_explorer_never_grows_the_axis_registry():
-    # a fresh interpreter: importing examples and api, and answering requests that use the
+    # a fresh interpreter: importing examples and the views, and answering requests that use the
     # examples' mesh axes and a mesh preset's, leave the global registry as it was
     code = """
 import tilelayout as tl
 before = [a.name for a in tl.axes()]
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples, views
 assert [a.name for a in tl.axes()] == before, "import"
-api.presets()
-api.layout_view({"layout": "S[(2,4,2,4):(1@x,4,1@y,1)]", "shape": "8,8"})
-api.preset_view({"name": "mesh.shard", "params": {"mesh": "dp=2,tp=4"}})
+views.presets.presets()
+views.layout.layout_view({"layout": "S[(2,4,2,4):(1@x,4,1@y,1)]", "shape": "8,8"})
+views.presets.preset_view({"name": "mesh.shard", "params": {"mesh": "dp=2,tp=4"}})
 assert [a.name for a in tl.axes()] == before, [a.name for a in tl.axes()]
 assert not tl.core.axes.is_axis("x")
 """

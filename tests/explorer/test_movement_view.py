@@ -9,8 +9,8 @@ import pytest
 
 import tilelayout as tl
 from tilelayout import presets
-from tilelayout.explorer.api import ApiError
-from tilelayout.explorer.movement_view import smem_view
+from tilelayout.explorer.request import ApiError
+from tilelayout.explorer.views.smem import smem_view
 
 from ..helpers import call
 

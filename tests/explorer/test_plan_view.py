@@ -9,8 +9,8 @@ import json
 import pytest
 
 import tilelayout as tl
-from tilelayout.explorer.api import ApiError
-from tilelayout.explorer.movement_view import plan_view
+from tilelayout.explorer.request import ApiError
+from tilelayout.explorer.views.plan import plan_view
 
 from ..helpers import call
 

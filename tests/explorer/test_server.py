@@ -7,7 +7,8 @@ import json
 
 import tilelayout as tl
 from tests.helpers import call
-from tilelayout.explorer import api, examples
+from tilelayout.explorer import examples
+from tilelayout.explorer.request import MAX_BODY, MAX_TEXT
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
@@ -36,10 +37,10 @@ def test_http_routes_and_errors(server):
     assert status == 400 and "JSON" in json.loads(raw)["error"]
     status, _, raw = call(server, "/api/layout", raw=b"[1, 2]")
     assert status == 400
-    big = json.dumps({"layout": "S[4]", "pad": "x" * (api.MAX_BODY + 10)}).encode()
+    big = json.dumps({"layout": "S[4]", "pad": "x" * (MAX_BODY + 10)}).encode()
     status, _, raw = call(server, "/api/layout", raw=big)
     assert status == 413 and "at most" in json.loads(raw)["error"]
-    status, _, raw = call(server, "/api/layout", {"layout": "S[4]" + " " * api.MAX_TEXT})
+    status, _, raw = call(server, "/api/layout", {"layout": "S[4]" + " " * MAX_TEXT})
     assert status == 413
     status, _, raw = call(server, "/api/layout", method="DELETE")
     assert status == 405

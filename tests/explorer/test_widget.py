@@ -10,7 +10,8 @@ import pytest
 
 import tilelayout as tl
 from tests.helpers import TC, call
-from tilelayout.explorer.server import answer, serve_in_thread
+from tilelayout.explorer.answers import answer
+from tilelayout.explorer.server import serve_in_thread
 
 pytest.importorskip("anywidget")
 from tilelayout.explorer.widget import widget  # noqa: E402

@@ -63,3 +63,13 @@ def test_units():
     assert s.wavefronts > s.store.per_warp + s.load.per_warp
     assert staging_units(s, True) == n + SYNCWARP + ROUND_TRIP
     assert staging_units(s, False) == n + BAR_SYNC + ROUND_TRIP
+
+
+def test_conversions_of_the_source_type_are_counted():
+    # a float32 accumulator stored as bfloat16: one cvt.rn.bf16x2.f32 per two values
+    p = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", "tma:box=64,64", dtype="bfloat16")
+    assert (p.costs["conversions"], p.costs["conversion_instruction"]) == \
+        (64 // 2, "cvt.rn.bf16x2.f32")                  # 64 accumulators per thread
+    assert p.stages[0].what == "convert"
+    same = tl.plan_conversion("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]")
+    assert "conversions" not in same.costs               # float32 planned as float32

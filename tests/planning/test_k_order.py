@@ -10,8 +10,8 @@ import pytest
 
 import tilelayout as tl
 from tests.helpers import run
-from tilelayout.explorer.api import ApiError
-from tilelayout.explorer.movement_view import plan_view
+from tilelayout.explorer.request import ApiError
+from tilelayout.explorer.views.plan import plan_view
 
 from .scenarios.suite import DOT_A_FP8, WGMMA_D
 

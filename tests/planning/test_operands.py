@@ -86,8 +86,8 @@ def test_cli_refuses_mixed_dtypes_and_states_the_one_planned():
 
 
 def test_explorer_refuses_mixed_dtypes_on_the_dtype_field():
-    from tilelayout.explorer.api import ApiError
-    from tilelayout.explorer.movement_view import plan_view
+    from tilelayout.explorer.request import ApiError
+    from tilelayout.explorer.views.plan import plan_view
     req = {"src": {"preset": "wgmma.m64nNk16.D", "params": {"n": 64}},
            "dst": {"preset": "smem.tile", "params": {"dtype": "bfloat16", "shape": [64, 64]}}}
     with pytest.raises(ApiError, match="different element types") as e:

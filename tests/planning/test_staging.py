@@ -4,6 +4,7 @@ planning/choose.py ``widest_choice``), instruction kinds into given tiles and in
 from __future__ import annotations
 
 import tilelayout as tl
+from tests.planning.conftest import expected
 from tilelayout import presets
 from tilelayout.planning.placement import place
 from tilelayout.planning.staging import stage_through, writer_of
@@ -16,18 +17,12 @@ ROWS = tl.parse("S[(32,32):(1@laneid,1)]")
 COLS = tl.parse("S[(32,32):(1,1@laneid)]")
 
 
-def _delivers(plan: tl.ConversionPlan) -> bool:
-    out = plan.execute()
-    r = plan._route.dst
-    return all(out[tuple(c)] == e for c, e in zip(r.coords.tolist(), r.element.tolist(),
-                                                   strict=True))
-
 
 def test_plans_search_the_xor_family_too():
     p = tl.plan_conversion(BLOCKED_ROWS, BLOCKED_COLS, (64, 64), "float32")
     c = tl.choose_smem_layout(BLOCKED_ROWS, BLOCKED_COLS, (64, 64), "float32", "any")
     assert p.costs["wavefronts"] <= c.wavefronts == 256
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_the_wgmma_accumulator_stores_with_stmatrix_into_a_given_tile():
@@ -38,7 +33,7 @@ def test_the_wgmma_accumulator_stores_with_stmatrix_into_a_given_tile():
     assert p.costs["store_instruction"] == "stmatrix.x4"
     assert p.costs["store_requests"] == 4 * 8                        # 8 per warp
     assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_passes_combine_with_stmatrix():
@@ -50,7 +45,7 @@ def test_passes_combine_with_stmatrix():
     assert (p.costs["passes"], p.costs["smem_bytes"]) == (4, 2048)
     assert p.costs["store_instruction"] == "stmatrix.x4"
     assert p.costs["store_requests"] + p.costs["load_requests"] == 4 * 8
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_at_the_wavefront_floor_fewer_instructions_still_win():
@@ -61,7 +56,7 @@ def test_at_the_wavefront_floor_fewer_instructions_still_win():
     p = tl.plan_conversion(D, T, (64, 64), "float16")
     assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"]
     assert p.costs["store_requests"] + p.costs["load_requests"] == 4 * 12
-    assert _delivers(p)
+    assert p.execute() == expected(p.dst, p.shape)
 
 
 def test_a_transpose_stages_conflict_free_with_wide_vectors():

@@ -93,8 +93,9 @@ def test_cli_target():
 
 
 def test_explorer_takes_and_states_the_target():
-    from tilelayout.explorer.api import ApiError
-    from tilelayout.explorer.movement_view import plan_view, smem_view
+    from tilelayout.explorer.request import ApiError
+    from tilelayout.explorer.views.plan import plan_view
+    from tilelayout.explorer.views.smem import smem_view
     req = {"src": D, "dst": ROWS, "shape": [64, 64], "dtype": "float16"}
     assert plan_view(req)["target"] == "sm_90a"
     r = plan_view({**req, "target": "sm_80"})

@@ -202,4 +202,130 @@ def test_tritons_own_conversion_test_expectations_equal_our_presets():
         if ours != want:
             differ.append((name, ours, want))
     assert not differ, differ
-    assert len(CASES) == 76 and len(CHANGED) == 3
+    assert len(CASES) == 76 + 21 + 53 + 5 + 8 + 24 + 2 and len(CHANGED) == 3
+
+
+def test_rank3_mma_and_dot_operands_equal_triton():
+    """A batch dimension first: mma v2 (instr (1, 16, 8)) over 5 warp splits x 5 shapes;
+    its dot operands A and B for k_width 1..8 x 4 warp splits x 4 shapes; FMA operands of
+    a rank-3 blocked parent (3 orders, 3 shapes)."""
+    count = 0
+    warp3 = [(1, 1, 1), (2, 2, 1), (1, 2, 2), (4, 1, 1), (2, 1, 4)]
+    for warps, shape in itertools.product(warp3, [(2, 32, 32), (4, 16, 16), (1, 64, 8), (8, 16, 64),
+                                                  (2, 8, 8)]):
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps,
+                        instr_shape=(1, 16, 8), shape=shape)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [1, 16, 8]), shape)
+        count += 1
+    for op, kw, warps, shape in itertools.product((0, 1), (1, 2, 4, 8), warp3[:3] + warp3[4:],
+                                                  [(2, 32, 32), (4, 16, 64), (1, 64, 16), (2, 8, 8)]):
+        mma = ttgl.NVMMADistributedLayout([2, 0], list(warps), [1, 16, 8])
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=kw, parent="mma_v2",
+                        warps_per_cta=warps, instr_shape=(1, 16, 8), shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(op, mma, kw), shape)
+        count += 1
+    for op, spt, order, shape in itertools.product((0, 1), [(1, 1, 4), (1, 2, 2)],
+                                                   [(2, 1, 0), (1, 2, 0), (0, 1, 2)],
+                                                   [(2, 32, 8), (4, 8, 32), (1, 4, 4)]):
+        blocked = ttgl.BlockedLayout(list(spt), [1, 4, 8], [2, 2, 1], list(order))
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=0, parent="blocked",
+                        warps_per_cta=(2, 2, 1), size_per_thread=spt, threads_per_warp=(1, 4, 8),
+                        order=order, shape=shape)
+        assert_same(p, ttgl.DotOperandLayout(op, blocked, 0), shape)
+        count += 1
+    assert count == 25 + 128 + 36
+
+
+def test_slices_of_dot_operands_equal_triton():
+    """SliceLayout of a DotOperandLayout: mma v2 A/B for k_width 1..8 (256), mma v3 A (54),
+    FMA A/B (48)."""
+    count = 0
+    for dim, op, kw, warps, shape in itertools.product((0, 1), (0, 1), (1, 2, 4, 8), MMA_WARPS[:4],
+                                                       [(16,), (64,), (8,), (256,)]):
+        dot = ttgl.DotOperandLayout(op, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8]), kw)
+        p = presets.get("triton.slice", dim=dim, parent="dot_mma_v2", operand_index=op, k_width=kw,
+                        warps_per_cta=warps, instr_shape=(16, 8), shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, dot), shape)
+        count += 1
+    for dim, kw, warps, shape in itertools.product((0, 1), (1, 2, 4), [(4, 1), (4, 2), (8, 1)],
+                                                   [(16,), (64,), (128,)]):
+        dot = ttgl.DotOperandLayout(0, ttgl.NVMMADistributedLayout([3, 0], list(warps), [16, 64, 16]), kw)
+        p = presets.get("triton.slice", dim=dim, parent="dot_mma_v3", operand_index=0, k_width=kw,
+                        warps_per_cta=warps, instr_shape=(16, 64, 16), shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, dot), shape)
+        count += 1
+    for dim, op, spt, order, shape in itertools.product((0, 1), (0, 1), [(1, 4), (2, 2)], [(1, 0), (0, 1)],
+                                                        [(16,), (64,), (4,)]):
+        dot = ttgl.DotOperandLayout(op, ttgl.BlockedLayout(list(spt), [4, 8], [2, 2], list(order)), 0)
+        p = presets.get("triton.slice", dim=dim, parent="dot_blocked", operand_index=op, k_width=0,
+                        warps_per_cta=(2, 2), size_per_thread=spt, threads_per_warp=(4, 8),
+                        order=order, shape=shape)
+        assert_same(p, ttgl.SliceLayout(dim, dot), shape)
+        count += 1
+    assert count == 256 + 54 + 48
+
+
+def test_mma_and_slices_with_cta_splits_equal_triton():
+    """NVMMADistributedLayout split over a cluster's CTAs (rank 2: 4 clusters x 4 splits x 2
+    CTA orders x 2 warp splits x 3 shapes, where the split divides; rank 3); SliceLayout of
+    split blocked and MMA parents (192)."""
+    count = 0
+    for ctas, split, order, warps, shape in itertools.product(
+            [(2, 1), (1, 2), (2, 2), (4, 2)], [(1, 1), (2, 1), (1, 2), (2, 2)], [(1, 0), (0, 1)],
+            [(2, 2), (4, 1)], [(64, 64), (16, 128), (16, 8)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps, instr_shape=(16, 8),
+                        shape=shape, ctas_per_cga=ctas, cta_split_num=split, cta_order=order)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], list(warps), [16, 8], cga), shape)
+        count += 1
+    for ctas, split, order, shape in itertools.product(
+            [(1, 4, 2), (4, 2, 2)], [(1, 4, 2), (4, 2, 1), (2, 1, 1)], [(2, 1, 0), (0, 1, 2)],
+            [(64, 128, 128), (1, 128, 128), (8, 16, 16)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        p = presets.get("triton.nvmma_distributed", version=2, warps_per_cta=(16, 1, 1),
+                        instr_shape=(1, 16, 8), shape=shape, ctas_per_cga=ctas, cta_split_num=split,
+                        cta_order=order)
+        assert_same(p, ttgl.NVMMADistributedLayout([2, 0], [16, 1, 1], [1, 16, 8], cga), shape)
+        count += 1
+    assert count == 162
+    count = 0
+    for dim, parent, ctas, split, order, shape in itertools.product(
+            (0, 1), ("blocked", "mma_v2"), [(2, 1), (1, 2), (2, 2)], [(1, 1), (2, 1), (1, 2), (2, 2)],
+            [(1, 0), (0, 1)], [(128,), (16,), (4,)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        obj = (ttgl.BlockedLayout([2, 4], [4, 8], [2, 2], [1, 0], cga) if parent == "blocked"
+               else ttgl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8], cga))
+        p = presets.get("triton.slice", dim=dim, parent=parent, size_per_thread=(2, 4),
+                        threads_per_warp=(4, 8), warps_per_cta=(2, 2), order=(1, 0), instr_shape=(16, 8),
+                        shape=shape, ctas_per_cga=ctas, cta_split_num=split, cta_order=order)
+        assert_same(p, ttgl.SliceLayout(dim, obj), shape)
+        count += 1
+    assert count == 192
+
+
+def test_dot_operands_of_split_parents_equal_triton():
+    """A DotOperandLayout of an MMA or blocked parent split over a cluster's CTAs: the CTAs
+    that split the parent along K hold copies (256)."""
+    count = 0
+    for op, kw, parent, ctas, split, order, shape in itertools.product(
+            (0, 1), (2, 8), ("mma_v2", "blocked"), [(2, 1), (1, 2), (2, 2)],
+            [(1, 1), (2, 1), (1, 2), (2, 2)], [(1, 0), (0, 1)], [(64, 64), (16, 128)]):
+        if any(c % s for c, s in zip(ctas, split, strict=True)):
+            continue
+        cga = gluon_ir.make_cga_layout(list(ctas), list(split), list(order))
+        obj = (ttgl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8], cga) if parent == "mma_v2"
+               else ttgl.BlockedLayout([1, 4], [4, 8], [2, 2], [1, 0], cga))
+        k = kw if parent == "mma_v2" else 0
+        p = presets.get("triton.dot_operand", operand_index=op, k_width=k, parent=parent,
+                        warps_per_cta=(2, 2), instr_shape=(16, 8), size_per_thread=(1, 4),
+                        threads_per_warp=(4, 8), order=(1, 0), shape=shape, ctas_per_cga=ctas,
+                        cta_split_num=split, cta_order=order)
+        assert_same(p, ttgl.DotOperandLayout(op, obj, k), shape)
+        count += 1
+    assert count == 256

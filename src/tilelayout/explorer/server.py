@@ -1,23 +1,7 @@
 """The explorer's HTTP server: static page assets plus the JSON API, Python stdlib only.
 
-Routes::
-
-    GET  /                  the page (static/index.html)
-    GET  /static/<file>     page assets (JS, CSS)
-    GET  /api/presets       teaching examples + the preset registry
-    GET  /api/options       dtypes, swizzle modes, size caps
-    POST /api/layout        layout text, shape, dtype, swizzle -> everything the page draws
-    POST /api/explain       ... + index -> the four steps for one element
-    POST /api/elements_at   ... + coords -> the logical elements held there
-    POST /api/access        ... + elements -> shared-memory banks and conflict ways
-    POST /api/preset        name + params -> a registry preset built with those parameters
-    POST /api/analysis      layout ... -> legality findings (with their elements), bank conflicts
-    POST /api/convert       layout ... (+ mesh, targets) -> CuTe / CuTe TV / JAX / Triton / TVM
-                            text for each target, or the converter's refusal reason
-    POST /api/codegen       layout, shape, lang, inverse -> the index map as code
-    POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
-    POST /api/plan          src, dst, shape, dtype -> the conversion plan and its stages
-    POST /api/table         layout ... -> the table form (layout.table()), the views' text
+Routes: :mod:`.views` (one module per endpoint, its route table ``views.GET`` /
+``views.POST``); the answers without HTTP and the answer cache: :mod:`.answers`.
 
 A POST with ``?soft=1`` answers a refused request (4xx) with status 200 and the same JSON
 body plus ``"status"`` (the page validates as the user types without console noise);
@@ -33,7 +17,7 @@ Hardening (see ``docs/limits.md``): requests must name this server in ``Host``
 (:mod:`.admission`), POSTs must be same-origin ``application/json``; each request
 runs under the server's :class:`~tilelayout.Limits` (work over them is refused before
 it starts; the ``seconds`` budget stops long loops), and the axes its layout text may
-name come from its own body (``api.request_axes``: no global axis state); a bounded pool of worker threads
+name come from its own body (``request.request_axes``: no global axis state); a bounded pool of worker threads
 serves connections (listen backlog :data:`BACKLOG`, ``TCP_NODELAY``, read timeouts).
 
 >>> server = make_server("127.0.0.1", 0)
@@ -51,7 +35,6 @@ import socket
 import sys
 import threading
 import traceback
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
@@ -62,27 +45,13 @@ from urllib.parse import urlsplit
 
 from ..core import budget
 from ..core.errors import BudgetError, LayoutError
-from . import admission, api, codegen_view, movement_view
-from .messages import for_page
-from .table_view import table_view
+from . import admission, views
+from .answers import AnswerCache, page_error, status_of
+from .request import MAX_BODY, REQUEST_LIMITS, ApiError
 
-_GET: dict[str, Callable[[], dict[str, Any]]] = {
-    "/api/presets": api.presets,
-    "/api/options": api.options,
-}
-_POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "/api/layout": api.layout_view,
-    "/api/explain": api.explain_view,
-    "/api/elements_at": api.elements_at_view,
-    "/api/access": api.access_view,
-    "/api/preset": api.preset_view,
-    "/api/analysis": api.analysis_view,
-    "/api/convert": api.convert_view,
-    "/api/smem": movement_view.smem_view,
-    "/api/plan": movement_view.plan_view,
-    "/api/codegen": codegen_view.codegen_view,
-    "/api/table": table_view,
-}
+#: the route table (:mod:`.views`): path -> view
+_GET = views.GET
+_POST = views.POST
 _STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
 
@@ -97,9 +66,6 @@ def _static_files() -> dict[str, bytes]:
     return out
 
 
-#: limits of one request (``tilelayout serve --max-...`` changes them)
-REQUEST_LIMITS = budget.Limits(elements=1 << 20, replicas=1 << 12, output_bytes=1 << 26,
-                               text=api.MAX_TEXT, search=1 << 18, cells=1 << 18, seconds=5.0)
 #: listen backlog: connections the kernel queues before the server accepts them
 BACKLOG = 128
 #: worker threads (each serves one connection at a time) and connections waiting for one
@@ -206,21 +172,6 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self.log_error("code %d, message %s", code, message)
             self._error(code, f"{short}: {message or explain or short}"[:300])
 
-    @staticmethod
-    def _status(exc: api.ApiError) -> int:
-        """The HTTP status of a refusal (a budget that ran out: 413, or 503 for time)."""
-        cause = exc.__context__
-        if isinstance(cause, BudgetError):
-            return 503 if cause.name == "seconds" else 413
-        return exc.status
-
-    @staticmethod
-    def _page_error(exc: api.ApiError) -> dict[str, Any]:
-        """The JSON body of a refused request, its message in the page's words."""
-        body = exc.to_dict()
-        body["error"] = for_page(body["error"])
-        return body
-
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
         if not self.quiet:
             sys.stderr.write(f"[explorer] {self.address_string()} {format % args}\n"[:2000])
@@ -266,8 +217,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             # the seconds budget starts when the work does (see _post), not while waiting
             with budget.limits(self.server.limits, seconds=None):
                 fn()
-        except api.ApiError as exc:
-            self._json(self._status(exc), self._page_error(exc))
+        except ApiError as exc:
+            self._json(status_of(exc), page_error(exc))
         except admission.Refused as exc:
             self._error(exc.status, exc.message)
         except BudgetError as exc:
@@ -353,9 +304,9 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._error(411, "a JSON body with a Content-Length header is required")
             return
-        if length < 0 or length > api.MAX_BODY:
+        if length < 0 or length > MAX_BODY:
             self.close_connection = True  # do not read an oversized body
-            self._error(413, f"request body of {length} bytes; at most {api.MAX_BODY}")
+            self._error(413, f"request body of {length} bytes; at most {MAX_BODY}")
             return
         raw = self.rfile.read(length)
         if len(raw) < length:
@@ -376,12 +327,12 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         try:
             with budget.limits(seconds=self.server.limits.seconds):
                 body = dumps(handler(req)).encode()
-        except api.ApiError as exc:
-            status = self._status(exc)
+        except ApiError as exc:
+            status = status_of(exc)
             if status >= 500 or "soft=1" not in urlsplit(self.path).query.split("&"):
                 raise
             # ?soft=1 (the page while the user types): a refusal answered 200, not cached
-            body = dumps({**self._page_error(exc), "status": status}).encode()
+            body = dumps({**page_error(exc), "status": status}).encode()
             self._send(200, body, "application/json")
             return
         finally:
@@ -391,46 +342,6 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         # its own body (and exist only inside it), so the same body means the same answer
         self.server.answers.put(key, body)
         self._send(200, body, "application/json")
-
-
-class AnswerCache:
-    """Recent 200 answers by ``(route, body bytes)``, least recently used dropped first,
-    at most ``capacity`` bytes in all (an answer over a quarter of it is not kept).
-
-    Every POST answer is a pure function of its route and body (the server's limits are
-    fixed), so reloading a page or going back to a layout costs nothing.
-
-    >>> c = AnswerCache(100)
-    >>> c.put(("/a", b"{}"), b"x" * 10); c.get(("/a", b"{}"))
-    b'xxxxxxxxxx'
-    """
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self._items: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, bytes]) -> bytes | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key: tuple[str, bytes], value: bytes) -> None:
-        cost = len(value) + len(key[1])
-        if cost > self.capacity // 4:
-            return
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self._size -= len(old) + len(key[1])
-            self._items[key] = value
-            self._size += cost
-            while self._size > self.capacity:
-                k, v = self._items.popitem(last=False)
-                self._size -= len(v) + len(k[1])
 
 
 class ExplorerServer(HTTPServer):
@@ -550,35 +461,6 @@ def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = Tru
     thread.start()
     h, p = server.server_address[:2]
     return server, f"http://{h}:{p}"
-
-
-def answer(method: str, path: str, body: Any = None, *,
-           limits: budget.Limits = REQUEST_LIMITS) -> tuple[int, dict[str, Any]]:
-    """One API request answered in this process, without HTTP: the server's routes, its
-    per-request limits, and its refusals in the page's words, as the
-    page's ``?soft=1`` requests get them (a refusal carries ``"status"``). The notebook
-    widget's page asks this instead of a server.
-
-    >>> status, data = answer("POST", "/api/explain", {"layout": "S[4:2]", "index": [3]})
-    >>> status, data["coords"]
-    (200, [{'m': 6}])
-    >>> answer("POST", "/api/layout", {"layout": "S[4:1@lane]"})[1]["status"]
-    400
-    """
-    handler = (_GET if method == "GET" else _POST).get(path)
-    if handler is None:
-        return 404, {"error": f"no such API route: {method} {path[:200]}", "status": 404}
-    try:
-        with budget.limits(limits):
-            return 200, handler() if method == "GET" else handler(body)  # type: ignore[call-arg]
-    except api.ApiError as exc:
-        status = ExplorerHandler._status(exc)
-        return status, {**ExplorerHandler._page_error(exc), "status": status}
-    except BudgetError as exc:
-        status = 503 if exc.name == "seconds" else 413
-        return status, {"error": str(exc)[:2000], "status": status}
-    except LayoutError as exc:
-        return 400, {"error": str(exc)[:2000], "status": 400}
 
 
 def url_of(server: HTTPServer) -> str:

@@ -3,7 +3,7 @@
 The widget is the explorer's own page (its drawing modules unchanged: logical and physical
 views, click-to-highlight owners, colour by, the four steps, the line x bank view, ...) in
 an iframe of the notebook; its API requests travel over the widget's comm to this kernel,
-which answers them with :func:`tilelayout.explorer.server.answer` — the server's view
+which answers them with :func:`tilelayout.explorer.answers.answer` — the server's view
 functions, limits and messages, without a server or a network. Built on anywidget (extra
 ``widget``); where widgets cannot be shown (a static render of the notebook), its display
 falls back to the static SVG picture.
@@ -33,8 +33,8 @@ from ..interop import require
 from ..presets import registry
 from ..render.svg import notebook_svg
 from ..syntax import format_layout, parse
-from .api import param_text
-from .server import answer
+from .answers import answer
+from .catalog import param_text
 
 #: height of the widget's frame in pixels (the page lays its views out to fit it)
 HEIGHT = 640

@@ -10,7 +10,8 @@ that need it, so ``import tilelayout.interop.cute`` works without CUTLASS instal
 * :mod:`tilelayout.interop.triton_shared` Triton shared linear layouts (offset bases,
   swizzles as :class:`~tilelayout.Swizzle` / :class:`~tilelayout.XorSwizzle`)
 * :mod:`tilelayout.interop.gluon` Gluon layout objects in (``from_triton``) and out
-  (``to_gluon``), lowered and checked by Triton itself
+  (``to_gluon``), lowered and checked by Triton itself; the named layouts it tries in
+  ``gluon_candidates``
 * :mod:`tilelayout.interop.tvm`    TVM TIRx layout objects (``tvm_tirx``)
 * :mod:`tilelayout.interop.convert` one function writing a layout in any of them
   (``tilelayout convert`` and the explorer's ``/api/convert`` call it)

@@ -8,8 +8,10 @@ the tensor-memory row/col layout), which converts exactly to ours
 
 Out: :func:`to_gluon` returns the simplest Gluon object equal to a layout: it infers
 the parameters of each named layout from the layout's bases (``BlockedLayout``,
-``NVMMADistributedLayout``, ``DotOperandLayout`` of an MMA, ``AMDMFMALayout``,
-``SliceLayout`` of a blocked layout, ``NVMMASharedLayout``,
+``NVMMADistributedLayout``, ``DotOperandLayout`` of an MMA, blocked (FMA), MFMA or WMMA
+parent, ``AMDMFMALayout``, ``AMDWMMALayout`` (ranks 2 and 3), ``SliceLayout`` of a blocked
+or MMA parent:
+:mod:`tilelayout.interop.gluon_candidates`; ``NVMMASharedLayout``,
 ``SwizzledSharedLayout``, ``TensorMemoryLayout``), has Triton lower the candidate and keeps
 it only if Triton's bases equal ours; otherwise the linear form (``DistributedLinearLayout`` /
 ``SharedLinearLayout``; tensor memory has no linear Gluon layout and is refused).
@@ -47,6 +49,7 @@ from ..core.iter import Iter
 from ..core.shape import format_shape
 from ..core.tile import TileLayout
 from . import InteropError
+from .gluon_candidates import distributed_candidates, swizzled_candidate
 from .triton import TMEM_IN_DIMS, from_triton_bases, to_triton_bases
 from .triton_shared import from_triton_shared_bases, to_triton_shared_bases
 
@@ -240,143 +243,13 @@ def padded_layout(obj: Any, shape: Sequence[int] | None = None) -> Layout:
 # --------------------------------------------------------------------------- to_gluon
 
 
-def _dim_of(vec: Sequence[int]) -> int | None:
-    nonzero = [d for d, v in enumerate(vec) if v]
-    return nonzero[0] if len(nonzero) == 1 else None
-
-
-def _counts(vectors: Sequence[Sequence[int]], rank: int,
-            zero_dim: int | None = None) -> list[int] | None:
-    """Per dimension 2**(number of vectors on it); zero vectors count for ``zero_dim`` when
-    given (a sliced dimension), else for the dimension of the vector before them (Triton
-    zeroes the top bits of a dimension it broadcasts)."""
-    out, last = [1] * rank, None
-    pending = 0
-    for vec in vectors:
-        d = _dim_of(vec)
-        if d is None and any(vec):
-            return None
-        if d is None and zero_dim is not None:
-            out[zero_dim] *= 2
-            continue
-        if d is None:
-            if last is None:
-                pending += 1
-            else:
-                out[last] *= 2
-            continue
-        if last is None:
-            out[d] <<= pending
-        last = d
-        out[d] *= 2
-    if last is None and pending:
-        out[rank - 1] <<= pending
-    return out
-
-
-def _blocked_candidates(bases: Mapping[str, list[list[int]]], rank: int,
-                        zero_dim: int | None = None) -> list[Any]:
-    regs, lanes, warps = (bases.get(k, []) for k in ("register", "lane", "warp"))
-    tpw, wpc = _counts(lanes, rank, zero_dim), _counts(warps, rank, zero_dim)
-    if tpw is None or wpc is None:
-        return []
-    seen: list[int] = []
-    for vec in (*lanes, *warps, *regs):
-        d = _dim_of(vec)
-        if d is not None and d not in seen:
-            seen.append(d)
-    order = seen + [d for d in reversed(range(rank)) if d not in seen]
-    spt = [1] * rank
-    it = iter(regs)
-    pending = next(it, None)
-    for d in order:  # identityStandardND: each dimension's register bits in order
-        while pending is not None and _dim_of(pending) == d and pending[d] == spt[d]:
-            spt[d] *= 2
-            pending = next(it, None)
-    return [ttgl.BlockedLayout(spt, tpw, wpc, order, bases.get("block", []))]
-
-
-def _mma_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int],
-                    warpgroups: bool) -> list[Any]:
-    """NVMMADistributedLayout v2 (mma.sync) and v3 (wgmma: warps in warpgroups of 4 along
-    M; tried first when the layout is written over warpgroup axes)."""
-    if len(shape) != 2:
-        return []
-    n_warps = 1 << len(bases.get("warp", []))
-    splits = [[n_warps >> k, 1 << k] for k in range(len(bases.get("warp", [])) + 1)]
-    v2 = [ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]) for w in splits]
-    v3 = []
-    if n_warps % 4 == 0:
-        ns = [n for n in (256, 128, 64, 32, 16, 8) if n <= max(shape[1], 8)]
-        v3 = [ttgl.NVMMADistributedLayout([3, 0], w, [16, n, 16])
-              for n in ns for w in splits if w[0] % 4 == 0]
-    return v3 + v2 if warpgroups else v2 + v3
-
-
-def _dot_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) -> list[Any]:
-    """DotOperandLayout over mma v2 (A and B) and v3 (A) parents: k_width from the first
-    register bases along K, warp splits as for the parent."""
-    if len(shape) != 2:
-        return []
-    n_bits = len(bases.get("warp", []))
-    splits = [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
-    out = []
-    for op in (0, 1):
-        k_dim = 1 - op
-        regs = bases.get("register", [])
-        k_width = 1
-        for vec in regs:
-            if _dim_of(vec) == k_dim and vec[k_dim] == k_width:
-                k_width *= 2
-            else:
-                break
-        for w in splits:
-            out.append(ttgl.DotOperandLayout(op, ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]),
-                                             k_width))
-            if op == 0 and w[0] % 4 == 0:
-                n = min(256, max(8, shape[1]))
-                parent = ttgl.NVMMADistributedLayout([3, 0], w, [16, n, 16])
-                out.append(ttgl.DotOperandLayout(0, parent, k_width))
-    return out
-
-
-def _slice_candidates(bases: Mapping[str, list[list[int]]], rank: int) -> list[Any]:
-    """SliceLayout(d, BlockedLayout): the parent's bases are ours with a zero coordinate
-    inserted at ``d``; its lanes and warps along ``d`` are our zero (broadcast) ones."""
-    if bases.get("block"):
-        return []
-    out = []
-    for d in range(rank + 1):
-        parent = {k: [[*v[:d], 0, *v[d:]] for v in vs] for k, vs in bases.items()}
-        for b in _blocked_candidates(parent, rank + 1, d):
-            rest = [x for x in b.order if x != d]  # where d sits in the order is not seen
-            for k in range(rank + 1):
-                order = [*rest[:k], d, *rest[k:]]
-                out.append(ttgl.SliceLayout(d, ttgl.BlockedLayout(
-                    b.size_per_thread, b.threads_per_warp, b.warps_per_cta, order)))
-    return out
-
-
-def _amd_candidates(bases: Mapping[str, list[list[int]]], shape: Sequence[int]) -> list[Any]:
-    """AMDMFMALayout (64-lane wavefronts: six lane bits) over the warp splits."""
-    if len(shape) != 2 or len(bases.get("lane", [])) != 6:
-        return []
-    n_bits = len(bases.get("warp", []))
-    splits = [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
-    return [ttgl_amd.AMDMFMALayout(3, instr, trans, w, bits)
-            for instr in ([32, 32, 8], [16, 16, 16]) for trans in (False, True)
-            for bits in (32, 64) for w in splits]
-
-
 def _distributed(layout: TileLayout, shape: tuple[int, ...]) -> Any:
     bases = to_triton_bases(layout, shape)
     linear = ttgl.DistributedLinearLayout(
         reg_bases=bases.get("register", []), lane_bases=bases.get("lane", []),
         warp_bases=bases.get("warp", []), block_bases=bases.get("block", []), shape=list(shape))
     warpgroups = bool({"wid_in_wg", "wgid", "tid_in_wg"} & set(layout.axes))
-    for cand in [*_blocked_candidates(bases, len(shape)),
-                 *_mma_candidates(bases, shape, warpgroups), *_dot_candidates(bases, shape),
-                 *_amd_candidates(bases, shape), *_slice_candidates(bases, len(shape))]:
+    for cand in distributed_candidates(bases, shape, warpgroups):
         if _same_distributed(cand, shape, linear):
             return cand
     return linear
@@ -389,26 +262,6 @@ def _same_distributed(cand: Any, shape: Sequence[int], linear: Any) -> bool:
         return False
     return all(getattr(got, k) == getattr(linear, k)
                for k in ("reg_bases", "lane_bases", "warp_bases", "block_bases"))
-
-
-def _swizzled_candidate(offsets: list[list[int]], rank: int) -> Any | None:
-    order = []
-    for vec in offsets:
-        d = _dim_of(vec)
-        if d is not None and d not in order:
-            order.append(d)
-    order += [d for d in reversed(range(rank)) if d not in order]
-    if rank < 2:
-        return ttgl.SwizzledSharedLayout(1, 1, 1, order)
-    col, row = order[0], order[1]
-    rows = [vec[col] for vec in offsets if vec[row] and not any(v for d, v in enumerate(vec)
-                                                                 if d not in (row, col))]
-    first = next((i for i, x in enumerate(rows) if x), None)
-    if first is None:
-        return ttgl.SwizzledSharedLayout(1, 1, 1, order)
-    vec = rows[first]
-    phases = 1 << sum(1 for x in rows[first:] if x)
-    return ttgl.SwizzledSharedLayout(vec, 1 << first, phases, order)
 
 
 def _trim(vectors: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -427,7 +280,7 @@ def _shared(layout: Layout, shape: tuple[int, ...]) -> Any:
         for bits, width, trans in itertools.product((16, 8, 32, 64), (128, 64, 32, 0), (False, True)):
             cands.append(ttgl.NVMMASharedLayout(width, bits, len(shape), trans))
         cands += [ttgl.NVMMASharedLayout(128, 8, len(shape), t, True) for t in (False, True)]
-    swizzled = _swizzled_candidate(offsets, len(shape))
+    swizzled = swizzled_candidate(offsets, len(shape))
     cands += [swizzled] if swizzled is not None else []
     for cand in cands:
         try:

@@ -47,6 +47,7 @@ from .byte_permute import plan_byte_permute
 from .choose import SmemChoice, tma_endpoint_choice
 from .collective import Collective, classify
 from .cost_model import (
+    cvt_instruction,
     payload_ops,
     shuffle_instructions,
     shuffle_units,
@@ -107,7 +108,9 @@ class ConversionPlan:
                 "k_order": None if self.k_order is None else list(self.k_order),
                 "tma": None if self.tma is None else str(self.tma),
                 "kind": self.kind, "mechanism": self.mechanism,
-                "reason": self.reason, "costs": dict(self.costs),
+                "reason": self.reason,
+                "costs": {k: list(v) if isinstance(v, tuple) else v
+                          for k, v in self.costs.items()},
                 "collective": self.collective, "collective_steps": list(self.collective_steps),
                 "smem": None if self.smem is None else self.smem.to_dict(),
                 "stages": [s.to_dict() for s in self.stages]}
@@ -119,7 +122,7 @@ class ConversionPlan:
                  + (f" ({self.collective})" if self.collective else ""),
                  f"why: {self.reason}"]
         lines += [f"  {i + 1}. {s.text}" for i, s in enumerate(self.stages)]
-        shown = {k: v for k, v in self.costs.items() if not isinstance(v, list)}
+        shown = {k: v for k, v in self.costs.items() if not isinstance(v, list | tuple)}
         lines.append("costs: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
         return "\n".join(lines)
 
@@ -208,7 +211,26 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
             return _with_tma(src, dst, shape, dtype, target)
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
-        return _plan(*ops.layouts, ops.shape, ops.dtype, ops.target, permute_k)
+        return _converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target, permute_k),
+                          ops.operands[0].dtype)
+
+
+def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
+    """``p`` with the conversion of the source's element type (its preset's, e.g. a
+    float32 accumulator) to the planned one before the move: ``cvt`` instructions per
+    warp, two values packed into one register where PTX has the ``x2`` form."""
+    if held is None or held.lower() == p.dtype.lower() or p._route is None:
+        return p
+    name, pack = cvt_instruction(held, p.dtype)
+    ps = p._route.src
+    per_lane = int(np.unique(np.stack([p._route.gwarp[0], ps.lane], 1), axis=0,
+                             return_counts=True)[1].max(initial=0))
+    count = -(-per_lane // pack)
+    step = Stage("convert", f"convert {held} -> {p.dtype} in registers: {count} {name} per "
+                 f"thread ({pack} value(s) each)", {"instruction": name, "count": count})
+    return replace(p, stages=(step,) + p.stages,
+                   costs=MappingProxyType({**p.costs, "conversions": count,
+                                           "conversion_instruction": name}))
 
 
 def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None,
@@ -224,6 +246,8 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
     layout, on = ops.layouts[0], ops.target
     pair = (layout, choice.layout) if store else (choice.layout, layout)
     p = _plan(*pair, choice.shape, choice.dtype, on)
+    if store:
+        p = _converted(p, ops.operands[0].dtype)
     step = Stage("tma", f"{choice.tma} (cp.async.bulk.tensor, "
                  f"{'after a fence.proxy.async' if store else 'then an mbarrier wait'})",
                  {"boxes": choice.tma.boxes, "box": list(choice.tma.box),
@@ -320,9 +344,10 @@ def _collective(coll: Collective, bits: int, route: Route) -> _Outcome:
     return _Outcome(
         "collective", collective_reason(coll),
         tuple(Stage("collective", step, {"collective": step}) for step in coll.steps),
-        {"bytes_sent_per_device": [float(x * b) if b % 1 else int(x * b) for x in coll.sent],
-         "bytes_received_per_device": [float(x * b) if b % 1 else int(x * b)
-                                       for x in coll.received],
+        {"bytes_sent_per_device": tuple(float(x * b) if b % 1 else int(x * b)
+                                        for x in coll.sent),
+         "bytes_received_per_device": tuple(float(x * b) if b % 1 else int(x * b)
+                                            for x in coll.received),
          "bytes_sent": int(coll.sent.max(initial=0) * b),
          "bytes_received": int(coll.received.max(initial=0) * b),
          "total_bytes": int(coll.received.sum() * b)},

@@ -14,6 +14,10 @@ Per warp, a plan is charged in **cost units**:
   like a wavefront, so a warp's 16-byte vector store (4 wavefronts) costs 4 shuffles;
   each store -> load round trip through shared memory is :data:`ROUND_TRIP` (2 3/4: the
   latency of a store and a load beside their issue slots) more;
+* a conversion of the source's element type to the planned one (a float32
+  accumulator stored as bfloat16) is counted apart (``conversions``): one ``cvt`` per
+  value, or per two values where PTX packs them (:func:`cvt_instruction`); it is the same
+  for every mechanism, so it decides nothing;
 * a barrier is :data:`BAR_SYNC` (1) when warps exchange data (``bar.sync``) and
   :data:`SYNCWARP` (1/4) when every warp exchanges only with itself (``__syncwarp``).
 
@@ -207,3 +211,27 @@ def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
         n = len(np.unique(pairs[rank == p, 1]))
         sel += math.ceil(math.log2(n)) if n > 1 else 0
     return int(rank.max()) + 1, sel
+
+
+#: element type -> PTX type name of its cvt forms
+_PTX_TYPE = {"float32": "f32", "float": "f32", "fp32": "f32", "float16": "f16",
+             "half": "f16", "fp16": "f16", "bfloat16": "bf16", "bf16": "bf16",
+             "e4m3": "e4m3", "float8_e4m3": "e4m3", "float8": "e4m3", "e5m2": "e5m2",
+             "float8_e5m2": "e5m2", "tfloat32": "tf32", "tf32": "tf32"}
+
+
+def cvt_instruction(held: str, planned: str) -> tuple[str, int]:
+    """The ``cvt`` that turns ``held`` values into ``planned`` ones, and how many values
+    one instruction converts (PTX ISA 9.7.9.21 cvt: ``.f16x2`` / ``.bf16x2`` and the FP8
+    ``.e4m3x2`` / ``.e5m2x2`` forms pack two results into one register).
+
+    >>> cvt_instruction("float32", "bfloat16"), cvt_instruction("float16", "float32")
+    (('cvt.rn.bf16x2.f32', 2), ('cvt.f32.f16', 1))
+    """
+    a = _PTX_TYPE.get(held.lower(), held.lower())
+    b = _PTX_TYPE.get(planned.lower(), planned.lower())
+    if a == "f32" and b in ("f16", "bf16"):
+        return f"cvt.rn.{b}x2.f32", 2
+    if a == "f32" and b in ("e4m3", "e5m2"):
+        return f"cvt.rn.satfinite.{b}x2.f32", 2
+    return f"cvt.{b}.{a}", 1

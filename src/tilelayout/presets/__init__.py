@@ -48,7 +48,7 @@ from .registry import (
 
 #: modules that register presets on import; this order is the listing order of names()
 MODULES = ("mma", "ldmatrix", "wgmma", "tcgen05", "tmem", "smem", "trainium", "mesh",
-           "casestudies", "triton", "triton_memory", "amd")
+           "casestudies", "triton", "triton_memory", "amd", "triton_scales", "amd_dot")
 for _module in MODULES:
     importlib.import_module(f"{__name__}.{_module}")
 

@@ -1,7 +1,7 @@
 """AMD matrix-core layouts as Triton lowers them: the MFMA accumulator (CDNA) and WMMA (RDNA).
 
 A wavefront here has 64 lanes (MFMA) or 32 (WMMA); axes as for Triton's layouts: ``m`` =
-register, ``laneid``, ``warpid`` (wavefront of the workgroup). Built with Triton's
+register, ``laneid``, ``warpid`` (wavefront of the workgroup). PresetLayout with Triton's
 linear-layout arithmetic (:mod:`.linear`) following AMDMfmaEncodingAttr::toLinearLayout
 and AMDWmmaEncodingAttr::toLinearLayout (lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
 triton-lang/triton); the per-lane placement of one instruction is the one ROCm's
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from .linear import Linear, combine_cta_cga, identity, product
 from .registry import Param, PresetLayout, fail, register
-from .triton import SOURCE, _check_rank
+from .triton import CGA_PARAMS, SOURCE, _cga, _check_rank
 
 MFMA = "amd.mfma"
 #: lanes of a CDNA wavefront
@@ -47,18 +47,22 @@ def _identity(size: int, in_dim: str, out: int) -> Linear:
         Param("element_bitwidth", "choice", 32, (32, 64), doc="accumulator element bits"),
         Param("tiles_per_warp", "shape", (1, 1), doc="MFMA tiles per wavefront per dim"),
         Param("shape", "shape", (64, 64), doc="the tensor (tile) shape"),
+        *CGA_PARAMS,
     ],
 )
 def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2, 2),
-         element_bitwidth=32, tiles_per_warp=(1, 1), shape=(64, 64)) -> PresetLayout:
-    """Triton's ``#ttg.amd_mfma`` / Gluon's ``AMDMFMALayout`` over a rank-2 tile.
+         element_bitwidth=32, tiles_per_warp=(1, 1), shape=(64, 64), ctas_per_cga=(1, 1),
+         cta_split_num=(1, 1), cta_order=(1, 0)) -> PresetLayout:
+    """Triton's ``#ttg.amd_mfma`` / Gluon's ``AMDMFMALayout`` over a rank-2 (or batched
+    rank-3) tile.
 
     One MFMA's M x N result over a 64-lane wavefront: each lane holds 4 consecutive rows
     (1 for 64-bit results) of one column; lanes run along N first, then M; the 4-row
     groups repeat along M in registers (32x32: 4 times, rows 8 apart). ``transposed`` swaps
     the roles of M and N (each lane holds consecutive elements of a row). Then tiles per
     wavefront and wavefronts along N, the rest of N in registers, tiles and wavefronts
-    along M; a larger shape repeats in registers, a smaller one broadcasts.
+    along M (rank 3: then wavefronts along the batch dimension, which comes first); a
+    larger shape repeats in registers, a smaller one broadcasts.
 
     Source: AMDMfmaEncodingAttr (TritonGPUAttrDefs.td) and its toLinearLayout
     (LinearLayoutConversions.cpp); Gluon ``AMDMFMALayout``. Checked against Triton.
@@ -67,9 +71,11 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
     if (m_dim, n_dim) not in ((32, 32), (16, 16)) or len(instr_shape) != 3:
         raise fail(MFMA, f"instr_shape (M, N, K) with M x N = 32x32 or 16x16; got {tuple(instr_shape)}")
     _check_rank(MFMA, shape, warps_per_cta=warps_per_cta, tiles_per_warp=tiles_per_warp)
-    if len(shape) != 2:
-        raise fail(MFMA, f"shape {tuple(shape)}: the MFMA preset is rank 2")
-    dim_m, dim_n = 0, 1
+    rank = len(shape)
+    if rank not in (2, 3) or (rank == 3 and tiles_per_warp[0] != 1):
+        raise fail(MFMA, f"shape {tuple(shape)}: the MFMA layouts are rank 2, or rank 3 with a "
+                   f"batch dimension first (one tile per wavefront along it)")
+    dim_m, dim_n = rank - 2, rank - 1
     height = 1 if element_bitwidth == 64 else 4
     tiles = m_dim * n_dim // (WAVE * height)
     if not transposed:
@@ -84,8 +90,10 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
                   identity(warps_per_cta[dim_n], "warp", dim_n),
                   _identity(rest_n, "register", dim_n),
                   identity(tiles_per_warp[dim_m], "register", dim_m),
-                  identity(warps_per_cta[dim_m], "warp", dim_m))
-    linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
+                  identity(warps_per_cta[dim_m], "warp", dim_m),
+                  *(identity(warps_per_cta[0], "warp", 0) for _ in range(rank - 2)))
+    cga = _cga(MFMA, rank, ctas_per_cga, cta_split_num, cta_order)
+    linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
     return PresetLayout(linear.layout(shape), tuple(shape))
 
 
@@ -103,13 +111,15 @@ def _pair(entry: object) -> tuple[int, ...]:
         raise fail(WMMA, f"basis {entry!r}: expected 'i,j' with integers") from None
 
 
-def _scaled(bases: Sequence[Sequence[int]], what: str) -> list[tuple[int, int]]:
+def _scaled(bases: Sequence[Sequence[int]], what: str, rank: int) -> list[tuple[int, ...]]:
+    """Tile bases (one nonzero power-of-two entry, batch first when rank 3) in elements:
+    M and N entries count 16 x 16 tiles, a batch entry counts batch indices."""
     out = []
     for b in bases:
-        if len(b) != 2 or any(v < 0 or v & (v - 1) for v in b) or sum(1 for v in b if v) > 1:
-            raise fail(WMMA, f"{what} basis {list(b)}: expected [i, 0] or [0, j] with powers of two "
-                       f"(in 16 x 16 tiles)")
-        out.append((b[0] * 16, b[1] * 16))
+        if len(b) != rank or any(v < 0 or v & (v - 1) for v in b) or sum(1 for v in b if v) > 1:
+            raise fail(WMMA, f"{what} basis {list(b)}: expected {rank} entries, one a power of two "
+                       f"and the rest 0 (M, N in 16 x 16 tiles{', batch first' if rank > 2 else ''})")
+        out.append(tuple(v * (16 if d >= rank - 2 else 1) for d, v in enumerate(b)))
     return out
 
 
@@ -127,44 +137,53 @@ def _scaled(bases: Sequence[Sequence[int]], what: str) -> list[tuple[int, int]]:
         Param("k", "int", None, doc="K of the instruction (instr_shape (16, 16, K)); default "
               "16 (v1, v2) or 32 (v3)"),
         Param("shape", "shape", (32, 32), doc="the tensor (tile) shape"),
+        *CGA_PARAMS,
     ],
 )
 def wmma(version=2, transposed=False, warp_bases=(("0", "1"), ("1", "0")), reg_bases=None,
-         k=None, shape=(32, 32)) -> PresetLayout:
-    """Triton's ``#ttg.amd_wmma`` / Gluon's ``AMDWMMALayout`` over a rank-2 tile.
+         k=None, shape=(32, 32), ctas_per_cga=(1, 1), cta_split_num=(1, 1),
+         cta_order=(1, 0)) -> PresetLayout:
+    """Triton's ``#ttg.amd_wmma`` / Gluon's ``AMDWMMALayout`` over a rank-2 (or batched
+    rank-3) tile.
 
     One 16 x 16 result over 32 lanes. Version 1 (RDNA3): lanes 0..15 take the 16 columns,
     lane bit 4 the odd rows, 8 registers the even rows. Versions 2 and 3: lanes 0..15 take
     the columns, 8 registers rows 0..7, lanes 16..31 rows 8..15. ``transposed`` swaps rows
-    and columns. ``reg_bases`` and ``warp_bases`` then place further 16 x 16 tiles; a larger
-    shape repeats in registers, a smaller one broadcasts.
+    and columns. ``reg_bases`` and ``warp_bases`` then place further 16 x 16 tiles (rank 3:
+    written (b, i, j), a batch entry in batch indices); a larger shape repeats in
+    registers (N, M, then batch), a smaller one broadcasts.
 
     Source: AMDWmmaEncodingAttr (TritonGPUAttrDefs.td) and its toLinearLayout
     (LinearLayoutConversions.cpp); Gluon ``AMDWMMALayout``. Checked against Triton.
     """
-    if len(shape) != 2:
-        raise fail(WMMA, f"shape {tuple(shape)}: the WMMA preset is rank 2")
+    rank = len(shape)
+    if rank not in (2, 3):
+        raise fail(WMMA, f"shape {tuple(shape)}: the WMMA layouts are rank 2, or rank 3 with a "
+                   f"batch dimension first")
     k = k if k is not None else WMMA_K[version][0] if version < 3 else 32
     reg_bases = reg_bases or ()
     if k not in WMMA_K[version]:
         raise fail(WMMA, f"WMMA v{version} takes K in {WMMA_K[version]} (Triton's verifier), got {k}")
     _check_rank(WMMA, shape)
-    warps = _scaled([_pair(b) for b in warp_bases], "warp")
-    regs_extra = _scaled([_pair(b) for b in reg_bases], "register")
+    warps = _scaled([_pair(b) for b in warp_bases], "warp", rank)
+    regs_extra = _scaled([_pair(b) for b in reg_bases], "register", rank)
     if version == 1:
         regs = [(2, 0), (4, 0), (8, 0)]
         lanes = [(0, 1), (0, 2), (0, 4), (0, 8), (1, 0)]
     else:
         regs = [(1, 0), (2, 0), (4, 0)]
         lanes = [(0, 1), (0, 2), (0, 4), (0, 8), (8, 0)]
-    flip = (lambda v: (v[1], v[0])) if transposed else (lambda v: v)
+    batch = (0,) * (rank - 2)
+    flip = (lambda v: (*batch, v[1], v[0])) if transposed else (lambda v: (*batch, *v))
     regs, lanes = [flip(v) for v in regs], [flip(v) for v in lanes]
     bases = {"register": regs + regs_extra, "lane": lanes, "warp": warps}
-    size = [16, 16]
+    size = [1] * (rank - 2) + [16, 16]
     for v in regs_extra + warps:
-        for d in range(2):
+        for d in range(rank):
             size[d] = max(size[d], 2 * v[d])
-    cta = Linear(tuple((n, tuple((b[1], b[0]) for b in vs)) for n, vs in bases.items()),
-                 ((1, size[1]), (0, size[0])))
-    linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
+    outs = (rank - 1, rank - 2, *reversed(range(rank - 2)))  # N, M, then batch (repOrder)
+    cta = Linear(tuple((n, tuple(tuple(b[o] for o in outs) for b in vs)) for n, vs in bases.items()),
+                 tuple((o, size[o]) for o in outs))
+    cga = _cga(WMMA, rank, ctas_per_cga, cta_split_num, cta_order)
+    linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
     return PresetLayout(linear.layout(shape), tuple(shape))

@@ -158,29 +158,40 @@ def mma_tile(tile: Sequence[int], k_width: int, inner: int, outer: int,
 
 
 def default_instr_shape(version: int, shape: Sequence[int]) -> tuple[int, ...]:
-    """v2: (16, 8); v3: (16, N, 16) with N the tile's columns, at most 256."""
+    """v2: (16, 8), or (1, 16, 8) with a batch dimension; v3: (16, N, 16) with N the tile's
+    columns, at most 256."""
     if version == 2:
-        return (16, 8)
+        return (1, 16, 8) if len(shape) == 3 else (16, 8)
     n = min(256, shape[-1]) if shape[-1] % 8 == 0 else 8
     return (16, n, 16)
 
 
 def _mma_parts(name: str, version: int, warps_per_cta: Sequence[int],
-               instr_shape: Sequence[int]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """(tile M, N) and the warp order of an NVMMA parent, validated."""
-    if len(warps_per_cta) != 2:
-        raise fail(name, f"warps_per_cta {tuple(warps_per_cta)}: the MMA layouts here are rank 2")
-    n = instr_shape[1] if len(instr_shape) >= 2 else 0
+               instr_shape: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The warp's tile (batch entries 1, then M, N) and the warp order of an NVMMA parent,
+    validated: rank 2, or rank 3 (a batch dimension first) for mma v2."""
+    rank = len(warps_per_cta)
+    if rank not in (2, 3) or (rank == 3 and version != 2):
+        raise fail(name, f"warps_per_cta {tuple(warps_per_cta)}: the MMA layouts are rank 2, or "
+                   f"rank 3 (batch first) for mma v2")
     if version == 2:
-        if len(instr_shape) != 2 or instr_shape[0] != 16 or n < 8 or n & (n - 1):
-            raise fail(name, f"mma v2 (mma.sync) takes instr_shape (16, N), N = 8 (the PTX "
-                       f"shape) or a larger power of two; got {tuple(instr_shape)}")
-        return (16, n), (1, 0)
+        batch, mn = tuple(instr_shape[:-2]), tuple(instr_shape[-2:])
+        n = mn[1] if len(mn) == 2 else 0
+        if len(instr_shape) != rank or any(b != 1 for b in batch) or mn[0] != 16 or n < 8 or n & (n - 1):
+            raise fail(name, f"mma v2 (mma.sync) takes instr_shape (16, N) (rank 3: (1, 16, N)), "
+                       f"N = 8 (the PTX shape) or a larger power of two; got {tuple(instr_shape)}")
+        return (*batch, 16, n), tuple(reversed(range(rank)))
+    n = instr_shape[1] if len(instr_shape) >= 2 else 0
     if len(instr_shape) != 3 or instr_shape[0] != 16 or n < 8 or n > 256 or n & (n - 1):
         raise fail(name, f"mma v3 (wgmma) takes instr_shape (16, N, K) with N a power of two "
                    f"from 8 to 256 (wgmma also has N = 24, 40, ...: Triton's linear layouts "
                    f"cannot say those); got {tuple(instr_shape)}")
     return (16, n), (0, 1)
+
+
+def rep_order(rank: int, first: int, second: int) -> tuple[int, ...]:
+    """Register repetition order: ``first``, ``second``, then the batch dimension."""
+    return (first, second, *reversed(range(rank - 2)))
 
 
 MMA_PARAMS = [
@@ -196,16 +207,21 @@ MMA_PARAMS = [
     summary="Triton/Gluon NVMMADistributedLayout: the mma.sync (v2) / wgmma (v3) accumulator "
     "tiled over warps and repeated to the tile shape",
     source=SOURCE + " (NvidiaMmaEncodingAttr::toLinearLayout, nvidiaMmaTile)",
-    params=[*MMA_PARAMS, Param("shape", "shape", (64, 64), doc="the tensor (tile) shape")],
+    params=[*MMA_PARAMS, Param("shape", "shape", (64, 64), doc="the tensor (tile) shape"),
+            *CGA_PARAMS],
 )
-def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(64, 64)) -> PresetLayout:
+def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(64, 64),
+                      ctas_per_cga=(1, 1), cta_split_num=(1, 1), cta_order=(1, 0)) -> PresetLayout:
     """Triton's ``#ttg.nvidia_mma`` / Gluon's ``NVMMADistributedLayout`` over a tile.
 
     One warp's accumulator tile (16 x 8 for mma.sync, 16 x N for wgmma) is the PTX
     fragment: 2 registers and 4 lanes along N, 8 lanes along M, a second register for rows
     8..15, more registers along N. Warps tile it (v2: N first; v3: M first, in warpgroups
     of 4), registers repeat it to the shape (N first); past a small shape registers are
-    broadcast (kept, zero), lanes and warps too.
+    broadcast (kept, zero), lanes and warps too. mma v2 also takes a batch dimension
+    first (rank 3: ``instr_shape`` (1, 16, N), warps (batch, M, N), repeated N, M, batch).
+    With a cluster (``ctas_per_cga``), each dimension is split over ``cta_split_num`` CTAs
+    (``cbx``) and broadcast over the rest, as for ``triton.blocked``.
 
     Source: NvidiaMmaEncodingAttr (TritonGPUAttrDefs.td), nvidiaMmaTile and
     NvidiaMmaEncodingAttr::toLinearLayout (LinearLayoutConversions.cpp); the fragment is
@@ -214,9 +230,12 @@ def nvmma_distributed(version=2, warps_per_cta=(4, 1), instr_shape=None, shape=(
     instr_shape = instr_shape or default_instr_shape(version, shape)
     tile, warp_order = _mma_parts(MMA, version, warps_per_cta, instr_shape)
     _check_rank(MMA, shape, warps_per_cta=warps_per_cta)
-    cta = mma_tile(tile, 2, 1, 0, (1, 0)) * identity_nd("warp", warps_per_cta, warp_order
-                                                        ).transpose_outs((1, 0))
-    return _built(combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True), shape)
+    rank = len(shape)
+    rep = rep_order(rank, rank - 1, rank - 2)
+    cta = mma_tile(tile, 2, rank - 1, rank - 2, rep) * identity_nd(
+        "warp", warps_per_cta, warp_order).transpose_outs(rep)
+    cga = _cga(MMA, rank, ctas_per_cga, cta_split_num, cta_order)
+    return _built(combine_cta_cga(cta, cga, shape, broadcast_registers=True), shape)
 
 
 # --------------------------------------------------------------------------- dot operands
@@ -252,11 +271,12 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
         raise fail(name, "wgmma (mma v3) reads B from shared memory: only operand_index=0 has "
                    "a register layout")
     _check_rank(name, shape, warps_per_cta=warps_per_cta)
+    batch = (1,) * (rank - 2)
     if operand_index == 0:
-        tile, inner, outer, rep = (16, k_width * 8), 1, 0, (1, 0)
+        tile, inner, outer = (*batch, 16, k_width * 8), rank - 1, rank - 2
     else:
-        tile, inner, outer, rep = (k_width * 8, 8), 0, 1, (0, 1)
-    cta = mma_tile(tile, k_width, inner, outer, rep)
+        tile, inner, outer = (*batch, k_width * 8, 8), rank - 2, rank - 1
+    cta = mma_tile(tile, k_width, inner, outer, rep_order(rank, inner, outer))
     warps = zeros_along("warp", warps_per_cta, warp_order, k_dim)
     return cta * warps.transpose_outs([o for o, _ in cta.outs]), True
 
@@ -278,11 +298,13 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
         Param("threads_per_warp", "shape", (4, 8), doc="blocked parent only"),
         Param("order", "order", (1, 0), doc="blocked parent only"),
         Param("shape", "shape", (64, 32), doc="the operand's (tile) shape"),
+        *CGA_PARAMS,
     ],
 )
 def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4, 1),
                 instr_shape=None, size_per_thread=(1, 4), threads_per_warp=(4, 8),
-                order=(1, 0), shape=(64, 32)) -> PresetLayout:
+                order=(1, 0), shape=(64, 32), ctas_per_cga=(1, 1), cta_split_num=(1, 1),
+                cta_order=(1, 0)) -> PresetLayout:
     """Triton's ``#ttg.dot_op`` / Gluon's ``DotOperandLayout`` over a tile.
 
     MMA parents: one warp holds a 16 x (8 k_width) tile of A (or (8 k_width) x 8 of B):
@@ -293,16 +315,25 @@ def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4
     a thread (at (0, 2): register 2 of lane 0, where the PTX fragment has register 0 of
     lane 1). Warps along K hold copies (broadcast); registers repeat the tile K first.
     A blocked parent (FMA dot): each thread holds all of K, lanes and warps along K
-    broadcast. Checked against Triton over every k_width.
+    broadcast. With the parent split over a cluster's CTAs (``ctas_per_cga``), the CTAs
+    that split it along K hold copies of the operand. Checked against Triton over every
+    k_width.
 
     Source: DotOperandEncodingAttr (TritonGPUAttrDefs.td), nvidiaDotToLinearLayout and
     fmaDotToLinearLayout (LinearLayoutConversions.cpp); Gluon ``DotOperandLayout``.
     """
-    if operand_index not in (0, 1) or len(shape) != 2:
-        raise fail(DOT, f"operand_index 0 or 1 of a rank-2 dot; got {operand_index}, shape {shape}")
+    if operand_index not in (0, 1) or len(shape) not in (2, 3):
+        raise fail(DOT, f"operand_index 0 or 1 of a rank-2 dot (rank 3: batch first); got "
+                   f"{operand_index}, shape {shape}")
     linear, broadcast = dot_linear(DOT, operand_index, k_width, parent, warps_per_cta, instr_shape,
                                    size_per_thread, threads_per_warp, order, shape)
-    return _built(combine_cta_cga(linear, Linear((), ()), shape, broadcast), shape)
+    rank = len(shape)
+    k_dim = rank - 1 if operand_index == 0 else rank - 2
+    split = list(cta_split_num) if math.prod(cta_split_num) > 1 else [1] * rank
+    if len(split) == rank:  # the CTAs that split the parent along K hold copies of the operand
+        split[k_dim] = 1
+    cga = _cga(DOT, rank, ctas_per_cga, split, cta_order)
+    return _built(combine_cta_cga(linear, cga, shape, broadcast), shape)
 
 
 # --------------------------------------------------------------------------- slices
@@ -310,13 +341,24 @@ def dot_operand(operand_index=0, k_width=None, parent="mma_v2", warps_per_cta=(4
 SLICE = "triton.slice"
 
 
+#: what SliceLayout slices: the distributed parents, and dot operands of them
+SLICE_PARENTS = (*PARENTS, *(f"dot_{p}" for p in PARENTS))
+
+
 def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, instr_shape,
-                  size_per_thread, threads_per_warp, order) -> TileLayout:
-    """A blocked or NVMMA parent layout over ``shape`` (what SliceLayout slices)."""
+                  size_per_thread, threads_per_warp, order, operand_index=0,
+                  k_width=None, cga=((1, 1), (1, 1), (1, 0))) -> TileLayout:
+    """A blocked, NVMMA or dot-operand parent layout over ``shape`` (what SliceLayout
+    slices); ``cga`` = (ctas_per_cga, cta_split_num, cta_order) of a blocked / NVMMA one."""
+    if parent.startswith("dot_"):
+        return dot_operand(operand_index, k_width, parent[len("dot_"):], warps_per_cta,
+                           instr_shape, size_per_thread, threads_per_warp, order,
+                           tuple(shape)).layout
     if parent == "blocked":
-        return blocked(size_per_thread, threads_per_warp, warps_per_cta, order, tuple(shape)).layout
+        return blocked(size_per_thread, threads_per_warp, warps_per_cta, order, tuple(shape),
+                       *cga).layout
     return nvmma_distributed(2 if parent == "mma_v2" else 3, warps_per_cta, instr_shape,
-                             tuple(shape)).layout
+                             tuple(shape), *cga).layout
 
 
 @register(
@@ -326,20 +368,27 @@ def parent_layout(name: str, parent: str, shape: Sequence[int], warps_per_cta, i
     source=SOURCE + " (SliceEncodingAttr::toLinearLayout)",
     params=[
         Param("dim", "int", 0, doc="the parent's dimension that is removed"),
-        Param("parent", "choice", "blocked", PARENTS, doc="the parent layout"),
+        Param("parent", "choice", "blocked", SLICE_PARENTS, doc="the parent layout: blocked, "
+              "an MMA, or (dot_...) a dot operand of one"),
+        Param("operand_index", "choice", 0, (0, 1), doc="dot-operand parent: A (0) or B (1)"),
+        Param("k_width", "int", None, doc="dot-operand parent: kWidth (as triton.dot_operand)"),
         Param("size_per_thread", "shape", (1, 4), doc="blocked parent"),
         Param("threads_per_warp", "shape", (4, 8), doc="blocked parent"),
         Param("warps_per_cta", "shape", (4, 1), doc="parent's warps per dim"),
         Param("order", "order", (1, 0), doc="blocked parent"),
         Param("instr_shape", "shape", None, doc="MMA parent (default as triton.nvmma_distributed)"),
         Param("shape", "shape", (64,), doc="the sliced tensor's shape (rank one less)"),
+        *CGA_PARAMS,
     ],
 )
-def slice_layout(dim=0, parent="blocked", size_per_thread=(1, 4), threads_per_warp=(4, 8),
-                 warps_per_cta=(4, 1), order=(1, 0), instr_shape=None, shape=(64,)) -> PresetLayout:
+def slice_layout(dim=0, parent="blocked", operand_index=0, k_width=None, size_per_thread=(1, 4),
+                 threads_per_warp=(4, 8), warps_per_cta=(4, 1), order=(1, 0), instr_shape=None,
+                 shape=(64,), ctas_per_cga=(1, 1), cta_split_num=(1, 1), cta_order=(1, 0)) -> PresetLayout:
     """Triton's ``#ttg.slice<{dim, parent}>`` / Gluon's ``SliceLayout`` over a tile.
 
-    The parent is built for ``shape`` with extent 1 inserted at ``dim``; dimension ``dim``
+    The parent (blocked, an MMA, or a dot operand of one: ``parent="dot_mma_v2"`` with
+    ``operand_index`` and ``k_width``; a blocked or MMA one may be split over a cluster's
+    CTAs) is built for ``shape`` with extent 1 inserted at ``dim``; dimension ``dim``
     is then dropped with :func:`tilelayout.algebra.bits.squeeze`: the lanes and warps that
     moved along it become broadcasts (replicas), the registers that did are removed and
     the rest renumbered. Checked against Triton.
@@ -352,5 +401,6 @@ def slice_layout(dim=0, parent="blocked", size_per_thread=(1, 4), threads_per_wa
         raise fail(SLICE, f"dim {dim} is not a dimension of the rank-{rank} parent")
     parent_shape = (*shape[:dim], 1, *shape[dim:])
     layout = parent_layout(SLICE, parent, parent_shape, warps_per_cta, instr_shape,
-                           size_per_thread, threads_per_warp, order)
+                           size_per_thread, threads_per_warp, order, operand_index, k_width,
+                           (ctas_per_cga, cta_split_num, cta_order))
     return PresetLayout(squeeze(layout, parent_shape, dim), tuple(shape))

@@ -70,6 +70,6 @@ def test_all_gather_bytes():
     dst = from_partition_spec((None, None), MESH_SHAPE, SHAPE)
     p = tl.plan_conversion(src, dst, SHAPE, "float32")
     # every device holds 8 x 8 float32 and receives the other 8 rows
-    assert p.costs["bytes_received_per_device"] == [256] * 8
+    assert p.costs["bytes_received_per_device"] == (256,) * 8
     assert sum(p.costs["bytes_sent_per_device"]) == 8 * 256
     assert p.costs["bytes_received"] == 256

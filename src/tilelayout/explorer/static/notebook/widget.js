@@ -1,6 +1,6 @@
 // The notebook widget (tl.widget, anywidget): the explorer's own page, run in an iframe
 // inside the notebook, whose API requests this module relays to the kernel over the
-// widget's comm (tilelayout.explorer.server.answer: the server's own view functions).
+// widget's comm (tilelayout.explorer.answers.answer: the server's own view functions).
 // The page's modules are loaded unchanged from the kernel's copy of explorer/static,
 // as blob URLs named by an import map; the page reads its first view from
 // globalThis.tilelayoutQuery (the URL query it would have had) and keeps no URL.

@@ -3,8 +3,8 @@
 import pytest
 
 import tilelayout as tl
-from tilelayout.explorer import table_view as tv
-from tilelayout.explorer.api import ApiError
+from tilelayout.explorer.request import ApiError
+from tilelayout.explorer.views import table as tv
 
 
 def test_the_text_is_layout_table():

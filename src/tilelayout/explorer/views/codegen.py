@@ -17,18 +17,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..codegen.generate import CodegenError, codegen
-from ..codegen.languages import LANGUAGES
-from ..core import budget
-from ..core.errors import LayoutError
-from .api import MAX_PAIRS, ApiError, preset_view, resolve
+from ...codegen.generate import CodegenError, codegen
+from ...codegen.languages import LANGUAGES
+from ...core import budget
+from ...core.errors import LayoutError
+from .. import catalog, request
+from ..request import MAX_PAIRS, ApiError
 
 
 def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/codegen`` (see the module docstring)."""
-    if not isinstance(req, Mapping):
-        raise ApiError("the request body must be a JSON object")
-    lang = req.get("lang", "python")
+    lang = request.json_object(req).get("lang", "python")
     if lang not in LANGUAGES:
         raise ApiError(f"'lang' must be one of {', '.join(LANGUAGES)}", field="lang")
     inverse = req.get("inverse", False)
@@ -41,11 +40,11 @@ def codegen_view(req: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(given.get("preset"), str):
             raise ApiError("a layout object must be {\"preset\": name, \"params\": {...}}",
                            field="layout")
-        entry = preset_view({"name": given["preset"], "params": given.get("params") or {}})
+        entry = catalog.preset_entry({"name": given["preset"], "params": given.get("params") or {}})
         spec["layout"] = entry["layout"]
         if spec.get("shape") in (None, "", []):
             spec["shape"] = entry["shape"]
-    layout, shape, _, _ = resolve(spec)
+    layout, shape, _, _ = request.resolve(spec)
     answer: dict[str, Any] = {"layout": str(layout), "shape": list(shape), "lang": lang,
                               "inverse": inverse}
     try:

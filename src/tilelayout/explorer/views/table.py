@@ -15,8 +15,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..render.table import layout_table
-from .api import resolve
+from ...render.table import layout_table
+from .. import request
 
 #: the most logical elements the text table is written for (a larger one is not readable)
 MAX_TABLE_ELEMENTS = 8192
@@ -25,7 +25,7 @@ MAX_TABLE_ELEMENTS = 8192
 def table_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``{layout, shape, dtype, swizzle}`` -> ``{"text": layout.table(shape)}``, or
     ``{"text": None, "too_large": why}`` above :data:`MAX_TABLE_ELEMENTS` elements."""
-    layout, shape, _, _ = resolve(req)
+    layout, shape, _, _ = request.resolve(req)
     n = math.prod(shape)
     if n > MAX_TABLE_ELEMENTS:
         return {"text": None, "too_large": (

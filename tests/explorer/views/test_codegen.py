@@ -3,8 +3,8 @@
 import pytest
 
 from tilelayout.codegen.languages import LANGUAGES
-from tilelayout.explorer.api import ApiError
-from tilelayout.explorer.codegen_view import codegen_view
+from tilelayout.explorer.request import ApiError
+from tilelayout.explorer.views.codegen import codegen_view
 
 WARP = "S[(8,4):(4@laneid,1@laneid)]"
 

@@ -1,0 +1,29 @@
+"""``GET /api/options``: what the page's controls offer, from the library's tables.
+
+>>> o = options()
+>>> o["swizzles"][:2], o["max_pairs"]
+(['none', '32B'], 262144)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.dtypes import DTYPES
+from ...core.swizzle import SWIZZLE_MODES
+from ...core.swizzle_modes import SWIZZLE_MODE_TABLE
+from ...core.targets import TARGETS as TARGETS_TABLE
+from ...render.palette import PALETTE
+from ...render.svg import MAX_ELEMENTS
+from ..request import MAX_PAIRS
+
+
+def options() -> dict[str, Any]:
+    """``GET /api/options``: dtypes, swizzle modes (names, and each with its one-line
+    description from the swizzle-mode table), GPU targets (the "move data" panel's
+    target select) and size caps for the page's controls."""
+    return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES),
+            "targets": list(TARGETS_TABLE),
+            "swizzle_modes": [{"name": m.name, "doc": m.describe()}
+                              for m in SWIZZLE_MODE_TABLE.values()],
+            "palette": list(PALETTE), "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
