@@ -7,7 +7,8 @@ import { $ } from "./util.js";
 
 export const CODE_LANGUAGES = ["python", "c", "cpp", "cuda", "triton"];
 
-const panel = { open: false, lang: "python", inverse: false, code: null };
+// the panel: open, language, inverse, last code (state.codegen)
+const panel = state.codegen;
 
 export function renderCodegenShell() {
   const opts = CODE_LANGUAGES.map((l) => `<option${l === panel.lang ? " selected" : ""}>${l}</option>`).join("");

@@ -14,21 +14,7 @@
 // keeps the aspect (it scales both dimensions); the zoom level is the cell height.
 
 const DPR = () => Math.max(1, Math.min(3, window.devicePixelRatio || 1));
-// the colours of the grid (cell fills come from the caller): light, and dark for a page
-// that follows a dark system setting; exports are always light
-export const LIGHT = {
-  bg: "#ffffff", empty: "#efedea", tileBg: "#e7e5e4", head: "#44403c", label: "#57534e",
-  band: "rgba(255,255,255,0.94)", text: "#1c1917", dim: "rgba(255,255,255,0.68)",
-  ring: "#111111", primary: "#2563eb",
-};
-export const DARK = {
-  bg: "#1c1917", empty: "#3a3633", tileBg: "#292524", head: "#e7e5e4", label: "#d6d3d1",
-  band: "rgba(28,25,23,0.94)", text: "#1c1917", dim: "rgba(28,25,23,0.72)",
-  ring: "#fafaf9", primary: "#60a5fa",
-};
-let theme = LIGHT;
-export function setTheme(t) { theme = t; }
-export function currentTheme() { return theme; }
+import { state } from "./state.js";
 export const LABEL_PX = 10;  // row / column label font size
 export const MIN_CELL = 1;
 export const MAX_FIT = 36;
@@ -461,7 +447,7 @@ export class Grid {
   render(ctx, x0, y0, w, h, opts = {}) {
     const s = this.spec;
     const { fill, text, mark } = this.fns;
-    const th = opts.theme || theme;
+    const th = opts.theme || state.theme;
     const boxes = [];  // every text drawn: [x, y, w, h, kind, cellRect?] in region coordinates
     ctx.save();
     ctx.fillStyle = th.bg;
@@ -545,7 +531,7 @@ export class Grid {
 
   // a cell's text at the grid's one label size (on two lines when labelLines() says so);
   // its width (0: nothing drawn)
-  _label(ctx, label, x, y, w, size, th = theme, lines = 1) {
+  _label(ctx, label, x, y, w, size, th = state.theme, lines = 1) {
     if (!label) return 0;
     ctx.font = `${size}px ${CELL_FONT}`;
     ctx.fillStyle = th.text;
@@ -611,7 +597,7 @@ export class Grid {
   // column labels centred in the top band. A label is drawn whole or not at all: never
   // squeezed, never cut by the region's edges or the corner, never over its neighbour
   // (every 2nd, 4th, ... label when they do not all fit).
-  _labels(ctx, x0, y0, w, h, th = theme, boxes = []) {
+  _labels(ctx, x0, y0, w, h, th = state.theme, boxes = []) {
     const s = this.spec;
     if (s.labels === false) return;
     ctx.save();
@@ -706,12 +692,12 @@ export class Grid {
       ctx.clip();
     }
     ctx.translate(-this.sx, -this.sy);
-    this._highlight(ctx, this.sx, this.sy, this.vw, this.vh, theme, true);
+    this._highlight(ctx, this.sx, this.sy, this.vw, this.vh, state.theme, true);
     ctx.restore();
   }
 
   // the highlight: other cells dimmed (when `dim`), the highlighted ones redrawn and ringed
-  _highlight(ctx, x0, y0, w, h, th = theme, dim = true) {
+  _highlight(ctx, x0, y0, w, h, th = state.theme, dim = true) {
     const hl = this.hl;
     if (!hl) return;
     if (dim) {
