@@ -10,7 +10,7 @@ import { state, hooks } from "./state.js";
 import { $, escapeHtml, ravel } from "./util.js";
 import { noteMoveRequest, presetOperand, renderMoveExtras } from "./movestages.js";
 
-// the panel: open, last result, stage shown (state.move)
+// the panel: last result, stage shown (state.move)
 const panel = state.move;
 
 export function renderMoveShell(dtypes, targets) {

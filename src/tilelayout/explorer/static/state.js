@@ -34,7 +34,7 @@ export const state = Object.seal({
   convert: null,         // last /api/convert answer (panels.js)
   convertOpen: false,    // "in other tools" opened (convert.js)
   codegen: { open: false, lang: "python", inverse: false, code: null },  // codegen.js
-  move: { open: false, result: null, stage: 0 },  // the "move data" panel (movedata.js)
+  move: { result: null, stage: 0 },  // the "move data" panel: last plan, stage shown (movedata.js)
   moveView: { mode: null, dst: null, dtype: null, stage: 0 },  // its URL state (movestages.js)
 });
 
