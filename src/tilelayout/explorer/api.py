@@ -25,6 +25,7 @@ from ..analysis.banks import bank_access, is_shared_memory
 from ..analysis.explain import explain
 from ..analysis.legality import legality
 from ..analysis.reads import tile_reads
+from ..codegen.languages import LANGUAGES
 from ..core import budget
 from ..core.axes import SMEM_BANK_BYTES, SMEM_BANKS, AxisTable, current
 from ..core.axes import axis_of as lookup_axis
@@ -40,7 +41,7 @@ from ..core.tile import TileLayout
 from ..eval.inverse import count_at, elements_at
 from ..interop.convert import PANEL_TARGETS, TARGETS, convert, parse_mesh
 from ..interop.jax import mesh_axes
-from ..render.palette import PALETTE
+from ..render.palette import MAX_COLOURS, PALETTE, colour_scale
 from ..render.physical import physical_view
 from ..render.svg import MAX_ELEMENTS
 from ..syntax.parser import parse
@@ -243,12 +244,16 @@ def _index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
 def options() -> dict[str, Any]:
     """``GET /api/options``: dtypes, swizzle modes (names, and each with its one-line
     description from the swizzle-mode table), GPU targets (the "move data" panel's
-    target select) and size caps for the page's controls."""
+    target select), the index-code languages, the colours (the palette, and the page's
+    scale of MAX_COLOURS distinct colours that starts with it) and size caps for the
+    page's controls."""
     return {"dtypes": list(DTYPES), "swizzles": list(SWIZZLE_MODES),
             "targets": list(TARGETS_TABLE),
             "swizzle_modes": [{"name": m.name, "doc": m.describe()}
                               for m in SWIZZLE_MODE_TABLE.values()],
-            "palette": list(PALETTE), "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
+            "palette": list(PALETTE), "colour_scale": list(colour_scale(MAX_COLOURS)),
+            "code_languages": list(LANGUAGES),
+            "max_elements": MAX_ELEMENTS, "max_pairs": MAX_PAIRS}
 
 
 def _example_entry(e: examples.Example) -> dict[str, Any]:

@@ -320,6 +320,7 @@ async function main() {
   const [presets, opts] = await Promise.all([getJSON("/api/presets"), getJSON("/api/options")]);
   state.presets = presets.presets;
   state.palette = opts.palette;
+  state.colourScale = opts.colour_scale;
   state.options = opts;
   fillControls(opts);
   renderCodegenShell();

@@ -6,6 +6,7 @@ import { LIGHT } from "./theme.js";
 export const state = Object.seal({
   // catalogues, read once at start (app.js: /api/presets and /api/options)
   presets: [], palette: [], options: null,
+  colourScale: [],       // MAX_COLOURS distinct colours, the palette first (/api/options)
   // the drawn layout (app.js; only app.js replaces `data`)
   data: null,            // last good /api/layout answer
   model: null,           // the drawing model (model.js) plus the two grids (views.js)
