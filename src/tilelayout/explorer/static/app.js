@@ -66,10 +66,9 @@ function failed(err) {
 }
 
 // -- loading a layout -----------------------------------------------------------------------
-let debounce = null;
 function scheduleUpdate(delay = 120) {
-  clearTimeout(debounce);
-  debounce = setTimeout(() => update(), delay);
+  clearTimeout(state.editTimer);
+  state.editTimer = setTimeout(() => update(), delay);
 }
 
 async function update(opts = {}) {

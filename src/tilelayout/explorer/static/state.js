@@ -19,6 +19,7 @@ export const state = Object.seal({
   presetDoc: "",         // its doc line
   axisOrder: null,       // its axis order for the colour choices, or null
   lastEdit: null,        // id of the field edited last (its error is shown beside it)
+  editTimer: null,       // the pending update after an edit (debounced), or null
   // colouring (colouring.js, app.js)
   color: null,           // the colour key shown
   colorChosen: false,    // chosen by the user (else picked for each layout)
