@@ -7,8 +7,10 @@ import json
 
 import tilelayout as tl
 from tests.helpers import call
+from tilelayout.codegen.languages import LANGUAGES
 from tilelayout.explorer import examples
 from tilelayout.explorer.request import MAX_BODY, MAX_TEXT
+from tilelayout.render.palette import MAX_COLOURS, colour_scale
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 
@@ -66,3 +68,12 @@ def test_binds_loopback_by_default():
         assert srv.server_address[0] == "127.0.0.1"
     finally:
         srv.server_close()
+
+
+def test_options_list_the_code_languages_and_the_page_colour_scale(server):
+    # the page reads these instead of keeping its own copies
+    _, _, body = call(server, "/api/options")
+    opts = json.loads(body)
+    assert opts["code_languages"] == list(LANGUAGES) == ["python", "c", "cpp", "cuda", "triton"]
+    assert opts["colour_scale"] == list(colour_scale(MAX_COLOURS))
+    assert opts["colour_scale"][:len(opts["palette"])] == opts["palette"]

@@ -9,7 +9,7 @@ import { fillMovePresets, renderMoveShell, wireMoveData } from "./movedata.js";
 import { restoreMove } from "./movestages.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
-import { DARK, LIGHT, setTheme } from "./grid.js";
+import { DARK, LIGHT } from "./theme.js";
 import { fetchAnalysis, fetchConvert, fetchTable, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
 import { fillControls, applyPresetEntry, renderParams, paramTexts, setParamTexts } from "./presets.js";
 import {
@@ -21,7 +21,7 @@ import "./testhooks.js";
 import { readURL, writeURL } from "./urlstate.js";
 import { $, escapeHtml, ravel } from "./util.js";
 import {
-  VIEWS, makeGrids, relayout, zoom, setZoom, setupViewport, setupPanning, pointer,
+  VIEWS, makeGrids, relayout, zoom, setZoom, setupViewport, setupPanning,
 } from "./views.js";
 
 // the fields as a request for /api/layout
@@ -66,10 +66,9 @@ function failed(err) {
 }
 
 // -- loading a layout -----------------------------------------------------------------------
-let debounce = null;
 function scheduleUpdate(delay = 120) {
-  clearTimeout(debounce);
-  debounce = setTimeout(() => update(), delay);
+  clearTimeout(state.editTimer);
+  state.editTimer = setTimeout(() => update(), delay);
 }
 
 async function update(opts = {}) {
@@ -284,8 +283,8 @@ function wire() {
   $("color").addEventListener("change", () => {
     state.color = $("color").value; state.colorChosen = true; recolor(); writeURL();
   });
-  $("logical-canvas").addEventListener("click", (ev) => onLogicalClick(ev, pointer.suppressClick));
-  $("physical-canvas").addEventListener("click", (ev) => onPhysicalClick(ev, pointer.suppressClick));
+  $("logical-canvas").addEventListener("click", (ev) => onLogicalClick(ev, state.pointer.suppressClick));
+  $("physical-canvas").addEventListener("click", (ev) => onPhysicalClick(ev, state.pointer.suppressClick));
   $("logical-canvas").addEventListener("mousemove", onLogicalHover);
   $("physical-canvas").addEventListener("mousemove", onPhysicalHover);
   for (const v of VIEWS) $(`${v}-canvas`).addEventListener("mouseleave", hideTooltip);
@@ -320,6 +319,7 @@ async function main() {
   const [presets, opts] = await Promise.all([getJSON("/api/presets"), getJSON("/api/options")]);
   state.presets = presets.presets;
   state.palette = opts.palette;
+  state.colourScale = opts.colour_scale;
   state.options = opts;
   fillControls(opts);
   renderCodegenShell();
@@ -327,8 +327,8 @@ async function main() {
   fillMovePresets(state.presets.filter((p) => p.params && !p.error).map((p) => p.name));
   // dark mode follows the system setting, live
   const dark = matchMedia("(prefers-color-scheme: dark)");
-  setTheme(dark.matches ? DARK : LIGHT);
-  dark.addEventListener("change", () => { setTheme(dark.matches ? DARK : LIGHT); relayout(); });
+  state.theme = dark.matches ? DARK : LIGHT;
+  dark.addEventListener("change", () => { state.theme = dark.matches ? DARK : LIGHT; relayout(); });
   await load(u);
   wire();
   await restoreMove();

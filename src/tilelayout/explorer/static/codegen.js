@@ -5,14 +5,15 @@ import { postJSON, drawnRequest } from "./api.js";
 import { state, hooks } from "./state.js";
 import { $ } from "./util.js";
 
-export const CODE_LANGUAGES = ["python", "c", "cpp", "cuda", "triton"];
+// the panel: open, language, inverse, last code (state.codegen)
+const panel = state.codegen;
 
-const panel = { open: false, lang: "python", inverse: false, code: null };
-
+// the languages are the library's (tl.codegen), listed by GET /api/options
 export function renderCodegenShell() {
-  const opts = CODE_LANGUAGES.map((l) => `<option${l === panel.lang ? " selected" : ""}>${l}</option>`).join("");
+  const langs = state.options.code_languages;
+  const opts = langs.map((l) => `<option${l === panel.lang ? " selected" : ""}>${l}</option>`).join("");
   $("codegen").innerHTML = `<details data-testid="codegen-toggle"${panel.open ? " open" : ""}>` +
-    `<summary><h3>index code</h3> <span class="oneline">the layout as a function in ${CODE_LANGUAGES.join(", ")}</span></summary>` +
+    `<summary><h3>index code</h3> <span class="oneline">the layout as a function in ${langs.join(", ")}</span></summary>` +
     `<div class="thead"><label>language <select data-testid="codegen-lang">${opts}</select></label>` +
     `<label><input type="checkbox" data-testid="codegen-inverse"${panel.inverse ? " checked" : ""}> inverse</label>` +
     `<button class="copy" data-testid="codegen-copy" title="copy the code">copy</button></div>` +

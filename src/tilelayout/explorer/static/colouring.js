@@ -22,38 +22,13 @@ export function chooseColour(data, wanted) {
   state.color = pick;
 }
 
-// at most this many distinct colours; more values cycle through them (the legend says so,
-// and every cell's text still names its value)
-export const MAX_COLOURS = 512;
-
-function hslHex(h, s, l) {
-  s /= 100; l /= 100;
-  const f = (n) => {
-    const k = (n + h / 30) % 12;
-    const c = l - s * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(255 * c).toString(16).padStart(2, "0");
-  };
-  return `#${f(0)}${f(8)}${f(4)}`;
-}
-
-// k different colours (k <= MAX_COLOURS): the shared palette, then light hues spread by the
-// golden angle (all light enough for dark text)
-export function colourScale(k, palette) {
-  const out = palette.slice(0, Math.min(k, palette.length));
-  const seen = new Set(out);
-  const light = [80, 70, 86, 75], sat = [60, 78, 45];
-  for (let i = 0; out.length < k && i < 50 * k; i++) {
-    const c = hslHex((i * 137.508) % 360, sat[Math.floor(i / 4) % 3], light[i % 4]);
-    if (!seen.has(c)) { seen.add(c); out.push(c); }
-  }
-  return out;
-}
-
-// value -> colour for the values `cval`: each distinct value its own colour (by rank) up to
-// MAX_COLOURS, then cycling; {of(v), values (sorted distinct), cycle (0: no repeat)}
-export function colouring(cval, palette) {
+// value -> colour for the values `cval`: each distinct value its own colour (by rank) from
+// `colourScale` (the server's colour scale: render/palette.py colour_scale, the shared palette
+// then light hues), cycling when there are more values than colours;
+// {of(v), values (sorted distinct), cycle (0: no repeat)}
+export function colouring(cval, colourScale) {
   const values = [...new Set(cval)].sort((a, b) => a - b);
-  const scale = colourScale(Math.min(values.length, MAX_COLOURS), palette);
+  const scale = colourScale.slice(0, Math.min(values.length, colourScale.length));
   const rank = new Map(values.map((v, i) => [v, i]));
   return {
     values, cycle: values.length > scale.length ? scale.length : 0,
@@ -96,7 +71,7 @@ export function recolor() {
   const R = d.replicas;
   const cval = colourValues(d, state.color);
   m.cval = cval;
-  const cs = colouring(cval, state.palette);
+  const cs = colouring(cval, state.colourScale);
   m.colours = cs;
   const ecol = Array.from(cval, cs.of);  // each element's colour
   m.fillL = (key) => { const e = m.lflat[key]; return e < 0 ? null : ecol[e]; };

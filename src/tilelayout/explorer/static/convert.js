@@ -3,11 +3,11 @@
 // tilelayout.interop.convert.PANEL_TARGETS), each with a copy button, or greyed with the
 // converter's reason when that notation cannot say it.
 import { escapeHtml } from "./util.js";
+import { state } from "./state.js";
 
-// collapsed (one line) or open, kept while the page lives (the panel is rebuilt for every
-// layout); collapsed at first: the notations are there when asked for
-let open = false;
-export function convertToggled(el) { open = el.open; }
+// collapsed (one line) or open (state.convertOpen), kept while the page lives (the panel is
+// rebuilt for every layout); collapsed at first: the notations are there when asked for
+export function convertToggled(el) { state.convertOpen = el.open; }
 
 export function renderConvert(r) {
   const rows = r.targets.map((t, i) => {
@@ -27,6 +27,6 @@ export function renderConvert(r) {
   }).join("");
   const ok = r.targets.filter((t) => t.ok).map((t) => t.label);
   const line = ok.length ? `as ${ok.join(", ")}` : "no other notation can say this layout";
-  return `<details data-testid="convert-toggle"${open ? " open" : ""}>` +
+  return `<details data-testid="convert-toggle"${state.convertOpen ? " open" : ""}>` +
     `<summary><h3>in other tools</h3> <span class="oneline">${escapeHtml(line)}</span></summary><ul>${rows}</ul></details>`;
 }

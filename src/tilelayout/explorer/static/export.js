@@ -1,5 +1,6 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
-import { labelStep, GAP_T, CELL_FONT, LIGHT, LINE_HEIGHT, splitLabel } from "./grid.js";
+import { labelStep, GAP_T, CELL_FONT, LINE_HEIGHT, splitLabel } from "./grid.js";
+import { LIGHT } from "./theme.js";
 import { connectorsSvg } from "./selection.js";
 import { escapeHtml as esc, unravel } from "./util.js";
 

@@ -10,7 +10,8 @@ import { state, hooks } from "./state.js";
 import { $, escapeHtml, ravel } from "./util.js";
 import { noteMoveRequest, presetOperand, renderMoveExtras } from "./movestages.js";
 
-const panel = { open: false, result: null, stage: 0 };
+// the panel: last result, stage shown (state.move)
+const panel = state.move;
 
 export function renderMoveShell(dtypes, targets) {
   const opts = dtypes.map((t) => `<option${t === "float16" ? " selected" : ""}>${t}</option>`).join("");

@@ -8,10 +8,11 @@
 //  * for a shuffle round, the 32 lanes with the lane each reads from, the lanes that
 //    receive highlighted;
 //  * URL state: move=plan|smem, to=<destination>, mdtype=<dtype>, stage=<n> (1-based).
-import { hooks } from "./state.js";
+import { state, hooks } from "./state.js";
 import { $, escapeHtml } from "./util.js";
 
-const view = { mode: null, dst: null, dtype: null, stage: 0 };
+// its URL state (state.moveView)
+const view = state.moveView;
 // the URL as opened (the page rewrites it while it loads the drawn layout)
 const opened = new URLSearchParams(globalThis.tilelayoutQuery ?? location.search);
 

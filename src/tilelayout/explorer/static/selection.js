@@ -2,7 +2,6 @@
 // set (a row, a bank, an analysis finding); highlighting it in both views, the connectors
 // between them, the details panel, hover tooltips and the keyboard.
 import { postJSON, drawnRequest } from "./api.js";
-import { currentTheme } from "./grid.js";
 import { renderDetails, renderSetDetails, renderSlotDetails } from "./details.js";
 import {
   physKeysOfElements, coordOfPair, coordText, describeCell, coordsInCells, lineElements, bankElements,
@@ -83,7 +82,7 @@ export function connectorsSvg(lines, more, colour = "#2563eb") {
 function drawConnectors(lk, physKeys) {
   const shown = physKeys.slice(0, 64);
   const lines = connectorLines(lk, shown, $("views").getBoundingClientRect());
-  $("connectors").innerHTML = connectorsSvg(lines, physKeys.length - shown.length, currentTheme().primary);
+  $("connectors").innerHTML = connectorsSvg(lines, physKeys.length - shown.length, state.theme.primary);
 }
 
 // the details panel (a live region: screen readers announce what a selection shows)

@@ -205,7 +205,7 @@ export function setZoom(logical, physical) {
 }
 
 // a drag that moved (a pan) is not a click
-export const pointer = { pan: null, suppressClick: false };
+const pointer = state.pointer;
 
 // scrolling repaints, ctrl + wheel zooms, dragging pans
 export function setupViewport(view) {
