@@ -285,8 +285,8 @@ def test_the_fact_check_reads_the_page(tmp_path):
 #: they return never depends on what was cached before), each bounded or over a fixed set
 DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.eval.compiled:cached_plan": "compiled evaluators per (layout value, shape), LRU",
-    "tilelayout.eval.compiled:plan_of": "the same per layout object (keyed by its "
-                                        "LayoutKey: no layout hash per call), LRU",
+    "tilelayout.eval.compiled:plan_entry": "the same per layout object (keyed by its "
+                                           "LayoutKey: no layout hash per call), LRU",
     "tilelayout.eval.compiled:_plan_in_order": "the same for equal layouts in another axis order",
     "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
     "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",

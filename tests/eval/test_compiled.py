@@ -114,7 +114,7 @@ def test_a_layout_s_plan_follows_its_own_axis_order_and_dies_with_it():
     # many layouts: the per-object cache stays bounded, old layouts are released
     for k in range(2 * compiled.PLAN_CACHE_SIZE):
         tl.parse(f"S[(4,4):(4,{k + 1})]").base(0)
-    info = compiled.plan_of.cache_info()
+    info = compiled.plan_entry.cache_info()
     assert info.maxsize == compiled.PLAN_CACHE_SIZE and info.currsize <= info.maxsize
 
 
@@ -132,3 +132,14 @@ def test_coordinates_hash_and_compare_like_before():
     c = L.base(127)
     assert c == {"laneid": 31, "warpid": 6, "m": 1} and hash(c) == hash(tl.Coord(dict(c)))
     assert len({L.base(5), L.base((0, 5), (8, 16)), tl.Coord(dict(L.base(5)))}) == 1
+
+
+def test_a_float_shape_never_finds_the_plan_of_its_int_twin():
+    # (8.0, 16) == (8, 16) as a key: after a call with the int shape, the float one is
+    # still refused, through base, apply and the value-keyed plan_for alike
+    L = tl.parse("S[(8,16):(16,1)]")
+    assert L.base(0, (8, 16)) == {"m": 0} and L.apply(0, (8, 16))
+    for call in (lambda: L.base(0, (8.0, 16)), lambda: L.apply(0, (8.0, 16)),
+                 lambda: plan_for(L, (8.0, 16)), lambda: L.base(0, (True, 128))):
+        with pytest.raises(tl.ShapeError, match="shape entries must be integers"):
+            call()

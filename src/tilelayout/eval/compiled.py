@@ -101,8 +101,8 @@ def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
     >>> plan_for(tl.parse("S[8:1] + 2@warpid + 1@pid"), None).base(3)  # an equal layout
     {m: 3, warpid: 2, pid: 1}
     """
-    if shape is None or type(shape) is tuple:
-        try:
+    if shape is None or type(shape) is tuple and all(type(x) is int for x in shape):
+        try:  # (8.0, 16) equals (8, 16) as a key: only exact ints are looked up unchecked
             plan = cached_plan(layout, shape)
         except TypeError:  # a tuple holding something unhashable: validate (and refuse) it
             shape = layout.check_shape(shape)
@@ -129,20 +129,52 @@ def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE)
+def plan_entry(ref: LayoutKey, shape: Sequence[int] | int | None) -> tuple[Plan, object]:
+    """``(plan, first)``: the plan of the layout ``ref()`` over ``shape`` (hashable), whose
+    ``layout`` is that very object, and the shape object it was first asked for with.
+    ``ref`` is the key a layout holds of itself (``L._ref``), so a lookup hashes no
+    layout; the compiled functions come from :func:`plan_for` (compiled once per value,
+    shared by equal layouts). ``(8.0, 16)`` equals ``(8, 16)`` as a key, so a caller holding
+    another shape object than ``first`` checks its entries are ints (:func:`exact_shape`).
+
+    >>> import tilelayout as tl
+    >>> L, s = tl.parse("S[8:1] + 1@pid"), (8,)
+    >>> plan, first = plan_entry(L._ref, s)
+    >>> plan.layout is L, first is s, plan.base(3)
+    (True, True, {m: 3, pid: 1})
+    """
+    layout = ref()
+    plan = plan_for(layout, shape)
+    return (plan if plan.layout is layout else plan.for_layout(layout)), shape
+
+
+def exact_shape(shape: object) -> bool:
+    """Whether ``shape`` is None, an int or a tuple of ints (no float, bool or numpy
+    entries): a shape a cached plan may be used for without checking it again.
+
+    >>> exact_shape((8, 16)), exact_shape((8.0, 16)), exact_shape((True, 16))
+    (True, False, False)
+    """
+    if type(shape) is tuple:
+        if len(shape) == 2:  # the common case, unrolled: this runs per call (plan_of)
+            return type(shape[0]) is int and type(shape[1]) is int
+        return not [x for x in shape if type(x) is not int]
+    return shape is None or type(shape) is int
+
+
 def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
-    """The plan of the layout ``ref()`` over ``shape`` (hashable), whose ``layout`` is that
-    very object: ``ref`` is the key a layout holds of itself (``L._ref``), so a lookup
-    hashes no layout. The compiled functions come from :func:`plan_for` (compiled once
-    per value, shared by equal layouts).
+    """The plan of the layout ``ref()`` over ``shape`` (:func:`plan_entry`), the shape
+    checked where it is not the object the plan was made for.
 
     >>> import tilelayout as tl
     >>> L = tl.parse("S[8:1] + 1@pid")
     >>> plan_of(L._ref, None).layout is L, plan_of(L._ref, None).base(3)
     (True, {m: 3, pid: 1})
     """
-    layout = ref()
-    plan = plan_for(layout, shape)
-    return plan if plan.layout is layout else plan.for_layout(layout)
+    plan, first = plan_entry(ref, shape)
+    if first is shape or exact_shape(shape):
+        return plan
+    return plan_for(ref(), shape)  # checks the shape: refuses (8.0, 16), converts numpy ints
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE // 8)

@@ -26,7 +26,7 @@ from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
-from .compiled import plan_for, plan_of
+from .compiled import exact_shape, plan_entry, plan_for
 
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
 
@@ -80,9 +80,11 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     {m: 21, pid: 0}
     """
     try:  # the hot path inline: this very object's plan, found without hashing a layout
-        plan = plan_of(layout._ref, shape)
+        plan, first = plan_entry(layout._ref, shape)
     except (TypeError, AttributeError):  # an unhashable shape (a list, an array) or not
         return plan_for(layout, shape).base(index)  # a layout: plan_for checks and says
+    if first is not shape and not exact_shape(shape):  # (8.0, 16) found (8, 16)'s plan
+        return plan_for(layout, shape).base(index)
     return plan.base(index)
 
 
@@ -100,8 +102,10 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
     """
     if limits is None:
         try:  # the hot path inline, as in base
-            plan = plan_of(layout._ref, shape)
+            plan, first = plan_entry(layout._ref, shape)
         except (TypeError, AttributeError):
+            return plan_for(layout, shape).apply(index)
+        if first is not shape and not exact_shape(shape):
             return plan_for(layout, shape).apply(index)
         return plan.apply(index)
     with budget.using(limits):
