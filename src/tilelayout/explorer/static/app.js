@@ -3,14 +3,14 @@
 // JSON API (the Python library); the page only draws them.
 import { getJSON, postJSON } from "./api.js";
 import { chooseColour, recolor } from "./colouring.js";
-import { fetchCodegen, renderCodegenShell, wireCodegen } from "./codegen.js";
+import { codegenRequest, renderCodegenShell, showCodegen, wireCodegen } from "./codegen.js";
 import { convertToggled } from "./convert.js";
 import { fillMovePresets, renderMoveShell, wireMoveData } from "./movedata.js";
 import { restoreMove } from "./movestages.js";
 import { exportSvg, exportPng, pythonSnippet } from "./export.js";
 import { buildModel, physicalNote } from "./model.js";
 import { DARK, LIGHT } from "./theme.js";
-import { fetchAnalysis, fetchConvert, fetchTable, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
+import { PANELS, showPanels, onAnalysisClick, onConvertClick, copyText, flash } from "./panels.js";
 import { fillControls, applyPresetEntry, renderParams, paramTexts, setParamTexts } from "./presets.js";
 import {
   HINT, selectElement, selectSet,
@@ -24,9 +24,12 @@ import {
   VIEWS, makeGrids, relayout, zoom, setZoom, setupViewport, setupPanning,
 } from "./views.js";
 
-// the fields as a request for /api/layout
+// the fields as a request for /api/layout, with the side panels' answers asked for too
+// (one request per edit: the analysis, other tools, table and, while open, code panels)
 function request() {
+  const code = codegenRequest();
   return {
+    panels: PANELS, ...(code ? { codegen: code } : {}),
     layout: $("layout").value, shape: $("shape").value,
     dtype: $("dtype").value || null, swizzle: $("swizzle").value || "none",
     // a preset with a device mesh: its tiles follow the mesh's axis order
@@ -112,10 +115,8 @@ async function update(opts = {}) {
   if (opts.select) selectElement(ravel(opts.select, data.shape));
   else if (prevSel && prevSel.type === "element") selectElement(prevSel.flat);
   writeURL();
-  fetchAnalysis(seq);
-  fetchConvert(seq);
-  fetchTable(seq);
-  fetchCodegen(seq);
+  showPanels();
+  showCodegen();
   if (!hooks.firstRenderAt) hooks.firstRenderAt = performance.now();
   hooks.renders = ++state.renders;
   hooks.ready = true;

@@ -1,6 +1,7 @@
 // The "index code" side panel: the drawn layout's index map (or its inverse) as code in a
 // chosen language, from POST /api/codegen (tl.codegen), with a copy button. One line until
-// opened; fetched when open (and again for each new layout while it stays open).
+// opened; fetched when opened or its language changes; for each new layout while it stays
+// open the code comes with the /api/layout answer (codegenRequest, showCodegen).
 import { postJSON, drawnRequest } from "./api.js";
 import { state, hooks } from "./state.js";
 import { $ } from "./util.js";
@@ -21,25 +22,48 @@ export function renderCodegenShell() {
   $("codegen").hidden = false;
 }
 
-// fill the code for the drawn layout (when the panel is open)
+// what /api/layout is asked for the panel: its options while it is open, else nothing
+export function codegenRequest() {
+  return panel.open ? { lang: panel.lang, inverse: panel.inverse } : null;
+}
+
+// fill the code for the drawn layout from an answer carried by /api/layout (when open)
+export function showCodegen() {
+  const d = state.data;
+  const r = d && d.panels && d.panels.codegen;
+  if (!r) { fetchCodegen(state.seq); return; }
+  paint(d, r);
+}
+
+function pre() {
+  return $("codegen").querySelector("pre");
+}
+
+function paint(d, r) {
+  const box = pre();
+  if (r.error) { box.textContent = `No code: ${r.error}`; return; }
+  panel.code = r.ok ? r.code : null;
+  box.textContent = r.ok ? r.code : `No ${r.inverse ? "inverse " : ""}code for this layout: ${r.reason}`;
+  box.classList.toggle("refused", !r.ok);
+  hooks.codegenFor = `${d.layout}|${r.lang}|${r.inverse}`;
+}
+
+// fetch the code for the drawn layout (the panel was opened, or its options changed)
 export async function fetchCodegen(seq) {
-  const d = state.data, pre = $("codegen").querySelector("pre");
+  const d = state.data, box = pre();
   panel.code = null;
-  if (!panel.open || !d || !pre) return;
-  if (d.too_large) { pre.textContent = "(the layout is not drawn: see above)"; return; }
-  pre.textContent = "…";
+  if (!panel.open || !d || !box) return;
+  if (d.too_large) { box.textContent = "(the layout is not drawn: see above)"; return; }
+  box.textContent = "…";
   let r;
   try {
     r = await postJSON("/api/codegen", { ...drawnRequest(d), lang: panel.lang, inverse: panel.inverse });
   } catch (err) {
-    if (seq === state.seq) pre.textContent = `No code: ${err.message}`;
+    if (seq === state.seq) box.textContent = `No code: ${err.message}`;
     return;
   }
   if (seq !== state.seq) return;
-  panel.code = r.ok ? r.code : null;
-  pre.textContent = r.ok ? r.code : `No ${r.inverse ? "inverse " : ""}code for this layout: ${r.reason}`;
-  pre.classList.toggle("refused", !r.ok);
-  hooks.codegenFor = `${d.layout}|${r.lang}|${r.inverse}`;
+  paint(d, r);
 }
 
 // wire the panel's controls; copy(text) -> Promise<bool> and flash(button, text) from the page

@@ -1,63 +1,60 @@
 // The side panels besides the details: the analysis (legality findings, bank conflicts;
-// a click selects their elements) and "in other tools" (copyable notations); clipboard.
-import { postJSON, drawnRequest } from "./api.js";
+// a click selects their elements), "in other tools" (copyable notations) and the text
+// table, filled from the /api/layout answer that drew the layout; clipboard.
 import { renderAnalysis, requestLabel } from "./analysis.js";
 import { renderConvert } from "./convert.js";
 import { selectSet, markActiveAnalysis } from "./selection.js";
 import { state, hooks } from "./state.js";
 import { $, escapeHtml } from "./util.js";
 
-async function fetchPanel(seq, id, url, body, title, render) {
+// the panels come with the drawing: /api/layout answers for them in the same request
+// (its `panels`: each panel's answer, or {error}), so one edit is one request
+export const PANELS = ["analysis", "convert", "table"];
+
+function showPanel(id, r, title, render) {
   const box = $(id);
-  let r;
-  try {
-    r = await postJSON(url, body);
-  } catch (err) {
-    if (seq !== state.seq) return null;
-    box.innerHTML = `<h3>${title}</h3><p class="muted">${escapeHtml(err.message)}</p>`;
+  if (!r || r.error) {
+    box.innerHTML = `<h3>${title}</h3><p class="muted">${escapeHtml(r ? r.error : "no answer")}</p>`;
     box.hidden = false;
     return null;
   }
-  if (seq !== state.seq) return null;
   box.innerHTML = render(r);
   box.hidden = false;
   return r;
 }
 
-export async function fetchAnalysis(seq) {
-  const d = state.data;
+// fill the side panels from the drawn layout's answer (state.data.panels)
+export function showPanels() {
+  const d = state.data, p = (d && d.panels) || {};
+  showAnalysis(d, p.analysis);
+  showConvert(d, p.convert);
+  showTable(d, p.table);
+}
+
+function showAnalysis(d, r) {
   state.analysis = null;
   if (!d || d.too_large) { $("analysis").hidden = true; return; }
-  const a = await fetchPanel(seq, "analysis", "/api/analysis", drawnRequest(d), "legality", (r) => renderAnalysis(r, d));
+  const a = showPanel("analysis", r, "legality", (x) => renderAnalysis(x, d));
   if (!a) return;
   state.analysis = a;
   markActiveAnalysis();
   hooks.analysisFor = d.layout;
 }
 
-export async function fetchConvert(seq) {
-  const d = state.data;
+function showConvert(d, r) {
   state.convert = null;
   if (!d) { $("convert").hidden = true; return; }
-  const r = await fetchPanel(seq, "convert", "/api/convert", drawnRequest(d),
-    "in other tools", renderConvert);
-  if (!r) return;
-  state.convert = r;
+  const c = showPanel("convert", r, "in other tools", renderConvert);
+  if (!c) return;
+  state.convert = c;
   hooks.convertFor = d.layout;
 }
 
-// the text alternative of both views: the table form of the layout (POST /api/table)
-export async function fetchTable(seq) {
-  const d = state.data, pre = $("table-text");
+// the text alternative of both views: the table form of the layout
+function showTable(d, r) {
+  const pre = $("table-text");
   if (!d || d.too_large) { pre.textContent = "(the layout is not drawn: see above)"; return; }
-  let r;
-  try {
-    r = await postJSON("/api/table", drawnRequest(d));
-  } catch (err) {
-    if (seq === state.seq) pre.textContent = `The table could not be loaded: ${err.message}`;
-    return;
-  }
-  if (seq !== state.seq) return;
+  if (!r || r.error) { pre.textContent = `The table could not be loaded: ${r ? r.error : "no answer"}`; return; }
   pre.textContent = r.text ?? r.too_large;
   hooks.tableFor = d.layout;
 }

@@ -7,6 +7,7 @@ Routes (:data:`GET`, :data:`POST`; the server and ``answers.answer`` both route 
     GET  /api/presets       teaching examples + the preset registry          (.presets)
     GET  /api/options       dtypes, swizzle modes, size caps                 (.options)
     POST /api/layout        layout text, shape, dtype, swizzle -> everything the page draws
+                            (+ panels, codegen -> the side panels' answers: .panels)
     POST /api/explain       ... + index -> the four steps for one element
     POST /api/elements_at   ... + coords -> the logical elements held there
     POST /api/access        ... + elements -> shared-memory banks and conflict ways (.analysis)

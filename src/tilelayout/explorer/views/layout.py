@@ -24,6 +24,7 @@ from ...render.svg import MAX_ELEMENTS
 from .. import request
 from ..drawing import drawing
 from ..request import MAX_PAIRS, ApiError
+from .panels import panel_answers, wanted
 
 
 def _axis_info(name: str, values: np.ndarray) -> dict[str, Any]:
@@ -51,7 +52,8 @@ def _box(layout: TileLayout | ComposeLayout) -> dict[str, tuple[int, int] | None
 
 
 def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/layout``: everything the page draws for one layout.
+    """``POST /api/layout``: everything the page draws for one layout, and (``panels``,
+    ``codegen``) the side panels' answers for it, so one edit is one request.
 
     Response: ``layout`` (canonical text, swizzle included), ``shape``, ``size``,
     ``replicas`` (R), ``axes`` (name, kind, extent, min, max), ``coords`` (axis ->
@@ -61,7 +63,25 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     :func:`physical_view`; its tile axes follow ``order`` when the request names one,
     e.g. a preset's mesh axes, else the layout's axis order). Above the size caps the arrays are left out and
     ``too_large`` says why.
+
+    ``panels`` (a list of ``analysis``, ``convert``, ``table``) and ``codegen``
+    (``{"lang", "inverse"}``) add ``panels``: each one's answer for the drawn layout, as its
+    own route gives it, or ``{"error": why}`` (:mod:`.panels`). Above the caps only
+    ``convert`` is answered: the others describe the drawing.
     """
+    names, code = wanted(req)
+    out = _drawn(req)
+    if names or code is not None:
+        drawn = {"layout": out["text"], "shape": out["shape"], "dtype": out["dtype"],
+                 "swizzle": out["swizzle_mode"]}
+        if "too_large" in out:
+            names, code = [n for n in names if n == "convert"], None
+        out["panels"] = panel_answers(drawn, names, code)
+    return out
+
+
+def _drawn(req: Mapping[str, Any]) -> dict[str, Any]:
+    """The drawing part of :func:`layout_view` (the fields it documents, ``panels`` aside)."""
     layout, shape, dtype, mode = request.resolve(req)
     n = math.prod(shape)
     r = layout.replica_count
