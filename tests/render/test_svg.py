@@ -103,3 +103,51 @@ def test_one_tile_axis_wraps_into_full_rows_in_the_svg():
     svg = layout_svg(tl.parse("S[(4,32,2):(1@warpid,1@laneid,1)]"), (4, 64))
     ys = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)"[^>]*>warpid=\d</text>', svg)]
     assert len(ys) == 4 and len(set(ys)) in (1, 2) and all(ys.count(y) == 4 // len(set(ys)) for y in ys)
+
+
+def _rings(svg: str) -> list[tuple[float, float, float, float, str]]:
+    return [(float(x), float(y), float(w), float(h), c) for x, y, w, h, c in re.findall(
+        r'<rect class="ring" x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)" '
+        r'fill="none" stroke="(#[0-9a-f]+)"', svg)]
+
+
+def test_a_selection_rings_the_element_and_every_cell_holding_it_and_joins_them():
+    L = tl.parse(REF)
+    flat = 3 * 16 + 5
+    svg = layout_svg(L, (8, 16), selected=flat)
+    ET.fromstring(svg)
+    owners = L.apply((3, 5), shape=(8, 16))
+    rings = _rings(svg)
+    assert [c for *_, c in rings].count("#2563eb") == 1  # the element, in blue
+    assert len(rings) == 1 + len(owners)  # ... and each physical cell holding it
+    ends = re.findall(r'<path class="connector" d="M([\d.]+) ([\d.]+)C[^"]* ([\d.]+) ([\d.]+)"', svg)
+    assert len(ends) == len(owners)
+    blue = next(r for r in rings if r[4] == "#2563eb")
+    for x1, y1, x2, y2 in ends:  # from the element's right edge to each owner's left edge
+        assert abs(float(x1) - (blue[0] + blue[2] - 1)) < 0.6
+        assert blue[1] < float(y1) < blue[1] + blue[3]
+        assert any(abs(float(x2) - (r[0] - 0.5)) < 1.1 and r[1] < float(y2) < r[1] + r[3]
+                   for r in rings if r[4] == "#111")
+    assert 'fill-opacity="0.68"' not in svg
+    assert 'fill-opacity="0.68"' in layout_svg(L, (8, 16), selected=flat, dim=True)
+
+
+def test_a_highlight_rings_the_cells_of_a_set_without_connectors():
+    L = tl.parse("S[(8,4):(4@laneid,1@laneid)]")
+    svg = layout_svg(L, (8, 4), highlight=[0, 1, 2, 3])
+    assert len(_rings(svg)) == 8 and 'class="connector"' not in svg
+    assert _rings(layout_svg(L, (8, 4))) == []
+    for bad in ([32], [-1], [True], ["0"]):
+        with pytest.raises(RenderError, match="flat element indices"):
+            layout_svg(L, (8, 4), highlight=bad)
+
+
+def test_tiles_per_row_sets_the_physical_tile_grid():
+    L = tl.parse("S[(4,32,2):(1@warpid,1@laneid,1)]")
+    for per_row, rows in ((1, 4), (2, 2), (4, 1), (9, 1)):
+        svg = layout_svg(L, (4, 64), tiles_per_row=per_row)
+        ys = re.findall(r'<text x="[\d.]+" y="([\d.]+)"[^>]*>warpid=\d</text>', svg)
+        assert len(set(ys)) == rows, (per_row, ys)
+    for bad in (0, True, 1.5):
+        with pytest.raises(RenderError, match="tiles_per_row"):
+            layout_svg(L, (4, 64), tiles_per_row=bad)

@@ -150,12 +150,29 @@ def layout_svg(
     color: str | None = None,
     views: str = "both",
     width: int = 1100,
+    *,
+    highlight: Sequence[int] = (),
+    selected: int | None = None,
+    dim: bool = False,
+    tiles_per_row: int | None = None,
 ) -> str:
     """The picture of ``layout`` over ``shape`` as SVG text.
 
     ``dtype`` turns a shared-memory layout's physical view into line x bank; ``color``
     is the colour key (an axis name, ``"dim:K"`` or ``"bank"``); ``views`` is
     ``"both"``, ``"logical"`` or ``"physical"``; ``width`` is the picture width in pixels.
+
+    A selection, as the explorer shows it: ``highlight`` (flat element indices) rings
+    those elements' cells in both views, ``selected`` (one flat index) rings its logical
+    cell in blue and, with both views drawn, joins it to each cell holding it; ``dim``
+    pales everything else. ``tiles_per_row`` fixes how many physical tiles sit in a row
+    (a mesh keeps its grid).
+
+    >>> import tilelayout as tl
+    >>> svg = layout_svg(tl.parse("S[(4,8):(8@laneid,1@laneid)] + R[2:1@warpid]"), (4, 8),
+    ...                  selected=5, tiles_per_row=1)
+    >>> svg.count('class="connector"'), svg.count('class="ring"')
+    (2, 3)
 
     >>> import tilelayout as tl
     >>> L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
@@ -169,8 +186,12 @@ def layout_svg(
                           f"got {shown(width)}")
     if color is not None and (not isinstance(color, str) or not color or len(color) > 64):
         raise RenderError(f"colour key must be an axis name, dim:K or bank; got {shown(color)}")
+    if tiles_per_row is not None and (isinstance(tiles_per_row, bool)
+                                      or not isinstance(tiles_per_row, int) or tiles_per_row < 1):
+        raise RenderError(f"tiles_per_row must be a whole number >= 1, got {shown(tiles_per_row)}")
     dims = layout.check_shape(shape)
     n = math.prod(dims)
+    marked = _selection(highlight, selected, n)
     if n > MAX_ELEMENTS:
         raise RenderError(
             f"{n:,} elements is more than a picture can show ({MAX_ELEMENTS:,} at most); "
@@ -196,6 +217,9 @@ def layout_svg(
     right = 0.0  # rightmost drawn pixel: the picture widens rather than clip or overlap
 
     fold = fold_shape(dims)
+    # the selection's cells per view: element -> (x, y, w, h) or, physical, a list of them
+    ring_at: dict[str, dict[int, tuple[float, float, float, float]]] = {}
+    owners_at: dict[int, list[tuple[float, float, float, float]]] = {}
     if show_logical:
         cell = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
         x0, y0 = x_panel + 24, head + 28
@@ -224,6 +248,8 @@ def layout_svg(
         height = max(height, y0 + fold.nrows * cell + pad)
         right = max(right, x0 + fold.ncols * cell)
         x_panel = max(x_panel + panel_w, right) + pad
+        ring_at["logical"] = {e: (x0 + fold.col[e] * cell, y0 + fold.row[e] * cell, cell, cell)
+                              for e in marked}
 
     if show_physical:
         tiles = view.tiles
@@ -238,6 +264,10 @@ def layout_svg(
             tr, tc = len(mesh["rows"]), len(mesh["cols"])
             ta = view.tile_axes
             tile_pos = [(mesh["rows"].index(t[ta[0]]), mesh["cols"].index(t[ta[1]])) for t in tiles]
+        elif tiles_per_row is not None:
+            tc = min(tiles_per_row, len(tiles))
+            tr = math.ceil(len(tiles) / tc)
+            tile_pos = [(i // tc, i % tc) for i in range(len(tiles))]
         else:
             tc = max(1, min(len(tiles), int((panel_w + 8) // max(1, ncols * 3 + 8))))
             tc = min(tc, max(1, math.ceil(math.sqrt(len(tiles) * nrows / max(ncols, 1)))), len(tiles))
@@ -284,7 +314,12 @@ def layout_svg(
                                    ",".join(str(int(v)) for v in idx), fs))
         height = max(height, y0 + tr * th + pad)
         right = max(right, x0 + tc * tw)
+        for p in np.flatnonzero(np.isin(np.arange(n * r) // r, list(marked))).tolist():
+            owners_at.setdefault(p // r, []).append(
+                (x0 + gx[p] * cell, y0 + gy[p] * cell, span / sub * cell, cell))
 
+    parts.extend(_selection_svg(ring_at.get("logical", {}), owners_at, selected, dim,
+                                (head, right + pad, height)))
     legend_y = height + 4
     values = np.unique(cval)
     key_label = f"colour = {key.replace('dim:', 'logical dim ')}"
@@ -310,6 +345,48 @@ def layout_svg(
         f'<rect width="100%" height="100%" fill="#fff"/><g fill="#222">'
         + "".join(top) + "</g>" + "".join(parts) + "</svg>"
     )
+
+
+def _selection(highlight: Sequence[int], selected: int | None, n: int) -> set[int]:
+    """The flat indices a selection marks, checked against the ``n`` elements drawn."""
+    given = [*highlight, *([] if selected is None else [selected])]
+    if not all(isinstance(e, int | np.integer) and not isinstance(e, bool) and 0 <= e < n
+               for e in given):
+        raise RenderError(f"highlight and selected must be flat element indices in [0, {n}); "
+                          f"got {shown(given[:8])}")
+    budget.check("a highlight draws", len(given), "cells")
+    return {int(e) for e in given}
+
+
+def _ring(rect: tuple[float, float, float, float], colour: str, width: float) -> str:
+    x, y, w, h = rect
+    return (f'<rect class="ring" x="{_n(x - width / 2)}" y="{_n(y - width / 2)}" width="{_n(w + width)}" '
+            f'height="{_n(h + width)}" fill="none" stroke="{colour}" stroke-width="{_n(width)}"/>')
+
+
+def _selection_svg(logical: dict[int, tuple[float, float, float, float]],
+                   physical: dict[int, list[tuple[float, float, float, float]]],
+                   selected: int | None, dim: bool, box: tuple[float, float, float]) -> list[str]:
+    """Rings around the marked cells (the selected element's logical cell in blue), the
+    connectors from it to the cells holding it, and, when ``dim``, a pale veil below them."""
+    if not logical and not physical:
+        return []
+    top, right, bottom = box
+    out = ([f'<rect y="{_n(top)}" width="{_n(right)}" height="{_n(bottom - top)}" fill="#fff" '
+            f'fill-opacity="0.68"/>'] if dim else [])
+    for e, rect in logical.items():
+        out.append(_ring(rect, "#2563eb" if e == selected else "#111", 2 if e == selected else 1))
+    for rects in physical.values():
+        out.extend(_ring(rect, "#111", 1) for rect in rects)
+    if selected is not None and selected in logical:
+        lx, ly, lw, lh = logical[selected]
+        for px, py, _, ph in physical.get(selected, []):
+            x1, y1, x2, y2 = lx + lw, ly + lh / 2, px - 1, py + ph / 2
+            mx = (x1 + x2) / 2
+            out.append(f'<path class="connector" d="M{_n(x1)} {_n(y1)}C{_n(mx)} {_n(y1)} {_n(mx)} '
+                       f'{_n(y2)} {_n(x2)} {_n(y2)}" fill="none" stroke="#2563eb" '
+                       f'stroke-opacity="0.75" stroke-width="1.5"/>')
+    return out
 
 
 def notebook_svg(layout: Layout) -> str | None:

@@ -19,9 +19,10 @@ Routes (:data:`GET`, :data:`POST`; the server and ``answers.answer`` both route 
     POST /api/smem          writer, reader, shape, dtype, family -> the shared-memory layout
     POST /api/plan          src, dst, shape, dtype -> the conversion plan and its stages
     POST /api/table         layout ... -> the table form (layout.table()), the views' text
+    POST /api/svg           layout ... + colour, selection, tiles per row -> the picture (render.svg)
 
 >>> sorted(GET), len(POST)
-(['/api/options', '/api/presets'], 11)
+(['/api/options', '/api/presets'], 12)
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import analysis, codegen, convert, elements_at, explain, layout, options, plan, presets, smem, table
+from . import svg as svg_picture
 
 #: GET routes: path -> the view (no request body)
 GET: dict[str, Callable[[], dict[str, Any]]] = {
@@ -49,4 +51,5 @@ POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/plan": plan.plan_view,
     "/api/codegen": codegen.codegen_view,
     "/api/table": table.table_view,
+    "/api/svg": svg_picture.svg_view,
 }
