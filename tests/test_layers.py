@@ -425,11 +425,6 @@ TESTS = Path(__file__).resolve().parent
 _LATER = "merged from another branch before the rule; tested in "
 NO_TEST_FILE: dict[str, str] = {
     "__main__.py": "`python -m tilelayout`: two lines handing over to cli.main (test_cli.py)",
-    "algebra/cute/complement.py": _LATER + "algebra/test_cute_algebra.py",
-    "algebra/cute/composition.py": _LATER + "algebra/test_cute_algebra.py",
-    "algebra/cute/modes.py": _LATER + "algebra/test_cute_algebra.py",
-    "algebra/cute/swizzled.py": _LATER + "algebra/test_cute_algebra.py",
-    "algebra/cute/tiling.py": _LATER + "algebra/test_cute_algebra.py",
     "interop/cute_text.py": _LATER + "interop/test_cute.py and interop/test_swizzle_modes.py",
     "interop/cute_tv.py": _LATER + "interop/test_cute.py",
     "interop/gluon_candidates.py": _LATER + "interop/test_gluon.py",
@@ -439,7 +434,7 @@ NO_TEST_FILE: dict[str, str] = {
     "explorer/request.py": _LATER + "explorer/test_api.py and test_api_fuzz.py",
     **{f"explorer/views/{name}.py": _LATER + "explorer/test_api*.py"
        for name in ("analysis", "convert", "elements_at", "explain", "layout", "movement",
-                    "options", "plan", "presets", "smem")},
+                    "options", "presets")},
 }
 
 

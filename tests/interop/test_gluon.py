@@ -22,38 +22,11 @@ from tilelayout.interop.triton import (
 from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 from triton.experimental.gluon import language as ttgl  # noqa: E402
 from triton.experimental.gluon.language import amd  # noqa: E402
 from triton.experimental.gluon.language.nvidia import blackwell  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
-
-
-def lowered(obj, shape):
-    return _B.to_linear_layout(obj._to_ir(_B), list(shape))
-
-
-def _trim(vectors):
-    """Trailing zero memory bases: padding past the last element (the allocation's size),
-    which our layouts do not carry (docs/interop/triton.md)."""
-    out = list(vectors)
-    while out and not any(out[-1]):
-        out.pop()
-    return out
-
-
-def triton_bases(obj, shape):
-    ll = lowered(obj, shape)
-    if hasattr(ll, "offset_bases"):
-        return {"offset": _trim(ll.offset_bases)}
-    if hasattr(ll, "rows"):
-        return {k: v for k, v in (("row", ll.rows), ("col", _trim(ll.cols))) if v}
-    out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
-           "block": ll.block_bases}
-    return {k: v for k, v in out.items() if v}
+from ..triton_lowering import triton_bases  # noqa: E402
 
 
 def our_bases(layout, shape):

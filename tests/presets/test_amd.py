@@ -10,18 +10,10 @@ from tilelayout import presets
 from tilelayout.interop.triton import to_triton_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+from triton._C.libtriton import gluon_ir  # noqa: E402
 from triton.experimental.gluon.language import amd  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
-
-
-def triton_bases(obj, shape):
-    ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
-    out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases}
-    return {k: v for k, v in out.items() if v}
+from ..triton_lowering import lowered, triton_bases  # noqa: E402
 
 
 def test_mfma_equals_triton():
@@ -179,7 +171,7 @@ def test_mfma_and_wmma_split_over_a_cluster_equal_triton():
         else:
             obj = amd.AMDWMMALayout(2, False, [[0, 1], [1, 0]], [], None, cga)
             p = presets.get("amd.wmma", version=2, shape=shape, **cluster)
-        ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
+        ll = lowered(obj, shape)
         want = {k: v for k, v in (("register", ll.reg_bases), ("lane", ll.lane_bases),
                                   ("warp", ll.warp_bases), ("block", ll.block_bases)) if v}
         assert to_triton_bases(p.layout, shape) == want, (kind, ctas, split, order, shape)
