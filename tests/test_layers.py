@@ -432,9 +432,6 @@ NO_TEST_FILE: dict[str, str] = {
     "explorer/answers.py": _LATER + "explorer/test_api.py and test_server.py",
     "explorer/catalog.py": _LATER + "explorer/test_api_hardware_presets.py",
     "explorer/request.py": _LATER + "explorer/test_api.py and test_api_fuzz.py",
-    **{f"explorer/views/{name}.py": _LATER + "explorer/test_api*.py"
-       for name in ("analysis", "convert", "elements_at", "explain", "layout", "movement",
-                    "options", "presets")},
 }
 
 
