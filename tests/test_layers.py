@@ -429,9 +429,6 @@ NO_TEST_FILE: dict[str, str] = {
     "interop/cute_tv.py": _LATER + "interop/test_cute.py",
     "interop/gluon_candidates.py": _LATER + "interop/test_gluon.py",
     "presets/amd_dot.py": _LATER + "presets/test_amd.py",
-    "explorer/answers.py": _LATER + "explorer/test_api.py and test_server.py",
-    "explorer/catalog.py": _LATER + "explorer/test_api_hardware_presets.py",
-    "explorer/request.py": _LATER + "explorer/test_api.py and test_api_fuzz.py",
 }
 
 
