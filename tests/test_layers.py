@@ -422,13 +422,8 @@ TESTS = Path(__file__).resolve().parent
 
 #: modules with no ``tests/<path>/test_<name>.py``, each with the reason (keep it short:
 #: a module's behaviour is tested in the file named after it)
-_LATER = "merged from another branch before the rule; tested in "
 NO_TEST_FILE: dict[str, str] = {
     "__main__.py": "`python -m tilelayout`: two lines handing over to cli.main (test_cli.py)",
-    "interop/cute_text.py": _LATER + "interop/test_cute.py and interop/test_swizzle_modes.py",
-    "interop/cute_tv.py": _LATER + "interop/test_cute.py",
-    "interop/gluon_candidates.py": _LATER + "interop/test_gluon.py",
-    "presets/amd_dot.py": _LATER + "presets/test_amd.py",
 }
 
 
