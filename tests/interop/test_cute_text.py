@@ -15,7 +15,7 @@ from tilelayout.interop.cute_text import as_shape_stride, parse_cute, read_cute
     ("(_4,_8):(_8,_1)", (4, 8), (8, 1)),
     ("(4,(2,2))", (4, (2, 2)), (1, (4, 8))),   # CuTe's compact column-major default
     ("8", 8, 1),
-    ("( 2 , 3 ) : ( 3 , 1 )", (2, 3), (3, 1)),
+    (" ( 2 , 3 ) : ( 3 , 1 ) \n", (2, 3), (3, 1)),  # spaces anywhere, a trailing newline
 ])
 def test_shapes_and_strides(text, shape, stride):
     assert parse_cute(text) == (None, shape, stride)
