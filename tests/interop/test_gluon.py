@@ -22,38 +22,11 @@ from tilelayout.interop.triton import (
 from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 from triton.experimental.gluon import language as ttgl  # noqa: E402
 from triton.experimental.gluon.language import amd  # noqa: E402
 from triton.experimental.gluon.language.nvidia import blackwell  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
-
-
-def lowered(obj, shape):
-    return _B.to_linear_layout(obj._to_ir(_B), list(shape))
-
-
-def _trim(vectors):
-    """Trailing zero memory bases: padding past the last element (the allocation's size),
-    which our layouts do not carry (docs/interop/triton.md)."""
-    out = list(vectors)
-    while out and not any(out[-1]):
-        out.pop()
-    return out
-
-
-def triton_bases(obj, shape):
-    ll = lowered(obj, shape)
-    if hasattr(ll, "offset_bases"):
-        return {"offset": _trim(ll.offset_bases)}
-    if hasattr(ll, "rows"):
-        return {k: v for k, v in (("row", ll.rows), ("col", _trim(ll.cols))) if v}
-    out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
-           "block": ll.block_bases}
-    return {k: v for k, v in out.items() if v}
+from ..triton_lowering import triton_bases  # noqa: E402
 
 
 def our_bases(layout, shape):
@@ -283,71 +256,3 @@ def test_convert_to_gluon_runs_for_every_preset():
         assert our_bases(p.layout, p.shape) == triton_bases(namespace["layout"], p.shape), name
         ran += 1
     assert ran >= 30
-
-
-def test_mma_slices_fma_and_wmma_come_back_named():
-    """to_gluon names slices of MMA parents (36), FMA dot operands (36) and WMMA layouts
-    (48) -- each checked by Triton's lowering -- and every one reads back equal (a
-    BlockedLayout where one is equal: it is the simpler name)."""
-    import itertools
-
-    cases = []
-    for dim, warps, shape in itertools.product((0, 1), [(1, 1), (2, 2), (4, 1), (1, 4), (2, 4), (8, 1)],
-                                               [(64,), (16,), (8,)]):
-        cases.append((presets.get("triton.slice", dim=dim, parent="mma_v2", warps_per_cta=warps,
-                                  instr_shape=(16, 8), shape=shape), ("SliceLayout", "BlockedLayout")))
-    for op, spt, order, shape in itertools.product((0, 1), [(1, 4), (2, 2), (1, 1)], [(1, 0), (0, 1)],
-                                                   [(16, 64), (64, 16), (4, 4)]):
-        cases.append((presets.get("triton.dot_operand", operand_index=op, k_width=0, parent="blocked",
-                                  warps_per_cta=(2, 2), size_per_thread=spt, threads_per_warp=(4, 8),
-                                  order=order, shape=shape), ("DotOperandLayout", "BlockedLayout")))
-    for version, trans, (warps, regs), shape in itertools.product(
-            (1, 2), (False, True), [([], []), ([[0, 1], [1, 0]], []), ([[1, 0], [2, 0]], [[0, 1]])],
-            [(16, 16), (32, 32), (64, 64), (128, 32)]):
-        cases.append((presets.get("amd.wmma", version=version, transposed=trans,
-                                  warp_bases=tuple((str(a), str(b)) for a, b in warps),
-                                  reg_bases=tuple((str(a), str(b)) for a, b in regs), shape=shape),
-                      ("AMDWMMALayout", "BlockedLayout")))
-    for p, classes in cases:
-        obj = to_gluon(p.layout, p.shape)
-        assert type(obj).__name__ in classes, (p.name, p.params, obj)
-        assert from_triton(obj, p.shape) == p.layout
-        assert our_bases(p.layout, p.shape) == triton_bases(obj, p.shape)
-    assert len(cases) == 36 + 36 + 48
-
-
-def test_batched_layouts_and_amd_dot_operands_come_back_named():
-    """to_gluon names rank-3 mma v2 layouts and their dot operands (40), rank-3 MFMA (6) and
-    WMMA (4), MFMA dot operands (48) and WMMA dot operands (32): 130, every one confirmed by
-    Triton's lowering and read back equal."""
-    import itertools
-
-    cases = []
-    for warps, shape in itertools.product([(1, 1, 1), (2, 2, 1), (1, 2, 2), (2, 1, 4)],
-                                          [(2, 32, 32), (4, 16, 64)]):
-        cases.append(presets.get("triton.nvmma_distributed", version=2, warps_per_cta=warps,
-                                 instr_shape=(1, 16, 8), shape=shape))
-        for op, kw in itertools.product((0, 1), (2, 8)):
-            cases.append(presets.get("triton.dot_operand", operand_index=op, k_width=kw,
-                                     parent="mma_v2", warps_per_cta=warps, instr_shape=(1, 16, 8),
-                                     shape=shape))
-    for warps, shape in itertools.product([(1, 1, 1), (2, 1, 2), (1, 2, 2)], [(2, 64, 64), (4, 32, 32)]):
-        cases.append(presets.get("amd.mfma", version=3, instr_shape=(32, 32, 8), warps_per_cta=warps,
-                                 tiles_per_warp=(1, 1, 1), shape=shape))
-    for (wb, rb), shape in itertools.product([(("0,0,1", "0,1,0"), ()), (("1,0,0", "0,1,0"), ("0,0,1",))],
-                                             [(2, 32, 32), (4, 32, 64)]):
-        cases.append(presets.get("amd.wmma", version=2, warp_bases=wb, reg_bases=rb, shape=shape))
-    for op, kw, (m, k), warps, shape in itertools.product((0, 1), (4, 8), [(32, 8), (16, 16)],
-                                                          [(1, 1), (2, 2), (1, 4)], [(64, 64), (128, 32)]):
-        cases.append(presets.get("amd.mfma_dot_operand", operand_index=op, k_width=kw,
-                                 instr_shape=(m, m, k), warps_per_cta=warps, shape=shape))
-    for v, op, kw, wb, shape in itertools.product((1, 2), (0, 1), (8, 16), [("0,1", "0,2", "1,0"), ("1,0",)],
-                                                  [(64, 64), (32, 128)]):
-        cases.append(presets.get("amd.wmma_dot_operand", operand_index=op, k_width=kw, version=v,
-                                 warp_bases=wb, shape=shape))
-    for p in cases:
-        obj = to_gluon(p.layout, p.shape)
-        assert "Linear" not in type(obj).__name__, (p.name, p.params)
-        assert from_triton(obj, p.shape) == p.layout
-        assert our_bases(p.layout, p.shape) == triton_bases(obj, p.shape)
-    assert len(cases) == 130

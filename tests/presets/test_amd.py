@@ -10,18 +10,10 @@ from tilelayout import presets
 from tilelayout.interop.triton import to_triton_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+from triton._C.libtriton import gluon_ir  # noqa: E402
 from triton.experimental.gluon.language import amd  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
-
-
-def triton_bases(obj, shape):
-    ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
-    out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases}
-    return {k: v for k, v in out.items() if v}
+from ..triton_lowering import lowered, triton_bases  # noqa: E402
 
 
 def test_mfma_equals_triton():
@@ -92,75 +84,6 @@ def test_rank3_mfma_and_wmma_equal_triton():
     assert count == 128 + 40
 
 
-def test_mfma_dot_operands_equal_triton():
-    """A and B of MFMA parents: k_width 4, 8, 16 x 32x32 / 16x16 x 5 warp splits x 5
-    shapes (300); with versions 3 / 4, transposed parents and tiles per warp (288); rank 3
-    (24)."""
-    from triton.experimental.gluon import language as ttgl
-
-    count = 0
-    for op, kw, (m, k), warps, shape in itertools.product(
-            (0, 1), (4, 8, 16), [(32, 8), (16, 16)], [(1, 1), (2, 2), (1, 8), (4, 1), (2, 4)],
-            [(32, 32), (128, 128), (16, 16), (64, 256), (256, 64)]):
-        obj = ttgl.DotOperandLayout(op, amd.AMDMFMALayout(3, [m, m, k], False, list(warps)), kw)
-        p = presets.get("amd.mfma_dot_operand", operand_index=op, k_width=kw, instr_shape=(m, m, k),
-                        warps_per_cta=warps, shape=shape)
-        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (op, kw, m, warps, shape)
-        count += 1
-    for op, kw, (v, m, k), trans, tiles, warps, shape in itertools.product(
-            (0, 1), (4, 8), [(3, 32, 8), (4, 16, 32), (4, 32, 16)], (False, True),
-            [(1, 1), (2, 1), (1, 2)], [(2, 2), (1, 4)], [(64, 64), (128, 32)]):
-        parent = amd.AMDMFMALayout(v, [m, m, k], trans, list(warps), 32, list(tiles))
-        p = presets.get("amd.mfma_dot_operand", operand_index=op, k_width=kw, instr_shape=(m, m, k),
-                        warps_per_cta=warps, tiles_per_warp=tiles, shape=shape)
-        assert to_triton_bases(p.layout, shape) == triton_bases(ttgl.DotOperandLayout(op, parent, kw),
-                                                                shape), (op, kw, v, m, tiles, shape)
-        count += 1
-    for op, kw, warps, shape in itertools.product((0, 1), (4, 8), [(1, 1, 1), (2, 2, 1), (1, 2, 2)],
-                                                  [(2, 64, 64), (4, 32, 32)]):
-        obj = ttgl.DotOperandLayout(op, amd.AMDMFMALayout(3, [32, 32, 8], False, list(warps)), kw)
-        p = presets.get("amd.mfma_dot_operand", operand_index=op, k_width=kw, instr_shape=(32, 32, 8),
-                        warps_per_cta=warps, shape=shape)
-        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (op, kw, warps, shape)
-        count += 1
-    assert count == 300 + 288 + 24
-
-
-WMMA_DOT_PARENTS = [([[0, 1], [0, 2], [1, 0]], []), ([[0, 1], [1, 0]], [[2, 0]]),
-                    ([[1, 0], [0, 1]], [[0, 2]]), ([], []), ([[1, 0]], [[0, 1], [2, 0]])]
-
-
-def test_wmma_dot_operands_equal_triton():
-    """A and B of WMMA parents v1..v3, k_width 4..16, transposed or not, 5 parents, 4 shapes
-    (the ones Triton accepts: 640), and rank 3 (48)."""
-    from triton.experimental.gluon import language as ttgl
-
-    count = 0
-    for v, op, kw, trans, (wb, rb), shape in itertools.product(
-            (1, 2, 3), (0, 1), (4, 8, 16), (False, True), WMMA_DOT_PARENTS,
-            [(64, 128), (32, 32), (16, 16), (128, 64)]):
-        if v == 1 and kw == 4:
-            continue  # Triton: kWidth must be 8 or 16 for WMMA v1
-        k = {1: 16, 2: 16, 3: 64 if kw == 16 else 32}[v]
-        obj = ttgl.DotOperandLayout(op, amd.AMDWMMALayout(v, trans, wb, rb, [16, 16, k]), kw)
-        p = presets.get("amd.wmma_dot_operand", operand_index=op, k_width=kw, version=v,
-                        warp_bases=tuple(",".join(map(str, b)) for b in wb),
-                        reg_bases=tuple(",".join(map(str, b)) for b in rb), k=k, shape=shape)
-        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (v, op, kw, wb, rb, shape)
-        count += 1
-    for v, op, kw, (wb, rb), shape in itertools.product(
-            (1, 2), (0, 1), (8, 16), [([[0, 1, 0], [0, 2, 0], [1, 0, 0]], []), ([[0, 0, 1], [1, 0, 0]],
-                                                                               [[0, 1, 0]])],
-            [(2, 32, 16), (4, 128, 32), (1, 16, 16)]):
-        obj = ttgl.DotOperandLayout(op, amd.AMDWMMALayout(v, False, wb, rb, rank=3), kw)
-        p = presets.get("amd.wmma_dot_operand", operand_index=op, k_width=kw, version=v,
-                        warp_bases=tuple(",".join(map(str, b)) for b in wb),
-                        reg_bases=tuple(",".join(map(str, b)) for b in rb), shape=shape)
-        assert to_triton_bases(p.layout, shape) == triton_bases(obj, shape), (v, op, kw, wb, shape)
-        count += 1
-    assert count == 640 + 48
-
-
 def test_mfma_and_wmma_split_over_a_cluster_equal_triton():
     """AMDMFMALayout / AMDWMMALayout with a cga_layout (CTAs of a cluster): 3 clusters x 4
     splits x 2 CTA orders x 3 shapes where the split divides, each kind (96)."""
@@ -179,7 +102,7 @@ def test_mfma_and_wmma_split_over_a_cluster_equal_triton():
         else:
             obj = amd.AMDWMMALayout(2, False, [[0, 1], [1, 0]], [], None, cga)
             p = presets.get("amd.wmma", version=2, shape=shape, **cluster)
-        ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
+        ll = lowered(obj, shape)
         want = {k: v for k, v in (("register", ll.reg_bases), ("lane", ll.lane_bases),
                                   ("warp", ll.warp_bases), ("block", ll.block_bases)) if v}
         assert to_triton_bases(p.layout, shape) == want, (kind, ctas, split, order, shape)

@@ -15,20 +15,10 @@ from tilelayout.interop.triton import to_triton_bases
 from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+from triton._C.libtriton import gluon_ir  # noqa: E402
 from triton.experimental.gluon import language as ttgl  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
-
-
-def triton_bases(obj, shape) -> dict[str, list[list[int]]]:
-    """Triton's lowering of a Gluon layout: its non-empty bases per input dimension."""
-    ll = _B.to_linear_layout(obj._to_ir(_B), list(shape))
-    out = {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
-           "block": ll.block_bases}
-    return {k: [list(v) for v in vs] for k, vs in out.items() if vs}
+from ..triton_lowering import triton_bases  # noqa: E402
 
 
 def assert_same(preset, obj, shape):

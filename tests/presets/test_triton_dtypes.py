@@ -16,7 +16,6 @@ from __future__ import annotations
 import collections
 import itertools
 import re
-import tempfile
 
 import pytest
 
@@ -25,13 +24,10 @@ from tilelayout.interop.triton import TMEM_IN_DIMS, to_triton_bases
 from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir, passes  # noqa: E402
 from triton.experimental.gluon import language as ttgl  # noqa: E402
 from triton.experimental.gluon.language.nvidia import blackwell  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
+from ..triton_lowering import accelerate_matmul, lowered  # noqa: E402
 
 _OPERAND = "#ttg.dot_op<{{{{opIdx = {op}, parent = #blocked}}}}>"
 _DOT = ("#blocked = #ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
@@ -50,25 +46,12 @@ _DOT = ("#blocked = #ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [1, 
 def _accelerate(sm: int, dtype: str, m: int, n: int, k: int, warps: int) -> str:
     acc, zero = ("i32", "") if dtype == "i8" else ("f32", ".000000e+00")
     prec = ", inputPrecision = tf32" if dtype == "f32" else ""
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    with tempfile.NamedTemporaryFile("w", suffix=".ttgir") as f:
-        f.write(_DOT.format(sm=sm, t=dtype, m=m, n=n, k=k, w=warps, acc=acc, zero=zero, prec=prec))
-        f.flush()
-        mod = ir.parse_mlir_module(f.name, ctx)
-    mod.context = ctx
-    pm = ir.pass_manager(ctx)
-    passes.ttgpuir.add_accelerate_matmul(pm)
-    pm.run(mod, "accelerate_matmul")
-    return str(mod)
+    return accelerate_matmul(_DOT.format(sm=sm, t=dtype, m=m, n=n, k=k, w=warps, acc=acc, zero=zero,
+                                         prec=prec))
 
 
 def _ints(text: str) -> list[int]:
     return [int(v) for v in text.split(",")]
-
-
-def _lowered(obj, shape):
-    return _B.to_linear_layout(obj._to_ir(_B), list(shape))
 
 
 def _distributed(ll) -> dict:
@@ -90,7 +73,7 @@ def _check(out: str, counts: collections.Counter) -> None:
                 shape = (int(m), int(n))
                 p = presets.get("triton.nvmma_distributed", version=version, warps_per_cta=tuple(warps),
                                 instr_shape=tuple(instr), shape=shape)
-                assert to_triton_bases(p.layout, shape) == _distributed(_lowered(parent, shape))
+                assert to_triton_bases(p.layout, shape) == _distributed(lowered(parent, shape))
                 counts["nvmma_distributed"] += 1
             for r, c, op, kw in set(re.findall(
                     rf"tensor<(\d+)x(\d+)x\w+, #ttg.dot_op<{{opIdx = (\d), parent = {name}, "
@@ -100,7 +83,7 @@ def _check(out: str, counts: collections.Counter) -> None:
                                 parent=f"mma_v{version}", warps_per_cta=tuple(warps),
                                 instr_shape=tuple(instr), shape=shape)
                 obj = ttgl.DotOperandLayout(op, parent, kw)
-                assert to_triton_bases(p.layout, shape) == _distributed(_lowered(obj, shape))
+                assert to_triton_bases(p.layout, shape) == _distributed(lowered(obj, shape))
                 counts[f"dot_operand k_width={kw}"] += 1
         shared = re.match(r"#ttg.nvmma_shared<\{swizzlingByteWidth = (\d+), transposed = (\w+), "
                           r"elementBitWidth = (\d+)\}>", attr)
@@ -111,7 +94,7 @@ def _check(out: str, counts: collections.Counter) -> None:
                 shape = (int(r), int(c))
                 p = presets.get("triton.nvmma_shared", swizzle_byte_width=width, element_bitwidth=bits,
                                 transposed=trans, shape=shape)
-                assert to_triton_shared_bases(p.layout, shape) == _lowered(obj, shape).offset_bases
+                assert to_triton_shared_bases(p.layout, shape) == lowered(obj, shape).offset_bases
                 counts[f"nvmma_shared {bits}-bit"] += 1
         tmem = re.match(r"#ttng.tensor_memory_encoding<blockM = (\d+), blockN = (\d+), "
                         r"colStride = (\d+)", attr)
@@ -121,7 +104,7 @@ def _check(out: str, counts: collections.Counter) -> None:
             for r, c in set(re.findall(rf"memdesc<(\d+)x(\d+)x\w+, {name},", out)):
                 shape = (int(r), int(c))
                 p = presets.get("triton.tmem", block=block, col_stride=stride, shape=shape)
-                ll = _lowered(obj, shape)
+                ll = lowered(obj, shape)
                 want = {"row": ll.rows, "col": ll.cols}
                 got = to_triton_bases(p.layout, shape, TMEM_IN_DIMS)
                 assert got == {k: v for k, v in want.items() if v}

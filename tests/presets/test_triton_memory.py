@@ -14,17 +14,10 @@ from tilelayout.interop.triton import from_triton, to_triton_bases
 from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
-from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 from triton.experimental.gluon import language as ttgl  # noqa: E402
 from triton.experimental.gluon.language.nvidia import blackwell  # noqa: E402
 
-_CTX = ir.context()
-ir.load_dialects(_CTX)
-_B = gluon_ir.GluonOpBuilder(_CTX)
-
-
-def lowered(obj, shape):
-    return _B.to_linear_layout(obj._to_ir(_B), list(shape))
+from ..triton_lowering import lowered  # noqa: E402
 
 
 def test_nvmma_shared_equals_triton():

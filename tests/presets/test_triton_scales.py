@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import tempfile
 
 import pytest
 
@@ -22,11 +21,13 @@ from tilelayout.interop.triton_shared import to_triton_shared_bases
 
 pytest.importorskip("triton.experimental.gluon", reason="Triton is the optional 'triton' extra")
 import triton  # noqa: E402
-from triton._C.libtriton import gluon_ir, ir, passes  # noqa: E402
+from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler.compiler import ASTSource  # noqa: E402
 from triton.experimental import gluon  # noqa: E402
 from triton.experimental.gluon import language as gl  # noqa: E402
+
+from ..triton_lowering import accelerate_matmul  # noqa: E402
 
 
 def _bases(ll):
@@ -116,18 +117,7 @@ def _linear(text: str) -> dict[str, list[list[int]]]:
 def _sm120_scales(m, n, k, warps):
     """Triton's accelerate-matmul pass for sm_120 on a dot_scaled: the MMA's warps and the
     layouts it gives A's and B's scales."""
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    text = _SM120.format(m=m, n=n, k=k, g=k // 32, w=warps)
-    with tempfile.NamedTemporaryFile("w", suffix=".ttgir") as f:
-        f.write(text)
-        f.flush()
-        mod = ir.parse_mlir_module(f.name, ctx)
-    mod.context = ctx
-    pm = ir.pass_manager(ctx)
-    passes.ttgpuir.add_accelerate_matmul(pm)
-    pm.run(mod, "accelerate_matmul")
-    out = str(mod)
+    out = accelerate_matmul(_SM120.format(m=m, n=n, k=k, g=k // 32, w=warps))
     mma = re.search(r"#mma = #ttg.nvidia_mma<\{[^}]*warpsPerCTA = \[(\d+), (\d+)\]", out)
     layouts = dict(re.findall(r"^(#linear\d*) = #ttg.linear<\{(.*?)\}>", out, re.M))
     dot = next(line for line in out.splitlines() if "tt.dot_scaled" in line)

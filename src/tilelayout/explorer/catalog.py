@@ -98,7 +98,7 @@ def preset_entry(req: Mapping[str, Any]) -> dict[str, Any]:
     >>> preset_entry({"name": "mma.m16n8k16.C"})["shape"]
     [16, 8]
     """
-    name = request.text(req, "name", required=True)
+    name = request.text(request.json_object(req), "name", required=True)
     assert name is not None
     try:
         entry = registry.info(name)

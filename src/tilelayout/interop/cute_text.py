@@ -20,7 +20,7 @@ from ..core.xor_swizzle import XorSwizzle
 from . import InteropError
 
 _COMPOSE = ("o", "∘", "*")
-_TOKEN = re.compile(r"\s*(?:((?:Swizzle|Sw|S)\s*<)|(-?_?\d+)|(.))")
+_TOKEN = re.compile(r"\s*(?:((?:Swizzle|Sw|S)\s*<)|(-?_?\d+)|(\S))")
 
 
 # -- text ------------------------------------------------------------------------------

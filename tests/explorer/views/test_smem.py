@@ -12,7 +12,7 @@ from tilelayout import presets
 from tilelayout.explorer.request import ApiError
 from tilelayout.explorer.views.smem import smem_view
 
-from ..helpers import call
+from ...helpers import call
 
 ROWS = "S[(32,8):(1@laneid,1)]"
 

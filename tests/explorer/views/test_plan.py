@@ -12,7 +12,7 @@ import tilelayout as tl
 from tilelayout.explorer.request import ApiError
 from tilelayout.explorer.views.plan import plan_view
 
-from ..helpers import call
+from ...helpers import call
 
 TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
 
