@@ -69,7 +69,7 @@ def layout_view(req: Mapping[str, Any]) -> dict[str, Any]:
     own route gives it, or ``{"error": why}`` (:mod:`.panels`). Above the caps only
     ``convert`` is answered: the others describe the drawing.
     """
-    names, code = wanted(req)
+    names, code = wanted(request.json_object(req))
     out = _drawn(req)
     if names or code is not None:
         drawn = {"layout": out["text"], "shape": out["shape"], "dtype": out["dtype"],
