@@ -296,12 +296,4 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
 #: scenarios where our plan is worse than the best reference, with both sides measured
 #: and why. ``test_scenarios`` fails when a loss is missing here, and when a listed one
 #: is no longer a loss (or its numbers changed).
-KNOWN_LOSSES: dict[str, dict[str, Any]] = {
-    "fp16 transpose, warpgroup (64x64 blocked)": {
-        "wavefronts": {"ours": 192, "reference": 128},
-        "instructions": {"ours": 37, "reference": 9},
-        "why": "Triton's layout -- the writer's 16-byte rows, read back by "
-               "ldmatrix.x4.trans, conflict-free -- is not among the candidates the planner "
-               "builds; the best it finds is an XOR-linear layout with 2-byte stores (32 "
-               "st.shared.b16 per warp)"},
-}
+KNOWN_LOSSES: dict[str, dict[str, Any]] = {}
