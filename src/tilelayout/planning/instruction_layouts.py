@@ -16,7 +16,9 @@ staging of a conversion plan (both sides F2-linear, as Triton's linear layouts):
   swizzle ("rows^phase") is built for the other side: each of its phase lanes whose
   16-byte row repeats an earlier one's is moved to a fresh row by XORing in an address
   bit above the line that only it (of the phase) uses -- Triton's transposing
-  ``convert_layout`` (16-byte packed stores read by ``ldmatrix.x4.trans``) is one.
+  ``convert_layout`` (16-byte packed stores read by ``ldmatrix.x4.trans``) is one. For
+  8-bit data the same is built for the 8-bit forms (``ldmatrix .m16n16`` for the reader,
+  ``stmatrix .m16n8`` for the writer, :mod:`.byte_matrix`).
 
 :func:`instruction_candidates` returns them as ``(name, layout, addresses)``; the staging
 costs each side with :func:`~tilelayout.planning.mechanisms.best_access` (matrix layouts
@@ -40,6 +42,7 @@ import numpy as np
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from .byte_matrix import FORMS, LOAD_FORM, STORE_FORM
 from .costing import Sides
 from .mechanisms import MATRIX_BYTES
 from .mechanisms import ROW_BYTES as MATRIX_ROW_BYTES
@@ -115,6 +118,24 @@ def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int, nbytes: in
     # .trans puts lane t at column t / 4 of rows 2(t % 4) + e, else at row t / 4
     low = lanes if nbytes == 4 else (lanes[2:5] + [e] + lanes[0:2] if trans else [e] + lanes)
     # the other side's vectors next: its accesses stay wide
+    pool = [v for v in other.slots if v] + slots + [v for v in side.warps if v]
+    return _complete(low, pool, n)
+
+
+def _byte_matrix(side: LinearSide, other: LinearSide, group: int, n: int) -> list[int] | None:
+    """The 8-bit forms (:mod:`.byte_matrix`): lane ``t`` at byte ``t/4 + 8h`` of rows
+    ``group (t % 4) + k``: three lane bits, then ``h`` and the ``k`` bits (register
+    slots, those the other side also holds first), then two lane bits."""
+    lanes = list(side.lanes)
+    if len(lanes) != 5 or not all(lanes):
+        return None
+    ospan = Span([v for v in other.slots if v])
+    slots = [v for v in side.slots if v]
+    slots = [v for v in slots if v in ospan] + [v for v in slots if v not in ospan]
+    need = 1 + (group.bit_length() - 1)
+    if len(slots) < need:
+        return None
+    low = lanes[2:5] + slots[:need] + lanes[0:2]
     pool = [v for v in other.slots if v] + slots + [v for v in side.warps if v]
     return _complete(low, pool, n)
 
@@ -217,6 +238,23 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
                     images = [int(addr[1 << k]) for k in range(n)]
                     out.append((f"{op}{'.trans' if trans else ''}({who}) {sw}",
                                 xor_layout(images, sides.shape), addr, who))
+    if nbytes == 1:
+        for side, other, who in ((r, w, "reader"), (w, r, "writer")):
+            form = LOAD_FORM if who == "reader" else STORE_FORM
+            cols = _byte_matrix(side, other, FORMS[form][0], n) if who in matrix_sides \
+                else None
+            if cols is None:
+                continue
+            base = _addresses(inverse_columns(cols, n), size)
+            swizzles = _row_swizzles(base, n, nbytes)
+            phase = _phase_swizzle(base, cols, other, n, nbytes)
+            if phase is not None:
+                swizzles.append(("rows^phase", phase))
+            op = "ldmatrix" if who == "reader" else "stmatrix"
+            for sw, addr in swizzles:
+                images = [int(addr[1 << k]) for k in range(n)]
+                out.append((f"{op}.{form}.b8({who}) {sw}", xor_layout(images, sides.shape),
+                            addr, who))
     for name, cols in _packed(w, r, n, nbytes):
         images = inverse_columns(cols, n)
         out.append((name, xor_layout(images, sides.shape), _addresses(images, size), None))

@@ -147,11 +147,16 @@ def _runs(n: Need) -> str:
 def kinds_for(on: TargetChoice | None, store: bool) -> tuple[str, ...]:
     """The instruction kinds a staging side may use on the target: vectors and packed
     registers everywhere; ``matrix`` where the target has stmatrix (stores) / ldmatrix
-    (loads); None: every kind.
+    (loads), ``matrix.b8`` where it has their 8-bit forms; None: every kind.
 
     >>> kinds_for(resolve_target("sm_80"), store=True)
     ('vector', 'packed')
+    >>> kinds_for(resolve_target("sm_100a"), store=True)
+    ('vector', 'packed', 'matrix', 'matrix.b8')
     """
+    kinds: tuple[str, ...] = ("vector", "packed")
     if on is None or on.allows("stmatrix" if store else "ldmatrix"):
-        return ("vector", "packed", "matrix")
-    return ("vector", "packed")
+        kinds += ("matrix",)
+    if on is None or on.allows("stmatrix.b8" if store else "ldmatrix.b8"):
+        kinds += ("matrix.b8",)
+    return kinds
