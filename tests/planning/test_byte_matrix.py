@@ -70,6 +70,8 @@ def test_only_targets_with_the_8_bit_forms_use_them():
     assert "matrix.b8" in kinds_for(resolve_target("sm_120a"), store=True)
     assert "matrix.b8" not in kinds_for(resolve_target("sm_90a"), store=False)
     assert "matrix.b8" not in kinds_for(resolve_target("sm_100"), store=False)
+    assert resolve_target("sm_90a").matrix_sides(b8=True) == ()
+    assert resolve_target("sm_120a").matrix_sides(b8=True) == ("reader", "writer")
 
 
 @pytest.mark.parametrize("src,dst,shape", [("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]",

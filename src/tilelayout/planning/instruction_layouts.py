@@ -208,7 +208,8 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
     """The packed and matrix layouts for ``sides`` (see the module doc) as ``(name,
     layout, addresses, matrix side)`` -- the side (``"writer"`` / ``"reader"``) a matrix
     layout is built for, None for a packed one; empty when a side is not F2-linear or
-    the tile is not 2^n elements. Matrix layouts are built for ``matrix_sides`` only."""
+    the tile is not 2^n elements. Matrix layouts are built for ``matrix_sides`` only (for
+    8-bit data: the 8-bit forms, so the caller names the sides whose target has them)."""
     size = math.prod(sides.shape)
     if size < 2 or size & (size - 1):
         return []

@@ -239,7 +239,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
     # matrix layouts for both sides: one built for a side that already moves 16-byte
     # rows may still let the other side issue fewer instructions
-    matrix_sides = ("reader", "writer") if on is None else on.matrix_sides()
+    matrix_sides = ("reader", "writer") if on is None else on.matrix_sides(nbytes == 1)
     tries += [(n, lay, a, None, who)
               for n, lay, a, who in instruction_candidates(sides, matrix_sides)]
     budget.check("the instruction-aware staging costs", len(tries), "search")

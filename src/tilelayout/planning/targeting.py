@@ -85,11 +85,12 @@ class TargetChoice:
         name)."""
         return self.target.has(feature)
 
-    def matrix_sides(self) -> tuple[str, ...]:
+    def matrix_sides(self, b8: bool = False) -> tuple[str, ...]:
         """The staging sides that may use matrix instructions: ``"reader"`` (ldmatrix),
-        ``"writer"`` (stmatrix)."""
+        ``"writer"`` (stmatrix); ``b8``: their 8-bit forms."""
+        suffix = ".b8" if b8 else ""
         return tuple(who for who, f in (("reader", "ldmatrix"), ("writer", "stmatrix"))
-                     if self.allows(f))
+                     if self.allows(f + suffix))
 
 
 def needs(preset: str | None, params: dict | None = None) -> tuple[Need, ...]:
