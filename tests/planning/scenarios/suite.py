@@ -239,6 +239,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         "fp16 transpose, warpgroup (64x64 blocked)", ROWS_F16, COLS_F16, (64, 64), "float16",
         "sm_90", triton="convert", gluon_src=("blocked", (1, 8), (4, 8), (4, 1), (1, 0)),
         gluon_dst=("blocked", (8, 1), (8, 4), (1, 4), (0, 1))),
+    Scenario(  # the 8-bit ldmatrix form (sm_100a); Triton 3.9 stores bytes
+        "int8 transpose, warpgroup (64x64 blocked)", ROWS_F16, COLS_F16, (64, 64), "int8",
+        "sm_100a", triton="convert", gluon_src=("blocked", (1, 8), (4, 8), (4, 1), (1, 0)),
+        gluon_dst=("blocked", (8, 1), (8, 4), (1, 4), (0, 1))),
     Scenario(
         "mesh all-to-all: rows over x -> columns over x", "", "", (16, 8), "float32", "sm_90",
         xla=({"x": 2, "y": 4}, ("x", None), (None, "x")), warps=0),
