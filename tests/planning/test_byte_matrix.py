@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 import tilelayout as tl
 from tilelayout import presets
@@ -15,6 +16,7 @@ from tilelayout.planning.targeting import kinds_for, resolve_target
 from tilelayout.planning.threads import register_file
 
 from .conftest import expected
+from .test_mechanisms import linear_pair
 
 #: the stmatrix .m16n8.x1.trans.b8 fragment as a layout of the stored 8x16 bytes: lane t,
 #: byte e at row 2 (t % 4) + e % 2, column t // 4 + 8 (e // 2) (CuTe Copy_Traits
@@ -89,3 +91,17 @@ def test_8_bit_transposes_use_them_where_the_target_has_them(src, dst, shape):
     assert new.costs["store_requests"] + new.costs["load_requests"] == 6 * warps
     for p in (new, old):
         assert p.execute() == expected(p.dst, p.shape)
+
+
+@settings(max_examples=25, deadline=None)
+@given(linear_pair())
+def test_random_8_bit_conversions_deliver_on_a_target_with_the_forms(p):
+    """Random F2-linear int8 conversions planned for sm_100a (every instruction kind,
+    the 8-bit forms among them) execute correctly on the machine model, and never cost
+    more wavefronts than the plan for sm_90a, which lacks the forms."""
+    src, dst, n = p
+    new = tl.plan_conversion(src, dst, (1 << n,), "int8", target="sm_100a")
+    assert new.execute() == expected(new.dst, new.shape)
+    old = tl.plan_conversion(src, dst, (1 << n,), "int8", target="sm_90a")
+    if new.mechanism == old.mechanism == "shared-memory":
+        assert new.costs["wavefronts"] <= old.costs["wavefronts"]
