@@ -12,7 +12,13 @@ staging of a conversion plan (both sides F2-linear, as Triton's linear layouts):
   ``stmatrix`` (with or without ``.trans``) want their 8x8 matrices of 16-byte rows, the
   other bits above; the 16-byte rows are then XOR-swizzled inside each 128-byte line by
   higher address bits (2 or 3 row bits, from the first bits above the line), which keeps the
-  matrices conflict-free and spreads the other side's accesses over the banks.
+  matrices conflict-free and spreads the other side's accesses over the banks; one more
+  swizzle ("rows^phase") is built for the other side: each of its phase lanes whose
+  16-byte row repeats an earlier one's is moved to a fresh row by XORing in an address
+  bit above the line that only it (of the phase) uses -- Triton's transposing
+  ``convert_layout`` (16-byte packed stores read by ``ldmatrix.x4.trans``) is one. For
+  8-bit data the same is built for the 8-bit forms (``ldmatrix .m16n16`` for the reader,
+  ``stmatrix .m16n8`` for the writer, :mod:`.byte_matrix`).
 
 :func:`instruction_candidates` returns them as ``(name, layout, addresses)``; the staging
 costs each side with :func:`~tilelayout.planning.mechanisms.best_access` (matrix layouts
@@ -36,9 +42,19 @@ import numpy as np
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from .byte_matrix import FORMS, LOAD_FORM, STORE_FORM
 from .costing import Sides
 from .mechanisms import MATRIX_BYTES
-from .xor_family import LinearSide, Span, inverse_columns, linear_side, synthesize, xor_layout
+from .mechanisms import ROW_BYTES as MATRIX_ROW_BYTES
+from .xor_family import (
+    LinearSide,
+    Span,
+    inverse_columns,
+    linear_side,
+    phase_lanes,
+    synthesize,
+    xor_layout,
+)
 
 #: source bits tried for the row swizzle: the first ones above a line (a transposing
 #: side's phase lanes sit there; further shifts cost time and never won in the tests)
@@ -106,6 +122,24 @@ def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int, nbytes: in
     return _complete(low, pool, n)
 
 
+def _byte_matrix(side: LinearSide, other: LinearSide, group: int, n: int) -> list[int] | None:
+    """The 8-bit forms (:mod:`.byte_matrix`): lane ``t`` at byte ``t/4 + 8h`` of rows
+    ``group (t % 4) + k``: three lane bits, then ``h`` and the ``k`` bits (register
+    slots, those the other side also holds first), then two lane bits."""
+    lanes = list(side.lanes)
+    if len(lanes) != 5 or not all(lanes):
+        return None
+    ospan = Span([v for v in other.slots if v])
+    slots = [v for v in side.slots if v]
+    slots = [v for v in slots if v in ospan] + [v for v in slots if v not in ospan]
+    need = 1 + (group.bit_length() - 1)
+    if len(slots) < need:
+        return None
+    low = lanes[2:5] + slots[:need] + lanes[0:2]
+    pool = [v for v in other.slots if v] + slots + [v for v in side.warps if v]
+    return _complete(low, pool, n)
+
+
 def _line_bits(nbytes: int) -> int:
     """Address bits (in elements) of one 128-byte line."""
     return (128 // nbytes).bit_length() - 1
@@ -125,12 +159,57 @@ def _row_swizzles(addr: np.ndarray, n: int, nbytes: int) -> list[tuple[str, np.n
     return out
 
 
+def _phase_swizzle(addr: np.ndarray, cols: list[int], other: LinearSide, n: int,
+                   nbytes: int) -> np.ndarray | None:
+    """``addr`` with its 16-byte row bits inside a line XORed by higher address bits so
+    that one phase of the *other* side's accesses (its widest vectors the low address
+    bits allow) lands on distinct 16-byte rows of a line: conflict-free. Each XOR source
+    is an address bit of the phase lane it serves that no earlier phase lane uses, so
+    earlier lanes keep their rows; None when no such swizzle is needed or exists."""
+    line = _line_bits(nbytes)
+    row = (MATRIX_ROW_BYTES // nbytes).bit_length() - 1  # the first 16-byte row bit
+    ospan = Span([v for v in other.slots if v])
+    j = 0
+    while j < min(row, n) and cols[j] in ospan:
+        j += 1
+    keep = ((1 << line) - 1) ^ ((1 << j) - 1)  # the bits that tell a phase's accesses apart
+    xors: dict[int, int] = {}
+    used = 0  # high address bits some earlier phase lane depends on
+    chosen = Span()
+
+    def seen(v: int) -> int:
+        for b, m in xors.items():
+            if v >> b & 1:
+                v ^= m
+        return v & keep
+
+    for lane in phase_lanes(other, j, nbytes):
+        image = int(addr[lane])
+        c = seen(image)
+        if not chosen.add(c):
+            free = [b for b in range(line, n) if image >> b & 1 and not used >> b & 1]
+            fix = next(((b, d << row) for b in free for d in range(1, 1 << (line - row))
+                        if (c ^ d << row) not in chosen), None)
+            if fix is None:
+                return None
+            xors[fix[0]] = fix[1]
+            chosen.add(c ^ fix[1])
+        used |= image & ~((1 << line) - 1)
+    if not xors:
+        return None
+    out = addr.copy()
+    for b, m in xors.items():
+        out ^= np.where((addr >> b) & 1 == 1, m, 0)
+    return out
+
+
 def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reader", "writer")
                            ) -> list[tuple[str, Layout, np.ndarray, str | None]]:
     """The packed and matrix layouts for ``sides`` (see the module doc) as ``(name,
     layout, addresses, matrix side)`` -- the side (``"writer"`` / ``"reader"``) a matrix
     layout is built for, None for a packed one; empty when a side is not F2-linear or
-    the tile is not 2^n elements. Matrix layouts are built for ``matrix_sides`` only."""
+    the tile is not 2^n elements. Matrix layouts are built for ``matrix_sides`` only (for
+    8-bit data: the 8-bit forms, so the caller names the sides whose target has them)."""
     size = math.prod(sides.shape)
     if size < 2 or size & (size - 1):
         return []
@@ -152,10 +231,31 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
                     continue
                 base = _addresses(inverse_columns(cols, n), size)
                 op = "ldmatrix" if who == "reader" else "stmatrix"
-                for sw, addr in _row_swizzles(base, n, nbytes):
+                swizzles = _row_swizzles(base, n, nbytes)
+                phase = _phase_swizzle(base, cols, other, n, nbytes)
+                if phase is not None:
+                    swizzles.append(("rows^phase", phase))
+                for sw, addr in swizzles:
                     images = [int(addr[1 << k]) for k in range(n)]
                     out.append((f"{op}{'.trans' if trans else ''}({who}) {sw}",
                                 xor_layout(images, sides.shape), addr, who))
+    if nbytes == 1:
+        for side, other, who in ((r, w, "reader"), (w, r, "writer")):
+            form = LOAD_FORM if who == "reader" else STORE_FORM
+            cols = _byte_matrix(side, other, FORMS[form][0], n) if who in matrix_sides \
+                else None
+            if cols is None:
+                continue
+            base = _addresses(inverse_columns(cols, n), size)
+            swizzles = _row_swizzles(base, n, nbytes)
+            phase = _phase_swizzle(base, cols, other, n, nbytes)
+            if phase is not None:
+                swizzles.append(("rows^phase", phase))
+            op = "ldmatrix" if who == "reader" else "stmatrix"
+            for sw, addr in swizzles:
+                images = [int(addr[1 << k]) for k in range(n)]
+                out.append((f"{op}.{form}.b8({who}) {sw}", xor_layout(images, sides.shape),
+                            addr, who))
     for name, cols in _packed(w, r, n, nbytes):
         images = inverse_columns(cols, n)
         out.append((name, xor_layout(images, sides.shape), _addresses(images, size), None))

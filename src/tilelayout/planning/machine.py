@@ -188,7 +188,7 @@ def _move_matrix(m: MatrixAccess, regs, mask, smem, filled, *, store: bool) -> N
     instruction's semantics give it from the row addresses its lanes supplied."""
     for q, count in enumerate(m.counts):
         for j in range(count):
-            for e in (0, 1):
+            for e in range(m.slots.shape[2]):
                 slot = int(m.slots[q, j, e])
                 if slot < 0:
                     continue  # 32-bit pairs: one value per lane and matrix

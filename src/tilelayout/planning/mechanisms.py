@@ -14,6 +14,8 @@ of every lane as one vector (``ld.shared`` / ``st.shared``). A conversion plan m
   ``2(t%4)`` and ``2(t%4)+1``; 32-bit elements move as pairs of halves without
   ``.trans`` (lane ``t``: element ``t%4`` of row ``t/4``). Costed with the same wavefront
   model: every row address is one 16-byte access, phases of 8 lanes.
+* use the **8-bit forms** ``ldmatrix .m16n16`` / ``stmatrix .m16n8`` (``.trans``) for
+  8-bit elements where the target has them (:mod:`.byte_matrix`; kind ``matrix.b8``).
 
 :func:`best_access` costs every kind that fits a side and keeps the cheapest (fewest
 wavefronts, then fewest instructions); its :class:`AccessReport` names the kind in
@@ -37,6 +39,7 @@ import numpy as np
 from ..analysis.conflicts import WARP, wavefronts_batch
 from ..core.dtypes import dtype_bytes
 from .access import AccessReport, _worst, access_report, ideal_batch
+from .byte_matrix import LOAD_FORM, STORE_FORM, byte_lane_addresses, byte_schedule
 from .threads import RegisterFile
 
 #: bytes of one matrix row (eight rows make an 8x8 matrix of 16-bit halves)
@@ -61,10 +64,15 @@ class MatrixAccess:
     slots: np.ndarray
     counts: tuple[int, ...]
     width: int = ROW
+    #: ``"m8n8"`` (16-bit halves), or an 8-bit form of :mod:`.byte_matrix` (``"m16n16"``
+    #: ldmatrix, ``"m16n8"`` stmatrix), whose ``slots[q, j, e]`` is byte ``e``'s slot
+    form: str = "m8n8"
 
     def lane_addresses(self, q: int, j: int, e: int) -> np.ndarray:
         """``(warps, 32)``: the element address lane ``t`` gets as half ``e`` of matrix
         ``j`` of instruction ``q`` (the instruction's semantics)."""
+        if self.form != "m8n8":
+            return byte_lane_addresses(self.rows, self.form, q, j, e)
         t = np.arange(WARP)
         per = self.width // 4  # elements of one 32-bit register: 2 halves or 1 pair
         row, pos = ((2 * (t % 4) + e, t // 4) if self.trans else (t // 4, per * (t % 4) + e))
@@ -191,6 +199,26 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = 
     return MatrixAccess(trans, rows, slots, tuple(counts), width)
 
 
+def byte_matrix_access(rf: RegisterFile, addr: np.ndarray, store: bool
+                       ) -> MatrixAccess | None:
+    """The 8-bit ``stmatrix .m16n8`` (``store``) / ``ldmatrix .m16n16`` schedule that
+    moves ``rf``'s bytes at ``addr`` (:mod:`.byte_matrix`), or None."""
+    form = STORE_FORM if store else LOAD_FORM
+    found = byte_schedule(rf.table, addr, form)
+    if found is None:
+        return None
+    rows, slots, counts = found
+    return MatrixAccess(True, rows, slots, counts, ROW_BYTES, form)
+
+
+def schedule_again(rf: RegisterFile, addr: np.ndarray, m: MatrixAccess
+                   ) -> MatrixAccess | None:
+    """The schedule of ``m``'s kind for ``rf`` at ``addr`` (another pass, another side)."""
+    if m.form != "m8n8":
+        return byte_matrix_access(rf, addr, m.form == STORE_FORM)
+    return matrix_access(rf, addr, m.trans, m.width)
+
+
 def matrix_report(rf: RegisterFile, addr: np.ndarray, dtype: str, m: MatrixAccess,
                   store: bool, *, worst: bool = True) -> AccessReport:
     """The :class:`AccessReport` of an ldmatrix / stmatrix schedule: one request per
@@ -210,8 +238,9 @@ def matrix_report(rf: RegisterFile, addr: np.ndarray, dtype: str, m: MatrixAcces
         first = np.where(byte >= 0, inverse[np.maximum(byte // nbytes, 0)], -1)
         found = _worst(rf, byte, first, ids, waves, ideal, ROW_BYTES)
     widest = max(m.counts)
-    name = (f"{'stmatrix' if store else 'ldmatrix'}.x{widest}"
-            + (".trans" if m.trans else ""))
+    shape = "" if m.form == "m8n8" else f".{m.form}"
+    name = (f"{'stmatrix' if store else 'ldmatrix'}{shape}.x{widest}"
+            + (".trans" if m.trans else "") + (".b8" if shape else ""))
     return AccessReport(
         dtype=dtype, vector_bytes=ROW_BYTES, access_bytes=ROW_BYTES, requests=len(waves),
         wavefronts=int(waves.sum()), ideal=int(ideal.sum()), per_request=tuple(waves.tolist()),
@@ -221,7 +250,7 @@ def matrix_report(rf: RegisterFile, addr: np.ndarray, dtype: str, m: MatrixAcces
 
 def best_access(rf: RegisterFile, addr: np.ndarray, dtype: str, store: bool,
                 plain: AccessReport | None = None, *, worst: bool = True,
-                kinds: tuple[str, ...] = ("vector", "packed", "matrix"),
+                kinds: tuple[str, ...] = ("vector", "packed", "matrix", "matrix.b8"),
                 cache: dict | None = None) -> AccessReport:
     """The cheapest way for ``rf`` to move its tile at ``addr``: consecutive-slot vectors
     (docs/data-movement.md, ``plain`` if already costed), packed slots, or ldmatrix / stmatrix (16-bit
@@ -253,6 +282,10 @@ def best_access(rf: RegisterFile, addr: np.ndarray, dtype: str, store: bool,
             m = matrix_access(rf, addr, trans, ROW_BYTES // nb)
             if m is not None:
                 add(matrix_report(rf, addr, dtype, m, store, worst=False), "matrix", m)
+    if "matrix.b8" in kinds and nb == 1 and rf.table.shape[1] == WARP:
+        m = byte_matrix_access(rf, addr, store)
+        if m is not None:
+            add(matrix_report(rf, addr, dtype, m, store, worst=False), "matrix", m)
     _, kind, extra = min(options, key=lambda o: o[0])
     if kind == "vector":
         return plain if plain is not None and (plain.worst is not None or not worst) \

@@ -32,7 +32,15 @@ from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import prepare
 from .instruction_layouts import instruction_candidates
-from .mechanisms import ROW_BYTES, MatrixAccess, best_access, matrix_access, matrix_report
+from .mechanisms import (
+    ROW_BYTES,
+    MatrixAccess,
+    best_access,
+    byte_matrix_access,
+    matrix_access,
+    matrix_report,
+    schedule_again,
+)
 from .placement import WARP, Placement, row_ids
 from .targeting import TargetChoice, kinds_for
 from .threads import RegisterFile, register_file, writer_of
@@ -100,7 +108,7 @@ def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int)
     """The machine model's view of one side moving as ``report`` says."""
     if report.matrix is not None:
         rf = RegisterFile(grid, (), (), False)
-        m = matrix_access(rf, addr, report.matrix.trans, report.matrix.width)
+        m = schedule_again(rf, addr, report.matrix)
         if m is None:
             raise LayoutError("internal: the ldmatrix / stmatrix schedule does not fit")
         return Side(1, np.zeros((0, WARP, 0), np.int64), len(m.counts), matrix=(m,))
@@ -231,7 +239,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
     # matrix layouts for both sides: one built for a side that already moves 16-byte
     # rows may still let the other side issue fewer instructions
-    matrix_sides = ("reader", "writer") if on is None else on.matrix_sides()
+    matrix_sides = ("reader", "writer") if on is None else on.matrix_sides(nbytes == 1)
     tries += [(n, lay, a, None, who)
               for n, lay, a, who in instruction_candidates(sides, matrix_sides)]
     budget.check("the instruction-aware staging costs", len(tries), "search")
@@ -249,7 +257,8 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
         if who is not None:
             if construction not in matrix_cost:
                 rf = sides.writer if who == "writer" else sides.reader
-                m = matrix_access(rf, addr, "trans" in construction, ROW_BYTES // nbytes)
+                m = byte_matrix_access(rf, addr, who == "writer") if nbytes == 1 else \
+                    matrix_access(rf, addr, "trans" in construction, ROW_BYTES // nbytes)
                 matrix_cost[construction] = None if m is None else _cost(matrix_report(
                     rf, addr, choice.dtype, m, who == "writer", worst=False))
             fixed = matrix_cost[construction]
@@ -364,7 +373,7 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
         ms = []
         for k in range(passes):
             rf = RegisterFile(np.where(held == k, grid, -1), (), (), False)
-            m = matrix_access(rf, local, report.matrix.trans, report.matrix.width)
+            m = schedule_again(rf, local, report.matrix)
             if m is None:
                 return None
             ms.append(m)

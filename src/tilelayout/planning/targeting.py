@@ -85,11 +85,12 @@ class TargetChoice:
         name)."""
         return self.target.has(feature)
 
-    def matrix_sides(self) -> tuple[str, ...]:
+    def matrix_sides(self, b8: bool = False) -> tuple[str, ...]:
         """The staging sides that may use matrix instructions: ``"reader"`` (ldmatrix),
-        ``"writer"`` (stmatrix)."""
+        ``"writer"`` (stmatrix); ``b8``: their 8-bit forms."""
+        suffix = ".b8" if b8 else ""
         return tuple(who for who, f in (("reader", "ldmatrix"), ("writer", "stmatrix"))
-                     if self.allows(f))
+                     if self.allows(f + suffix))
 
 
 def needs(preset: str | None, params: dict | None = None) -> tuple[Need, ...]:
@@ -147,11 +148,16 @@ def _runs(n: Need) -> str:
 def kinds_for(on: TargetChoice | None, store: bool) -> tuple[str, ...]:
     """The instruction kinds a staging side may use on the target: vectors and packed
     registers everywhere; ``matrix`` where the target has stmatrix (stores) / ldmatrix
-    (loads); None: every kind.
+    (loads), ``matrix.b8`` where it has their 8-bit forms; None: every kind.
 
     >>> kinds_for(resolve_target("sm_80"), store=True)
     ('vector', 'packed')
+    >>> kinds_for(resolve_target("sm_100a"), store=True)
+    ('vector', 'packed', 'matrix', 'matrix.b8')
     """
+    kinds: tuple[str, ...] = ("vector", "packed")
     if on is None or on.allows("stmatrix" if store else "ldmatrix"):
-        return ("vector", "packed", "matrix")
-    return ("vector", "packed")
+        kinds += ("matrix",)
+    if on is None or on.allows("stmatrix.b8" if store else "ldmatrix.b8"):
+        kinds += ("matrix.b8",)
+    return kinds

@@ -144,8 +144,13 @@ def _pick(pool: Sequence[int], taken: Span, avoid: Sequence[Span]) -> int | None
     return b1 ^ b2  # b1 in a2, b2 in a1: the sum is in neither
 
 
-def _phase_lanes(side: LinearSide, j: int, nbytes: int) -> list[int]:
-    """The lane vectors of one phase when the side moves ``2^j``-element vectors."""
+def phase_lanes(side: LinearSide, j: int, nbytes: int) -> list[int]:
+    """The lane vectors of one phase when the side moves ``2^j``-element vectors.
+
+    >>> side = LinearSide((1, 2, 4), (8, 16, 32, 64, 128), ())
+    >>> phase_lanes(side, 3, 2), phase_lanes(side, 1, 2)   # 16-byte / 4-byte accesses
+    ([8, 16, 32], [8, 16, 32, 64, 128])
+    """
     access = max((1 << j) * nbytes, 4)
     return [v for v in side.lanes[:_bits(WARP * 4 // access)] if v]
 
@@ -165,7 +170,7 @@ def synthesize(w: LinearSide, r: LinearSide, jw: int, jr: int, n: int, nbytes: i
     word = max((4 // nbytes).bit_length() - 1, 0)   # address bits inside a 4-byte word
     low = min(max(jl, word), n)
     lines = max(n - (128 // nbytes).bit_length() + 1, 0)   # address bits above a line
-    phases = [_phase_lanes(w, jw, nbytes), _phase_lanes(r, jr, nbytes)]
+    phases = [phase_lanes(w, jw, nbytes), phase_lanes(r, jr, nbytes)]
     # bits inside a word: lanes served together that share a word cost nothing
     for v in [v for p in phases for v in p] + pool:
         if len(columns) >= low:

@@ -46,8 +46,14 @@ def alu(op: str, a: list[np.ndarray], line: int) -> np.ndarray:
         x, y = (signed(a[0], bits), signed(a[1], bits)) if s else (a[0] & mask, a[1] & mask)
         r = np.minimum(x, y) if base == "min" else np.maximum(x, y)
     elif base == "bfe":
-        pos, length = a[1] & 0xFF, a[2] & 0xFF
-        r = (a[0] & mask) >> pos & ((1 << length) - 1)
+        # PTX ISA "bfe": the signed form sign-extends the field from its top bit (bits
+        # past the operand's msb read as the msb)
+        pos, length = np.minimum(a[1] & 0xFF, bits - 1), np.minimum(a[2] & 0xFF, bits)
+        x = signed(a[0], bits) if s else a[0] & mask
+        r = x >> pos & ((1 << length) - 1)
+        if s:
+            sbit = (x >> np.minimum(pos + length - 1, bits - 1)) & 1
+            r = np.where((length > 0) & (sbit == 1), r - (1 << length), r)
     elif base == "bfi":
         pos, length = a[2] & 0xFF, a[3] & 0xFF
         field_ = ((1 << length) - 1) << pos

@@ -239,6 +239,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         "fp16 transpose, warpgroup (64x64 blocked)", ROWS_F16, COLS_F16, (64, 64), "float16",
         "sm_90", triton="convert", gluon_src=("blocked", (1, 8), (4, 8), (4, 1), (1, 0)),
         gluon_dst=("blocked", (8, 1), (8, 4), (1, 4), (0, 1))),
+    Scenario(  # the 8-bit ldmatrix form (sm_100a); Triton 3.9 stores bytes
+        "int8 transpose, warpgroup (64x64 blocked)", ROWS_F16, COLS_F16, (64, 64), "int8",
+        "sm_100a", triton="convert", gluon_src=("blocked", (1, 8), (4, 8), (4, 1), (1, 0)),
+        gluon_dst=("blocked", (8, 1), (8, 4), (1, 4), (0, 1))),
     Scenario(
         "mesh all-to-all: rows over x -> columns over x", "", "", (16, 8), "float32", "sm_90",
         xla=({"x": 2, "y": 4}, ("x", None), (None, "x")), warps=0),
@@ -296,12 +300,4 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
 #: scenarios where our plan is worse than the best reference, with both sides measured
 #: and why. ``test_scenarios`` fails when a loss is missing here, and when a listed one
 #: is no longer a loss (or its numbers changed).
-KNOWN_LOSSES: dict[str, dict[str, Any]] = {
-    "fp16 transpose, warpgroup (64x64 blocked)": {
-        "wavefronts": {"ours": 192, "reference": 128},
-        "instructions": {"ours": 37, "reference": 9},
-        "why": "Triton's layout -- the writer's 16-byte rows, read back by "
-               "ldmatrix.x4.trans, conflict-free -- is not among the candidates the planner "
-               "builds; the best it finds is an XOR-linear layout with 2-byte stores (32 "
-               "st.shared.b16 per warp)"},
-}
+KNOWN_LOSSES: dict[str, dict[str, Any]] = {}

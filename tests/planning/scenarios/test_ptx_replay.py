@@ -92,6 +92,20 @@ def test_integer_ops():
         assert r.wavefronts == 1
 
 
+def test_signed_bit_field_extract_sign_extends():
+    """PTX ISA "bfe": ``bfe.s32`` replicates the field's top bit (Triton masks with it:
+    ``bfe.s32 x, tid, 3, 1`` then ``and`` a constant selects the constant for lane bit
+    3); ``bfe.u32`` does not, and a zero length gives 0."""
+    for body, want in (("bfe.s32 %r3, %r1, 3, 1;\nand.b32 %r4, %r3, 1040;",
+                        [1040 * (lane >> 3 & 1) for lane in range(32)]),
+                       ("bfe.u32 %r3, %r1, 3, 1;\nand.b32 %r4, %r3, 1040;", [0] * 32),
+                       ("bfe.s32 %r3, %r1, 2, 2;\nand.b32 %r4, %r3, 1023;",
+                        [[0, 1, 1022, 1023][lane >> 2 & 3] for lane in range(32)]),
+                       ("bfe.s32 %r3, %r1, 2, 0;\nadd.s32 %r4, %r3, 0;", [0] * 32)):
+        r = replay(kernel(body + "\nshl.b32 %r5, %r4, 0;\nst.shared.b8 [%r5+2048], %r9;"))
+        assert r.accesses[0].addresses.tolist() == [2048 + a for a in want], body
+
+
 def test_data_instructions_are_counted_address_arithmetic_is_not():
     body = ("ld.global.b32 %r10, [k_param_0];\nld.global.b32 %r11, [k_param_0+4];\n"
             "prmt.b32 %r12, %r10, %r11, 0x5410;\n"         # data, then stored to smem: counted
