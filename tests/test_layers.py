@@ -13,6 +13,7 @@ listed in :data:`DOORS`, the one place exceptions live.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import textwrap
 from pathlib import Path
@@ -285,8 +286,6 @@ def test_the_fact_check_reads_the_page(tmp_path):
 #: they return never depends on what was cached before), each bounded or over a fixed set
 DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.eval.compiled:cached_plan": "compiled evaluators per (layout value, shape), LRU",
-    "tilelayout.eval.compiled:plan_entry": "the same per layout object (keyed by its "
-                                           "LayoutKey: no layout hash per call), LRU",
     "tilelayout.eval.compiled:_plan_in_order": "the same for equal layouts in another axis order",
     "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
     "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",
@@ -297,6 +296,13 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
+}
+
+#: module-level plain-dict caches (a hot path pays no functools call): the same contract,
+#: each bounded by the code that fills it (its test checks the bound)
+DOCUMENTED_DICT_CACHES: dict[str, str] = {
+    "tilelayout.eval.compiled:PLANS": "compiled evaluators per layout object (keyed by its "
+                                      "LayoutKey: no layout hash per call) and shape, bounded",
 }
 
 _MUTABLE = (dict, list, set, bytearray)
@@ -328,12 +334,19 @@ def _frozen_copy(value: object, depth: int = 0) -> object:
     return id(value)
 
 
+def _documented_dict(key: str) -> object:
+    module, name = key.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def _snapshot(modules: list) -> dict[str, object]:
     """Every mutable container a library module holds at module level (by module:name)."""
+    caches = {id(_documented_dict(key)) for key in DOCUMENTED_DICT_CACHES}  # and imports
     out = {}
     for mod in modules:
         for name, value in vars(mod).items():
-            if isinstance(value, _MUTABLE) and not name.startswith("__"):
+            if isinstance(value, _MUTABLE) and not name.startswith("__") \
+                    and id(value) not in caches:
                 out[f"{mod.__name__}:{name}"] = _frozen_copy(value)
     return out
 
@@ -346,6 +359,8 @@ def test_every_cache_is_a_documented_functools_cache():
              if isinstance(value, functools._lru_cache_wrapper)
              and value.__module__ == mod.__name__}
     assert found == set(DOCUMENTED_CACHES)
+    for key in DOCUMENTED_DICT_CACHES:  # each exists, a plain dict
+        assert type(_documented_dict(key)) is dict, key
 
 
 def _workload() -> None:

@@ -113,9 +113,18 @@ def test_a_layout_s_plan_follows_its_own_axis_order_and_dies_with_it():
     assert list(b.apply(3)[0]) == ["m", "warpid", "pid"]
     # many layouts: the per-object cache stays bounded, old layouts are released
     for k in range(2 * compiled.PLAN_CACHE_SIZE):
-        tl.parse(f"S[(4,4):(4,{k + 1})]").base(0)
-    info = compiled.plan_entry.cache_info()
-    assert info.maxsize == compiled.PLAN_CACHE_SIZE and info.currsize <= info.maxsize
+        last = tl.parse(f"S[(4,4):(4,{k + 1})]")
+        last.base(0)
+    assert len(compiled.PLANS) <= compiled.PLAN_CACHE_SIZE
+    assert last._ref in compiled.PLANS and a._ref not in compiled.PLANS  # the oldest dropped
+    assert list(a.base(3)) == ["m", "pid", "warpid"]  # and made again when asked
+    # many shapes of one layout: bounded per layout too
+    L = tl.parse("S[(4,4):(4,1)]")
+    for k in range(2 * compiled.SHAPES_PER_LAYOUT):
+        assert L.base(5, (1,) * k + (16,)) == {"m": 5}
+    assert len(compiled.PLANS[L._ref]) <= compiled.SHAPES_PER_LAYOUT
+    assert L.base(5, [1, 16]) == {"m": 5}  # a list shape: answered, not kept
+    assert all(type(s) is tuple for s in compiled.PLANS[L._ref])
 
 
 def test_shapes_are_cached_per_spelling_and_bounded():

@@ -27,6 +27,7 @@ No user-supplied text ever reaches it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from collections.abc import Callable, Sequence
@@ -128,24 +129,46 @@ def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
     return _compile(layout, layout.check_shape(shape))
 
 
-@functools.lru_cache(maxsize=PLAN_CACHE_SIZE)
-def plan_entry(ref: LayoutKey, shape: Sequence[int] | int | None) -> tuple[Plan, object]:
-    """``(plan, first)``: the plan of the layout ``ref()`` over ``shape`` (hashable), whose
-    ``layout`` is that very object, and the shape object it was first asked for with.
-    ``ref`` is the key a layout holds of itself (``L._ref``), so a lookup hashes no
-    layout; the compiled functions come from :func:`plan_for` (compiled once per value,
-    shared by equal layouts). ``(8.0, 16)`` equals ``(8, 16)`` as a key, so a caller holding
-    another shape object than ``first`` checks its entries are ints (:func:`exact_shape`).
+#: shape objects per layout object whose plans :data:`PLANS` keeps (oldest dropped first)
+SHAPES_PER_LAYOUT = 16
+
+# A cache, not state: bounded, and what it returns never depends on what was cached before.
+#: ``{L._ref: {shape: (plan, first)}}``: per layout object (keyed by the key it holds of
+#: itself, so a lookup hashes no layout) and per shape (hashable), the plan whose
+#: ``layout`` is that very object and the shape object it was first asked for with. Two
+#: plain dictionary lookups on the hot path (:func:`tilelayout.eval.forward.base`); a miss
+#: fills it (:func:`plan_entry`). At most :data:`PLAN_CACHE_SIZE` layouts x
+#: :data:`SHAPES_PER_LAYOUT` shapes.
+PLANS: dict[LayoutKey, dict[object, tuple[Plan, object]]] = {}
+
+
+def plan_entry(layout: Layout, shape: Sequence[int] | int | None) -> tuple[Plan, object]:
+    """``(plan, first)``: the plan of ``layout`` over ``shape`` whose ``layout`` is that
+    very object, and the shape object it was first asked for with, kept in :data:`PLANS`
+    (a shape that cannot be a key is not kept). The compiled functions come from
+    :func:`plan_for` (compiled once per value, shared by equal layouts). ``(8.0, 16)``
+    equals ``(8, 16)`` as a key, so a caller holding another shape object than ``first``
+    checks its entries are ints (:func:`exact_shape`).
 
     >>> import tilelayout as tl
     >>> L, s = tl.parse("S[8:1] + 1@pid"), (8,)
-    >>> plan, first = plan_entry(L._ref, s)
-    >>> plan.layout is L, first is s, plan.base(3)
-    (True, True, {m: 3, pid: 1})
+    >>> plan, first = plan_entry(L, s)
+    >>> plan.layout is L, first is s, plan.base(3), PLANS[L._ref][s] == (plan, s)
+    (True, True, {m: 3, pid: 1}, True)
     """
-    layout = ref()
+    ref = layout._ref
     plan = plan_for(layout, shape)
-    return (plan if plan.layout is layout else plan.for_layout(layout)), shape
+    entry = (plan if plan.layout is layout else plan.for_layout(layout)), shape
+    shapes = PLANS.get(ref)
+    if shapes is None:
+        while len(PLANS) >= PLAN_CACHE_SIZE:  # drop the oldest (another thread may have)
+            PLANS.pop(next(iter(PLANS), None), None)
+        shapes = PLANS.setdefault(ref, {})
+    while len(shapes) >= SHAPES_PER_LAYOUT:
+        shapes.pop(next(iter(shapes), None), None)
+    with contextlib.suppress(TypeError):  # an unhashable shape (a list): answered, not kept
+        shapes[shape] = entry
+    return entry
 
 
 def exact_shape(shape: object) -> bool:
@@ -163,7 +186,7 @@ def exact_shape(shape: object) -> bool:
 
 
 def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
-    """The plan of the layout ``ref()`` over ``shape`` (:func:`plan_entry`), the shape
+    """The plan of the layout ``ref()`` over ``shape`` (:data:`PLANS`, :func:`plan_entry`), the shape
     checked where it is not the object the plan was made for.
 
     >>> import tilelayout as tl
@@ -171,7 +194,10 @@ def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
     >>> plan_of(L._ref, None).layout is L, plan_of(L._ref, None).base(3)
     (True, {m: 3, pid: 1})
     """
-    plan, first = plan_entry(ref, shape)
+    try:
+        plan, first = PLANS[ref][shape]
+    except KeyError:
+        plan, first = plan_entry(ref(), shape)
     if first is shape or exact_shape(shape):
         return plan
     return plan_for(ref(), shape)  # checks the shape: refuses (8.0, 16), converts numpy ints

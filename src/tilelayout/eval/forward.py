@@ -26,7 +26,7 @@ from ..core.errors import LayoutOverflowError
 from ..core.shape import Index, Shape, flat_index
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
-from .compiled import exact_shape, plan_entry, plan_for
+from .compiled import PLANS, exact_shape, plan_entry, plan_for
 
 _INT64_LIMIT = 1 << 62  # head-room: a swizzle may set low bits on top of the bound
 
@@ -80,7 +80,9 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     {m: 21, pid: 0}
     """
     try:  # the hot path inline: this very object's plan, found without hashing a layout
-        plan, first = plan_entry(layout._ref, shape)
+        plan, first = PLANS[layout._ref][shape]
+    except KeyError:  # not kept yet: compiled (or found) and kept
+        plan, first = plan_entry(layout, shape)
     except (TypeError, AttributeError):  # an unhashable shape (a list, an array) or not
         return plan_for(layout, shape).base(index)  # a layout: plan_for checks and says
     if first is not shape and not exact_shape(shape):  # (8.0, 16) found (8, 16)'s plan
@@ -102,7 +104,9 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
     """
     if limits is None:
         try:  # the hot path inline, as in base
-            plan, first = plan_entry(layout._ref, shape)
+            plan, first = PLANS[layout._ref][shape]
+        except KeyError:
+            plan, first = plan_entry(layout, shape)
         except (TypeError, AttributeError):
             return plan_for(layout, shape).apply(index)
         if first is not shape and not exact_shape(shape):
