@@ -152,3 +152,17 @@ def test_a_float_shape_never_finds_the_plan_of_its_int_twin():
                  lambda: plan_for(L, (8.0, 16)), lambda: L.base(0, (True, 128))):
         with pytest.raises(tl.ShapeError, match="shape entries must be integers"):
             call()
+
+
+def test_plans_are_frozen_values_and_check_the_replica_limit_per_call():
+    L = tl.parse("S[4:1] + R[8:1@pid]")
+    plan = plan_for(L, None)
+    with pytest.raises(AttributeError):
+        plan.apply = plan.base  # type: ignore[misc]
+    assert "def _apply" in plan.source and plan.replica_cost == 8
+    assert len(L.apply(1)) == 8
+    with tl.limits(replicas=4), pytest.raises(tl.BudgetError, match="replica"):
+        L.apply(1)  # the same kept plan, refused under the tighter limit
+    with pytest.raises(tl.BudgetError, match="replica"):
+        L.apply(1, limits=tl.Limits(replicas=4))
+    assert plan_for(L, None) is plan and len(L.apply(2)) == 8

@@ -51,41 +51,29 @@ PLAN_CACHE_SIZE = 256
 KEEP_APPLY_REPLICAS = 1024
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
-    """The compiled evaluators of one layout over one shape.
+    """The compiled evaluators of one layout over one shape (an immutable value).
 
-    ``base`` is compiled at once; ``apply`` (which needs the replica deltas) on its first
-    call, after the moving replica combinations are checked against the ``replicas``
-    limit, so a huge replica list costs ``base`` nothing and ``apply`` a refusal. Only
-    an ``apply`` over at most :data:`KEEP_APPLY_REPLICAS` combinations is kept.
+    ``base`` and ``apply`` are compiled together when the layout has at most
+    :data:`KEEP_APPLY_REPLICAS` moving replica combinations (``source`` holds both);
+    beyond, ``apply`` builds its function on each call, at a cost of the same order as the
+    answer's size, so a kept plan's memory stays bounded. An ``apply`` over more than
+    one combination checks the ``replicas`` limit on every call before any work
+    (:func:`~tilelayout.core.budget.check`); over one it is the compiled function itself.
     """
 
     layout: Layout  # the value it was compiled from (its axis order is the coordinates')
     shape: Shape
     base: Callable[[Any], Coord]
+    apply: Callable[[Any], tuple[Coord, ...]]
     source: str
     replica_cost: int
-    _build_apply: Callable[[], tuple[Callable[[Any], tuple[Coord, ...]], str]]
-    _apply: Callable[[Any], tuple[Coord, ...]] | None = None
-
-    def apply(self, index: Any) -> tuple[Coord, ...]:
-        """Every coordinate of element ``index`` (replica order, no duplicates)."""
-        if self.replica_cost > 1:
-            budget.check("apply enumerates", self.replica_cost, "replicas")
-        fn = self._apply
-        if fn is None:
-            fn, text = self._build_apply()
-            if self.replica_cost <= KEEP_APPLY_REPLICAS:
-                self._apply = fn
-                self.source += "\n" + text
-        return fn(index)
 
     def for_layout(self, layout: Layout) -> Plan:
         """This plan for ``layout``, a layout equal to ``self.layout`` with the same axis
         order: the compiled functions are shared, nothing is compiled."""
-        return Plan(layout, self.shape, self.base, self.source, self.replica_cost,
-                    self._build_apply, self._apply)
+        return Plan(layout, self.shape, self.base, self.apply, self.source, self.replica_cost)
 
 
 def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
@@ -210,10 +198,9 @@ def _plan_in_order(layout: Layout, axes: tuple[str, ...], shape: Sequence[int] |
 
 def _deltas(layout: Layout) -> list[tuple[int, ...]]:
     """What each replica combination adds per axis: stride-0 replica iters skipped,
-    duplicates removed, first-occurrence order kept (``apply``'s order). Counted against
-    the ``replicas`` limit before one is listed."""
+    duplicates removed, first-occurrence order kept (``apply``'s order). The caller has
+    counted them (against the ``replicas`` limit, or :data:`KEEP_APPLY_REPLICAS`)."""
     tile = tile_of(layout)
-    budget.check("apply enumerates", budget.replica_cost(tile), "replicas")
     pos = {a: k for k, a in enumerate(tile.axes)}
     moving = [it for it in tile.replica if it.stride != 0]
     out: dict[tuple[int, ...], None] = {}
@@ -292,6 +279,7 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         return namespace[name]
 
     def build_apply() -> tuple[Callable[[Any], tuple[Coord, ...]], str]:
+        """``apply`` compiled, and its source."""
         deltas = _deltas(layout)
         apply_src = head + body
         if len(deltas) <= _UNROLL:
@@ -311,5 +299,25 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         return run(source, "_apply", _deltas=tuple(deltas)), source
 
     base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
-    return Plan(layout, shape, run(base_source, "_base"), base_source,
-                budget.replica_cost(tile), build_apply)
+    cost = budget.replica_cost(tile)
+    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled now, kept with base
+        fn, apply_source = build_apply()
+        kept = fn if cost <= 1 else _checked(fn, cost)
+        return Plan(layout, shape, run(base_source, "_base"), kept,
+                    base_source + "\n" + apply_source, cost)
+
+    def apply_each_call(index: Any) -> tuple[Coord, ...]:
+        budget.check("apply enumerates", cost, "replicas")
+        return build_apply()[0](index)
+
+    return Plan(layout, shape, run(base_source, "_base"), apply_each_call, base_source, cost)
+
+
+def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:
+    """``fn`` behind the ``replicas`` limit (checked on each call: limits change)."""
+
+    def apply(index: Any) -> tuple[Coord, ...]:
+        budget.check("apply enumerates", cost, "replicas")
+        return fn(index)
+
+    return apply
