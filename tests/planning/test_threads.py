@@ -5,7 +5,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.core.errors import LayoutError
-from tilelayout.planning.threads import register_file
+from tilelayout.planning.threads import RegisterFile, register_file
 
 
 @pytest.mark.parametrize(("text", "shape"), [
@@ -45,3 +45,16 @@ def test_vector_groups_and_requests():
 def test_layouts_off_one_cta_s_threads_are_refused(text):
     with pytest.raises(LayoutError):
         register_file(tl.parse(text), (2, 32))
+
+
+def test_a_register_file_is_a_frozen_value_with_read_only_views():
+    rf = register_file(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))
+    assert set(vars(rf)) == {"table", "warps", "shape", "replicated"}  # no lazy caches
+    assert not rf.table.flags.writeable
+    with pytest.raises(ValueError):
+        rf.table[0, 0, 0] = 5
+    g, (first, ids) = rf.groups(2), rf.requests(2)
+    assert g is rf.groups(2) and first is rf.requests(2)[0]
+    assert not (g.flags.writeable or first.flags.writeable or ids.flags.writeable)
+    grid = np.full((1, 32, 2), -1, dtype=np.int64)
+    assert RegisterFile(grid, (), (), False).groups(1).shape == (0, 1) and grid.flags.writeable

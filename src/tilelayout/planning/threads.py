@@ -19,9 +19,10 @@ thread-level value divided by 32) names the warp. Axes at CTA level or above (``
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,15 +40,22 @@ _WARP_SCOPES = ("warp", "warpgroup")
 @dataclass(frozen=True, eq=False)
 class RegisterFile:
     """``table[w, l, s]``: the flat logical index held by slot ``s`` of lane ``l`` of warp
-    ``w`` (-1: nothing). ``warps[w]`` names warp ``w`` by its thread-axis values."""
+    ``w`` (-1: nothing). ``warps[w]`` names warp ``w`` by its thread-axis values.
+
+    An immutable value: ``table`` is made read-only, and the derived views
+    (:meth:`groups`, :meth:`requests`) are kept outside it, in bounded caches keyed by
+    the object (``eq=False``: its identity), so it holds no lazily filled state.
+    """
 
     table: np.ndarray
     warps: tuple[dict[str, int], ...]
     shape: tuple[int, ...]
     replicated: bool
-    _groups: dict[int, np.ndarray | None] = field(default_factory=dict, repr=False)
-    _requests: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict,
-                                                                repr=False)
+
+    def __post_init__(self) -> None:
+        table = self.table.view()  # read-only through this value; the caller's array unchanged
+        table.setflags(write=False)
+        object.__setattr__(self, "table", table)
 
     @property
     def slots(self) -> int:
@@ -56,33 +64,60 @@ class RegisterFile:
 
     def groups(self, k: int) -> np.ndarray | None:
         """The elements of every filled group of slots ``[v*k, (v+1)*k)``, shape ``(G, k)``,
-        or None when some lane fills a group only partly (no ``k``-wide vectors). Cached."""
-        if k not in self._groups:
-            w, l, s = self.table.shape
-            pad = (-s) % k
-            t = np.pad(self.table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) \
-                if pad else self.table
-            g = t.reshape(-1, k)
-            full = g >= 0
-            any_, all_ = full.any(axis=1), full.all(axis=1)
-            self._groups[k] = g[all_] if np.array_equal(any_, all_) else None
-        return self._groups[k]
+        or None when some lane fills a group only partly (no ``k``-wide vectors). Cached
+        (read-only).
+
+        >>> import tilelayout as tl
+        >>> rf = register_file(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))
+        >>> rf.groups(2)[:2].tolist(), rf.groups(2) is rf.groups(2)
+        ([[0, 1], [64, 65]], True)
+        """
+        return _groups(self, k)
 
     def requests(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """One warp-wide request per (warp, vector index ``v``) with an active lane: the
         first element each lane moves (``(n, 32)``, -1: inactive) and the request ids
-        ``(n, 2)`` = (warp number, v). Cached."""
-        if k not in self._requests:
-            w, l, s = self.table.shape
-            pad = (-s) % k
-            t = np.pad(self.table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) \
-                if pad else self.table
-            first = t.reshape(w, l, -1, k)[..., 0].transpose(0, 2, 1).reshape(-1, l)
-            nvec = first.shape[0] // max(w, 1)
-            ids = np.stack(np.divmod(np.arange(first.shape[0]), max(nvec, 1)), axis=1)
-            keep = (first >= 0).any(axis=1)
-            self._requests[k] = (first[keep], ids[keep])
-        return self._requests[k]
+        ``(n, 2)`` = (warp number, v). Cached (read-only).
+
+        >>> import tilelayout as tl
+        >>> rf = register_file(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))
+        >>> first, ids = rf.requests(2)
+        >>> first.shape, ids.tolist()
+        ((2, 32), [[0, 0], [0, 1]])
+        """
+        return _requests(self, k)
+
+
+def _padded(rf: RegisterFile, k: int) -> np.ndarray:
+    """The table with its slots padded (-1) to a multiple of ``k``."""
+    pad = (-rf.table.shape[2]) % k
+    return np.pad(rf.table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) if pad else rf.table
+
+
+# Caches, not state: pure functions of an immutable register file (keyed by identity), bounded.
+@functools.lru_cache(maxsize=16)
+def _groups(rf: RegisterFile, k: int) -> np.ndarray | None:
+    g = _padded(rf, k).reshape(-1, k)
+    full = g >= 0
+    any_, all_ = full.any(axis=1), full.all(axis=1)
+    if not np.array_equal(any_, all_):
+        return None
+    out = g[all_]
+    out.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _requests(rf: RegisterFile, k: int) -> tuple[np.ndarray, np.ndarray]:
+    w, l, _ = rf.table.shape
+    first = _padded(rf, k).reshape(w, l, -1, k)[..., 0].transpose(0, 2, 1).reshape(-1, l)
+    nvec = first.shape[0] // max(w, 1)
+    ids = np.stack(np.divmod(np.arange(first.shape[0]), max(nvec, 1)), axis=1)
+    keep = (first >= 0).any(axis=1)
+    out = first[keep], ids[keep]
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def _lane_axis(layout: Layout, what: str) -> tuple[str | None, list[str]]:
