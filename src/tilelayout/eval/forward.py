@@ -85,7 +85,10 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
         plan, first = plan_entry(layout, shape)
     except (TypeError, AttributeError):  # an unhashable shape (a list, an array) or not
         return plan_for(layout, shape).base(index)  # a layout: plan_for checks and says
-    if first is not shape and not exact_shape(shape):  # (8.0, 16) found (8, 16)'s plan
+    if first is not shape and not (  # another shape object: its entries must be ints,
+            type(shape) is tuple and len(shape) == 2  # ((8.0, 16) found (8, 16)'s plan);
+            and type(shape[0]) is int and type(shape[1]) is int  # the common case inline
+            or exact_shape(shape)):
         return plan_for(layout, shape).base(index)
     return plan.base(index)
 
@@ -109,7 +112,9 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
             plan, first = plan_entry(layout, shape)
         except (TypeError, AttributeError):
             return plan_for(layout, shape).apply(index)
-        if first is not shape and not exact_shape(shape):
+        if first is not shape and not (  # as in base
+                type(shape) is tuple and len(shape) == 2
+                and type(shape[0]) is int and type(shape[1]) is int or exact_shape(shape)):
             return plan_for(layout, shape).apply(index)
         return plan.apply(index)
     with budget.using(limits):
