@@ -117,8 +117,9 @@ def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
     return _compile(layout, layout.check_shape(shape))
 
 
-#: shape objects per layout object whose plans :data:`PLANS` keeps (oldest dropped first)
-SHAPES_PER_LAYOUT = 16
+#: shapes per layout object whose plans :data:`PLANS` keeps (oldest dropped first; most
+#: layouts are evaluated over one or two), so it holds at most 4 x PLAN_CACHE_SIZE plans
+SHAPES_PER_LAYOUT = 4
 
 # A cache, not state: bounded, and what it returns never depends on what was cached before.
 #: ``{L._ref: {shape: (plan, first)}}``: per layout object (keyed by the key it holds of
