@@ -273,14 +273,14 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
     def _dims(index: Any) -> tuple[int, ...]:
         return unflatten(flat_index(index, shape), shape)
 
-    def run(source: str, name: str, **extra: Any) -> Callable[[Any], Any]:
+    def run(source: str, **extra: Any) -> dict[str, Any]:
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
         # the source is generated here from validated ints and identifier axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
-        return namespace[name]
+        return namespace
 
-    def build_apply() -> tuple[Callable[[Any], tuple[Coord, ...]], str]:
-        """``apply`` compiled, and its source."""
+    def apply_source() -> tuple[str, tuple[tuple[int, ...], ...]]:
+        """``apply``'s source, and the replica deltas it runs over."""
         deltas = _deltas(layout)
         apply_src = head + body
         if len(deltas) <= _UNROLL:
@@ -296,22 +296,24 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
             apply_src.append(
                 f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
             )
-        source = "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n"
-        return run(source, "_apply", _deltas=tuple(deltas)), source
+        return "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n", tuple(deltas)
 
     base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
     cost = budget.replica_cost(tile)
-    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled now, kept with base
-        fn, apply_source = build_apply()
-        kept = fn if cost <= 1 else _checked(fn, cost)
-        return Plan(layout, shape, run(base_source, "_base"), kept,
-                    base_source + "\n" + apply_source, cost)
+    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled now, with base
+        text, deltas = apply_source()
+        source = base_source + "\n" + text
+        space = run(source, _deltas=deltas)
+        fn = space["_apply"]
+        return Plan(layout, shape, space["_base"], fn if cost <= 1 else _checked(fn, cost),
+                    source, cost)
 
     def apply_each_call(index: Any) -> tuple[Coord, ...]:
         budget.check("apply enumerates", cost, "replicas")
-        return build_apply()[0](index)
+        text, deltas = apply_source()
+        return run(text, _deltas=deltas)["_apply"](index)
 
-    return Plan(layout, shape, run(base_source, "_base"), apply_each_call, base_source, cost)
+    return Plan(layout, shape, run(base_source)["_base"], apply_each_call, base_source, cost)
 
 
 def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:
