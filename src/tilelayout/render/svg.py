@@ -159,6 +159,7 @@ def layout_svg(
     dim: bool = False,
     tiles_per_row: int | None = None,
     page: PageView | None = None,
+    order: Sequence[str] | None = None,
 ) -> str:
     """The picture of ``layout`` over ``shape`` as SVG text.
 
@@ -170,7 +171,10 @@ def layout_svg(
     those elements' cells in both views, ``selected`` (one flat index) rings its logical
     cell in blue and, with both views drawn, joins it to each cell holding it; ``dim``
     pales everything else. ``tiles_per_row`` fixes how many physical tiles sit in a row
-    (a mesh keeps its grid).
+    (a mesh keeps its grid); ``order`` names the axes the physical tiles follow (a device
+    mesh's axis order, as :func:`~tilelayout.render.physical.physical_view` takes it).
+    ``page`` (:class:`~tilelayout.render.page_view.PageView`) draws the picture as the
+    explorer page shows it, at the page's cell and text sizes (its SVG export).
 
     >>> import tilelayout as tl
     >>> svg = layout_svg(tl.parse("S[(4,8):(8@laneid,1@laneid)] + R[2:1@warpid]"), (4, 8),
@@ -204,7 +208,7 @@ def layout_svg(
     r = layout.replica_count
     budget.check("a picture draws", n * layout.replica_count, "cells")
     # one evaluation serves both panels: the physical view keeps the flat arrays
-    view = physical_view(layout, dims, dtype or None)
+    view = physical_view(layout, dims, dtype or None, order)
     flat, banks = view.coords, view.banks
     first = {a: v[::r] for a, v in flat.items()}
     key = color or default_color_key(layout, dtype, dims)

@@ -54,3 +54,13 @@ def test_the_pages_view_state_draws_the_picture_as_the_page_shows_it():
     assert body["svg"] == layout_svg(tl.parse(REF), (8, 16), page=page)
     status, body = answer("POST", "/api/svg", {"layout": REF, "view": {"logical": 1}})
     assert status == 400 and body["field"] == "view"
+
+
+def test_the_physical_tiles_follow_the_requests_axis_order_as_the_page_draws_them():
+    mesh = {"layout": "S[(2,4,8):(1@x,8,1)] + R[2:1@y]", "shape": "8,8"}
+    _, plain = answer("POST", "/api/svg", mesh)
+    _, ordered = answer("POST", "/api/svg", {**mesh, "order": ["y", "x"]})
+    assert ordered["svg"] != plain["svg"]
+    L = tl.parse(mesh["layout"], axes=["x", "y"])
+    assert ordered["svg"] == layout_svg(L, (8, 8), order=["y", "x"])
+    assert plain["svg"] == layout_svg(L, (8, 8))

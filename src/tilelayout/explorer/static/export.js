@@ -62,7 +62,7 @@ export async function exportSvg(state, { dim = false } = {}) {
   const x = extras(state);
   const side = (g) => ({ cell: [g.cw, g.ch], font: g.labelPx(), lines: g.labelLines() });
   const { svg } = await postJSON("/api/svg", {
-    ...drawnRequest(d), color: state.color, dim, tiles_per_row: m.pgrid.perRow,
+    ...drawnRequest(d), order: d.order || null, color: state.color, dim, tiles_per_row: m.pgrid.perRow,
     highlight: markedElements(m, d.replicas).slice(0, 4096),
     selected: x.element >= 0 ? state.sel.flat : null,
     view: { logical: side(m.lgrid), physical: side(m.pgrid), what: x.what, captions: x.captions },

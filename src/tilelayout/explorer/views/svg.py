@@ -2,7 +2,8 @@
 
 The same request as ``/api/layout`` (``layout``, ``shape``, ``dtype``, ``swizzle``) plus
 the page's view state: ``color`` (the colour key), ``highlight`` (flat element indices),
-``selected`` (one flat index), ``dim``, ``tiles_per_row``, ``width`` (pixels) and, from
+``selected`` (one flat index), ``dim``, ``tiles_per_row``, ``width`` (pixels), ``order``
+(the axes the physical tiles follow, as for ``/api/layout``) and, from
 the page's export, ``view`` (:class:`~tilelayout.render.page_view.PageView`: cell and text
 sizes at the current zoom, the colour key's name, the captions), which draws the picture
 as the page shows it. The answer is ``{"svg": text}``; bad view state is a 400 with its
@@ -51,7 +52,8 @@ def svg_view(req: Mapping[str, Any]) -> dict[str, Any]:
         svg = layout_svg(layout, shape, dtype, color=request.text(req, "color"),
                          width=1100 if width is None else min(width, MAX_WIDTH),
                          highlight=marked, selected=_optional_int(req, "selected"), dim=dim,
-                         tiles_per_row=_optional_int(req, "tiles_per_row"), page=page)
+                         tiles_per_row=_optional_int(req, "tiles_per_row"), page=page,
+                         order=request.order(req))
     except RenderError as exc:
         raise ApiError(str(exc)) from None
     except LayoutError as exc:
