@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +37,8 @@ from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
 from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
+from . import page_view as pv
+from .page_view import PageView
 from .palette import PALETTE
 from .physical import physical_view
 from .table import fold_shape
@@ -97,7 +100,7 @@ def _color_values(key: str, shape: tuple[int, ...], first: dict[str, np.ndarray]
 
 
 def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.ndarray,
-                scale: float) -> list[str]:
+                scale: tuple[float, float], palette: Sequence[str] = PALETTE) -> list[str]:
     """One ``<path>`` per colour; runs of equal colour along a row merge into one rectangle."""
     if x.size == 0:
         return []
@@ -110,11 +113,11 @@ def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.nda
     by_colour: dict[int, list[str]] = {}
     for b, e in zip(begins.tolist(), ends.tolist(), strict=True):
         width = (e - b) * w
+        sx, sy = scale
         by_colour.setdefault(int(colour[b]), []).append(
-            f"M{_n(x[b] * scale)} {_n(y[b] * scale)}h{_n(width * scale)}v{_n(h * scale)}"
-            f"h-{_n(width * scale)}z"
+            f"M{_n(x[b] * sx)} {_n(y[b] * sy)}h{_n(width * sx)}v{_n(h * sy)}h-{_n(width * sx)}z"
         )
-    return [f'<path fill="{PALETTE[c % len(PALETTE)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
+    return [f'<path fill="{palette[c % len(palette)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
             for c, d in sorted(by_colour.items())]
 
 
@@ -123,10 +126,10 @@ def _n(v: float) -> str:
     return str(int(r)) if r == int(r) else f"{r:g}"
 
 
-def _grid_lines(x0: float, y0: float, nrows: int, ncols: int, cell: float) -> str:
-    d = "".join(f"M{_n(x0)} {_n(y0 + r * cell)}h{_n(ncols * cell)}" for r in range(nrows + 1))
-    d += "".join(f"M{_n(x0 + c * cell)} {_n(y0)}v{_n(nrows * cell)}" for c in range(ncols + 1))
-    return f'<path d="{d}" stroke="#fff" stroke-width="{_n(max(0.5, cell / 14))}" fill="none"/>'
+def _grid_lines(x0: float, y0: float, nrows: int, ncols: int, cw: float, ch: float) -> str:
+    d = "".join(f"M{_n(x0)} {_n(y0 + r * ch)}h{_n(ncols * cw)}" for r in range(nrows + 1))
+    d += "".join(f"M{_n(x0 + c * cw)} {_n(y0)}v{_n(nrows * ch)}" for c in range(ncols + 1))
+    return f'<path d="{d}" stroke="#fff" stroke-width="{_n(max(0.5, min(cw, ch) / 14))}" fill="none"/>'
 
 
 #: smallest cell edge in pixels: a (128, 1024) tile still fits a half-width panel
@@ -155,6 +158,8 @@ def layout_svg(
     selected: int | None = None,
     dim: bool = False,
     tiles_per_row: int | None = None,
+    page: PageView | None = None,
+    order: Sequence[str] | None = None,
 ) -> str:
     """The picture of ``layout`` over ``shape`` as SVG text.
 
@@ -166,7 +171,10 @@ def layout_svg(
     those elements' cells in both views, ``selected`` (one flat index) rings its logical
     cell in blue and, with both views drawn, joins it to each cell holding it; ``dim``
     pales everything else. ``tiles_per_row`` fixes how many physical tiles sit in a row
-    (a mesh keeps its grid).
+    (a mesh keeps its grid); ``order`` names the axes the physical tiles follow (a device
+    mesh's axis order, as :func:`~tilelayout.render.physical.physical_view` takes it).
+    ``page`` (:class:`~tilelayout.render.page_view.PageView`) draws the picture as the
+    explorer page shows it, at the page's cell and text sizes (its SVG export).
 
     >>> import tilelayout as tl
     >>> svg = layout_svg(tl.parse("S[(4,8):(8@laneid,1@laneid)] + R[2:1@warpid]"), (4, 8),
@@ -200,15 +208,19 @@ def layout_svg(
     r = layout.replica_count
     budget.check("a picture draws", n * layout.replica_count, "cells")
     # one evaluation serves both panels: the physical view keeps the flat arrays
-    view = physical_view(layout, dims, dtype or None)
+    view = physical_view(layout, dims, dtype or None, order)
     flat, banks = view.coords, view.banks
     first = {a: v[::r] for a, v in flat.items()}
     key = color or default_color_key(layout, dtype, dims)
     cval = _color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
-    cidx = (cval % len(PALETTE)).astype(np.int64)
+    palette: Sequence[str] = PALETTE
+    if page is None:
+        cidx = (cval % len(PALETTE)).astype(np.int64)
+    else:  # as the page colours: each distinct value its own colour, by rank
+        cidx, palette = pv.rank_colours(cval)
 
     parts: list[str] = []
-    pad, head = 12.0, 52.0
+    pad, head = 12.0, (52.0 if page is None else pv.BAND + 12.0)
     show_logical = views in ("both", "logical")
     show_physical = views in ("both", "physical")
     panel_w = (width - 3 * pad) / 2 if (show_logical and show_physical) else width - 2 * pad
@@ -221,34 +233,45 @@ def layout_svg(
     ring_at: dict[str, dict[int, tuple[float, float, float, float]]] = {}
     owners_at: dict[int, list[tuple[float, float, float, float]]] = {}
     if show_logical:
-        cell = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
+        if page is None:
+            cw = ch = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
+        else:
+            cw, ch = page.logical_cell
         x0, y0 = x_panel + 24, head + 28
         parts.append(_text(x_panel, head + 8, f"logical {format_shape(dims)}", 11, "start", "bold"))
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
-        parts.extend(_fill_paths(fold.col.astype(float), fold.row.astype(float), 1.0, 1.0, cidx, cell))
+        parts.extend(_fill_paths(fold.col.astype(float), fold.row.astype(float), 1.0, 1.0, cidx,
+                                 (cw, ch), palette))
         parts.append("</g>")
-        if cell >= 5:
-            parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cell))
-        if cell >= 14:
-            fs = cell * 0.36
+        if min(cw, ch) >= 5:
+            parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cw, ch))
+        if page is not None:  # the page's text: the colour value, at the page's size
+            if page.logical_font:
+                parts.extend(pv.cell_text(x0 + (fold.col[e] + 0.5) * cw, y0 + (fold.row[e] + 0.5) * ch,
+                                          str(int(cval[e])), page.logical_font, page.lines[0])
+                             for e in range(n))
+        elif cw >= 14:
+            fs = cw * 0.36
             others = [a for a in layout.axes if a != key]
             label_axes = others[:2] if len(layout.axes) > 1 else list(layout.axes)
             lab = [first[a] for a in ([key] if key in first else []) + label_axes][:2]
             for e in range(n):
                 s = "/".join(str(int(v[e])) for v in lab)
-                parts.append(_text(x0 + (fold.col[e] + 0.5) * cell, y0 + (fold.row[e] + 0.62) * cell,
+                parts.append(_text(x0 + (fold.col[e] + 0.5) * cw, y0 + (fold.row[e] + 0.62) * ch,
                                    s, fs))
-        if cell >= 8:
-            step = max(1, int(math.ceil(12 / cell)))
+        if page is not None:
+            parts.extend(_axis_labels(x0, y0, cw, ch, fold.row_label, fold.col_label))
+        elif cw >= 8:
+            step = max(1, int(math.ceil(12 / cw)))
             for c in range(0, fold.ncols, step):
-                parts.append(_text(x0 + (c + 0.5) * cell, y0 - 3, fold.col_label[c], min(9, cell * 0.6)))
+                parts.append(_text(x0 + (c + 0.5) * cw, y0 - 3, fold.col_label[c], min(9, cw * 0.6)))
             for rr in range(0, fold.nrows, step):
-                parts.append(_text(x0 - 3, y0 + (rr + 0.7) * cell, fold.row_label[rr], min(9, cell * 0.6),
+                parts.append(_text(x0 - 3, y0 + (rr + 0.7) * ch, fold.row_label[rr], min(9, ch * 0.6),
                                    "end"))
-        height = max(height, y0 + fold.nrows * cell + pad)
-        right = max(right, x0 + fold.ncols * cell)
-        x_panel = max(x_panel + panel_w, right) + pad
-        ring_at["logical"] = {e: (x0 + fold.col[e] * cell, y0 + fold.row[e] * cell, cell, cell)
+        height = max(height, y0 + fold.nrows * ch + pad)
+        right = max(right, x0 + fold.ncols * cw)
+        x_panel = max(x_panel + (panel_w if page is None else 0), right) + pad + (20 if page else 0)
+        ring_at["logical"] = {e: (x0 + fold.col[e] * cw, y0 + fold.row[e] * ch, cw, ch)
                               for e in marked}
 
     if show_physical:
@@ -277,17 +300,22 @@ def layout_svg(
             tr = math.ceil(len(tiles) / tc)
             tile_pos = [(i // tc, i % tc) for i in range(len(tiles))]
         gap_cells = 1.5 if len(tiles) > 1 else 0.0
-        label_room = 14.0 if len(tiles) > 1 else 0.0
-        cell = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
-                          900 - label_room * tr)
-        x0, y0 = x_panel + 24, head + 28
+        label_room = (14.0 if len(tiles) > 1 else 0.0) + (14.0 if page is not None else 0.0)
+        if page is None:
+            cw = ch = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
+                                 900 - label_room * tr)
+            x0 = x_panel + 24
+        else:
+            cw, ch = page.physical_cell
+            x0 = x_panel + 7 * max(len(str(v)) for v in (_part_labels(view.rows, nrows) or ["0"])) + 8
+        y0 = head + 28
         parts.append(_text(x_panel, head + 8, view.title, 11, "start", "bold"))
-        tw, th = (ncols + gap_cells) * cell, (nrows + gap_cells) * cell + label_room
+        tw, th = (ncols + gap_cells) * cw, (nrows + gap_cells) * ch + label_room
         tile, prow, pcol = view.tile, view.row, view.col
         psub = view.subpos if view.subpos is not None else np.zeros(n * r, dtype=np.int64)
         tpos = np.asarray(tile_pos, dtype=np.int64).reshape(-1, 2)
-        gx = tpos[tile, 1] * (tw / cell) + pcol + psub / sub
-        gy = tpos[tile, 0] * (th / cell) + prow + label_room / cell
+        gx = tpos[tile, 1] * (tw / cw) + pcol + psub / sub
+        gy = tpos[tile, 0] * (th / ch) + prow + label_room / ch
         colour = np.repeat(cidx, r)
         # first (element, replica) pair per physical slot wins, like the explorer
         slot = ((tile * nrows + prow) * ncols + pcol) * sub + psub
@@ -295,33 +323,49 @@ def layout_svg(
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
         for i, (a, b) in enumerate(tile_pos):
             tx, ty = b * tw, a * th + label_room
-            parts.append(f'<rect x="{_n(tx)}" y="{_n(ty)}" width="{_n(ncols * cell)}" '
-                         f'height="{_n(nrows * cell)}" fill="{_EMPTY}"/>')
-            if label_room:
+            parts.append(f'<rect x="{_n(tx)}" y="{_n(ty)}" width="{_n(ncols * cw)}" '
+                         f'height="{_n(nrows * ch)}" fill="{_EMPTY}"/>')
+            if len(tiles) > 1:
                 label = ", ".join(f"{k}={v}" for k, v in tiles[i].items())
-                parts.append(_text(tx, ty - 4, label, 10, "start"))
-        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], cell))
+                parts.append(_text(tx, ty - 4 - (14 if page else 0), label, 10, "start"))
+        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], (cw, ch), palette))
         parts.append("</g>")
-        if cell >= 5:
+        if min(cw, ch) >= 5:
             for a, b in tile_pos:
-                parts.append(_grid_lines(x0 + b * tw, y0 + a * th + label_room, nrows, ncols, cell))
-        if cell / sub >= 14 and n * r <= 4096:
-            fs = min(cell / sub * 0.32, cell * 0.36)
+                parts.append(_grid_lines(x0 + b * tw, y0 + a * th + label_room, nrows, ncols, cw, ch))
+        if page is not None:
+            if page.physical_font:
+                parts.extend(pv.cell_text(x0 + (gx[p] + span / sub / 2) * cw, y0 + (gy[p] + 0.5) * ch,
+                                          _index_text(p // r, dims), page.physical_font,
+                                          page.lines[1])
+                             for p in keep.tolist())
+            rows, cols = _part_labels(view.rows, nrows), _part_labels(view.cols, ncols)
+            for a, b in tile_pos:
+                tx, ty = x0 + b * tw, y0 + a * th + label_room
+                parts.extend(_axis_labels(tx, ty, cw, ch, rows if b == 0 else [],
+                                          cols if a == 0 else []))
+        elif cw / sub >= 14 and n * r <= 4096:
+            fs = min(cw / sub * 0.32, ch * 0.36)
             for p in keep.tolist():
-                e = p // r
-                idx = np.unravel_index(e, dims)
-                parts.append(_text(x0 + (gx[p] + span / sub / 2) * cell, y0 + (gy[p] + 0.62) * cell,
-                                   ",".join(str(int(v)) for v in idx), fs))
+                parts.append(_text(x0 + (gx[p] + span / sub / 2) * cw, y0 + (gy[p] + 0.62) * ch,
+                                   _index_text(p // r, dims), fs))
         height = max(height, y0 + tr * th + pad)
-        right = max(right, x0 + tc * tw)
+        right = max(right, x0 + tc * tw, x_panel + 7 * len(view.title))
         for p in np.flatnonzero(np.isin(np.arange(n * r) // r, list(marked))).tolist():
             owners_at.setdefault(p // r, []).append(
-                (x0 + gx[p] * cell, y0 + gy[p] * cell, span / sub * cell, cell))
+                (x0 + gx[p] * cw, y0 + gy[p] * ch, span / sub * cw, ch))
 
     parts.extend(_selection_svg(ring_at.get("logical", {}), owners_at, selected, dim,
                                 (head, right + pad, height)))
-    legend_y = height + 4
     values = np.unique(cval)
+    title = str(layout)
+    if page is not None:
+        width = max(int(width), int(math.ceil(right + pad)),
+                    int(20 + 7.3 * (len(title) + 20)),
+                    *(int(20 + 6.7 * len(c)) for c in page.captions))
+        top = pv.band(page, f"{title} shape ({', '.join(map(str, dims))})", values, palette, width)
+        return _svg_text(width, height, top, parts)
+    legend_y = height + 4
     key_label = f"colour = {key.replace('dim:', 'logical dim ')}"
     parts.append(_text(pad, legend_y + 10, key_label, 11, "start", "bold"))
     lx = pad + max(150, 7 * len(key_label) + 12)
@@ -335,16 +379,44 @@ def layout_svg(
                            10, "start"))
     height = legend_y + 24
     width = max(int(width), int(math.ceil(max(right, lx) + pad)))
-    title = str(layout)
     sub_title = (f"shape {format_shape(dims)} · {n:,} elements · {r} replica{'s' if r != 1 else ''}"
                  + (f" · dtype {dtype}" if dtype else ""))
     top = [_text(pad, 20, title, 13, "start", "bold"), _text(pad, 38, sub_title, 11, "start")]
+    return _svg_text(width, height, top, parts)
+
+
+def _svg_text(width: float, height: float, top: list[str], parts: list[str]) -> str:
+    w, h = int(width), int(math.ceil(height))
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{int(width)}" height="{int(math.ceil(height))}" '
-        f'viewBox="0 0 {int(width)} {int(math.ceil(height))}" style="{_FONT}">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="0 0 {w} {h}" style="{_FONT}">'
         f'<rect width="100%" height="100%" fill="#fff"/><g fill="#222">'
         + "".join(top) + "</g>" + "".join(parts) + "</svg>"
     )
+
+
+def _index_text(e: int, dims: tuple[int, ...]) -> str:
+    """Element ``e``'s logical index as the page writes it (``7,15``)."""
+    return ",".join(str(int(v)) for v in np.unravel_index(e, dims))
+
+
+def _part_labels(parts: Sequence[Mapping[str, Any]], count: int) -> list[str]:
+    """Row (column) labels of the physical view: the one axis's values, else the index."""
+    if len(parts) == 1 and len(parts[0]["values"]) == count:
+        return [str(v) for v in parts[0]["values"]]
+    return [str(i) for i in range(count)]
+
+
+def _axis_labels(x0: float, y0: float, cw: float, ch: float, rows: Sequence[str],
+                 cols: Sequence[str]) -> list[str]:
+    """Row labels left of a grid and column labels above it, thinned to stay readable."""
+    rstep = max(1, math.ceil(12 / ch))
+    cstep = max(1, math.ceil((7 * max((len(c) for c in cols), default=1) + 4) / cw))
+    out = [pv.label(round(x0 - 4, 1), round(y0 + (i + 0.5) * ch + 3.5, 1), rows[i], "end")
+           for i in range(0, len(rows), rstep)]
+    out += [pv.label(round(x0 + (j + 0.5) * cw, 1), round(y0 - 3, 1), cols[j], "middle")
+            for j in range(0, len(cols), cstep)]
+    return out
 
 
 def _selection(highlight: Sequence[int], selected: int | None, n: int) -> set[int]:

@@ -6,6 +6,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.explorer.answers import answer
+from tilelayout.render.page_view import PageView
 from tilelayout.render.svg import layout_svg
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
@@ -42,3 +43,24 @@ def test_refusals_of_the_renderer_are_400s():
     for extra in ({"selected": 99}, {"tiles_per_row": 0}, {"color": "nosuchaxis"}):
         status, body = answer("POST", "/api/svg", {"layout": "S[(4,8):(8,1)]", **extra})
         assert status == 400, (extra, body)
+
+
+def test_the_pages_view_state_draws_the_picture_as_the_page_shows_it():
+    view = {"logical": {"cell": [20, 12], "font": 8}, "physical": {"cell": [24, 16], "font": 7},
+            "what": "laneid", "captions": ["a", "b"]}
+    status, body = answer("POST", "/api/svg", {"layout": REF, "shape": "8,16", "view": view})
+    assert status == 200
+    page = PageView((20.0, 12.0), 8, (24.0, 16.0), 7, "laneid", ("a", "b"))
+    assert body["svg"] == layout_svg(tl.parse(REF), (8, 16), page=page)
+    status, body = answer("POST", "/api/svg", {"layout": REF, "view": {"logical": 1}})
+    assert status == 400 and body["field"] == "view"
+
+
+def test_the_physical_tiles_follow_the_requests_axis_order_as_the_page_draws_them():
+    mesh = {"layout": "S[(2,4,8):(1@x,8,1)] + R[2:1@y]", "shape": "8,8"}
+    _, plain = answer("POST", "/api/svg", mesh)
+    _, ordered = answer("POST", "/api/svg", {**mesh, "order": ["y", "x"]})
+    assert ordered["svg"] != plain["svg"]
+    L = tl.parse(mesh["layout"], axes=["x", "y"])
+    assert ordered["svg"] == layout_svg(L, (8, 8), order=["y", "x"])
+    assert plain["svg"] == layout_svg(L, (8, 8))

@@ -1,8 +1,7 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
-import { labelStep, GAP_T, CELL_FONT, LINE_HEIGHT, splitLabel } from "./grid.js";
+import { drawnRequest, postJSON } from "./api.js";
 import { LIGHT } from "./theme.js";
-import { connectorsSvg } from "./selection.js";
-import { escapeHtml as esc, unravel } from "./util.js";
+import { unravel } from "./util.js";
 
 function download(name, blob) {
   const a = document.createElement("a");
@@ -11,51 +10,6 @@ function download(name, blob) {
   document.body.appendChild(a);
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-}
-
-// the row and column labels, as the canvas draws them (same spacing rule)
-function labelsSvg(grid, dx, dy) {
-  const s = grid.spec, out = [];
-  if (s.labels === false) return out;
-  const font = `font-size="10" font-family="ui-monospace, monospace" fill="#78716c"`;
-  if (s.rowLabel) {
-    const step = labelStep(grid.ch, 12);
-    for (let i = 0; i < grid.tileRows; i++) {  // left of each row of tiles
-      const t = grid.tileInRow(i);
-      if (t < 0) continue;
-      for (let r = 0; r < s.nrows; r += step) {
-        const label = s.rowLabel(r);
-        if (label === null) continue;
-        const y = dy + grid.tileY[t] + grid.rowY[r] + grid.ch / 2;
-        out.push(`<text x="${dx + grid.marginL - 4}" y="${y.toFixed(1)}" text-anchor="end" dominant-baseline="middle" ${font}>${esc(label)}</text>`);
-      }
-    }
-  }
-  if (s.colLabel) {
-    const step = grid.colStep();
-    const cols = s.ntiles === 1 ? 1 : Math.min(grid.perRow, s.ntiles);
-    for (let j = 0; j < cols; j++) {
-      const tx = grid.marginL + j * (grid.tileW + GAP_T);
-      for (let c = 0; c < s.ncols; c += step) {
-        const label = s.colLabel(c);
-        if (label === null) continue;
-        const x = dx + tx + grid.colX[c] + grid.cw / 2;
-        out.push(`<text x="${x.toFixed(1)}" y="${dy + grid.marginT - 3}" text-anchor="middle" ${font}>${esc(label)}</text>`);
-      }
-    }
-  }
-  return out;
-}
-
-// a cell's text at the grid's one label size (as on the canvas: on two lines when the grid
-// writes them so)
-function cellTextSvg(label, x, y, w, h, px, lines = 1) {
-  if (!label) return "";
-  const [a, b] = lines === 2 ? splitLabel(label) : [label, null];
-  const one = (t, cy) => `<text x="${(x + w / 2).toFixed(1)}" y="${cy.toFixed(1)}" font-size="${px}" font-family="${CELL_FONT}" text-anchor="middle" dominant-baseline="middle" fill="#1c1917">${esc(t)}</text>`;
-  if (b === null) return one(label, y + h / 2 + 0.5);
-  const dy = (px * LINE_HEIGHT) / 2;
-  return one(a, y + h / 2 - dy + 0.5) + one(b, y + h / 2 + dy + 0.5);
 }
 
 // What an export shows besides the two grids: the layout line, each view's caption, the
@@ -80,22 +34,6 @@ function extras(state) {
 
 const BAND = 76;  // px above the grids: layout line, two captions, the legend
 
-function extrasSvg(x, W) {
-  const out = [`<text x="10" y="16" font-size="12" font-family="monospace">${esc(x.head)}</text>`];
-  x.captions.forEach((c, i) => out.push(`<text x="10" y="${32 + 13 * i}" font-size="11" fill="#44403c">${esc(c)}</text>`));
-  let lx = 10;
-  out.push(`<text x="${lx}" y="66" font-size="11" fill="#44403c">colour = ${esc(x.what)}:</text>`);
-  lx += 7 * (10 + x.what.length);
-  for (const [v, col] of x.legend) {
-    if (lx > W - 40) break;
-    out.push(`<rect x="${lx}" y="57" width="10" height="10" fill="${col}" stroke="#00000026"/>` +
-      `<text x="${lx + 13}" y="66" font-size="11" fill="#44403c">${v}</text>`);
-    lx += 20 + 7 * String(v).length;
-  }
-  if (x.legendMore) out.push(`<text x="${lx}" y="66" font-size="11" fill="#44403c">${esc(x.legendMore)}</text>`);
-  return out.join("");
-}
-
 // the connectors of the export (owners' cells in content coordinates + the view offsets)
 function exportConnectors(m, x, dl, dp) {
   if (x.element < 0) return [];
@@ -106,67 +44,29 @@ function exportConnectors(m, x, dl, dp) {
   });
 }
 
-// one view as SVG elements, from the grid geometry and the same fill functions the canvas uses
-function gridSvg(grid, fill, dx, dy, title) {
-  const s = grid.spec;
-  const out = [`<text x="${dx}" y="${dy - 6}" font-size="12" font-weight="bold">${esc(title)}</text>`];
-  const g = grid.ch >= 6 ? 1 : 0;
-  // the canvas rule: every non-empty cell labelled at the grid's one size, or none
-  const px = grid.labelPx(), lines = grid.labelLines();
-  const text = px > 0 ? grid.fns.text : null;
-  out.push(...labelsSvg(grid, dx, dy));
-  for (let t = 0; t < s.ntiles; t++) {
-    if (grid.header) out.push(`<text x="${dx + grid.tileX[t]}" y="${dy + grid.tileY[t] - 5}" font-size="10">${esc(s.tileLabel(t))}</text>`);
-    for (let r = 0; r < s.nrows; r++) {
-      for (let c = 0; c < s.ncols; c++) {
-        for (let k = 0; k < grid.sub; k++) {
-          const key = grid.key(t, r, c, k);
-          const col = fill(key) || "#efedea";
-          const [x, y, w, h] = grid.cellRect(t, r, c, grid.sub > 1 ? k : -1);
-          out.push(`<rect x="${(dx + x).toFixed(1)}" y="${(dy + y).toFixed(1)}" width="${w - g}" height="${h - g}" fill="${col}"/>`);
-          if (text && fill(key)) out.push(cellTextSvg(text(key), dx + x, dy + y, w, h, px, lines));
-        }
-      }
-    }
-  }
-  return out.join("");
+// the elements a selection marks (logical cells, and the elements held by marked physical
+// cells), as flat indices for /api/svg
+function markedElements(m, R) {
+  const out = new Set();
+  for (const key of (m.lgrid.hl ? m.lgrid.hl.cells : [])) if (m.lflat[key] >= 0) out.add(m.lflat[key]);
+  for (const key of (m.pgrid.hl ? m.pgrid.hl.cells : [])) if (m.first[key] >= 0) out.add(Math.floor(m.first[key] / R));
+  return [...out];
 }
 
-// the highlight of one view: rings around its highlighted cells; the others dimmed if asked
-function highlightSvg(grid, dx, dy, dim) {
-  const hl = grid.hl;
-  if (!hl) return "";
-  let out = dim ? `<rect x="${dx}" y="${dy}" width="${grid.width}" height="${grid.height}" fill="#ffffff" fill-opacity="0.68"/>` : "";
-  for (const key of hl.cells) {
-    const [x, y, w, h] = hl.wholeCells ? grid.cellRect(...grid.unkey(key).slice(0, 3)) : grid.keyRect(key);
-    out += `<rect x="${(dx + x - 0.5).toFixed(1)}" y="${(dy + y - 0.5).toFixed(1)}" width="${w}" height="${h}" fill="none" stroke="#111111"/>`;
-  }
-  if (hl.primary >= 0) {
-    const [x, y, w, h] = grid.keyRect(hl.primary);
-    out += `<rect x="${(dx + x - 1.5).toFixed(1)}" y="${(dy + y - 1.5).toFixed(1)}" width="${w + 2}" height="${h + 2}" fill="none" stroke="#2563eb" stroke-width="2"/>`;
-  }
-  return out;
-}
-
-// Both views as one SVG picture (light colours), with the captions, the legend and the
-// current selection; dim: dim what is not selected (as the page does)
-export function exportSvg(state, { dim = false } = {}) {
+// Both views as one SVG picture (light colours), drawn by the server (render/svg.py) from
+// the page's view state: cell and text sizes at the current zoom, the colour key, the
+// captions, the selection; dim: dim what is not selected (as the page does)
+export async function exportSvg(state, { dim = false } = {}) {
   const m = state.model, d = state.data;
   if (!m) return;
   const x = extras(state);
-  const lw = m.lgrid.width, pw = m.pgrid.width;
-  const top = BAND + 28;
-  const H = Math.max(m.lgrid.height, m.pgrid.height) + top + 16;
-  // wide enough for the physical view's title, the captions and the layout text (about
-  // 6-7 px a character)
-  const W = Math.ceil(Math.max(lw + pw + 40, lw + 40 + 7 * (10 + d.physical.title.length),
-    20 + 7.3 * (d.layout.length + 20), ...x.captions.map((c) => 20 + 6.2 * c.length)));
-  const dl = [10, top], dp = [lw + 30, top];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">` +
-    `<rect width="100%" height="100%" fill="#fff"/>` + extrasSvg(x, W) +
-    gridSvg(m.lgrid, m.fillL, ...dl, "logical") + highlightSvg(m.lgrid, ...dl, dim) +
-    gridSvg(m.pgrid, m.fillP, ...dp, `physical: ${d.physical.title}`) + highlightSvg(m.pgrid, ...dp, dim) +
-    connectorsSvg(exportConnectors(m, x, dl, dp), Math.max(0, x.owners.length - 64)) + `</svg>`;
+  const side = (g) => ({ cell: [g.cw, g.ch], font: g.labelPx(), lines: g.labelLines() });
+  const { svg } = await postJSON("/api/svg", {
+    ...drawnRequest(d), order: d.order || null, color: state.color, dim, tiles_per_row: m.pgrid.perRow,
+    highlight: markedElements(m, d.replicas).slice(0, 4096),
+    selected: x.element >= 0 ? state.sel.flat : null,
+    view: { logical: side(m.lgrid), physical: side(m.pgrid), what: x.what, captions: x.captions },
+  });
   download("tilelayout.svg", new Blob([svg], { type: "image/svg+xml" }));
   return svg.length;
 }

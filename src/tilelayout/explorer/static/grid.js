@@ -24,8 +24,7 @@ import { painting } from "./gridpaint.js";
 import { LABEL_FONT, textFitting, widestLabel } from "./gridtext.js";
 import { zoom } from "./gridzoom.js";
 
-export { GAP_T, MIN_CELL } from "./gridgeometry.js";
-export { CELL_FONT, LINE_HEIGHT, labelStep, splitLabel } from "./gridtext.js";
+export { MIN_CELL } from "./gridgeometry.js";
 export { MAX_FIT, ZOOM_STEPS } from "./gridzoom.js";
 
 const MAX_MARGIN = 120; // the widest row-label band

@@ -63,7 +63,7 @@ export function connectorLines(lk, physKeys, base) {
 }
 
 // the connectors as SVG elements (the page's overlay and the SVG export share this)
-export function connectorsSvg(lines, more, colour = "#2563eb") {
+function connectorsSvg(lines, more, colour = "#2563eb") {
   let html = "";
   for (const { x1, y1, x2, y2, inside } of lines) {
     const mx = (x1 + x2) / 2;

@@ -2,8 +2,12 @@
 
 The same request as ``/api/layout`` (``layout``, ``shape``, ``dtype``, ``swizzle``) plus
 the page's view state: ``color`` (the colour key), ``highlight`` (flat element indices),
-``selected`` (one flat index), ``dim``, ``tiles_per_row`` and ``width`` (pixels). The
-answer is ``{"svg": text}``; bad view state is a 400 with its ``field``.
+``selected`` (one flat index), ``dim``, ``tiles_per_row``, ``width`` (pixels), ``order``
+(the axes the physical tiles follow, as for ``/api/layout``) and, from
+the page's export, ``view`` (:class:`~tilelayout.render.page_view.PageView`: cell and text
+sizes at the current zoom, the colour key's name, the captions), which draws the picture
+as the page shows it. The answer is ``{"svg": text}``; bad view state is a 400 with its
+``field``.
 
 >>> r = svg_view({"layout": "S[(4,8):(8@laneid,1@laneid)]", "selected": 5})
 >>> r["svg"].startswith("<svg") and r["svg"].count('class="connector"')
@@ -16,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import LayoutError
+from ...render.page_view import PageView, PageViewError
 from ...render.svg import MAX_WIDTH, RenderError, layout_svg
 from .. import request
 from ..request import MAX_QUERY, ApiError
@@ -40,10 +45,15 @@ def svg_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError("'dim' must be true or false", field="dim")
     width = _optional_int(req, "width")
     try:
+        page = None if req.get("view") is None else PageView.parse(req["view"])
+    except PageViewError as exc:
+        raise ApiError(str(exc), field="view") from None
+    try:
         svg = layout_svg(layout, shape, dtype, color=request.text(req, "color"),
                          width=1100 if width is None else min(width, MAX_WIDTH),
                          highlight=marked, selected=_optional_int(req, "selected"), dim=dim,
-                         tiles_per_row=_optional_int(req, "tiles_per_row"))
+                         tiles_per_row=_optional_int(req, "tiles_per_row"), page=page,
+                         order=request.order(req))
     except RenderError as exc:
         raise ApiError(str(exc)) from None
     except LayoutError as exc:
