@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..algebra.bits import bases_layout
 from ..algebra.offsets import offsets_layout
-from ..core.swizzle_modes import mode_info
+from ..core.swizzle_modes import SWIZZLE_MODE_TABLE, mode_info
 from .linear import Linear, identity, product, zeros
 from .registry import Param, PresetLayout, fail, register
 from .triton import SOURCE
@@ -67,13 +67,17 @@ def core_matrix(swizzle: int, bits: int, fp4_padded: bool) -> Linear:
     return Linear((("offset", tuple(bases)),), ((0, 8), (1, width)))
 
 
+#: NVMMASharedLayout's swizzle_byte_width values: the swizzle-mode table's Triton column
+_TRITON_WIDTHS = tuple(m.triton for m in SWIZZLE_MODE_TABLE.values() if m.triton is not None)
+
+
 @register(
     NVMMA,
     summary="Triton/Gluon NVMMASharedLayout: the TMA / wgmma / tcgen05 shared-memory layout "
     "(swizzle 0/32/64/128 B, element bits, transposed, fp4 padded) over the tile",
     source=SOURCE + " (nvmmaSharedToLinearLayout, getCoreMatrixLinearLayout)",
     params=[
-        Param("swizzle_byte_width", "choice", 128, (0, 32, 64, 128), doc="swizzle bytes"),
+        Param("swizzle_byte_width", "choice", 128, _TRITON_WIDTHS, doc="swizzle bytes"),
         Param("element_bitwidth", "choice", 16, (8, 16, 32, 64), doc="bits per element"),
         Param("transposed", "bool", False, doc="dim 0 contiguous (K-major B / MN-major)"),
         Param("fp4_padded", "bool", False, doc="fp4 values stored one per byte, padded "
