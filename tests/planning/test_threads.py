@@ -50,6 +50,9 @@ def test_layouts_off_one_cta_s_threads_are_refused(text):
 def test_a_register_file_is_a_frozen_value_with_read_only_views():
     rf = register_file(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8))
     assert set(vars(rf)) == {"table", "warps", "shape", "replicated"}  # no lazy caches
+    two = register_file(tl.parse("S[(2,32):(1@warpid,1@laneid)]"), (2, 32))
+    assert two.warps == ((("warpid", 0),), (("warpid", 1),))  # frozen data, not dicts
+    assert hash(two.warps) and dict(two.warps[1]) == {"warpid": 1}
     assert not rf.table.flags.writeable
     with pytest.raises(ValueError):
         rf.table[0, 0, 0] = 5

@@ -36,7 +36,7 @@ from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
 from .operands import resolve
-from .threads import RegisterFile, register_file
+from .threads import RegisterFile, WarpName, register_file
 
 #: the widest single shared-memory access of one lane (LDS.128 / STS.128)
 MAX_VECTOR_BYTES = 16
@@ -52,7 +52,7 @@ class WorstRequest:
     most-contended bank of some phase for a different word than another lane does.
     """
 
-    warp: dict[str, int]
+    warp: WarpName
     vector: int
     wavefronts: int
     ideal: int
@@ -91,7 +91,7 @@ class AccessReport:
     ideal: int
     per_request: tuple[int, ...]
     request_ids: tuple[tuple[int, int], ...]
-    warps: tuple[dict[str, int], ...]
+    warps: tuple[WarpName, ...]
     worst: WorstRequest | None
     #: the instruction kind (:mod:`tilelayout.planning.mechanisms`): ``"vector"`` (docs/data-movement.md:
     #: consecutive register slots), ``"packed"`` (register slots reordered by address,
@@ -259,7 +259,7 @@ def _worst(rf: RegisterFile, byte: np.ndarray, first: np.ndarray, ids: np.ndarra
             lanes_hot[p:p + per_phase] |= (np.isin(w % SMEM_BANKS, hot) & a).any(axis=1)
     lanes = set(np.flatnonzero(lanes_hot).tolist())
     return WorstRequest(
-        warp=dict(rf.warps[int(ids[i, 0])]), vector=int(ids[i, 1]), wavefronts=int(waves[i]),
+        warp=rf.warps[int(ids[i, 0])], vector=int(ids[i, 1]), wavefronts=int(waves[i]),
         ideal=int(ideal[i]),
         byte_addresses=tuple(None if a < 0 else a for a in row),
         banks=tuple(None if a < 0 else (a // SMEM_BANK_BYTES) % SMEM_BANKS for a in row),

@@ -36,11 +36,15 @@ WARP = 32
 
 _WARP_SCOPES = ("warp", "warpgroup")
 
+#: a warp named by its thread-axis values: ``(("warpid", 1),)`` (frozen data, not a dict)
+WarpName = tuple[tuple[str, int], ...]
+
 
 @dataclass(frozen=True, eq=False)
 class RegisterFile:
     """``table[w, l, s]``: the flat logical index held by slot ``s`` of lane ``l`` of warp
-    ``w`` (-1: nothing). ``warps[w]`` names warp ``w`` by its thread-axis values.
+    ``w`` (-1: nothing). ``warps[w]`` names warp ``w`` by its thread-axis values, as
+    ``(axis, value)`` pairs (``dict(warps[w])`` reads them as a mapping).
 
     An immutable value: ``table`` is made read-only, and the derived views
     (:meth:`groups`, :meth:`requests`) are kept outside it, in bounded caches keyed by
@@ -48,7 +52,7 @@ class RegisterFile:
     """
 
     table: np.ndarray
-    warps: tuple[dict[str, int], ...]
+    warps: tuple[WarpName, ...]
     shape: tuple[int, ...]
     replicated: bool
 
@@ -157,7 +161,7 @@ def register_file(layout: Layout, shape: Sequence[int], what: str = "distributed
     >>> import tilelayout as tl
     >>> rf = register_file(tl.parse("S[(2,32):(1@warpid,1@laneid)]"), (2, 32))
     >>> rf.table.shape, rf.warps
-    ((2, 32, 1), ({'warpid': 0}, {'warpid': 1}))
+    ((2, 32, 1), ((('warpid', 0),), (('warpid', 1),)))
     """
     s = layout.check_shape(shape)
     lane_name, warp_names = _lane_axis(layout, what)
@@ -198,7 +202,7 @@ def register_file(layout: Layout, shape: Sequence[int], what: str = "distributed
     else:
         uniq, warp = np.zeros((1, 0), dtype=np.int64), np.zeros(n, dtype=np.int64)
     names = warp_names + ([f"{lane_name}//32"] if lane_name not in (None, "laneid") else [])
-    warps = tuple({k: int(v) for k, v in zip(names, row, strict=True)} for row in uniq)
+    warps = tuple(tuple((k, int(v)) for k, v in zip(names, row, strict=True)) for row in uniq)
     nslots = int(slot.max()) + 1 if n else 0
     cells = len(warps) * WARP * nslots
     budget.check(f"the {what} layout's register file ({len(warps)} warps x {WARP} lanes x "
@@ -214,7 +218,7 @@ def register_file(layout: Layout, shape: Sequence[int], what: str = "distributed
         w, rest = divmod(c, WARP * nslots)
         ln, sl = divmod(rest, nslots)
         raise LayoutError(f"the {what} layout puts two elements in one register (warp "
-                          f"{warps[w]}, lane {ln}, slot {sl})")
+                          f"{dict(warps[w])}, lane {ln}, slot {sl})")
     table.reshape(-1)[cell] = elem
     return RegisterFile(table, warps, s, reps > 1)
 
