@@ -17,7 +17,9 @@ import importlib
 import re
 import textwrap
 from pathlib import Path
+from types import MappingProxyType
 
+import numpy as np
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "tilelayout"
@@ -298,6 +300,8 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
+    "tilelayout.interop.gluon:_context": "one MLIR context and Gluon builder, made once Triton "
+                                         "imports (it only builds IR objects)",
 }
 
 #: module-level plain-dict caches (a hot path pays no functools call): the same contract,
@@ -305,7 +309,21 @@ DOCUMENTED_CACHES: dict[str, str] = {
 DOCUMENTED_DICT_CACHES: dict[str, str] = {
     "tilelayout.eval.compiled:PLANS": "compiled evaluators per layout object (keyed by its "
                                       "LayoutKey: no layout hash per call) and shape, bounded",
+    "tilelayout.core.iter:_SHARED": "interned Iters per (extent, stride, axis) (Iter.shared: "
+                                    "equal values either way), cleared at 8192",
 }
+
+#: module-level containers filled while the package imports and only read afterwards
+REGISTRIES: dict[str, str] = {
+    "tilelayout.presets.registry:_REGISTRY": "the preset registry: each preset module registers "
+                                             "its presets as tilelayout.presets imports it "
+                                             "(register/add refuse a name twice)",
+}
+
+#: every module-level name the library binds to a mutable container, with the reason: the
+#: documented dict caches and the registries; every other module-level table is read-only
+#: (MappingProxyType, tuple, frozenset)
+MUTABLE_GLOBALS: dict[str, str] = {**DOCUMENTED_DICT_CACHES, **REGISTRIES}
 
 _MUTABLE = (dict, list, set, bytearray)
 
@@ -406,6 +424,121 @@ def _workload() -> None:
                           "dtype": "float32"})
     views.smem.smem_view({"writer": "S[(32,32):(1@laneid,1)]",
                           "reader": "S[(32,32):(1,1@laneid)]", "dtype": "float16"})
+
+
+#: calls that make a mutable container
+_MUTABLE_CALLS = frozenset({"dict", "list", "set", "bytearray", "defaultdict", "OrderedDict",
+                            "Counter", "deque"})
+
+
+def _makes_mutable(node: ast.expr) -> bool:
+    """True for an expression that builds a mutable container: a dict, list or set display or
+    comprehension, or a call of dict(), list(), set(), bytearray() and the like."""
+    if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    if isinstance(node, ast.Call):
+        f = node.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        return name in _MUTABLE_CALLS
+    return False
+
+
+def mutable_bindings(source: str, module: str) -> list[str]:
+    """``module:name`` for every module-level name ``source`` binds to a mutable container
+    (statements under module-level ``if``/``try``/``with``/``for`` count; function and class
+    bodies do not; dunders such as ``__all__`` aside)."""
+    found = []
+
+    def bind(target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name) and value is not None and _makes_mutable(value) \
+                and not target.id.startswith("__"):
+            found.append(f"{module}:{target.id}")
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [None] * 99
+            for t, v in zip(target.elts, values):
+                bind(t, v)
+
+    def walk(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    bind(target, node.value)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                bind(node.target, node.value)
+            elif isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(node, field, []))
+                for handler in getattr(node, "handlers", []):
+                    walk(handler.body)
+
+    walk(ast.parse(source).body)
+    return found
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _holds_mutable(value: object, depth: int = 0) -> bool:
+    """A mutable container (or writable numpy array), or a tuple / frozenset / read-only
+    mapping with one inside."""
+    if isinstance(value, _MUTABLE):
+        return True
+    if isinstance(value, np.ndarray):
+        return bool(value.flags.writeable)
+    if depth > 6:
+        return False
+    if isinstance(value, tuple | frozenset):
+        return any(_holds_mutable(v, depth + 1) for v in value)
+    if isinstance(value, MappingProxyType):
+        return any(_holds_mutable(k, depth + 1) or _holds_mutable(v, depth + 1)
+                   for k, v in value.items())
+    return False
+
+
+def test_module_level_tables_are_read_only():
+    # in the source: no module-level name is bound to a dict/list/set display or call ...
+    found = [b for path in sorted(SRC.rglob("*.py"))
+             for b in mutable_bindings(path.read_text(), _module_name(path, SRC))]
+    assert sorted(set(found) - set(MUTABLE_GLOBALS)) == [], "make it read-only or document it"
+    # ... and after import no module global holds a mutable container, however it was built
+    allowed = {id(_documented_dict(key)) for key in MUTABLE_GLOBALS}
+    held = sorted(f"{mod.__name__}:{name}" for mod in _library_modules()
+                  for name, value in vars(mod).items()
+                  if not name.startswith("__") and id(value) not in allowed
+                  and _holds_mutable(value))
+    assert held == [], "module globals holding mutable data"
+    assert all(type(_documented_dict(key)) is dict for key in MUTABLE_GLOBALS)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("FOO = {}\n", ["m:FOO"]),
+    ("BAR: list[int] = [1, 2]\nOK = (1, 2)\n", ["m:BAR"]),
+    ("import collections\nif True:\n    C = collections.defaultdict(list)\n", ["m:C"]),
+    ("A, B = set(), (1,)\nD = {k: 1 for k in 'ab'}\n", ["m:A", "m:D"]),
+    ("from types import MappingProxyType\nT = MappingProxyType({'a': 1})\n"
+     "F = frozenset({1})\n__all__ = ['T']\ndef f():\n    local = {}\n    return local\n", []),
+])
+def test_the_table_check_finds_a_synthetic_mutable_global(text, expected):
+    assert mutable_bindings(text, "m") == expected
+
+
+def test_the_table_check_sees_a_global_built_at_run_time():
+    from tilelayout.core import axes
+
+    axes._leak_probe = MappingProxyType({"a": [1]})  # type: ignore[attr-defined]
+    try:
+        assert _holds_mutable(axes._leak_probe)  # type: ignore[attr-defined]
+        assert not _holds_mutable(MappingProxyType({"a": (1,)}))
+        assert _holds_mutable(np.zeros(2)) and not _holds_mutable(_ro(np.zeros(2)))
+    finally:
+        del axes._leak_probe  # type: ignore[attr-defined]
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def test_no_module_level_mutable_state_changes_while_the_library_works():

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from .core import budget
 from .core.errors import LayoutError
@@ -20,7 +21,7 @@ from .core.version import __version__
 COMMANDS = ("map", "explain", "elements_at", "check", "presets", "render", "convert", "codegen",
             "smem", "plan", "serve")
 #: the module of each subcommand (``register(subparsers)``), relative to this package
-MODULES = {**{name: f".commands.{name}" for name in COMMANDS}, "serve": ".explorer.serve"}
+MODULES = MappingProxyType({**{name: f".commands.{name}" for name in COMMANDS}, "serve": ".explorer.serve"})
 
 
 class _Parser(argparse.ArgumentParser):

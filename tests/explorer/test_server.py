@@ -54,8 +54,11 @@ def test_http_routes_and_errors(server):
 def test_internal_error_is_not_a_traceback(server, monkeypatch, capsys):
     def boom(_req):
         raise RuntimeError("secret internals")
-    monkeypatch.setitem(__import__("tilelayout.explorer.server", fromlist=["_POST"])._POST,
-                        "/api/layout", boom)
+    from types import MappingProxyType
+
+    from tilelayout.explorer import server as module
+    # the route table is read-only: swap in a copy with the failing view
+    monkeypatch.setattr(module, "_POST", MappingProxyType({**module._POST, "/api/layout": boom}))
     status, _, raw = call(server, "/api/layout", {"layout": REF})
     assert status == 500 and b"secret" not in raw and b"Traceback" not in raw
     assert json.loads(raw)["error"].startswith("internal error")

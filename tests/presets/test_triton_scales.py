@@ -176,3 +176,12 @@ def test_wmma_scale_equals_triton():
                                                           str(p.layout))
         count += 1
     assert count == 2 * 7 * 6 * 2
+
+
+def test_the_wmma_scale_span_is_the_scaled_instruction_s_k():
+    # one lane holds the scales of one gfx1250 scaled WMMA's K (docs/hardware.md): a
+    # version-3 K of the WMMA shape table
+    from tilelayout.core.wmma_shapes import WMMA_K
+    from tilelayout.presets.triton_scales import WMMA_K_ELEMENTS
+
+    assert WMMA_K_ELEMENTS == max(WMMA_K[3])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..eval.expressions import Expr, render
 
@@ -97,4 +98,4 @@ C = Language("c", "c")
 CPP = Language("cpp", "c")
 CUDA = Language("cuda", "c")
 TRITON = Language("triton", "triton")
-BY_NAME = {lang.name: lang for lang in (PYTHON, C, CPP, CUDA, TRITON)}
+BY_NAME = MappingProxyType({lang.name: lang for lang in (PYTHON, C, CPP, CUDA, TRITON)})

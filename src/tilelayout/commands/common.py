@@ -8,6 +8,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .. import presets
 from ..core import budget
@@ -67,13 +68,13 @@ def bounded_float(lo: float, hi: float, flag: str) -> Callable[[str], float]:
 
 
 #: the resource limits every command takes (see docs/limits.md)
-LIMIT_FLAGS = {"elements": "logical elements (or element x replica pairs) evaluated at once",
-               "replicas": "replica combinations listed for one element",
-               "output_bytes": "bytes of arrays or text built for one answer",
-               "text": "characters of layout text parsed",
-               "search": "candidates an inverse query may try",
-               "cells": "elements formatted one by one (tables, pictures)",
-               "seconds": "wall-clock seconds before long work is cut off"}
+LIMIT_FLAGS = MappingProxyType({"elements": "logical elements (or element x replica pairs) evaluated at once",
+                                "replicas": "replica combinations listed for one element",
+                                "output_bytes": "bytes of arrays or text built for one answer",
+                                "text": "characters of layout text parsed",
+                                "search": "candidates an inverse query may try",
+                                "cells": "elements formatted one by one (tables, pictures)",
+                                "seconds": "wall-clock seconds before long work is cut off"})
 
 
 def add_limit_args(p: argparse.ArgumentParser) -> None:

@@ -34,6 +34,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .errors import BudgetError, LayoutError, shown
 
@@ -42,7 +43,7 @@ from .errors import BudgetError, LayoutError, shown
 MAX_INT_BITS = 256
 
 #: how each limit is raised, for the messages (library keyword, CLI flag)
-_FLAGS = {
+_FLAGS = MappingProxyType({
     "elements": "--max-elements",
     "replicas": "--max-replicas",
     "output_bytes": "--max-output-bytes",
@@ -50,10 +51,10 @@ _FLAGS = {
     "search": "--max-search",
     "cells": "--max-cells",
     "seconds": "--max-seconds",
-}
-_UNITS = {"elements": "elements", "replicas": "replica combinations",
-          "output_bytes": "bytes", "text": "characters", "search": "candidates", "cells": "cells",
-          "seconds": "seconds"}
+})
+_UNITS = MappingProxyType({"elements": "elements", "replicas": "replica combinations",
+                           "output_bytes": "bytes", "text": "characters", "search": "candidates",
+                           "cells": "cells", "seconds": "seconds"})
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,12 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .errors import DtypeError, shown
 
 #: canonical names first; aliases map to the same width
-DTYPE_BITS: dict[str, int] = {
+DTYPE_BITS: MappingProxyType[str, int] = MappingProxyType({
     "float8": 8,
     "float16": 16,
     "bfloat16": 16,
@@ -35,7 +37,7 @@ DTYPE_BITS: dict[str, int] = {
     "uint32": 32,
     "double": 64,
     "int64": 64,
-}
+})
 
 #: the names shown to users in menus (the explorer, the CLI help)
 DTYPES: tuple[str, ...] = ("float8", "float16", "bfloat16", "float32", "tfloat32", "float64")

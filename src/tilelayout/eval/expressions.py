@@ -25,6 +25,7 @@ import keyword
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.iter import Iter
@@ -32,8 +33,8 @@ from ..core.shape import Shape
 
 # -- the expression tree ----------------------------------------------------------------
 #: binary operators, loosest binding first (the same relative order in Python and C)
-_PREC = {"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6}
-_BITWISE = {"|", "^", "&", "<<", ">>"}
+_PREC = MappingProxyType({"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6})
+_BITWISE = frozenset({"|", "^", "&", "<<", ">>"})
 
 
 @dataclass(frozen=True)

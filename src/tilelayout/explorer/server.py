@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -52,8 +53,8 @@ from .request import MAX_BODY, REQUEST_LIMITS, ApiError
 #: the route table (:mod:`.views`): path -> view
 _GET = views.GET
 _POST = views.POST
-_STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
-                 ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+_STATIC_TYPES = MappingProxyType({".js": "text/javascript", ".css": "text/css", ".html": "text/html",
+                                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"})
 
 
 def _static_files() -> dict[str, bytes]:

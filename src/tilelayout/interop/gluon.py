@@ -31,9 +31,11 @@ layouts; :func:`lower` checks the conditions known to abort first and refuses wi
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from triton._C.libtriton import gluon_ir, ir
@@ -48,31 +50,31 @@ from ..core.compose import Layout, tile_of
 from ..core.iter import Iter
 from ..core.shape import format_shape
 from ..core.tile import TileLayout
+from ..core.wmma_shapes import WMMA_K, WMMA_MN
 from . import InteropError
 from .gluon_candidates import distributed_candidates, swizzled_candidate
 from .triton import TMEM_IN_DIMS, from_triton_bases, to_triton_bases
 from .triton_shared import from_triton_shared_bases, to_triton_shared_bases
 
-#: (version, K) pairs Triton accepts for a 16x16 WMMA (others abort its verifier)
-WMMA_K = {1: (16,), 2: (16, 32), 3: (4, 32, 64, 128)}
-
 #: Gluon layout class -> the module a user imports it from (the code ``convert`` writes)
-MODULES = {
+MODULES = MappingProxyType({
     "TensorMemoryLayout": "triton.experimental.gluon.language.nvidia.blackwell",
     "TensorMemoryScalesLayout": "triton.experimental.gluon.language.nvidia.blackwell",
     "AMDMFMALayout": "triton.experimental.gluon.language.amd",
     "AMDWMMALayout": "triton.experimental.gluon.language.amd",
-}
+})
 _GLUON = "triton.experimental.gluon.language"
-_BUILDER: list[Any] = []  # one MLIR context and builder, made on first use
+
+
+@functools.cache  # a cache, not state: one MLIR context and builder, made on first use
+def _context() -> tuple[Any, Any]:
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    return ctx, gluon_ir.GluonOpBuilder(ctx)
 
 
 def _builder() -> Any:
-    if not _BUILDER:
-        ctx = ir.context()
-        ir.load_dialects(ctx)
-        _BUILDER.append((ctx, gluon_ir.GluonOpBuilder(ctx)))
-    return _BUILDER[0][1]
+    return _context()[1]
 
 
 def _pow2(n: Any) -> bool:
@@ -125,7 +127,7 @@ def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
                            f"at least {obj.block[0]} rows; got {format_shape(shape)}")
     if isinstance(obj, ttgl_amd.AMDWMMALayout):
         k = list(obj.instr_shape)[2:] or [16]
-        if list(obj.instr_shape)[:2] != [16, 16] or k[0] not in WMMA_K.get(obj.version, ()):
+        if tuple(obj.instr_shape)[:2] != WMMA_MN or k[0] not in WMMA_K.get(obj.version, ()):
             raise InteropError(f"AMDWMMALayout v{obj.version} instr_shape {list(obj.instr_shape)}: "
                                f"Triton accepts 16 x 16 x K with K in {WMMA_K.get(obj.version)} "
                                f"(other shapes abort its verifier)")

@@ -35,6 +35,7 @@ Input dimensions and our axes (``DEFAULT_IN_DIMS``; docs/interop/triton.md):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..algebra.bits import bases_layout, layout_bases, log2_exact
@@ -45,18 +46,19 @@ from ..core.tile import TileLayout
 from . import InteropError, require
 
 #: Triton input dimension -> our axis (Triton's "block" is the CTA within a cluster)
-DEFAULT_IN_DIMS: dict[str, str] = {"register": "m", "lane": "laneid", "warp": "warpid", "block": "cbx"}
+DEFAULT_IN_DIMS: MappingProxyType[str, str] = MappingProxyType(
+    {"register": "m", "lane": "laneid", "warp": "warpid", "block": "cbx"})
 #: Triton's tensor-memory layout: row = TMEM lane, col = TMEM column (elements)
-TMEM_IN_DIMS: dict[str, str] = {"row": "TLane", "col": "TCol"}
+TMEM_IN_DIMS: MappingProxyType[str, str] = MappingProxyType({"row": "TLane", "col": "TCol"})
 #: Triton's shared layout: offset = shared-memory element offset
-SHARED_IN_DIMS: dict[str, str] = {"offset": "m"}
+SHARED_IN_DIMS: MappingProxyType[str, str] = MappingProxyType({"offset": "m"})
 #: memory input dimensions, where a zero basis is padding (distributed ones: broadcast)
 MEMORY_IN_DIMS = ("offset", "row", "col")
 
 Bases = dict[str, list[list[int]]]
 
 #: thread axes written as (laneid, warpid) bits: axis -> (bits that are lanes, warp shift)
-_THREADS = {"wid_in_wg": (0, 0), "wgid": (0, 2), "tid_in_wg": (5, 0), "tx": (5, 0)}
+_THREADS = MappingProxyType({"wid_in_wg": (0, 0), "wgid": (0, 2), "tid_in_wg": (5, 0), "tx": (5, 0)})
 
 
 def _log2(n: int, what: str) -> int:

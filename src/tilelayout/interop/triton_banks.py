@@ -22,6 +22,7 @@ from :func:`tilelayout.interop.triton.to_triton_bases`) and a ``SharedLinearLayo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..core.compose import Layout
@@ -31,8 +32,8 @@ from .triton import to_triton_bases
 from .triton_shared import to_triton_shared
 
 #: our dtype -> the name of Triton's (gluon's) dtype object
-TRITON_DTYPES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
-                 "tfloat32": "float32", "float8": "float8e4nv", "float64": "float64"}
+TRITON_DTYPES = MappingProxyType({"float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
+                                  "tfloat32": "float32", "float8": "float8e4nv", "float64": "float64"})
 
 
 def gluon_bank_conflicts(dist: Layout, smem: Layout, shape: Sequence[int], dtype: str,

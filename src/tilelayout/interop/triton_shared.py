@@ -35,6 +35,7 @@ parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..algebra.offsets import offsets_layout
@@ -43,7 +44,7 @@ from ..core.errors import AlgebraError
 from . import InteropError, require
 from .triton import to_triton_bases
 
-_OFFSET = {"offset": "m"}
+_OFFSET = MappingProxyType({"offset": "m"})
 
 
 def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -> list[list[int]]:

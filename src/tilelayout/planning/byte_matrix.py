@@ -29,10 +29,12 @@ register file's elements at given byte addresses, or None.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 #: form -> (G: rows of one lane group per matrix, most matrices per instruction)
-FORMS = {"m16n16": (4, 2), "m16n8": (2, 4)}
+FORMS = MappingProxyType({"m16n16": (4, 2), "m16n8": (2, 4)})
 #: the load and the store form
 LOAD_FORM, STORE_FORM = "m16n16", "m16n8"
 WARP = 32

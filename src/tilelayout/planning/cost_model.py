@@ -30,6 +30,7 @@ so the same exchange done by every warp of a CTA is decided as it is for one war
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 import numpy as np
 
@@ -214,10 +215,10 @@ def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
 
 
 #: element type -> PTX type name of its cvt forms
-_PTX_TYPE = {"float32": "f32", "float": "f32", "fp32": "f32", "float16": "f16",
-             "half": "f16", "fp16": "f16", "bfloat16": "bf16", "bf16": "bf16",
-             "e4m3": "e4m3", "float8_e4m3": "e4m3", "float8": "e4m3", "e5m2": "e5m2",
-             "float8_e5m2": "e5m2", "tfloat32": "tf32", "tf32": "tf32"}
+_PTX_TYPE = MappingProxyType({"float32": "f32", "float": "f32", "fp32": "f32", "float16": "f16",
+                              "half": "f16", "fp16": "f16", "bfloat16": "bf16", "bf16": "bf16",
+                              "e4m3": "e4m3", "float8_e4m3": "e4m3", "float8": "e4m3", "e5m2": "e5m2",
+                              "float8_e5m2": "e5m2", "tfloat32": "tf32", "tf32": "tf32"})
 
 
 def cvt_instruction(held: str, planned: str) -> tuple[str, int]:

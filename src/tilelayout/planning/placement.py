@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -38,8 +39,8 @@ from ..core.errors import LayoutError
 LEVELS = ("none", "registers", "warp-shuffle", "shared-memory", "collective")
 WARP = 32
 #: thread axes -> (multiplier into the CTA thread id, hardware extent or None)
-THREAD_TERMS = {"tx": (1, None), "laneid": (1, 32), "tid_in_wg": (1, 128),
-                "warpid": (WARP, None), "wid_in_wg": (WARP, 4), "wgid": (128, None)}
+THREAD_TERMS = MappingProxyType({"tx": (1, None), "laneid": (1, 32), "tid_in_wg": (1, 128),
+                                 "warpid": (WARP, None), "wid_in_wg": (WARP, 4), "wgid": (128, None)})
 CTA_AXES = ("bx", "by", "bz", "cbx", "cby", "cbz")
 
 

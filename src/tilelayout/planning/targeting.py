@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.errors import LayoutError
 from ..core.targets import TARGETS, Target, target
@@ -44,8 +45,8 @@ _FEATURE_OF_PRESET = (("wgmma.", "wgmma"), ("tcgen05.", "tcgen05"), ("tmem.", "t
                       ("ldmatrix.m16n16", "ldmatrix.b8"), ("ldmatrix.m8n16", "ldmatrix.b8"),
                       ("ldmatrix.", "ldmatrix"))
 #: element type -> its mma.sync operand-type suffix (Target.mma)
-_MMA_TYPE = {"float16": "f16", "bfloat16": "bf16", "tfloat32": "tf32", "int8": "s8",
-             "e4m3": "e4m3", "e5m2": "e5m2"}
+_MMA_TYPE = MappingProxyType({"float16": "f16", "bfloat16": "bf16", "tfloat32": "tf32", "int8": "s8",
+                              "e4m3": "e4m3", "e5m2": "e5m2"})
 
 
 @dataclass(frozen=True)

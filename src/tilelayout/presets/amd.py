@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.wmma_shapes import WMMA_K
 from .linear import Linear, combine_cta_cga, identity, product
 from .registry import Param, PresetLayout, fail, register
 from .triton import CGA_PARAMS, SOURCE, _cga, _check_rank
@@ -98,8 +99,6 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
 
 
 WMMA = "amd.wmma"
-#: (version, K) pairs Triton accepts for a 16x16 WMMA (others abort its verifier)
-WMMA_K = {1: (16,), 2: (16, 32), 3: (4, 32, 64, 128)}
 
 
 def _pair(entry: object) -> tuple[int, ...]:
@@ -163,7 +162,8 @@ def wmma(version=2, transposed=False, warp_bases=(("0", "1"), ("1", "0")), reg_b
     k = k if k is not None else WMMA_K[version][0] if version < 3 else 32
     reg_bases = reg_bases or ()
     if k not in WMMA_K[version]:
-        raise fail(WMMA, f"WMMA v{version} takes K in {WMMA_K[version]} (Triton's verifier), got {k}")
+        raise fail(WMMA, f"WMMA v{version} takes K in {WMMA_K[version]} (Triton's verifier; "
+                   f"docs/hardware.md), got {k}")
     _check_rank(WMMA, shape)
     warps = _scaled([_pair(b) for b in warp_bases], "warp", rank)
     regs_extra = _scaled([_pair(b) for b in reg_bases], "register", rank)

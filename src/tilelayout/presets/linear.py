@@ -30,12 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..algebra.bits import bases_layout, log2_exact
 from ..core.tile import TileLayout
 
 #: Triton input dimension -> our axis
-AXES = {"register": "m", "lane": "laneid", "warp": "warpid", "block": "cbx", "offset": "m"}
+AXES = MappingProxyType({"register": "m", "lane": "laneid", "warp": "warpid", "block": "cbx", "offset": "m"})
 
 
 @dataclass(frozen=True)

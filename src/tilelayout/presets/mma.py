@@ -18,6 +18,7 @@ into digits that go to lane or register bits (see :mod:`.digits`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .digits import Digit, digits_layout
 from .registry import Param, PresetLayout, register
@@ -56,7 +57,7 @@ _C = Fragment(
 )
 
 #: (shape, operand, dtype family) -> fragment
-FRAGMENTS: dict[tuple[str, str, str], Fragment] = {
+FRAGMENTS: MappingProxyType[tuple[str, str, str], Fragment] = MappingProxyType({
     ("m16n8k16", "A", "16bit"): Fragment(
         rows=(_reg(2, 2), _lane(8, 4)),
         cols=(_reg(2, 4), _lane(4, 1), _reg(2, 1)),
@@ -128,14 +129,14 @@ FRAGMENTS: dict[tuple[str, str, str], Fragment] = {
         ptx="PTX ISA 9.7.14.5.10 (#warp-level-matrix-fragment-mma-16832)",
         cute="CuTe SM80_16x8x32_S32S8S8S32_TN BLayout ((4,8),(4,2)):((32,1),(8,128))",
     ),
-}
+})
 
 #: shape -> (M, N, K, A/B dtypes, C dtypes)
-SHAPES: dict[str, tuple[int, int, int, tuple[str, ...], tuple[str, ...]]] = {
+SHAPES: MappingProxyType[str, tuple[int, int, int, tuple[str, ...], tuple[str, ...]]] = MappingProxyType({
     "m16n8k16": (16, 8, 16, F16 + I8, ("float32", "float16", "int32")),
     "m16n8k8": (16, 8, 8, F16 + ("tfloat32",), ("float32", "float16")),
     "m16n8k32": (16, 8, 32, I8, ("float32", "float16", "int32")),
-}
+})
 
 
 def dtype_family(dtype: str) -> str:
@@ -168,11 +169,11 @@ def operand_shape(shape: str, operand: str) -> tuple[int, int]:
     return {"A": (m, k), "B": (k, n), "C": (m, n)}[operand]
 
 
-_OPERAND_TEXT = {
+_OPERAND_TEXT = MappingProxyType({
     "A": "operand A registers (a_i), logical M x K",
     "B": "operand B registers (b_i), logical K x N (not CuTe's N x K)",
     "C": "accumulator C/D registers (c_i / d_i), logical M x N",
-}
+})
 
 
 def _doc(shape: str, operand: str) -> str:

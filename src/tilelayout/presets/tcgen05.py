@@ -12,13 +12,15 @@ destination register index r).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .digits import Digit, digits_layout
 from .registry import Param, PresetLayout, fail, register
 
 NUM_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128)
 #: largest .num per shape (PTX ISA 9.7.16.2.3, Table 49): each cap is 128 32-bit
 #: registers per thread; a larger num would also run past tensor memory's 512 columns
-NUM_CAP = {"32x32b": 128, "16x64b": 128, "16x128b": 64, "16x256b": 32, "16x32bx2": 128}
+NUM_CAP = MappingProxyType({"32x32b": 128, "16x64b": 128, "16x128b": 64, "16x256b": 32, "16x32bx2": 128})
 TMEM_COLUMNS = 512
 TABLE_49 = "PTX ISA 9.7.16.2.3, Table 49"
 
@@ -50,12 +52,12 @@ def _digits(shape: str, num: int) -> tuple[list[Digit], list[Digit], tuple[int, 
             [(num, 4, "m"), (4, 1, "laneid"), (2, 1, "m")], (16, 8 * num))
 
 
-_FORMULA = {
+_FORMULA = MappingProxyType({
     "32x32b": ("dp = t, col = r", 1, "32dp32b"),
     "16x64b": ("dp = t/4 + 8 (t%2), col = 2r + (t/2)%2", 1, "16dp64b"),
     "16x128b": ("dp = t/4 + 8 (r%2), col = t%4 + 4 (r/2)", 2, "16dp128b"),
     "16x256b": ("dp = t/4 + 8 ((r/2)%2), col = 2 (t%4) + r%2 + 8 (r/4)", 4, "16dp256b"),
-}
+})
 
 _DOC = """\
 ``tcgen05.ld.sync.aligned.{shape}.x{{num}}.b32`` (and ``tcgen05.st``): the per-thread fragment.

@@ -17,6 +17,7 @@ For cta_group::2 the accumulator rows are split over the two CTAs of a pair (``c
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 from .digits import Digit, digits_layout
 from .registry import Param, PresetLayout, fail, register
@@ -25,10 +26,10 @@ ACC = "tmem.accumulator"
 SF = "tmem.scale_factors"
 
 #: logical rows M of the accumulator, by data-path layout (PTX 9.7.16.10.5 table)
-_M = {"A": 256, "B": 128, "C": 128, "D": 128, "E": 64, "F": 64, "G": 32}
+_M = MappingProxyType({"A": 256, "B": 128, "C": 128, "D": 128, "E": 64, "F": 64, "G": 32})
 
 #: what each layout is, as the PTX table names it
-_WHAT = {
+_WHAT = MappingProxyType({
     "A": "M=256, cta_group::2",
     "B": "M=128, cta_group::2, dense A",
     "C": "M=128, cta_group::2, sparse A",
@@ -36,17 +37,17 @@ _WHAT = {
     "E": "M=64, .ws",
     "F": "M=64, non-.ws",
     "G": "M=32, .ws",
-}
+})
 
 #: valid N by layout without .ws (PTX ISA 9.7.16.2.1, Table 39): cta_group::1 (D, F):
 #: 8..256 step 8; cta_group::2 (A, B, C): 16..256 step 16
 _N_ANY = tuple(range(8, 257, 8))
 _N_PAIR = tuple(range(16, 257, 16))
-_N = {"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "F": _N_ANY}
+_N = MappingProxyType({"A": _N_PAIR, "B": _N_PAIR, "C": _N_PAIR, "D": _N_ANY, "F": _N_ANY})
 #: kind::i8 (Table 39): cta_group::1 8, 16, 24, 32 then step 16; cta_group::2 step 32
-_N_I8 = {"A": tuple(range(32, 257, 32)), "B": tuple(range(32, 257, 32)),
-         "C": tuple(range(32, 257, 32)), "D": (8, 16, 24) + tuple(range(32, 257, 16)),
-         "F": (8, 16, 24) + tuple(range(32, 257, 16))}
+_N_I8 = MappingProxyType({"A": tuple(range(32, 257, 32)), "B": tuple(range(32, 257, 32)),
+                          "C": tuple(range(32, 257, 32)), "D": (8, 16, 24) + tuple(range(32, 257, 16)),
+                          "F": (8, 16, 24) + tuple(range(32, 257, 16))})
 #: valid N with .ws (E and G always, D with ws=True), whatever the kind; sparse: 64, 128
 _N_WS = (64, 128, 256)
 _N_WS_SPARSE = (64, 128)
@@ -208,7 +209,7 @@ def _ranges(values: tuple[int, ...]) -> str:
 TMEM_COLUMNS = 512
 
 #: scale factors per 32-bit TMEM cell, by scale-factor type
-SF_PER_CELL = {"e8m0": 4, "e4m3": 4}
+SF_PER_CELL = MappingProxyType({"e8m0": 4, "e4m3": 4})
 
 
 @register(

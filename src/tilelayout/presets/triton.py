@@ -78,13 +78,13 @@ def _built(linear: Linear, shape: Sequence[int]) -> PresetLayout:
 
 
 BLOCKED = "triton.blocked"
-CGA_PARAMS = [
+CGA_PARAMS = (
     Param("ctas_per_cga", "shape", (1, 1), doc="CTAs of the cluster per dimension (CTAsPerCGA)"),
     Param("cta_split_num", "shape", (1, 1),
           doc="how many ways each dimension is split over those CTAs (CTASplitNum; the rest "
           "broadcast)"),
     Param("cta_order", "order", (1, 0), doc="CTA order, minor first (CTAOrder)"),
-]
+)
 
 
 def blocked_linear(size_per_thread: Sequence[int], threads_per_warp: Sequence[int],
@@ -194,12 +194,12 @@ def rep_order(rank: int, first: int, second: int) -> tuple[int, ...]:
     return (first, second, *reversed(range(rank - 2)))
 
 
-MMA_PARAMS = [
+MMA_PARAMS = (
     Param("version", "choice", 2, (2, 3), doc="2 = mma.sync (sm_80+), 3 = wgmma (sm_90)"),
     Param("warps_per_cta", "shape", (4, 1), doc="warps per dim (warpsPerCTA)"),
     Param("instr_shape", "shape", None, doc="(16, 8) for v2; (16, N, K) for v3 (instrShape); "
           "default: (16, 8) / (16, min(256, columns), 16)"),
-]
+)
 
 
 @register(

@@ -22,6 +22,7 @@ parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from ..algebra.bits import bases_layout
 from ..algebra.offsets import offsets_layout
@@ -33,7 +34,7 @@ from .triton import SOURCE
 #: TMA boxes take at most 256 elements per dimension (cuTensorMapEncodeTiled boxDim)
 TMA_BOX = 256
 #: (perPhase, maxPhase) of each NVMMA swizzle width (the PTX swizzling modes)
-PHASES = {32: (4, 2), 64: (2, 4), 128: (1, 8)}
+PHASES = MappingProxyType({32: (4, 2), 64: (2, 4), 128: (1, 8)})
 
 
 def _pow2_shape(name: str, shape: Sequence[int]) -> None:

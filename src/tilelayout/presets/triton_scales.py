@@ -182,7 +182,8 @@ def mfma_scale(operand_index=0, instr_m=32, tiles_per_warp=(1, 1), warps_per_cta
 WMMA_SCALE = "amd.wmma_scale"
 #: WMMA tile rows (M = N = 16 on gfx1250) and the lanes that span them
 WMMA_ROWS = 16
-#: K elements whose scales one lane holds in one WMMA tile
+#: K elements whose scales one lane holds in one WMMA tile: the K of gfx1250's scaled WMMA
+#: (a version-3 K of the WMMA shape table, docs/hardware.md "AMD WMMA shapes")
 WMMA_K_ELEMENTS = 128
 
 

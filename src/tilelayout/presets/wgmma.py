@@ -11,6 +11,8 @@ pattern repeated every 8 columns.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .digits import digits_layout
 from .registry import Param, PresetLayout, fail, register
 
@@ -49,8 +51,8 @@ def build(n: int = 64) -> PresetLayout:
 
 A_NAME = "wgmma.m64nNkK.A"
 #: register-A element type -> K of the instruction (PTX 9.7.15.5.1.1 register lists)
-A_K = {"float16": 16, "bfloat16": 16, "tfloat32": 8, "int8": 32, "uint8": 32, "e4m3": 32,
-       "e5m2": 32}
+A_K = MappingProxyType({"float16": 16, "bfloat16": 16, "tfloat32": 8, "int8": 32, "uint8": 32, "e4m3": 32,
+                        "e5m2": 32})
 
 
 @register(

@@ -19,6 +19,7 @@ than in the ``apache-tvm-tirx`` wheel; we follow that source.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from ..core.errors import LayoutError
 from ..core.iter import Iter
@@ -28,7 +29,7 @@ from .layouts import TileLayout
 from .spec import Axis, S
 
 #: 32-bit columns per repetition of each shape (per warp)
-COLUMNS_PER_REP = {"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8}
+COLUMNS_PER_REP = MappingProxyType({"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8})
 #: warpgroup fragment rows each shape takes
 FRAGMENT_ROWS = (64, 128)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from types import MappingProxyType
 
 from ..core.errors import LayoutError
 from .dtype import dtype_bits
@@ -34,7 +35,7 @@ class SwizzleMode(Enum):
 
 #: bits in one row of the swizzle atom: 2**B chunks of 16 bytes (PTX ISA 9.7.15.5.1.2;
 #: docs/hardware.md#swizzle-modes)
-ROW_BITS = {m: 8 * 16 << m.value for m in SwizzleMode if m.value}
+ROW_BITS = MappingProxyType({m: 8 * 16 << m.value for m in SwizzleMode if m.value})
 
 
 def _mode(swizzle_mode: SwizzleMode | int) -> SwizzleMode:

@@ -13,6 +13,7 @@ accumulator to.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from ..core.errors import LayoutError
 from ..core.iter import Iter
@@ -21,7 +22,7 @@ from .layouts import TileLayout
 from .spec import Axis, R, S
 
 #: per-CTA accumulator rows of each datapath (PTX ISA 9.7.16.10.5)
-DATAPATH_ROWS = {"A": 128, "B": 64, "C": 64, "D": 128, "E": 64, "F": 64, "G": 32}
+DATAPATH_ROWS = MappingProxyType({"A": 128, "B": 64, "C": 64, "D": 128, "E": 64, "F": 64, "G": 32})
 
 _TLANE, _TCOL = Axis.get("TLane"), Axis.get("TCol")
 

@@ -28,18 +28,19 @@ Routes (:data:`GET`, :data:`POST`; the server and ``answers.answer`` both route 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 from . import analysis, codegen, convert, elements_at, explain, layout, options, plan, presets, smem, table
 from . import svg as svg_picture
 
 #: GET routes: path -> the view (no request body)
-GET: dict[str, Callable[[], dict[str, Any]]] = {
+GET: MappingProxyType[str, Callable[[], dict[str, Any]]] = MappingProxyType({
     "/api/presets": presets.presets,
     "/api/options": options.options,
-}
+})
 #: POST routes: path -> the view of the decoded JSON body
-POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+POST: MappingProxyType[str, Callable[[dict[str, Any]], dict[str, Any]]] = MappingProxyType({
     "/api/layout": layout.layout_view,
     "/api/explain": explain.explain_view,
     "/api/elements_at": elements_at.elements_at_view,
@@ -52,4 +53,4 @@ POST: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "/api/codegen": codegen.codegen_view,
     "/api/table": table.table_view,
     "/api/svg": svg_picture.svg_view,
-}
+})

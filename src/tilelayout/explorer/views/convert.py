@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ...core.errors import LayoutError
@@ -13,8 +14,8 @@ from .. import request
 from ..request import MAX_PAIRS, ApiError
 
 #: what the page's "In other tools" panel lists, with its labels
-CONVERT_LABELS = {"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
-                  "gluon": "Gluon", "tvm": "TVM TIRx"}
+CONVERT_LABELS = MappingProxyType({"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
+                                   "gluon": "Gluon", "tvm": "TVM TIRx"})
 
 
 def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ panel was refused, which leaves the drawing and the other panels standing.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ...core.errors import BudgetError, LayoutError
@@ -26,9 +27,9 @@ from .convert import convert_view
 from .table import table_view
 
 #: the panels ``/api/layout`` can answer for, and the view each one's own route runs
-PANELS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+PANELS: MappingProxyType[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = MappingProxyType({
     "analysis": analysis_view, "convert": convert_view, "table": table_view,
-}
+})
 
 
 def wanted(req: Mapping[str, Any]) -> tuple[list[str], Mapping[str, Any] | None]:
