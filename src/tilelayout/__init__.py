@@ -37,6 +37,7 @@ from .analysis.legality import Finding, LegalityReport, legality
 from .analysis.reads import TileRead, TileReads, tile_reads
 from .codegen.generate import CodegenError, codegen
 from .codegen.inverse import NotInvertibleError
+from .core import operations as _operations
 from .core.axes import (
     Axis,
     AxisTable,
@@ -174,6 +175,9 @@ __all__ = [
     "value_range",
     "widget",
 ]
+
+# every layer is imported: the layout methods become plain functions on their classes, once
+_operations.bind_methods()
 
 
 def widget(layout_or_preset: Layout | str, shape: tuple[int, ...] | None = None,

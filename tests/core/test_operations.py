@@ -4,7 +4,7 @@ import inspect
 
 import tilelayout as tl
 from tilelayout.core.compose import ComposeLayout
-from tilelayout.core.operations import LayoutMethod, LayoutOperations
+from tilelayout.core.operations import LayoutMethod, LayoutOperations, bind_methods
 from tilelayout.core.tile import TileLayout
 from tilelayout.eval import forward
 
@@ -20,16 +20,36 @@ def test_every_method_is_its_free_function():
     assert inspect.signature(TileLayout.span) == inspect.signature(tl.span)
 
 
-def test_a_method_becomes_a_plain_function_after_first_use():
+def test_a_method_is_bound_at_import_and_a_lookup_changes_nothing():
+    # after `import tilelayout` the classes hold the functions themselves ...
+    for owner in (LayoutOperations, TileLayout):
+        left = {k: v for k, v in vars(owner).items()
+                if isinstance(v, LayoutMethod) and not v.lazy}
+        assert left == {}, f"unbound layout methods on {owner.__name__}: {sorted(left)}"
+    assert vars(TileLayout)["tile"] is tl.tile and vars(LayoutOperations)["span"] is tl.span
+    # ... and a lookup through a LayoutMethod (a lazy one, or one not yet bound) is pure
     method = LayoutMethod("tilelayout.algebra.span", "span")
 
     class Owner:
         span = method
 
-    assert isinstance(vars(Owner)["span"], LayoutMethod)
-    function = Owner.span
-    assert vars(Owner)["span"] is function is method.function() is tl.span
+    assert Owner.span is method.function() is tl.span
+    L = tl.parse("S[8:1]")
+    assert Owner.span.__get__(L)() == 8 and vars(Owner)["span"] is method  # still the method
     assert "tilelayout.algebra.span.span" in repr(method)
+    # binding puts the function on the class, and binding again changes nothing
+    bind_methods(Owner)
+    assert vars(Owner)["span"] is tl.span
+    bind_methods(Owner)
+    assert vars(Owner)["span"] is tl.span
+
+
+def test_lazy_methods_stay_lazy_and_do_not_change_the_class():
+    table = vars(LayoutOperations)["table"]
+    assert isinstance(table, LayoutMethod) and table.lazy
+    L = tl.parse("S[(2,2):(2,1)]")
+    assert L.table() == tl.render.table.layout_table(L)
+    assert vars(LayoutOperations)["table"] is table
 
 
 def test_both_layout_kinds_share_the_methods():
