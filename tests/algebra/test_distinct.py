@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tilelayout.algebra.distinct import distinct_rows, ranked
+from tilelayout.algebra.distinct import distinct_rows, ranked, row_keys, unique_rows
 
 
 def test_one_key_per_distinct_row_in_row_order():
@@ -30,3 +30,25 @@ def test_wide_sparse_columns_are_ranked_first():
 
 def test_empty_columns():
     assert distinct_rows([np.array([], dtype=np.int64)]).size == 0
+
+
+def test_unique_rows_agree_with_numpy_unique_rows():
+    rng = np.random.default_rng(0)
+    rows = rng.integers(-3, 5, (200, 3))
+    want = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    keys, first, inverse, counts = unique_rows(rows, return_index=True, return_inverse=True,
+                                               return_counts=True)
+    assert len(keys) == len(want[0]) and first.tolist() == want[1].tolist()
+    assert inverse.reshape(-1).tolist() == want[2].reshape(-1).tolist()
+    assert counts.tolist() == want[3].tolist()
+    # keys that would overflow: numpy's own row sort, the same answer
+    wide = np.array([[0, 1 << 61], [1 << 61, 0], [0, 1 << 61]], dtype=np.int64)
+    assert unique_rows(wide, return_index=True)[1].tolist() == [0, 1]
+    assert unique_rows(np.zeros((0, 2), dtype=np.int64)).size == 0
+
+
+def test_row_keys_sort_as_the_rows_and_refuse_to_overflow():
+    cols = [np.array([1, 0, 1]), np.array([5, 7, 6])]
+    keys = row_keys(cols, [(0, 1), (5, 7)])
+    assert np.argsort(keys).tolist() == [1, 0, 2]
+    assert row_keys(cols, [(0, 1 << 31), (0, 1 << 31)]) is None and row_keys([], []) is None

@@ -46,7 +46,10 @@ def test_refusals(src, dst):
         place(tl.parse(src), tl.parse(dst), None)
 
 
-def test_row_ids_agree_with_numpy_unique_rows():
+def test_row_ids_is_the_algebra_s_unique_rows():
+    from tilelayout.algebra.distinct import unique_rows
+
+    assert row_ids is unique_rows  # one home (algebra/distinct.py)
     rng = np.random.default_rng(0)
     cols = rng.integers(-3, 5, (200, 3))
     keys, first = row_ids(cols, return_index=True)

@@ -30,6 +30,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..algebra.distinct import unique_rows as row_ids  # also the planner's name for it
 from ..core import budget
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
@@ -184,19 +185,6 @@ def _one_element_per_place(p: Placement, which: str) -> None:
         raise PlanError(f"the {which} layout puts elements {int(p.element[a])} and "
                         f"{int(p.element[b])} at one place ({where}); a register or an "
                         f"address holds one value")
-
-
-def row_ids(columns: np.ndarray, **kw):
-    """``np.unique`` of the rows of an int64 ``(n, k)`` array, through one mixed-radix
-    int64 key per row when it fits (much faster than ``axis=0``)."""
-    lo = columns.min(axis=0, initial=0)
-    span = columns.max(axis=0, initial=0) - lo + 1
-    if float(np.prod(span.astype(float))) < 2.0 ** 62:
-        key = np.zeros(len(columns), dtype=np.int64)
-        for j in range(columns.shape[1]):
-            key = key * span[j] + (columns[:, j] - lo[j])
-        return np.unique(key, **kw)
-    return np.unique(columns, axis=0, **kw)
 
 
 def dedupe(p: Placement) -> np.ndarray:
