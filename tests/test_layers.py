@@ -16,6 +16,7 @@ import ast
 import importlib
 import re
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from types import MappingProxyType
 
@@ -182,7 +183,8 @@ def test_the_lint_rule_refuses_function_level_imports(tmp_path):
 # ---- each hardware fact table is defined once ---------------------------------------------
 
 #: the fact tables: module -> what it defines (docs/hardware.md)
-FACT_TABLES = {"core/swizzle_modes.py": "the swizzle modes", "core/targets.py": "the targets"}
+FACT_TABLES = {"core/swizzle_modes.py": "the swizzle modes", "core/targets.py": "the targets",
+               "core/wmma_shapes.py": "the AMD WMMA shapes"}
 STATIC = SRC / "explorer" / "static"
 
 
@@ -204,6 +206,56 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return out
 
 
+def _fact_numbers() -> dict[str, tuple[int, ...]]:
+    """The tables' integer columns with three or more distinct values (in table order): the
+    swizzle modes' byte sizes and encodings, the WMMA K lists."""
+    import dataclasses
+
+    from tilelayout.core.swizzle_modes import SWIZZLE_MODE_TABLE, SwizzleModeInfo
+    from tilelayout.core.wmma_shapes import WMMA_K
+
+    out = {}
+    for field in dataclasses.fields(SwizzleModeInfo):
+        seq: list[int] = []
+        for row in SWIZZLE_MODE_TABLE.values():
+            v = getattr(row, field.name)
+            if type(v) is int and v not in seq:
+                seq.append(v)
+        if len(seq) >= 3:
+            out[f"the swizzle modes' {field.name}"] = tuple(seq)
+    out.update({f"the WMMA v{v} K values": ks for v, ks in WMMA_K.items() if len(ks) >= 3})
+    return out
+
+
+def copied_numbers(values: Sequence[int], facts: dict[str, tuple[int, ...]]) -> str | None:
+    """The fact ``values`` (a literal list of distinct ints) copies, or None. Byte sizes and
+    K values (a column reaching 16 or more): any three or more of them that are not a run
+    of consecutive integers. Small codes (an encoding's field values): the whole column, in
+    table order, or as a set that is not a run (0, 1, 2, 3 in order is just counting)."""
+    got = set(values)
+    if len(got) < 3 or len(got) != len(values):
+        return None
+    run = max(got) - min(got) == len(got) - 1
+    for what, seq in facts.items():
+        if max(seq) >= 16:
+            if got <= set(seq) and not run:
+                return what
+        elif len(got) >= 4 and (tuple(values) == seq or (got == set(seq) and not run)):
+            return what
+    return None
+
+
+#: numbers listed in source that are not a copy of a table: file -> {the listed text: why}
+NOT_COPIES: dict[str, dict[str, str]] = {
+    "presets/tmem.py": {"32, 64 or 128": "the M of tcgen05.mma.ws (PTX ISA Table 39), not "
+                                          "swizzle widths"},
+}
+
+
+#: numbers written in a string as a list: 0/32/64/128, "32, 64 or 128"
+NUMBER_LIST = re.compile(r"(?<![\w.])\d+(?:\s*(?:/|,|,? or)\s*\d+){2,}(?![\w.])")
+
+
 #: an encoding spelled in source: a TMA enum name, a descriptor value table, CuTe's atoms
 ENCODING_WORDS = re.compile(r"CU_TENSOR_MAP_SWIZZLE|SWIZZLE_(?:NONE|32B|64B|128B)|"
                             r"swizzle_byte_width\s*=\s*\d|_SW(?:32|64|128)_Atom")
@@ -215,6 +267,7 @@ def fact_duplicates(root: Path, static: Path | None = None) -> list[str]:
     mode (or target) names, a string listing three or more modes, a comparison with a mode
     name other than "none", an encoding's name; docstrings (prose) aside."""
     modes, targets = _fact_names()
+    numbers = _fact_numbers()
     named = modes - {"none"}
     word = re.compile(r"(?<![\w<])(" + "|".join(sorted(map(re.escape, named), key=len,
                                                        reverse=True)) + r")(?!\w)")
@@ -234,6 +287,10 @@ def fact_duplicates(root: Path, static: Path | None = None) -> list[str]:
                     hit = [c for c in consts if c in names]
                     if len(hit) >= 2:
                         found.append(f"{where}: a list of {what} {hit}")
+                ints = [c for c in consts if type(c) is int]
+                copied = copied_numbers(ints, numbers) if len(ints) == len(elts) else None
+                if copied:
+                    found.append(f"{where}: {ints} copies {copied}")
             elif isinstance(node, ast.Compare):
                 hit = [c.value for c in node.comparators
                        if isinstance(c, ast.Constant) and c.value in named | targets]
@@ -245,6 +302,10 @@ def fact_duplicates(root: Path, static: Path | None = None) -> list[str]:
                     found.append(f"{where}: a string listing swizzle modes")
                 if ENCODING_WORDS.search(node.value):
                     found.append(f"{where}: an encoding name {ENCODING_WORDS.search(node.value)[0]}")
+                for listed in NUMBER_LIST.findall(node.value):
+                    copied = copied_numbers([int(v) for v in re.findall(r"\d+", listed)], numbers)
+                    if copied and listed not in NOT_COPIES.get(rel, {}):
+                        found.append(f"{where}: a string listing {copied} ({listed})")
     if static is not None:
         for path in sorted(static.glob("*.*")):
             if path.suffix not in (".js", ".html"):
@@ -253,11 +314,19 @@ def fact_duplicates(root: Path, static: Path | None = None) -> list[str]:
                 if word.search(line) or ENCODING_WORDS.search(line):
                     found.append(f"{path.name}:{i}: a swizzle mode the page should get from "
                                  f"/api/options")
+                for listed in NUMBER_LIST.findall(line):
+                    copied = copied_numbers([int(v) for v in re.findall(r"\d+", listed)], numbers)
+                    if copied:
+                        found.append(f"{path.name}:{i}: {listed} copies {copied} (the page "
+                                     f"should get it from /api/options)")
     return found
 
 
 def test_each_fact_table_is_defined_once():
     assert fact_duplicates(SRC, STATIC) == []
+    for rel, listed in NOT_COPIES.items():  # each exemption still names a real place
+        text = (SRC / rel).read_text()
+        assert all(t in text for t in listed), f"drop the stale exemption in {rel}"
 
 
 @pytest.mark.parametrize("text", [
@@ -269,6 +338,15 @@ def test_each_fact_table_is_defined_once():
     'WIDTH = "NVMMASharedLayout(swizzle_byte_width=128)"\n',
     'SM = ("sm_90", "sm_100a")\n',
     'def g(t):\n    return t != "sm_90a"\n',
+    # literal copies of the tables' numbers: byte widths, encodings, WMMA K values
+    'WIDTHS = (0, 32, 64, 128)\n',
+    'def h(w):\n    return w in [128, 64, 32]\n',
+    'PHASES = {32: (4, 2), 64: (2, 4), 128: (1, 8)}\n',
+    'K = {3: (4, 32, 64, 128)}\n',
+    'WGMMA = (0, 3, 2, 1)\n',
+    'TCGEN05 = {0, 6, 4, 2, 1}\n',
+    'HELP = "swizzle_byte_width 0/32/64/128"\n',
+    'HELP = "a width of 32, 64 or 128 bytes"\n',
 ])
 def test_the_fact_check_finds_a_synthetic_duplicate(tmp_path, text):
     root = _package(tmp_path, {"presets/dup.py": text, "core/ok.py": '"""none/32B/64B/128B"""\n'})
@@ -276,13 +354,24 @@ def test_the_fact_check_finds_a_synthetic_duplicate(tmp_path, text):
     assert len(found) == 1 and found[0].startswith("presets/dup.py:"), found
 
 
+@pytest.mark.parametrize("text", [
+    'SHAPE = (16, 32)\nRUN = (1, 2, 3, 4)\nSMALL = (0, 2, 4)\nDUP = (32, 32, 64)\n',
+    'MIXED = (32, 64, "128")\nSIZES = "8/16/32 elements"\nONE = (0, 3, 2)\n',
+])
+def test_the_fact_check_leaves_other_numbers_alone(tmp_path, text):
+    assert fact_duplicates(_package(tmp_path, {"presets/ok.py": text})) == []
+
+
 def test_the_fact_check_reads_the_page(tmp_path):
     static = tmp_path / "static"
     static.mkdir()
-    (static / "app.js").write_text('const modes = ["none", "128B_atom32B"];\n')
+    (static / "app.js").write_text('const modes = ["none", "128B_atom32B"];\n'
+                                   'const widths = [0, 32, 64, 128], shape = [16, 32];\n')
     root = _package(tmp_path, {"core/ok.py": "X = 1\n"})
     assert fact_duplicates(root, static) == [
-        "app.js:1: a swizzle mode the page should get from /api/options"]
+        "app.js:1: a swizzle mode the page should get from /api/options",
+        "app.js:2: 0, 32, 64, 128 copies the swizzle modes' triton (the page should get it "
+        "from /api/options)"]
 # -- no hidden global state ------------------------------------------------------------------
 #: the library's caches: functools caches of pure functions of immutable arguments (what
 #: they return never depends on what was cached before), each bounded or over a fixed set

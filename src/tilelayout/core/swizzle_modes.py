@@ -157,6 +157,9 @@ SWIZZLE_MODE_TABLE: MappingProxyType[str, SwizzleModeInfo] = _table(
 
 #: mode names, in table order (what CLI help, presets and the page offer)
 MODE_NAMES: tuple[str, ...] = tuple(SWIZZLE_MODE_TABLE)
+#: the ``NVMMASharedLayout(swizzle_byte_width=...)`` values, in table order: the Triton column
+TRITON_WIDTHS: tuple[int, ...] = tuple(m.triton for m in SWIZZLE_MODE_TABLE.values()
+                                       if m.triton is not None)
 
 
 def mode_info(mode: str) -> SwizzleModeInfo:

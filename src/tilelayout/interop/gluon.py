@@ -49,6 +49,7 @@ from ..algebra.canonical import fuse_adjacent
 from ..core.compose import Layout, tile_of
 from ..core.iter import Iter
 from ..core.shape import format_shape
+from ..core.swizzle_modes import TRITON_WIDTHS
 from ..core.tile import TileLayout
 from ..core.wmma_shapes import WMMA_K, WMMA_MN
 from . import InteropError
@@ -279,7 +280,8 @@ def _shared(layout: Layout, shape: tuple[int, ...]) -> Any:
     offsets = to_triton_shared_bases(layout, shape)
     cands: list[Any] = []
     if len(shape) >= 2:
-        for bits, width, trans in itertools.product((16, 8, 32, 64), (128, 64, 32, 0), (False, True)):
+        widths = sorted(TRITON_WIDTHS, reverse=True)  # the widest swizzle first
+        for bits, width, trans in itertools.product((16, 8, 32, 64), widths, (False, True)):
             cands.append(ttgl.NVMMASharedLayout(width, bits, len(shape), trans))
         cands += [ttgl.NVMMASharedLayout(128, 8, len(shape), t, True) for t in (False, True)]
     swizzled = swizzled_candidate(offsets, len(shape))

@@ -26,15 +26,18 @@ from types import MappingProxyType
 
 from ..algebra.bits import bases_layout
 from ..algebra.offsets import offsets_layout
-from ..core.swizzle_modes import SWIZZLE_MODE_TABLE, mode_info
+from ..core.swizzle_modes import SWIZZLE_MODE_TABLE, TRITON_WIDTHS, mode_info
 from .linear import Linear, identity, product, zeros
 from .registry import Param, PresetLayout, fail, register
 from .triton import SOURCE
 
 #: TMA boxes take at most 256 elements per dimension (cuTensorMapEncodeTiled boxDim)
 TMA_BOX = 256
-#: (perPhase, maxPhase) of each NVMMA swizzle width (the PTX swizzling modes)
-PHASES = MappingProxyType({32: (4, 2), 64: (2, 4), 128: (1, 8)})
+#: (perPhase, maxPhase) of each NVMMA swizzle width, from its swizzle mode ``Swizzle<B, M, S>``
+#: on bytes: the rows of one 2**(M+S)-byte line share an XOR value, and 2**B values repeat
+PHASES = MappingProxyType({m.triton: ((1 << (m.byte_swizzle[0] + m.byte_swizzle[2])) // m.span_bytes,
+                                      1 << m.swizzle_len)
+                           for m in SWIZZLE_MODE_TABLE.values() if m.triton})
 
 
 def _pow2_shape(name: str, shape: Sequence[int]) -> None:
@@ -68,17 +71,14 @@ def core_matrix(swizzle: int, bits: int, fp4_padded: bool) -> Linear:
     return Linear((("offset", tuple(bases)),), ((0, 8), (1, width)))
 
 
-#: NVMMASharedLayout's swizzle_byte_width values: the swizzle-mode table's Triton column
-_TRITON_WIDTHS = tuple(m.triton for m in SWIZZLE_MODE_TABLE.values() if m.triton is not None)
-
-
 @register(
     NVMMA,
     summary="Triton/Gluon NVMMASharedLayout: the TMA / wgmma / tcgen05 shared-memory layout "
-    "(swizzle 0/32/64/128 B, element bits, transposed, fp4 padded) over the tile",
+    f"(swizzle {'/'.join(map(str, TRITON_WIDTHS))} B, element bits, transposed, fp4 padded) "
+    "over the tile",
     source=SOURCE + " (nvmmaSharedToLinearLayout, getCoreMatrixLinearLayout)",
     params=[
-        Param("swizzle_byte_width", "choice", 128, _TRITON_WIDTHS, doc="swizzle bytes"),
+        Param("swizzle_byte_width", "choice", 128, TRITON_WIDTHS, doc="swizzle bytes"),
         Param("element_bitwidth", "choice", 16, (8, 16, 32, 64), doc="bits per element"),
         Param("transposed", "bool", False, doc="dim 0 contiguous (K-major B / MN-major)"),
         Param("fp4_padded", "bool", False, doc="fp4 values stored one per byte, padded "
