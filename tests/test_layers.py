@@ -497,6 +497,7 @@ def _workload() -> None:
     assert tl_jax.partition_spec_entries(S, {"x": 2, "y": 4}, (8, 6)) == ("x", None)
     assert tl.parse(str(S), axes=tl_jax.mesh_table({"x": 2, "y": 4})) == S
     tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float32")
+    assert tl.compose(tl.parse("S[(4,8):(8,1)]"), tl.parse("S[(2,4):(4,1)]")).size()
     views.presets.presets()
     views.options.options()
     e = views.presets.preset_view({"name": "mesh.shard", "params": {"mesh": "dp=2,tp=2"}})
@@ -630,14 +631,24 @@ def _ro(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _classes(modules: list) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Every class a library module defines: its attributes (name, object id)."""
+    return {f"{mod.__name__}:{cls.__qualname__}": tuple(sorted((k, id(v))
+                                                               for k, v in vars(cls).items()))
+            for mod in modules for cls in vars(mod).values()
+            if isinstance(cls, type) and cls.__module__ == mod.__name__}
+
+
 def test_no_module_level_mutable_state_changes_while_the_library_works():
     modules = _library_modules()
-    before = _snapshot(modules)
+    before, classes = _snapshot(modules), _classes(modules)
     _workload()
     _workload()  # twice: a first call that fills something lazily is caught too
     after = _snapshot(_library_modules())
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     assert changed == [], f"module globals changed: {changed}"
+    now = _classes(_library_modules())  # no class gains or swaps an attribute either
+    assert sorted(k for k in classes if classes[k] != now.get(k)) == [], "classes changed"
 
 
 def test_the_state_check_sees_a_changed_global():
@@ -654,6 +665,19 @@ def test_the_state_check_sees_a_changed_global():
         assert _snapshot(modules) != middle
     finally:
         del axes._leak_probe  # type: ignore[attr-defined]
+
+
+def test_the_state_check_sees_a_changed_class():
+    from tilelayout.core.tile import TileLayout
+
+    modules = _library_modules()
+    before = _classes(modules)
+    TileLayout._leak_probe = 1  # type: ignore[attr-defined]
+    try:
+        assert [k for k in before if before[k] != _classes(modules)[k]] == [
+            "tilelayout.core.tile:TileLayout"]
+    finally:
+        del TileLayout._leak_probe  # type: ignore[attr-defined]
 
 
 # -- tests mirror src ------------------------------------------------------------------------
