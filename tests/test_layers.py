@@ -667,6 +667,50 @@ def test_the_state_check_sees_a_changed_global():
         del axes._leak_probe  # type: ignore[attr-defined]
 
 
+def _plain_containers(value: object, path: str, seen: set[int], depth: int = 0) -> list[str]:
+    """Where a value (dataclasses, tuples, read-only mappings, nested) holds a plain dict,
+    list, set or bytearray."""
+    import dataclasses
+
+    if depth > 10 or id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, _MUTABLE):
+        return [f"{path}: {type(value).__name__}"]
+    if isinstance(value, tuple | frozenset):
+        items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+    elif isinstance(value, MappingProxyType):
+        items = [(f"{path}[{k!r}]", v) for k, v in value.items()]
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = [(f"{path}.{f.name}", getattr(value, f.name)) for f in dataclasses.fields(value)]
+    else:
+        return []
+    return [hit for p, v in items for hit in _plain_containers(v, p, seen, depth + 1)]
+
+
+def test_the_library_s_values_hold_frozen_data_only():
+    import tilelayout as tl
+    from tilelayout import presets
+
+    C = "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"
+    values = {
+        "plan": tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]",
+                                   (32, 32), "float32"),
+        "access": tl.smem_access(tl.parse(C), tl.parse("S[(16,8):(8,1)]"), (16, 8), "float32"),
+        "choice": tl.choose_smem_layout("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]",
+                                        (32, 32), "float16"),
+        "legality": tl.legality(tl.parse(C)),
+        "explain": tl.explain(tl.parse(C), (1, 2), (16, 8)),
+        "preset": presets.get("mesh.shard", mesh={"rows": 2, "cols": 2}, spec=("rows", "cols"),
+                              shape=(4, 4)),
+        "info": presets.info("mma.m16n8k16.C"),
+    }
+    found = [hit for name, v in values.items() for hit in _plain_containers(v, name, set())]
+    assert found == []
+    assert _plain_containers((MappingProxyType({"a": [1]}),), "probe", set()) == [
+        "probe[0]['a']: list"]
+
+
 def test_the_state_check_sees_a_changed_class():
     from tilelayout.core.tile import TileLayout
 

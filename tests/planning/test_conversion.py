@@ -68,7 +68,7 @@ def test_one_register_lane_swap_uses_a_shuffle():
     assert p.costs["shuffle_rounds"] == 1 and p.smem is None
     assert [s.what for s in p.stages] == ["shuffle"]
     lanes = p.stages[0].data["src_lane"][0]
-    assert lanes[:4] == [-1, 2, 4, 6]  # lane i + 16*j reads lane 2*i + j (lane 0 keeps its own)
+    assert lanes[:4] == (-1, 2, 4, 6)  # lane i + 16*j reads lane 2*i + j (lane 0 keeps its own)
 
 
 def test_shuffle_rounds_reach_the_lower_bound():

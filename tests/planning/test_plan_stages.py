@@ -37,3 +37,12 @@ def test_steps_of_a_staging():
     warps = tl.plan_conversion("S[(2,32,32):(1@warpid,1@laneid,1)]",
                                "S[(32,2,32):(1,1@warpid,1@laneid)]", (64, 32), "float32")
     assert warps.stages[1].text.startswith("barrier")
+
+
+def test_a_stage_holds_frozen_data_only():
+    from types import MappingProxyType
+
+    s = Stage("store", "a store", {"worst": {"banks": [1, 2]}, "pass": 0})
+    assert isinstance(s.data["worst"], MappingProxyType) and s.data["worst"]["banks"] == (1, 2)
+    assert s.to_dict() == {"what": "store", "text": "a store", "worst": {"banks": [1, 2]},
+                           "pass": 0}

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.jsonable import frozen, jsonable
 from .access import AccessReport
 from .byte_permute import BytePermute
 from .collective import Collective
@@ -30,12 +31,11 @@ class Stage:
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
-        if not isinstance(self.data, MappingProxyType):
-            object.__setattr__(self, "data", MappingProxyType(dict(self.data)))
+        object.__setattr__(self, "data", frozen(self.data))  # nested details frozen too
 
     def to_dict(self) -> dict:
         """Plain JSON-ready data."""
-        return {"what": self.what, "text": self.text, **self.data}
+        return {"what": self.what, "text": self.text, **jsonable(self.data)}
 
 
 def collective_reason(c: Collective) -> str:
