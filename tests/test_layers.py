@@ -669,7 +669,7 @@ def test_the_state_check_sees_a_changed_global():
 
 def _plain_containers(value: object, path: str, seen: set[int], depth: int = 0) -> list[str]:
     """Where a value (dataclasses, tuples, read-only mappings, nested) holds a plain dict,
-    list, set or bytearray."""
+    list, set or bytearray, or a writable numpy array."""
     import dataclasses
 
     if depth > 10 or id(value) in seen:
@@ -677,6 +677,8 @@ def _plain_containers(value: object, path: str, seen: set[int], depth: int = 0) 
     seen.add(id(value))
     if isinstance(value, _MUTABLE):
         return [f"{path}: {type(value).__name__}"]
+    if isinstance(value, np.ndarray):
+        return [f"{path}: a writable array"] if value.flags.writeable else []
     if isinstance(value, tuple | frozenset):
         items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
     elif isinstance(value, MappingProxyType):
@@ -689,6 +691,7 @@ def _plain_containers(value: object, path: str, seen: set[int], depth: int = 0) 
 
 
 def test_the_library_s_values_hold_frozen_data_only():
+    # a plan (with its private route: placements, schedules), reports and presets
     import tilelayout as tl
     from tilelayout import presets
 
@@ -707,8 +710,8 @@ def test_the_library_s_values_hold_frozen_data_only():
     }
     found = [hit for name, v in values.items() for hit in _plain_containers(v, name, set())]
     assert found == []
-    assert _plain_containers((MappingProxyType({"a": [1]}),), "probe", set()) == [
-        "probe[0]['a']: list"]
+    assert _plain_containers((MappingProxyType({"a": [1]}), np.zeros(1)), "probe", set()) == [
+        "probe[0]['a']: list", "probe[1]: a writable array"]
 
 
 def test_the_state_check_sees_a_changed_class():

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import LayoutError
+from ..core.frozen import freeze_fields
 from .byte_permute import BytePermute
 from .byte_permute import run as run_byte_permute
 from .collective import Collective
@@ -52,6 +53,9 @@ class Route:
     bits: int = 32
     #: sub-word values exchanged as whole registers plus byte permutes
     byte_permute: BytePermute | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only through it
 
 
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from ..analysis.conflicts import WARP, wavefronts_batch
 from ..core.dtypes import dtype_bytes
+from ..core.frozen import freeze_fields
 from .access import AccessReport, _worst, access_report, ideal_batch
 from .byte_matrix import LOAD_FORM, STORE_FORM, byte_lane_addresses, byte_schedule
 from .threads import RegisterFile
@@ -67,6 +68,9 @@ class MatrixAccess:
     #: ``"m8n8"`` (16-bit halves), or an 8-bit form of :mod:`.byte_matrix` (``"m16n16"``
     #: ldmatrix, ``"m16n8"`` stmatrix), whose ``slots[q, j, e]`` is byte ``e``'s slot
     form: str = "m8n8"
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only through it
 
     def lane_addresses(self, q: int, j: int, e: int) -> np.ndarray:
         """``(warps, 32)``: the element address lane ``t`` gets as half ``e`` of matrix

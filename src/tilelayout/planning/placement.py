@@ -35,6 +35,7 @@ from ..core import budget
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
 from ..core.errors import LayoutError
+from ..core.frozen import freeze_fields
 
 #: levels, finest first; a conversion's kind is the coarsest one that exchanges data
 LEVELS = ("none", "registers", "warp-shuffle", "shared-memory", "collective")
@@ -67,6 +68,9 @@ class Placement:
     lane: np.ndarray
     slot: np.ndarray
     coords: np.ndarray
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only through it
 
     def key(self, level: int) -> np.ndarray:
         """``(rows, k)`` columns that name the holder down to ``level``: 0 = the whole

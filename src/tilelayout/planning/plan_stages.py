@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.jsonable import frozen, jsonable
+from ..core.frozen import frozen
+from ..core.jsonable import jsonable
 from .access import AccessReport
 from .byte_permute import BytePermute
 from .collective import Collective

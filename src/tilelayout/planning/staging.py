@@ -27,6 +27,7 @@ from ..core import budget
 from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from ..core.frozen import freeze_fields
 from .access import AccessReport, smem_addresses
 from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
@@ -67,6 +68,9 @@ class Side:
     order: tuple[int, ...] | None = None
     #: ldmatrix / stmatrix: per pass, the instructions' row addresses and register slots
     matrix: tuple[MatrixAccess, ...] | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only through it
 
 
 @dataclass(frozen=True)
