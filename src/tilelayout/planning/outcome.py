@@ -11,14 +11,9 @@ model), and the outcomes of the mechanisms that need no search among alternative
 
 The lane exchange, which compares shuffles with staging, is :mod:`.lane_exchange`.
 
->>> import tilelayout as tl
->>> from tilelayout.planning.placement import place
->>> from tilelayout.planning.routing import route_between
->>> from tilelayout.planning.targeting import resolve_target
->>> route = route_between(*place(tl.parse("S[(4,8):(1@laneid,1)]"),
-...                              tl.parse("S[(4,8):(1@laneid,1@warpid)]"), None), 32)
->>> out = between_warps(route, "float32", resolve_target(None))
->>> out.mechanism, [s.what for s in out.stages]
+>>> import tilelayout as tl          # two warps exchange columns: between_warps's outcome
+>>> p = tl.plan_conversion("S[(4,8):(1@laneid,1)]", "S[(4,8):(1@laneid,1@warpid)]", None, "float32")
+>>> p.mechanism, [s.what for s in p.stages]
 ('shared-memory', ['store', 'barrier', 'load'])
 """
 
@@ -154,11 +149,10 @@ def try_staging(route: Route, dtype: str, on: TargetChoice) -> tuple[Staging | N
     >>> from tilelayout.planning.placement import place
     >>> from tilelayout.planning.routing import route_between
     >>> from tilelayout.planning.targeting import resolve_target
-    >>> route = route_between(*place(tl.parse("S[(32,32):(1@laneid,1)]"),
-    ...                              tl.parse("S[(32,32):(1,1@laneid)]"), None), 32)
-    >>> staging, why_not = try_staging(route, "float32", resolve_target(None))
-    >>> staging.passes, why_not
-    (1, '')
+    >>> ctas = place(tl.parse("S[(2,32):(1@bx,1@laneid)]"), tl.parse("S[(2,32):(1@laneid,1@bx)]"), None)
+    >>> staging, why_not = try_staging(route_between(*ctas, 32), "float32", resolve_target(None))
+    >>> staging is None, why_not[:39]
+    (True, 'the writer layout spreads the tile over')
     """
     try:
         return stage_through(route.src, route.dst, dtype, route.gwarp,
