@@ -1,5 +1,5 @@
 """Small helpers several test folders share: the reference layout, the CLI in a
-subprocess, and one HTTP call to the explorer."""
+subprocess, the explorer served for a test, and one HTTP call to it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 TC = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
 """The reference document's tensor-core tile (shape 8x16)."""
@@ -17,6 +19,20 @@ def run(*args: str) -> subprocess.CompletedProcess:
     """``tilelayout ARGS`` in a fresh interpreter, as a user runs it."""
     return subprocess.run([sys.executable, "-m", "tilelayout.cli", *args],
                           capture_output=True, text=True, timeout=60)
+
+
+@contextmanager
+def explorer_server() -> Iterator[str]:
+    """The explorer served on a free loopback port for the ``with`` block: its base URL
+    (the server is shut down and its socket closed after)."""
+    from tilelayout.explorer.server import serve_in_thread
+
+    srv, url = serve_in_thread()
+    try:
+        yield url
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 def call(url, path, body=None, *, raw=None, method=None, headers=None):
