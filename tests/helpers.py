@@ -1,8 +1,10 @@
 """Small helpers several test folders share: the reference layout, the CLI in a
-subprocess, the explorer served for a test, and one HTTP call to it."""
+subprocess, the explorer served for a test, one HTTP call to it, and which mesh devices
+hold an element under a PartitionSpec (the reference the mesh tests compare with)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -45,3 +47,24 @@ def call(url, path, body=None, *, raw=None, method=None, headers=None):
             return r.status, r.headers.get("Content-Type"), r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.headers.get("Content-Type"), e.read()
+
+
+def spec_holders(mesh: dict[str, int], spec, shape, index) -> set[tuple[int, ...]]:
+    """The devices (coordinates in ``mesh`` order) that hold element ``index`` of a
+    ``shape`` array sharded by the PartitionSpec entries ``spec`` as JAX blocks it: along
+    each dimension, the devices of the named mesh axes (major to minor) split it into
+    equal blocks; axes the spec does not name hold every block (replicas)."""
+    entries = list(spec) + [None] * (len(shape) - len(spec))
+    holders = set()
+    for combo in itertools.product(*(range(n) for n in mesh.values())):
+        pos = dict(zip(mesh, combo, strict=True))
+        ok = True
+        for d, entry in enumerate(entries):
+            names = () if entry is None else (entry,) if isinstance(entry, str) else entry
+            block, parts = 0, 1
+            for a in names:
+                block, parts = block * mesh[a] + pos[a], parts * mesh[a]
+            ok &= index[d] // (shape[d] // parts) == block
+        if ok:
+            holders.add(combo)
+    return holders
