@@ -394,6 +394,9 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     # taken as the tile wrote them (it keeps both operands' replica iters), then with
     # replica sets normalized (L written some other way).
     splits: list[tuple[list[Iter], dict[str, int]]] = []
+    reps = _peel(L.replica, out.replica)  # L as built: both operands' replica iters
+    if reps is not None:
+        splits.append((reps, _offset_difference(L.offset, out.offset)))
     if tiled:
         written = canonicalize(L)
         assert isinstance(written, TileLayout)
