@@ -1,5 +1,6 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
 import { drawnRequest, postJSON } from "./api.js";
+import { LABEL_PX, labelStep } from "./gridtext.js";
 import { LIGHT } from "./theme.js";
 import { unravel } from "./util.js";
 
@@ -44,28 +45,32 @@ function exportConnectors(m, x, dl, dp) {
   });
 }
 
-// the elements a selection marks (logical cells, and the elements held by marked physical
-// cells), as flat indices for /api/svg
-function markedElements(m, R) {
-  const out = new Set();
-  for (const key of (m.lgrid.hl ? m.lgrid.hl.cells : [])) if (m.lflat[key] >= 0) out.add(m.lflat[key]);
-  for (const key of (m.pgrid.hl ? m.pgrid.hl.cells : [])) if (m.first[key] >= 0) out.add(Math.floor(m.first[key] / R));
-  return [...out];
+// One view's grid as the page lays it out and paints it (render/page_view.py GridView):
+// where its tiles, rows and columns sit at the current zoom, its text size, which labels
+// and tile names it writes, what its selection rings. The server draws there.
+function gridView(g) {
+  const s = g.spec, hl = g.hl, ctx = document.createElement("canvas").getContext("2d");
+  return {
+    cell: [g.sw, g.ch], font: g.labelPx(), lines: g.labelLines(), margin: [g.marginL, g.marginT],
+    header: g.header, size: [g.width, g.height], gaps: g.gaps(),
+    rows: Array.from(g.rowY.subarray(0, s.nrows + 1)), cols: Array.from(g.colX.subarray(0, s.ncols + 1)),
+    tiles: Array.from(g.tileX, (x, t) => [x, g.tileY[t]]),
+    steps: [labelStep(g.ch, LABEL_PX + 2), g.colStep()],
+    heads: g.header ? Array.from(g.tileX, (x, t) => (g.tileY[t] >= 14 ? g.headForm(ctx, t, g.width)[0] : 0)) : [],
+    ring: hl ? [...hl.cells].slice(0, 1 << 16) : [], primary: hl ? hl.primary : -1, whole: !!(hl && hl.wholeCells),
+  };
 }
 
-// Both views as one SVG picture (light colours), drawn by the server (render/svg.py) from
-// the page's view state: cell and text sizes at the current zoom, the colour key, the
-// captions, the selection; dim: dim what is not selected (as the page does)
+// Both views as one SVG picture (light colours), drawn by the server (render/page_svg.py)
+// where the page draws them: each view's geometry and selection, the colour key, the
+// captions, the theme; dim: dim what is not selected (as the page does)
 export async function exportSvg(state, { dim = false } = {}) {
   const m = state.model, d = state.data;
   if (!m) return;
   const x = extras(state);
-  const side = (g) => ({ cell: [g.cw, g.ch], font: g.labelPx(), lines: g.labelLines() });
   const { svg } = await postJSON("/api/svg", {
-    ...drawnRequest(d), order: d.order || null, color: state.color, dim, tiles_per_row: m.pgrid.perRow,
-    highlight: markedElements(m, d.replicas).slice(0, 4096),
-    selected: x.element >= 0 ? state.sel.flat : null,
-    view: { logical: side(m.lgrid), physical: side(m.pgrid), what: x.what, captions: x.captions },
+    ...drawnRequest(d), order: d.order || null, color: state.color, dim,
+    view: { logical: gridView(m.lgrid), physical: gridView(m.pgrid), what: x.what, captions: x.captions, theme: LIGHT },
   });
   download("tilelayout.svg", new Blob([svg], { type: "image/svg+xml" }));
   return svg.length;
