@@ -281,7 +281,8 @@ def _connectors(lv: _Grid, pv: _Grid, dl: tuple[float, float], dp: tuple[float, 
                    f'stroke-opacity="0.75"/><circle cx="{_n(x2)}" cy="{_n(y2)}" r="2.5" fill="{colour}"/>')
     out.append(f'<circle cx="{_n(x1)}" cy="{_n(y1)}" r="2.5" fill="{colour}"/>')
     if len(pv.g.ring) > 64:
-        out.append(f'<text x="{_n(x1 + 6)}" y="{_n(y1 - 6)}" font-size="11" fill="{colour}">'
+        out.append(f'<text x="{_n(x1 + 6)}" y="{_n(y1 - 6)}" font-size="11" font-family="{_SANS_FONT}" '
+                   f'fill="{colour}">'
                    f"+{len(pv.g.ring) - 64} more owners</text>")
     return out
 

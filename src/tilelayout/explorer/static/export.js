@@ -123,16 +123,27 @@ export function exportPng(state, { dim = false } = {}) {
   const opts = { highlight: true, dim, theme: LIGHT };
   ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, opts); ctx.restore();
   ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, opts); ctx.restore();
-  // connectors (when both views are exported whole, so that the coordinates agree)
+  // connectors as the page draws them, dots at both ends (when both views are exported
+  // whole, so that the coordinates agree)
   if (pl[0] === 0 && pl[1] === 0 && pp[0] === 0 && pp[1] === 0) {
+    const lines = exportConnectors(m, x, [10, TOP], [30 + pl[2], TOP]);
+    const dot = (cx, cy) => { ctx.beginPath(); ctx.arc(cx, cy, 2.5, 0, 2 * Math.PI); ctx.fill(); };
     ctx.strokeStyle = "rgba(37,99,235,0.75)";
+    ctx.fillStyle = LIGHT.primary;
     ctx.lineWidth = 1.5;
-    for (const c of exportConnectors(m, x, [10, TOP], [30 + pl[2], TOP])) {
+    for (const c of lines) {
       const mx = (c.x1 + c.x2) / 2;
       ctx.beginPath();
       ctx.moveTo(c.x1, c.y1);
       ctx.bezierCurveTo(mx, c.y1, mx, c.y2, c.x2, c.y2);
       ctx.stroke();
+      dot(c.x2, c.y2);
+    }
+    if (lines.length) {
+      dot(lines[0].x1, lines[0].y1);
+      const more = x.owners.length - lines.length;
+      ctx.font = "11px system-ui, sans-serif";
+      if (more > 0) ctx.fillText(`+${more} more owners`, lines[0].x1 + 6, lines[0].y1 - 6);
     }
   }
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");
