@@ -32,14 +32,18 @@ CASES = {
     "smem-128b-swizzle": ("?preset=" + quote("smem 8x64 float16, 128B swizzle") + "&select=3,9", None),
     "tmem-2x128x112": ("?preset=" + quote("TMEM accumulator (2x128x112)"), ["slot", 0, 5, 2, 0]),
     "mesh-replica": ("?preset=" + quote("2x2 mesh + replica") + "&select=3,4", None),
+    "smem-bank-word": ("?preset=" + quote("smem 8x64 float16, no swizzle"), ["slot", 0, 2, 5, 1]),
+    "1d-shard": ("?preset=" + quote("1-D shard") + "&select=9", None),
+    "trainium-sbuf": ("?preset=" + quote("Trainium SBUF (P x F)") + "&select=5,3", None),
 }
 
 # both pictures as RGBA arrays in the page, their difference counted there
-COMPARE = """async ([svg]) => {
+COMPARE = """async ([svg, dim]) => {
   const png = await new Promise((resolve) => {
     const orig = URL.createObjectURL;
     URL.createObjectURL = (blob) => { URL.createObjectURL = orig; resolve(blob); return orig(blob); };
-    document.querySelector('[data-testid=export-png]').click(); });
+    document.querySelector('[data-testid=export-png]').dispatchEvent(
+      new MouseEvent('click', { bubbles: true, shiftKey: dim })); });
   const load = (blob) => new Promise((resolve) => { const im = new Image();
     im.onload = () => resolve(im); im.src = URL.createObjectURL(blob); });
   const a = await load(png), b = await load(new Blob([svg], { type: 'image/svg+xml' }));
@@ -65,7 +69,7 @@ COMPARE = """async ([svg]) => {
 }"""
 
 
-def compare(page, url: str, out: Path) -> None:
+def compare(page, url: str, out: Path, dim: bool = False) -> None:
     """Each case: the page's picture, its SVG export, their difference (printed, saved)."""
     for case, (query, sel) in CASES.items():
         page.goto(f"{url}/{query}")
@@ -79,10 +83,10 @@ def compare(page, url: str, out: Path) -> None:
         page.mouse.move(0, 0)
         page.screenshot(path=str(out / f"{case}-screen.png"))
         with page.expect_download() as dl:
-            page.click("[data-testid=export-svg]")
+            page.click("[data-testid=export-svg]", modifiers=["Shift"] if dim else [])
         svg = Path(dl.value.path()).read_text(encoding="utf-8")
         (out / f"{case}.svg").write_text(svg, encoding="utf-8")
-        got = page.evaluate(COMPARE, [svg])
+        got = page.evaluate(COMPARE, [svg, dim])
         for kind in ("page", "svg", "diff"):
             (out / f"{case}-{kind}.png").write_bytes(base64.b64decode(got.pop(kind).split(",", 1)[1]))
         print(json.dumps({"case": case, **got, "percent": round(100 * got["all"] / got["pixels"], 2)}))
@@ -91,14 +95,16 @@ def compare(page, url: str, out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="test-artifacts/svg")
-    out = Path(ap.parse_args().out)
+    ap.add_argument("--dim", action="store_true", help="export with the rest dimmed (shift + click)")
+    args = ap.parse_args()
+    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     server, url = serve_in_thread()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
         try:
             compare(browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True),
-                    url, out)
+                    url, out, args.dim)
         finally:
             browser.close()
             server.shutdown()

@@ -39,10 +39,15 @@ from .table import fold_shape
 BAND, TITLES = 76, 28
 #: the page's label font (gridtext.js LABEL_PX) and its monospace advance, in font sizes
 LABEL_PX, MONO = 10, 0.602
-#: the advances of the page's sans-serif text (legend, titles), in font sizes: digits,
-#: spaces, dots and colons, anything else (on average), as Chromium measures them
-_SANS = {**dict.fromkeys("0123456789", 0.636), " ": 0.318, ".": 0.318, ":": 0.337}
-_SANS_OTHER, _BOLD = 0.54, 1.1
+#: the advances of the page's sans-serif text (legend, titles), in font sizes, as Chromium
+#: measures its default sans-serif (DejaVu Sans); capitals 0.7 on average
+_SANS = {ch: w for group, w in (
+    ("ijl", 0.278), ("IJ", 0.295), (" .,·", 0.318), (":;", 0.337), ("f", 0.352), ("-", 0.361),
+    ("()[]", 0.39), ("t", 0.392), ("r", 0.411), ("s", 0.521), ("z", 0.525), ("c", 0.55),
+    ("k", 0.579), ("vxy", 0.592), ("o", 0.612), ("a", 0.613), ("e", 0.615), ("hnu", 0.634),
+    ("bdgpq", 0.635), ("0123456789", 0.636), ("w", 0.818), ("=", 0.838), ("m", 0.974),
+    ("@…", 1.0)) for ch in group}
+_BOLD = 1.1
 #: the width the page's PNG export allows a caption per character, in pixels
 CAPTION_CHAR = 6.2
 _MONO_FONT = "ui-monospace, monospace"
@@ -60,7 +65,7 @@ def sans_width(s: str, px: float) -> float:
     >>> sans_width("10", 11)
     13.992
     """
-    return px * sum(_SANS.get(ch, _SANS_OTHER) for ch in s)
+    return px * sum(_SANS.get(ch, 0.7 if ch.isupper() else 0.61) for ch in s)
 
 
 def _n(v: float) -> str:
@@ -187,20 +192,24 @@ def _cells(v: _Grid, scale: Sequence[str], th: Mapping[str, str]) -> list[str]:
     return out
 
 
+def _heads(v: _Grid, th: Mapping[str, str]) -> list[str]:
+    """The tile names the page writes (its name or its short name) above their tiles."""
+    g = v.g
+    names = [(x, y, v.heads[t][h - 1]) for t, ((x, y), h) in
+             enumerate(zip(g.tiles, g.heads, strict=False)) if h and t < len(v.heads)]
+    if not (g.header and names):
+        return []
+    return [f'<g font-size="11" font-weight="600" font-family="{_SANS_FONT}" fill="{th["head"]}">',
+            *(f'<text x="{_n(x)}" y="{_n(y - 8 + 11 * MIDDLE)}">{_esc(s)}</text>' for x, y, s in names),
+            "</g>"]
+
+
 def _labels(v: _Grid, th: Mapping[str, str]) -> list[str]:
-    """Tile names, row labels left of each tile row, column labels above each tile column
-    (gridpaint.js ``_labels``): thinned as the page thins them, and a label that does not
-    fit its band is left out."""
+    """Row labels left of each tile row, column labels above each tile column
+    (gridpaint.js ``_labels``, painted over a dimmed selection): thinned as the page thins
+    them, and a label that does not fit its band is left out."""
     g = v.g
     out = []
-    if g.header:
-        names = [(x, y, v.heads[t][h - 1]) for t, ((x, y), h) in
-                 enumerate(zip(g.tiles, g.heads, strict=False)) if h and t < len(v.heads)]
-        if names:
-            out.append(f'<g font-size="11" font-weight="600" font-family="{_SANS_FONT}" '
-                       f'fill="{th["head"]}">')
-            out += [f'<text x="{_n(x)}" y="{_n(y - 8 + 11 * MIDDLE)}">{_esc(s)}</text>' for x, y, s in names]
-            out.append("</g>")
     (ml, mt), (w, h) = g.margin, g.size
     half, body = LABEL_PX / 2, []
     first_of_row: dict[float, tuple[float, int]] = {}
@@ -417,7 +426,7 @@ def page_svg(layout: Layout, shape: Sequence[int] | None = None, dtype: str | No
                  + f">{_esc(title)}</text></g>")
     for v, (ox, oy), side in ((lv, dl, "logical"), (pv, dp, "physical")):
         parts.append(f'<g class="{side}" transform="translate({_n(ox)},{_n(oy)})">')
-        parts += _cells(v, scale, th) + _highlight(v, scale, th, dim) + _labels(v, th)
+        parts += _cells(v, scale, th) + _heads(v, th) + _highlight(v, scale, th, dim) + _labels(v, th)
         parts.append("</g>")
     parts += _connectors(lv, pv, dl, dp, th["primary"])
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
