@@ -15,6 +15,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.explorer import examples
+from tilelayout.explorer.request import MAX_BODY
 
 from .test_grid import ink, labels, set_zoom
 
@@ -226,4 +227,19 @@ def test_exports_carry_legend_captions_and_the_selection_without_dimming(page):
         document.querySelector('[data-testid=export-png]').click(); })""")
     want = [int(got["want"][i:i + 2], 16) for i in (1, 3, 5)]
     assert got["px"] == want, got
+    assert page.errors == []
+
+
+def test_a_large_selection_exports_its_rings_in_a_small_request(page):
+    page.open("?preset=" + quote("wgmma 128x256 accumulator"))
+    sizes: list[int] = []
+    page.page.on("request", lambda r: "/api/svg" in r.url and sizes.append(len(r.post_data or "")))
+    page.page.evaluate("""async () => { const s = await import('/static/selection.js');
+        const el = []; for (let e = 0; e < 6000; e += 3) el.push(e);
+        await s.selectSet(el, 'every third'); }""")
+    svg = _svg_export(page)
+    # 2000 elements ringed in both views (positions and keys sent as runs)
+    assert sizes and sizes[0] < MAX_BODY // 2, sizes
+    rings = [len(_view(svg, v).findall(f"{NS}rect[@class='ring']")) for v in ("logical", "physical")]
+    assert rings == [2000, 2000]
     assert page.errors == []

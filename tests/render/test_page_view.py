@@ -52,3 +52,13 @@ def test_bad_view_state_is_one_line_error(bad):
 def test_colours_are_ranked_from_the_colour_scale_like_the_page():
     idx, scale = rank_colours(np.array([100, 5, 100, 7]))
     assert idx.tolist() == [2, 0, 2, 1] and scale == colour_scale(3)
+
+
+def test_positions_and_keys_may_come_as_runs():
+    g = GridView.parse({**GRID, "rows": {"start": 0, "runs": [[12, 2]]},
+                        "ring": {"start": 7, "runs": [[64, 3]]}}, "physical")
+    assert g.rows == (0.0, 12.0, 24.0) and g.ring == (7, 71, 135, 199)
+    for bad in ({"start": 0, "runs": [[12, 0]]}, {"start": 0, "runs": [[12, 1 << 21]]},
+                {"runs": [[1, 1]]}, {"start": 0, "runs": [[1.5, 1]]}):
+        with pytest.raises(PageViewError):
+            GridView.parse({**GRID, "ring": bad}, "physical")

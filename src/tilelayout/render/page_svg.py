@@ -392,6 +392,7 @@ def page_svg(layout: Layout, shape: Sequence[int] | None = None, dtype: str | No
     if n > MAX_ELEMENTS:
         raise RenderError(f"{n:,} elements is more than a picture can show ({MAX_ELEMENTS:,} at most)")
     budget.check("a picture draws", n * layout.replica_count, "cells")
+    budget.check("a highlight draws", len(page.logical.ring) + len(page.physical.ring), "cells")
     view = physical_view(layout, dims, dtype or None, order)
     r = view.replicas
     first = {a: v[::r] for a, v in view.coords.items()}

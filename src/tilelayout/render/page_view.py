@@ -52,23 +52,45 @@ def _number(v: Any) -> bool:
         and -MAX_PX <= v <= MAX_PX
 
 
+def expand_runs(v: Any) -> list[Any] | None:
+    """A list sent as runs, ``{"start": x0, "runs": [[step, count], ...]}`` (``x0``, then
+    ``count`` times ``step`` added, run after run: how the page sends its evenly spaced
+    positions and cell keys), as a list; a plain list as it is; ``None`` when neither or
+    longer than ``MAX_ITEMS``.
+
+    >>> expand_runs({"start": 4, "runs": [[28, 2], [31, 1]]}), expand_runs([1, 2])
+    ([4, 32, 60, 91], [1, 2])
+    """
+    if isinstance(v, list | tuple):
+        return list(v) if len(v) <= MAX_ITEMS else None
+    if not (isinstance(v, Mapping) and _number(v.get("start")) and isinstance(v.get("runs"), list)):
+        return None
+    runs = v["runs"]
+    if not all(isinstance(r, list) and len(r) == 2 and _number(r[0]) and isinstance(r[1], int)
+               and not isinstance(r[1], bool) and r[1] >= 1 for r in runs) \
+            or sum(r[1] for r in runs) >= MAX_ITEMS:
+        return None
+    steps = np.repeat([r[0] for r in runs], [r[1] for r in runs])
+    return np.concatenate([[v["start"]], steps]).cumsum().tolist()
+
+
 def _numbers(part: Mapping[str, Any], side: str, key: str, count: int | None = None,
              default: Any = None) -> tuple[float, ...]:
-    v = part.get(key, default)
-    if not (isinstance(v, list | tuple) and len(v) <= MAX_ITEMS
-            and (count is None or len(v) == count) and all(_number(x) for x in v)):
-        want = f"{count} numbers" if count else "a list of numbers"
-        raise PageViewError(f"view.{side}.{key} must be {want} (pixels), got {shown(v)}")
+    v = expand_runs(part.get(key, default))
+    if not (v is not None and (count is None or len(v) == count) and all(_number(x) for x in v)):
+        want = f"{count} numbers" if count else "a list of numbers (or runs)"
+        raise PageViewError(f"view.{side}.{key} must be {want} (pixels), got "
+                            f"{shown(part.get(key, default))}")
     return tuple(float(x) for x in v)
 
 
 def _ints(part: Mapping[str, Any], side: str, key: str) -> tuple[int, ...]:
-    v = part.get(key, [])
-    if not (isinstance(v, list | tuple) and len(v) <= MAX_ITEMS
-            and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x for x in v)):
-        raise PageViewError(f"view.{side}.{key} must be a list of whole numbers >= 0, "
-                            f"got {shown(v)}")
-    return tuple(v)
+    v = expand_runs(part.get(key, []))
+    if not (v is not None and all(isinstance(x, int | float) and not isinstance(x, bool)
+                                  and float(x).is_integer() and 0 <= x for x in v)):
+        raise PageViewError(f"view.{side}.{key} must be a list of whole numbers >= 0 (or "
+                            f"runs), got {shown(part.get(key, []))}")
+    return tuple(int(x) for x in v)
 
 
 @dataclass(frozen=True)
@@ -76,7 +98,8 @@ class GridView:
     """One view's grid as the page lays it out, in the view's content pixels.
 
     ``cell`` is a (sub-)cell's ``(width, height)``; ``rows`` / ``cols`` the top / left of
-    each row / column inside a tile (one more entry: the tile's far edge); ``tiles`` each
+    each row / column inside a tile (one more entry: the tile's far edge; sent as a list or
+    as runs, see :func:`expand_runs`, like ``ring``); ``tiles`` each
     tile's top-left corner; ``size`` the view's content size; ``margin`` the row- and
     column-label bands; ``header`` the room above a tile for its name; ``gaps`` the blank
     between cells and between sub-cells; ``font`` / ``lines`` the cell text (0: none);

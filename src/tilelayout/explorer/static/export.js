@@ -45,6 +45,28 @@ function exportConnectors(m, x, dl, dp) {
   });
 }
 
+// a list of numbers as runs, {start, runs: [[step, count], ...]} (render/page_view.py
+// expand_runs): the page's positions and ring keys are mostly evenly spaced, and the
+// request stays small
+function runs(list) {
+  if (!list.length) return [];
+  const out = [];
+  for (let i = 1; i < list.length; i++) {
+    const step = list[i] - list[i - 1], last = out[out.length - 1];
+    if (last && Math.abs(last[0] - step) < 1e-9) last[1]++;
+    else out.push([step, 1]);
+  }
+  return { start: list[0], runs: out };
+}
+
+// the ringed cells to send: the first 64 in the page's order (the connectors go to those),
+// the rest sorted (they compress to runs), at most 3072 (the request stays under the
+// server's body limit)
+function ringKeys(cells) {
+  const keys = [...cells].slice(0, 3072);
+  return [...keys.slice(0, 64), ...keys.slice(64).sort((a, b) => a - b)];
+}
+
 // One view's grid as the page lays it out and paints it (render/page_view.py GridView):
 // where its tiles, rows and columns sit at the current zoom, its text size, which labels
 // and tile names it writes, what its selection rings. The server draws there.
@@ -53,11 +75,11 @@ function gridView(g) {
   return {
     cell: [g.sw, g.ch], font: g.labelPx(), lines: g.labelLines(), margin: [g.marginL, g.marginT],
     header: g.header, size: [g.width, g.height], gaps: g.gaps(),
-    rows: Array.from(g.rowY.subarray(0, s.nrows + 1)), cols: Array.from(g.colX.subarray(0, s.ncols + 1)),
+    rows: runs(Array.from(g.rowY.subarray(0, s.nrows + 1))), cols: runs(Array.from(g.colX.subarray(0, s.ncols + 1))),
     tiles: Array.from(g.tileX, (x, t) => [x, g.tileY[t]]),
     steps: [labelStep(g.ch, LABEL_PX + 2), g.colStep()],
     heads: g.header ? Array.from(g.tileX, (x, t) => (g.tileY[t] >= 14 ? g.headForm(ctx, t, g.width)[0] : 0)) : [],
-    ring: hl ? [...hl.cells].slice(0, 1 << 16) : [], primary: hl ? hl.primary : -1, whole: !!(hl && hl.wholeCells),
+    ring: runs(hl ? ringKeys(hl.cells) : []), primary: hl ? hl.primary : -1, whole: !!(hl && hl.wholeCells),
   };
 }
 
