@@ -142,7 +142,7 @@ def _cells(v: _Grid, scale: Sequence[str], th: Mapping[str, str]) -> list[str]:
     """The cells (runs of one colour merged), the blank between them, the shared-slot marks
     and the cell texts, as the page paints them (gridpaint.js ``render``)."""
     g, (ntiles, nrows, ncols, sub) = v.g, v.counts
-    gap, subgap = g.gaps if v.ch >= 6 else (0.0, g.gaps[1])
+    gap, subgap = g.gaps
     out = [f'<rect width="{_n(g.size[0])}" height="{_n(g.size[1])}" fill="{th["bg"]}"/>']
     tile_w, tile_h = g.cols[-1], g.rows[-1]
     if not gap:
@@ -250,8 +250,7 @@ def _highlight(v: _Grid, scale: Sequence[str], th: Mapping[str, str], dim: bool)
     if not g.ring:
         return []
     out = [f'<rect width="{_n(g.size[0])}" height="{_n(g.size[1])}" fill="{th["dim"]}"/>'] if dim else []
-    gap = 1.0 if v.ch >= 6 else 0.0
-    subgap = g.gaps[1]
+    gap, subgap = g.gaps
     rects = [(k, *v.rect(k, g.whole)) for k in g.ring]
     out += [_ring(x - 0.5, y - 0.5, w + 1 - gap, h + 1 - gap, th["ring"], 1) for _, x, y, w, h in rects]
     texts = []
@@ -439,7 +438,7 @@ def simple_view(layout: Layout, shape: Sequence[int] | None = None, dtype: str |
                 ring: Mapping[str, Sequence[int]] | None = None, primary: int = -1,
                 order: Sequence[str] | None = None) -> PageView:
     """A page view for pictures drawn without a page (tests, docs): cells of ``cell``
-    pixels with 1 px between them, no group gaps, the physical tiles in one row, text of
+    pixels with 1 px between them (from 6 px up), no group gaps, the physical tiles in one row, text of
     size ``font`` in both views, ``ring`` the ringed cell keys per view and ``primary``
     the logical key ringed strongly (the selected element).
 
@@ -460,7 +459,7 @@ def simple_view(layout: Layout, shape: Sequence[int] | None = None, dtype: str |
         return GridView((sw, ch), tuple(r * ch for r in range(nrows + 1)),
                         tuple(c * sub * sw for c in range(ncols + 1)), tiles,
                         (30.0 + ntiles * (tw + 10) - 6, 16.0 + header + th + 4), (30.0, 16.0),
-                        header, (1.0, 1.0 if sw >= 10 else 0.0), font, 1, (1, 1),
+                        header, (1.0 if ch >= 6 else 0.0, 1.0 if sw >= 10 else 0.0), font, 1, (1, 1),
                         tuple(1 for _ in range(ntiles)) if ntiles > 1 else (),
                         tuple(ring.get(side, ())), primary if side == "logical" else -1)
 
