@@ -166,3 +166,16 @@ def test_plans_are_frozen_values_and_check_the_replica_limit_per_call():
     with pytest.raises(tl.BudgetError, match="replica"):
         L.apply(1, limits=tl.Limits(replicas=4))
     assert plan_for(L, None) is plan and len(L.apply(2)) == 8
+
+
+def test_each_function_is_compiled_on_its_first_call_only():
+    L = tl.parse("S[(4,8):(8@laneid,1)] + R[2:1@warpid] + 7")
+    plan = compiled.plan_for(L, None)
+    assert not plan.base.compiled and not plan.apply.compiled
+    assert L.base(9) == {"laneid": 8, "m": 8, "warpid": 0}
+    assert plan.base.compiled and not plan.apply.compiled  # base alone compiles no apply
+    assert L.apply(9) == ({"laneid": 8, "m": 8, "warpid": 0}, {"laneid": 8, "m": 8, "warpid": 1})
+    assert plan.apply.compiled
+    # the per-object entry calls the compiled functions themselves from then on
+    entry = compiled.PLANS[L._ref][None]
+    assert entry.base is plan.base.function() and entry.apply is plan.apply.function()

@@ -2,9 +2,10 @@
 
 ``base`` and ``apply`` on Python ints are the hot path of every per-element loop. For
 each (layout, shape) this module renders the layout's simplified forward expressions
-(:mod:`tilelayout.eval.expressions`) as a small Python function, compiles it once and
-keeps it in a bounded least-recently-used cache keyed by the layout *value* and the shape
-(:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
+(:mod:`tilelayout.eval.expressions`) as small Python functions, each compiled on its
+first call (:class:`Lazy`: a program that only calls ``base`` never compiles ``apply``),
+and keeps them in a bounded least-recently-used cache keyed by the layout *value* and the
+shape (:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
 (:func:`plan_of`) finds a layout object's plan by the key the layout made of itself when
 it was built (:class:`~tilelayout.core.operations.LayoutKey`, a weak reference whose hash
 CPython computes once): no Python-level ``__hash__`` per call. The function validates the index
@@ -51,29 +52,101 @@ PLAN_CACHE_SIZE = 256
 KEEP_APPLY_REPLICAS = 1024
 
 
+class Lazy:
+    """A compiled evaluator made on its first use, then kept: a memo of a pure function
+    (the generated source depends only on the layout value and the shape), so a plan
+    compiles only what is called -- ``base`` alone costs no ``apply``, and the reverse.
+
+    Calling it runs the function (compiling it first if needed); :meth:`function` gives the
+    function itself, which the per-object entries (:class:`Entry`) call directly.
+    """
+
+    __slots__ = ("_make", "_text", "_fn")
+
+    def __init__(self, make: Callable[[], tuple[str, Callable[[Any], Any]]]) -> None:
+        self._make = make
+        self._text: str | None = None
+        self._fn: Callable[[Any], Any] | None = None
+
+    def function(self) -> Callable[[Any], Any]:
+        """The compiled function (compiled now if it was not yet)."""
+        fn = self._fn
+        if fn is None:  # two threads may both compile: equal functions, either is kept
+            self._text, fn = self._make()
+            self._fn = fn
+        return fn
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the function has been compiled (it is on its first call)."""
+        return self._fn is not None
+
+    def text(self) -> str:
+        """The function's generated source (compiling it)."""
+        self.function()
+        assert self._text is not None
+        return self._text
+
+    def __call__(self, index: Any) -> Any:
+        return self.function()(index)
+
+
+def _function(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return fn.function() if type(fn) is Lazy else fn
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The compiled evaluators of one layout over one shape (an immutable value).
+    """The evaluators of one layout over one shape (an immutable value).
 
-    ``base`` and ``apply`` are compiled together when the layout has at most
-    :data:`KEEP_APPLY_REPLICAS` moving replica combinations (``source`` holds both);
-    beyond, ``apply`` builds its function on each call, at a cost of the same order as the
-    answer's size, so a kept plan's memory stays bounded. An ``apply`` over more than
-    one combination checks the ``replicas`` limit on every call before any work
-    (:func:`~tilelayout.core.budget.check`); over one it is the compiled function itself.
+    ``base`` and ``apply`` are each compiled on first use (:class:`Lazy`). ``apply`` is
+    kept when the layout has at most :data:`KEEP_APPLY_REPLICAS` moving replica
+    combinations; beyond, it builds its function on each call, at a cost of the same order
+    as the answer's size, so a kept plan's memory stays bounded. An ``apply`` over more
+    than one combination checks the ``replicas`` limit on every call before any work
+    (:func:`~tilelayout.core.budget.check`).
     """
 
     layout: Layout  # the value it was compiled from (its axis order is the coordinates')
     shape: Shape
     base: Callable[[Any], Coord]
     apply: Callable[[Any], tuple[Coord, ...]]
-    source: str
     replica_cost: int
 
     def for_layout(self, layout: Layout) -> Plan:
         """This plan for ``layout``, a layout equal to ``self.layout`` with the same axis
-        order: the compiled functions are shared, nothing is compiled."""
-        return Plan(layout, self.shape, self.base, self.apply, self.source, self.replica_cost)
+        order: the evaluators are shared, nothing is compiled."""
+        return Plan(layout, self.shape, self.base, self.apply, self.replica_cost)
+
+    @property
+    def source(self) -> str:
+        """The generated source of ``base`` and, when kept, ``apply`` (compiling them)."""
+        texts = [f.text() for f in (self.base, self.apply) if type(f) is Lazy]
+        return "\n".join(texts)
+
+
+class Entry:
+    """A layout object's plan over one shape as the hot path reads it
+    (:func:`tilelayout.eval.forward.base` / ``apply``): ``base`` and ``apply`` are the
+    plan's compiled functions themselves (each looked up on its first call, when it is
+    compiled if no equal layout compiled it before), ``first`` the shape object the entry
+    was made for. A record of the :data:`PLANS` cache, not a value.
+    """
+
+    __slots__ = ("plan", "first", "base", "apply")
+
+    def __init__(self, plan: Plan, first: object) -> None:
+        self.plan, self.first = plan, first
+        self.base: Callable[[Any], Coord] = self._first_base
+        self.apply: Callable[[Any], tuple[Coord, ...]] = self._first_apply
+
+    def _first_base(self, index: Any) -> Coord:
+        self.base = fn = _function(self.plan.base)
+        return fn(index)
+
+    def _first_apply(self, index: Any) -> tuple[Coord, ...]:
+        self.apply = fn = _function(self.plan.apply)
+        return fn(index)
 
 
 def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
@@ -122,32 +195,32 @@ def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
 SHAPES_PER_LAYOUT = 4
 
 # A cache, not state: bounded, and what it returns never depends on what was cached before.
-#: ``{L._ref: {shape: (plan, first)}}``: per layout object (keyed by the key it holds of
-#: itself, so a lookup hashes no layout) and per shape (hashable), the plan whose
-#: ``layout`` is that very object and the shape object it was first asked for with. Two
-#: plain dictionary lookups on the hot path (:func:`tilelayout.eval.forward.base`); a miss
-#: fills it (:func:`plan_entry`). At most :data:`PLAN_CACHE_SIZE` layouts x
+#: ``{L._ref: {shape: entry}}``: per layout object (keyed by the key it holds of itself,
+#: so a lookup hashes no layout) and per shape (hashable), the :class:`Entry` of the plan
+#: whose ``layout`` is that very object, with the shape object it was first asked for
+#: with. Two plain dictionary lookups on the hot path (:func:`tilelayout.eval.forward.base`);
+#: a miss fills it (:func:`plan_entry`). At most :data:`PLAN_CACHE_SIZE` layouts x
 #: :data:`SHAPES_PER_LAYOUT` shapes.
-PLANS: dict[LayoutKey, dict[object, tuple[Plan, object]]] = {}
+PLANS: dict[LayoutKey, dict[object, Entry]] = {}
 
 
-def plan_entry(layout: Layout, shape: Sequence[int] | int | None) -> tuple[Plan, object]:
-    """``(plan, first)``: the plan of ``layout`` over ``shape`` whose ``layout`` is that
-    very object, and the shape object it was first asked for with, kept in :data:`PLANS`
-    (a shape that cannot be a key is not kept). The compiled functions come from
-    :func:`plan_for` (compiled once per value, shared by equal layouts). ``(8.0, 16)``
+def plan_entry(layout: Layout, shape: Sequence[int] | int | None) -> Entry:
+    """The :class:`Entry` of ``layout`` over ``shape``: the plan whose ``layout`` is that
+    very object, and the shape object it was first asked for with (``first``), kept in
+    :data:`PLANS` (a shape that cannot be a key is not kept). The compiled functions come
+    from :func:`plan_for` (compiled once per value, shared by equal layouts). ``(8.0, 16)``
     equals ``(8, 16)`` as a key, so a caller holding another shape object than ``first``
     checks its entries are ints (:func:`exact_shape`).
 
     >>> import tilelayout as tl
     >>> L, s = tl.parse("S[8:1] + 1@pid"), (8,)
-    >>> plan, first = plan_entry(L, s)
-    >>> plan.layout is L, first is s, plan.base(3), PLANS[L._ref][s] == (plan, s)
+    >>> entry = plan_entry(L, s)
+    >>> entry.plan.layout is L, entry.first is s, entry.base(3), PLANS[L._ref][s] is entry
     (True, True, {m: 3, pid: 1}, True)
     """
     ref = layout._ref
     plan = plan_for(layout, shape)
-    entry = (plan if plan.layout is layout else plan.for_layout(layout)), shape
+    entry = Entry(plan if plan.layout is layout else plan.for_layout(layout), shape)
     shapes = PLANS.get(ref)
     if shapes is None:
         while len(PLANS) >= PLAN_CACHE_SIZE:  # drop the oldest (another thread may have)
@@ -184,11 +257,11 @@ def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
     (True, {m: 3, pid: 1})
     """
     try:
-        plan, first = PLANS[ref][shape]
+        entry = PLANS[ref][shape]
     except KeyError:
-        plan, first = plan_entry(ref(), shape)
-    if first is shape or exact_shape(shape):
-        return plan
+        entry = plan_entry(ref(), shape)
+    if entry.first is shape or exact_shape(shape):
+        return entry.plan
     return plan_for(ref(), shape)  # checks the shape: refuses (8.0, 16), converts numpy ints
 
 
@@ -268,7 +341,6 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         return out
 
     zero = (0,) * len(names)
-    base_src = head + body + [f"    return {_coord_text(tile.axes, values(zero))}"]
 
     def _dims(index: Any) -> tuple[int, ...]:
         return unflatten(flat_index(index, shape), shape)
@@ -278,6 +350,11 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         # the source is generated here from validated ints and identifier axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
         return namespace
+
+    def make_base() -> tuple[str, Callable[[Any], Coord]]:
+        lines = head + body + [f"    return {_coord_text(tile.axes, values(zero))}"]
+        text = "\n".join(lines).replace("def _entry", "def _base", 1) + "\n"
+        return text, run(text)["_base"]
 
     def apply_source() -> tuple[str, tuple[tuple[int, ...], ...]]:
         """``apply``'s source, and the replica deltas it runs over."""
@@ -298,22 +375,22 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
             )
         return "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n", tuple(deltas)
 
-    base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
     cost = budget.replica_cost(tile)
-    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled now, with base
-        text, deltas = apply_source()
-        source = base_source + "\n" + text
-        space = run(source, _deltas=deltas)
-        fn = space["_apply"]
-        return Plan(layout, shape, space["_base"], fn if cost <= 1 else _checked(fn, cost),
-                    source, cost)
+    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled on the first call, kept
+
+        def make_apply() -> tuple[str, Callable[[Any], tuple[Coord, ...]]]:
+            text, deltas = apply_source()
+            fn = run(text, _deltas=deltas)["_apply"]
+            return text, (fn if cost <= 1 else _checked(fn, cost))
+
+        return Plan(layout, shape, Lazy(make_base), Lazy(make_apply), cost)
 
     def apply_each_call(index: Any) -> tuple[Coord, ...]:
         budget.check("apply enumerates", cost, "replicas")
         text, deltas = apply_source()
         return run(text, _deltas=deltas)["_apply"](index)
 
-    return Plan(layout, shape, run(base_source)["_base"], apply_each_call, base_source, cost)
+    return Plan(layout, shape, Lazy(make_base), apply_each_call, cost)
 
 
 def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:
