@@ -14,7 +14,9 @@ both revisions:
   ``S[(8,16,16,8):(4@laneid,2@warpid,8,1@laneid)] + R[2:1@warpid]``; ``base`` warm;
 * cold: the first ``apply`` (and, separately, the first ``base``) of a freshly parsed
   layout with replicas (a new layout value for each sample, so nothing is cached; the
-  modules are already imported): what compiling a layout's plan costs;
+  modules are already imported), and its first 10 calls together: what making a layout's
+  plan costs, wherever it is paid (since issue 22 a plan answers its first call step by
+  step and compiles on the second);
 * ``map_all`` of that tile over 128 x 128 (with its replica), and of 2**24 elements;
 * ``plan_conversion`` (fastest of 3) on four pairs: Triton's V tile (blocked -> dot
   operand B, 64 x 64 float16, the slowest scenario of ``bench_plan.py --scenarios``),
@@ -34,9 +36,10 @@ both revisions:
 
 Per measurement the table gives each side's median and best over the rounds, the ratio
 of the medians (after / before), the range of the per-round ratios (each round pairs an
-after run with the before run next to it), and a verdict: "within noise" when the
-paired ratios straddle 1 or the ratio is within the larger of the two sides' spread
-(half the range of its rounds, relative to its median), else "slower" / "faster".
+after run with the before run next to it), the noise (the larger side's: twice the
+robust standard deviation of its rounds, relative to its median) and a verdict: "slower"
+or "faster" when the ratio is beyond the noise and at least two thirds of the rounds
+agree, else "within noise".
 
 Run: .venv/bin/python benchmarks/bench_commits.py [--before REV] [--after REV] [--rounds N]
 Progress goes to stderr; the markdown table to stdout.
@@ -124,13 +127,18 @@ def _scalar() -> dict[str, float]:
            "apply warm, site B: L.apply(k)": _per_call(site_b, 51200),
            "base warm: L.base((i, j), (128, 128))": _per_call(base, 51200)}
     for n, method in enumerate(("apply", "base")):
-        times = []
-        for k in range(24):  # a new layout value each sample: its plan is compiled
-            fresh = tl.parse(f"{TILE} + {n * 100 + k + 1}")
+        first, ten = [], []
+        for k in range(24):  # a new layout value each sample: nothing of it is cached
+            fn = getattr(tl.parse(f"{TILE} + {n * 100 + k + 1}"), method)
             t0 = time.perf_counter()
-            getattr(fresh, method)((3, 5), (128, 128))
-            times.append(time.perf_counter() - t0)
-        out[f"{method} cold: first call on a new layout with replicas"] = statistics.median(times)
+            fn((3, 5), (128, 128))
+            t1 = time.perf_counter()
+            for i in range(9):
+                fn((i, 5), (128, 128))
+            first.append(t1 - t0)
+            ten.append(time.perf_counter() - t0)
+        out[f"{method} cold: first call on a new layout with replicas"] = statistics.median(first)
+        out[f"{method} cold: its first 10 calls"] = statistics.median(ten)
     return out
 
 
@@ -227,19 +235,24 @@ def run_group(src: Path, group: str) -> dict[str, float]:
 
 
 def spread(xs: list[float]) -> float:
-    """Half the range of ``xs`` relative to their median (the side's noise)."""
-    return (max(xs) - min(xs)) / 2 / statistics.median(xs)
+    """A side's noise: twice its rounds' robust standard deviation (1.4826 x the median
+    absolute deviation), relative to their median."""
+    mid = statistics.median(xs)
+    return 2 * 1.4826 * statistics.median(abs(x - mid) for x in xs) / mid
 
 
-def verdict(before: list[float], after: list[float]) -> tuple[float, float, float, str]:
-    """(ratio of medians, lowest and highest per-round ratio, verdict)."""
+def verdict(before: list[float], after: list[float]) -> tuple[float, float, float, float, str]:
+    """(ratio of medians, lowest and highest per-round ratio, noise, verdict): "slower"
+    ("faster") when the ratio is beyond the larger side's noise and at least two thirds of
+    the rounds agree, else "within noise"."""
     ratio = statistics.median(after) / statistics.median(before)
     paired = [a / b for a, b in zip(after, before)]
-    lo, hi = min(paired), max(paired)
     noise = max(spread(before), spread(after))
-    within = lo <= 1 <= hi or abs(ratio - 1) <= noise
-    word = "within noise" if within else "slower" if ratio > 1 else "faster"
-    return ratio, lo, hi, word
+    agree = 3 * sum(p > 1 if ratio > 1 else p < 1 for p in paired) >= 2 * len(paired)
+    word = "within noise"
+    if abs(ratio - 1) > noise and agree:
+        word = "slower" if ratio > 1 else "faster"
+    return ratio, min(paired), max(paired), noise, word
 
 
 def fmt(seconds: float) -> str:
@@ -251,13 +264,13 @@ def fmt(seconds: float) -> str:
 
 def table(before: dict[str, list[float]], after: dict[str, list[float]], names: tuple[str, str]) -> str:
     lines = [f"| measurement | before {names[0]}: median / best | after {names[1]}: median / best "
-             "| after / before | per-round ratios | verdict |", "|---|---|---|---|---|---|"]
+             "| after / before | per-round ratios | noise | verdict |", "|---|---|---|---|---|---|---|"]
     for key in before:
         b, a = before[key], after[key]
-        ratio, lo, hi, word = verdict(b, a)
+        ratio, lo, hi, noise, word = verdict(b, a)
         lines.append(f"| {key} | {fmt(statistics.median(b))} / {fmt(min(b))} "
                      f"| {fmt(statistics.median(a))} / {fmt(min(a))} | {ratio:.2f}x "
-                     f"| {lo:.2f}-{hi:.2f} | {word} |")
+                     f"| {lo:.2f}-{hi:.2f} | ±{100 * noise:.0f}% | {word} |")
     return "\n".join(lines)
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,30 +40,35 @@ from ..core.coord import Coord, make_coord
 from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
 from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
+from .stepwise import evaluators, replica_deltas
 
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
 #: (layout, shape) plans kept (least recently used dropped first)
 PLAN_CACHE_SIZE = 256
 #: replica combinations up to which a plan keeps its compiled ``apply`` (and the replica
-#: deltas it holds); beyond, each call builds it again, at a cost of the same order as the
-#: answer's size, so the cache's memory stays bounded
+#: deltas it holds); beyond, each call lists them again (step by step), at a cost of the
+#: same order as the answer's size, so the cache's memory stays bounded
 KEEP_APPLY_REPLICAS = 1024
 
 
 class Lazy:
-    """A compiled evaluator made on its first use, then kept: a memo of a pure function
+    """A compiled evaluator made when it is needed, then kept: a memo of a pure function
     (the generated source depends only on the layout value and the shape), so a plan
     compiles only what is called -- ``base`` alone costs no ``apply``, and the reverse.
 
-    Calling it runs the function (compiling it first if needed); :meth:`function` gives the
-    function itself, which the per-object entries (:class:`Entry`) call directly.
+    Calling it answers the first call step by step (``first``, :mod:`.stepwise`: no
+    compiling, so a layout evaluated once never pays it) and compiles on the second;
+    :meth:`function` gives the compiled function itself (compiling it now), which the
+    per-object entries (:class:`Entry`) call directly once it exists.
     """
 
-    __slots__ = ("_make", "_text", "_fn")
+    __slots__ = ("_make", "_first", "_text", "_fn")
 
-    def __init__(self, make: Callable[[], tuple[str, Callable[[Any], Any]]]) -> None:
+    def __init__(self, make: Callable[[], tuple[str, Callable[[Any], Any]]],
+                 first: Callable[[Any], Any] | None = None) -> None:
         self._make = make
+        self._first = first
         self._text: str | None = None
         self._fn: Callable[[Any], Any] | None = None
 
@@ -88,7 +92,13 @@ class Lazy:
         return self._text
 
     def __call__(self, index: Any) -> Any:
-        return self.function()(index)
+        fn = self._fn
+        if fn is None:
+            first, self._first = self._first, None
+            if first is not None:  # the first call: step by step; the next one compiles
+                return first(index)
+            fn = self.function()
+        return fn(index)
 
 
 def _function(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -99,10 +109,11 @@ def _function(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 class Plan:
     """The evaluators of one layout over one shape (an immutable value).
 
-    ``base`` and ``apply`` are each compiled on first use (:class:`Lazy`). ``apply`` is
-    kept when the layout has at most :data:`KEEP_APPLY_REPLICAS` moving replica
-    combinations; beyond, it builds its function on each call, at a cost of the same order
-    as the answer's size, so a kept plan's memory stays bounded. An ``apply`` over more
+    ``base`` and ``apply`` are each compiled when called a second time (:class:`Lazy`).
+    ``apply`` is compiled and kept when the layout has at most :data:`KEEP_APPLY_REPLICAS`
+    moving replica combinations; beyond, it is evaluated step by step on each call
+    (:mod:`.stepwise`), at a cost of the same order as the answer's size, so a kept plan's
+    memory stays bounded. An ``apply`` over more
     than one combination checks the ``replicas`` limit on every call before any work
     (:func:`~tilelayout.core.budget.check`).
     """
@@ -141,11 +152,17 @@ class Entry:
         self.apply: Callable[[Any], tuple[Coord, ...]] = self._first_apply
 
     def _first_base(self, index: Any) -> Coord:
-        self.base = fn = _function(self.plan.base)
+        lazy = self.plan.base
+        if type(lazy) is Lazy and not lazy.compiled:
+            return lazy(index)  # answered step by step the first time, compiled the next
+        self.base = fn = _function(lazy)
         return fn(index)
 
     def _first_apply(self, index: Any) -> tuple[Coord, ...]:
-        self.apply = fn = _function(self.plan.apply)
+        lazy = self.plan.apply
+        if type(lazy) is Lazy and not lazy.compiled:
+            return lazy(index)
+        self.apply = fn = _function(lazy)
         return fn(index)
 
 
@@ -270,24 +287,6 @@ def _plan_in_order(layout: Layout, axes: tuple[str, ...], shape: Sequence[int] |
     return _compile(layout, layout.check_shape(shape))
 
 
-def _deltas(layout: Layout) -> list[tuple[int, ...]]:
-    """What each replica combination adds per axis: stride-0 replica iters skipped,
-    duplicates removed, first-occurrence order kept (``apply``'s order). The caller has
-    counted them (against the ``replicas`` limit, or :data:`KEEP_APPLY_REPLICAS`)."""
-    tile = tile_of(layout)
-    pos = {a: k for k, a in enumerate(tile.axes)}
-    moving = [it for it in tile.replica if it.stride != 0]
-    out: dict[tuple[int, ...], None] = {}
-    for n, combo in enumerate(itertools.product(*(range(it.extent) for it in moving))):
-        if not n & 0xFFF:
-            budget.checkpoint()
-        d = [0] * len(tile.axes)
-        for it, r in zip(moving, combo, strict=True):
-            d[pos[it.axis]] += r * it.stride
-        out.setdefault(tuple(d), None)
-    return list(out)
-
-
 def _coord_text(axes: Sequence[str], values: Sequence[str]) -> str:
     pairs = "".join(f"({a!r}, {v}), " for a, v in zip(axes, values, strict=True))
     return f"_make(({pairs}))"
@@ -297,14 +296,14 @@ def _plus(name: str, d: int) -> Expr:
     return binary("+", var(name), const(d)) if d else var(name)
 
 
-def _compile(layout: Layout, shape: Shape) -> Plan:
-    tile = tile_of(layout)
+def _head(shape: Shape) -> list[str]:
+    """The generated function's first lines: ``index`` -> ``i0..i{d-1}`` by the fast
+    inline checks, else by the general (converting, raising) path ``_dims``."""
     d = len(shape)
     args = [f"i{k}" for k in range(d)]
     size = 1
     for s in shape:
         size *= s
-    # index -> i0..i{d-1}: the fast inline checks, else the general (converting, raising) path
     head = ["def _entry(index):"]
     unpack = ", ".join(args) + ("," if d == 1 else "")
     checks = " and ".join(
@@ -325,72 +324,88 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         head += flat + ["    else:", f"        {unpack} = _dims(index)"]
     else:
         head += ["    _dims(index)"]
-    images = xor_images(layout)
-    base_prog = forward_program(layout, shape, args, replicas=False, swizzle=False)
-    body = ["    " + line for line in python_lines(base_prog)]
-    names = base_prog.names
-    m_pos = tile.axes.index("m") if images else -1
+    return head
 
-    def values(delta: Sequence[int]) -> list[str]:
+
+class _Source:
+    """The generated sources of one layout over one shape, each built when first asked
+    for (a plan answered only step by step generates nothing)."""
+
+    def __init__(self, layout: Layout, shape: Shape) -> None:
+        self.layout, self.shape = layout, shape
+        self.tile = tile_of(layout)
+        self._lines: list[str] | None = None
+
+    def lines(self) -> list[str]:
+        """The function's lines up to its return: the index checks and the axis values."""
+        if self._lines is None:
+            args = [f"i{k}" for k in range(len(self.shape))]
+            prog = forward_program(self.layout, self.shape, args, replicas=False, swizzle=False)
+            self.names = prog.names
+            self.images = xor_images(self.layout)
+            self.m_pos = self.tile.axes.index("m") if self.images else -1
+            self._lines = _head(self.shape) + ["    " + line for line in python_lines(prog)]
+        return self._lines
+
+    def values(self, delta: Sequence[int]) -> list[str]:
+        """Each axis's value expression plus ``delta`` (swizzled on ``m``)."""
         out = []
-        for k, (name, dk) in enumerate(zip(names, delta, strict=True)):
+        for k, (name, dk) in enumerate(zip(self.names, delta, strict=True)):
             e = _plus(name, dk)
-            if k == m_pos:
-                e = xor_expr(e, images)  # type: ignore[arg-type]
+            if k == self.m_pos:
+                e = xor_expr(e, self.images)  # type: ignore[arg-type]
             out.append(render(e))
         return out
 
-    zero = (0,) * len(names)
+    def run(self, source: str, **extra: Any) -> dict[str, Any]:
+        shape = self.shape
 
-    def _dims(index: Any) -> tuple[int, ...]:
-        return unflatten(flat_index(index, shape), shape)
+        def _dims(index: Any) -> tuple[int, ...]:
+            return unflatten(flat_index(index, shape), shape)
 
-    def run(source: str, **extra: Any) -> dict[str, Any]:
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
         # the source is generated here from validated ints and identifier axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
         return namespace
 
-    def make_base() -> tuple[str, Callable[[Any], Coord]]:
-        lines = head + body + [f"    return {_coord_text(tile.axes, values(zero))}"]
+    def base(self) -> tuple[str, Callable[[Any], Coord]]:
+        """``base``'s source and compiled function."""
+        lines = self.lines()
+        zero = (0,) * len(self.names)
+        lines = lines + [f"    return {_coord_text(self.tile.axes, self.values(zero))}"]
         text = "\n".join(lines).replace("def _entry", "def _base", 1) + "\n"
-        return text, run(text)["_base"]
+        return text, self.run(text)["_base"]
 
-    def apply_source() -> tuple[str, tuple[tuple[int, ...], ...]]:
-        """``apply``'s source, and the replica deltas it runs over."""
-        deltas = _deltas(layout)
-        apply_src = head + body
+    def apply(self, cost: int) -> tuple[str, Callable[[Any], tuple[Coord, ...]]]:
+        """``apply``'s source and compiled function (behind the ``replicas`` limit when
+        there are ``cost`` > 1 combinations)."""
+        lines = list(self.lines())
+        deltas = replica_deltas(self.layout)
+        axes = self.tile.axes
         if len(deltas) <= _UNROLL:
-            coords = ", ".join(_coord_text(tile.axes, values(dl)) for dl in deltas)
-            apply_src.append(f"    return ({coords},)")
+            coords = ", ".join(_coord_text(axes, self.values(dl)) for dl in deltas)
+            lines.append(f"    return ({coords},)")
         else:
-            loop_vars = [f"d{k}" for k in range(len(names))]
+            loop_vars = [f"d{k}" for k in range(len(self.names))]
             exprs = []
-            for k, (n, dv) in enumerate(zip(names, loop_vars, strict=True)):
+            for k, (n, dv) in enumerate(zip(self.names, loop_vars, strict=True)):
                 e = binary("+", var(n), var(dv))
-                exprs.append(render(xor_expr(e, images) if k == m_pos else e))  # type: ignore[arg-type]
+                exprs.append(render(xor_expr(e, self.images) if k == self.m_pos else e))  # type: ignore[arg-type]
             unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
-            apply_src.append(
-                f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
-            )
-        return "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n", tuple(deltas)
+            lines.append(f"    return tuple({_coord_text(axes, exprs)} for {unpack_d} in _deltas)")
+        text = "\n".join(lines).replace("def _entry", "def _apply", 1) + "\n"
+        fn = self.run(text, _deltas=tuple(deltas))["_apply"]
+        return text, (fn if cost <= 1 else _checked(fn, cost))
 
-    cost = budget.replica_cost(tile)
-    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled on the first call, kept
 
-        def make_apply() -> tuple[str, Callable[[Any], tuple[Coord, ...]]]:
-            text, deltas = apply_source()
-            fn = run(text, _deltas=deltas)["_apply"]
-            return text, (fn if cost <= 1 else _checked(fn, cost))
-
-        return Plan(layout, shape, Lazy(make_base), Lazy(make_apply), cost)
-
-    def apply_each_call(index: Any) -> tuple[Coord, ...]:
-        budget.check("apply enumerates", cost, "replicas")
-        text, deltas = apply_source()
-        return run(text, _deltas=deltas)["_apply"](index)
-
-    return Plan(layout, shape, Lazy(make_base), apply_each_call, cost)
+def _compile(layout: Layout, shape: Shape) -> Plan:
+    source = _Source(layout, shape)
+    cost = budget.replica_cost(source.tile)
+    stepwise_base, stepwise_apply = evaluators(layout, shape)
+    base = Lazy(source.base, stepwise_base)
+    if cost > KEEP_APPLY_REPLICAS:  # many combinations: listed on each call, nothing kept
+        return Plan(layout, shape, base, stepwise_apply, cost)
+    return Plan(layout, shape, base, Lazy(functools.partial(source.apply, cost), stepwise_apply), cost)
 
 
 def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:
