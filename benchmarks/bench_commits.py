@@ -32,7 +32,10 @@ both revisions:
   after issue 22 asks them inside the layout request, the older page in three requests
   after it; the computation is the same routes' either way); and the first
   ``/api/layout`` of the 128 x 256 float32 wgmma accumulator (32,768 elements, the
-  ``bench_explorer.py`` tile).
+  ``bench_explorer.py`` tile); and, in another fresh process, ``POST /api/preset`` of
+  each of the 32 registry presets that 6f303f9 has (the page's request when it loads a
+  registry preset): the catalog's common part, since ``/api/presets`` lists every
+  preset and the registry has grown since (Triton and AMD layouts).
 
 Per measurement the table gives each side's median and best over the rounds, the ratio
 of the medians (after / before), the range of the per-round ratios (each round pairs an
@@ -76,8 +79,18 @@ PAIRS = {
     "transpose, one warp (32x32 fp32)": ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]",
                                          (32, 32), "float32"),
 }
+#: the registry presets of 6f303f9 (every one is still registered): the catalog's common part
+PRESETS_6F303F9 = (
+    "mma.m16n8k16.A", "mma.m16n8k16.B", "mma.m16n8k16.C", "mma.m16n8k8.A", "mma.m16n8k8.B",
+    "mma.m16n8k8.C", "mma.m16n8k32.A", "mma.m16n8k32.B", "mma.m16n8k32.C", "ldmatrix.x1",
+    "ldmatrix.x2", "ldmatrix.x4", "ldmatrix.m16n16", "ldmatrix.m8n16", "wgmma.m64nNk16.D",
+    "wgmma.m64nNkK.A", "tcgen05.ld.32x32b", "tcgen05.ld.16x64b", "tcgen05.ld.16x128b",
+    "tcgen05.ld.16x256b", "tcgen05.ld.16x32bx2", "tmem.accumulator", "tmem.scale_factors",
+    "smem.swizzle_atom", "smem.tile", "trainium.sbuf", "trainium.psum", "mesh.shard",
+    "case.tensor_core_tile", "case.tmem_2x128x112", "case.scale_factor_atom",
+    "case.swizzle_8x64_float16")
 #: the workload's groups, each run in a fresh process per round and side
-GROUPS = ("render", "scalar", "map_all", "plan")
+GROUPS = ("render", "catalog", "scalar", "map_all", "plan")
 
 
 # -- the workload (runs in the subprocess, against the checkout on PYTHONPATH) -----------------
@@ -190,11 +203,22 @@ def _render() -> dict[str, float]:
             "first /api/layout of the 128x256 accumulator": t3 - t2}
 
 
+def _catalog() -> dict[str, float]:
+    from tilelayout.explorer import server
+
+    t0 = time.perf_counter()
+    for name in PRESETS_6F303F9:
+        server.dumps(server._POST["/api/preset"]({"name": name}))
+    return {f"first /api/preset of each of the {len(PRESETS_6F303F9)} presets of 6f303f9":
+            time.perf_counter() - t0}
+
+
 def workload(group: str) -> None:
     """Run one group and print ``{"file": tilelayout's path, "times": {name: seconds}}``."""
     import tilelayout
 
-    times = {"render": _render, "scalar": _scalar, "map_all": _map_all, "plan": _plan}[group]()
+    times = {"render": _render, "catalog": _catalog, "scalar": _scalar, "map_all": _map_all,
+             "plan": _plan}[group]()
     print(json.dumps({"file": tilelayout.__file__, "times": times}))
 
 
