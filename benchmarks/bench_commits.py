@@ -332,4 +332,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # the with-block has removed the temporary checkouts
+        raise SystemExit("interrupted; the temporary checkouts are removed") from None

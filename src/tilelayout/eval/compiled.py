@@ -2,9 +2,10 @@
 
 ``base`` and ``apply`` on Python ints are the hot path of every per-element loop. For
 each (layout, shape) this module renders the layout's simplified forward expressions
-(:mod:`tilelayout.eval.expressions`) as small Python functions, each compiled on its
-first call (:class:`Lazy`: a program that only calls ``base`` never compiles ``apply``),
-and keeps them in a bounded least-recently-used cache keyed by the layout *value* and the
+(:mod:`tilelayout.eval.expressions`) as small Python functions, each compiled when it is
+called the second time (:class:`Lazy`: the first call is answered step by step,
+:mod:`tilelayout.eval.stepwise`, and a program that only calls ``base`` never compiles
+``apply``), and keeps them in a bounded least-recently-used cache keyed by the layout *value* and the
 shape (:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
 (:func:`plan_of`) finds a layout object's plan by the key the layout made of itself when
 it was built (:class:`~tilelayout.core.operations.LayoutKey`, a weak reference whose hash
