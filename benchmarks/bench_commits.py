@@ -224,8 +224,10 @@ def workload(group: str) -> None:
 
 # -- the driver ------------------------------------------------------------------------
 def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True,
-                          text=True).stdout.strip()
+    proc = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+    if proc.returncode:
+        raise SystemExit(f"git {' '.join(args)}: {proc.stderr.strip()}")
+    return proc.stdout.strip()
 
 
 def checkout(rev: str, into: Path) -> Path:
