@@ -73,8 +73,24 @@ def evaluators(layout: Layout, shape: Shape
     low = (1 << len(images)) - 1
     cost = budget.replica_cost(tile)
 
+    dims = len(shape)
+    size = 1
+    for s in shape:
+        size *= s
+
     def values(index: Any) -> list[int]:
-        flat = flat_index(index, shape)
+        if type(index) is int and 0 <= index < size:
+            flat = index
+        elif (type(index) is tuple and len(index) == dims
+              and all(type(x) is int for x in index)):  # in range: flat_index checks it
+            flat = 0
+            for x, s in zip(index, shape, strict=True):
+                if not 0 <= x < s:
+                    flat = flat_index(index, shape)  # refuses it
+                    break
+                flat = flat * s + x
+        else:
+            flat = flat_index(index, shape)  # converts or refuses it
         v = list(start)
         for extent, p, stride in shard:
             flat, c = divmod(flat, extent)
