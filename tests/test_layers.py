@@ -295,6 +295,7 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.explorer.request:_device_table": "a request's axis table per (table, names), LRU",
     "tilelayout.explorer.request:_parsed": "parsed layouts per (text, axis table), LRU",
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
+    "tilelayout.presets.registry:_built_default": "each registered preset built with its defaults",
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
