@@ -16,8 +16,8 @@ from urllib.parse import quote
 
 from playwright.sync_api import sync_playwright
 
-from tilelayout.explorer import api
 from tilelayout.explorer.server import serve_in_thread
+from tilelayout.explorer.views.presets import presets
 
 # the pictures in docs/explorer.md and the README: file -> (window, query)
 FEATURES = {
@@ -49,7 +49,7 @@ def main() -> None:
     w, h = map(int, args.size.split("x"))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    names = [p["name"] for p in api.presets()["presets"] if not p.get("error")]
+    names = [p["name"] for p in presets()["presets"] if not p.get("error")]
     shots = ({f: q for f, (_, q) in FEATURES.items()} if args.features
              else {f"{slug(n)}.png": f"?preset={quote(n)}" for n in names})
     if args.features:

@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 import tilelayout as tl
-from tilelayout.algebra.complement import complement
+from tilelayout.algebra.complement import complement, stride_gaps
 from tilelayout.core.errors import AlgebraError
 
 
@@ -44,3 +44,19 @@ def test_default_size_is_what_the_layout_spans():
 def test_refusals_are_algebra_errors(text, size):
     with pytest.raises(AlgebraError):
         complement(tl.parse(text), "m", size)
+
+
+def test_stride_gaps_walks_runs_with_the_callers_rule():
+    seen = []
+    gaps, cover = stride_gaps([(1, 2), (4, 2), (24, 3)], lambda s, e, c: seen.append((s, e, c)))
+    assert seen == [(1, 2, 1), (4, 2, 2), (24, 3, 8)]  # each run sees the cover below it
+    assert (gaps, cover) == ([(2, 2), (3, 8)], 72)
+    # CuTe's floor division: a stride that is no multiple of the cover leaves a hole
+    assert stride_gaps([(1, 4), (6, 6)], lambda s, e, c: None) == ([], 36)
+
+    def refuse(s, e, c):
+        if s % c:
+            raise AlgebraError(f"{s} is not a multiple of {c}")
+
+    with pytest.raises(AlgebraError, match="6 is not a multiple of 4"):
+        stride_gaps([(1, 4), (6, 6)], refuse)

@@ -191,6 +191,9 @@ RECOVERY = [
      "S[(2,3):(-3@pid,-6)] + R[(3,2):(-2,-6)] + 1", (6,), (6,), False),
     # the outer's replica is the middle digit of a fused replica of L
     ("S[()] + R[2:2]", "S[3:-7] + R[(2,2):(4,1)]", (1, 1), (1, 3), False),
+    # found by Hypothesis: the two replica sets only add up as written (both hold 1@warpid)
+    ("S[()] + R[(2,2):(1@warpid,6@warpid)]", "S[()] + R[(2,3):(1@warpid,2@warpid)]", (1,),
+     (1,), False),
 ]
 
 

@@ -6,17 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import explorer_server
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 @pytest.fixture(scope="session")
 def explorer_url():
-    from tilelayout.explorer.server import serve_in_thread
-
-    server, url = serve_in_thread()
-    yield url
-    server.shutdown()
-    server.server_close()
+    with explorer_server() as url:
+        yield url
 
 
 class Page:

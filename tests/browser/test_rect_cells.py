@@ -87,12 +87,15 @@ def test_mma_a_physical_cells_are_wide_and_all_labelled(page):
     with page.page.expect_download() as dl:
         page.page.click("[data-testid=export-svg]")
     svg = Path(dl.value.path()).read_text(encoding="utf-8")
-    # (render/svg draws a row's run of one colour as one rectangle: whole cells wide)
-    physical = re.findall(r'<g transform="translate[^>]*>(.*?)</g>', svg)[1]
-    runs = [(float(w), float(h)) for w, h in re.findall(r"h([\d.]+)v([\d.]+)h-", physical)]
+    # (render/page_svg draws a row's run of one colour as one rectangle: whole cells wide,
+    # the blank between cells drawn over it)
+    physical = svg.split('<g class="physical"', 1)[1]
+    fills = "".join(re.findall(r'<path fill="#(?!ffffff|efedea)[0-9a-f]{6}" d="([^"]*)"', physical))
+    runs = [(float(w), float(h)) for w, h in re.findall(r"h([\d.]+)v([\d.]+)h-", fills)]
     assert {h for _, h in runs} == {phys["h"]}
     assert all(w % phys["w"] == 0 for w, _ in runs) and sum(w for w, _ in runs) == 256 * phys["w"]
-    texts = re.findall(rf'<text [^>]*font-size="{got["px"]}"[^>]*fill="#1c1917"[^>]*>(\d+,\d+)</text>', svg)
+    groups = re.findall(rf'<g font-size="{got["px"]}"[^>]*fill="#1c1917"[^>]*>(.*?)</g>', physical)
+    texts = [t for body in groups for t in re.findall(r">(\d+,\d+)</text>", body)]
     assert sorted(texts) == sorted(f"{i},{j}" for i in range(16) for j in range(16))
     page.shot("rect-mma-A.png")
     assert page.errors == []

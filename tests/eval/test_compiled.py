@@ -166,3 +166,19 @@ def test_plans_are_frozen_values_and_check_the_replica_limit_per_call():
     with pytest.raises(tl.BudgetError, match="replica"):
         L.apply(1, limits=tl.Limits(replicas=4))
     assert plan_for(L, None) is plan and len(L.apply(2)) == 8
+
+
+def test_each_function_is_answered_step_by_step_once_then_compiled():
+    L = tl.parse("S[(4,8):(8@laneid,1)] + R[2:1@warpid] + 7")
+    plan = compiled.plan_for(L, None)
+    assert not plan.base.compiled and not plan.apply.compiled
+    two = ({"laneid": 8, "m": 8, "warpid": 0}, {"laneid": 8, "m": 8, "warpid": 1})
+    assert L.base(9) == two[0] and not plan.base.compiled  # the first call compiles nothing
+    assert L.base(9) == two[0] and plan.base.compiled  # the second compiles base ...
+    assert not plan.apply.compiled  # ... and not apply
+    assert L.apply(9) == two and not plan.apply.compiled
+    assert L.apply(9) == two and plan.apply.compiled
+    # the per-object entry calls the compiled functions themselves from then on
+    assert L.base(9) == two[0] and L.apply(9) == two
+    entry = compiled.PLANS[L._ref][None]
+    assert entry.base is plan.base.function() and entry.apply is plan.apply.function()

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tilelayout.explorer.server import serve_in_thread
+from tests.helpers import explorer_server
 
 
 @pytest.fixture(scope="module")
 def server():
-    srv, url = serve_in_thread()
-    yield url
-    srv.shutdown()
-    srv.server_close()
+    with explorer_server() as url:
+        yield url

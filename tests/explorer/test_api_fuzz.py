@@ -5,11 +5,10 @@ from __future__ import annotations
 import http.client
 import json
 import random
-
-import pytest
+import urllib.parse
 
 from tests.fuzzgen import NASTY_INTS, layout_text, mutated_text
-from tilelayout.explorer.server import _POST, serve_in_thread
+from tilelayout.explorer.server import _POST
 
 SEED = 1313
 POSTS = tuple(_POST)
@@ -67,17 +66,10 @@ def _headers(rng: random.Random, host: str) -> dict:
     return h
 
 
-@pytest.fixture(scope="module")
-def server():
-    srv, _ = serve_in_thread()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-
-
 def test_two_thousand_hostile_requests_get_json_errors_below_500(server):
     rng = random.Random(SEED)
-    host, port = server.server_address[:2]
+    base = urllib.parse.urlsplit(server)  # the URL of explorer/conftest.py's server
+    host, port = base.hostname, base.port
     conn = http.client.HTTPConnection(host, port, timeout=30)
     statuses: dict[int, int] = {}
     for n in range(2000):

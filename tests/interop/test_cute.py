@@ -45,17 +45,24 @@ def _random_layout(rng: random.Random):
     return tuple(m[0] for m in modes), tuple(m[1] for m in modes)
 
 
+def _random_layouts(seed: int, cap: int):
+    """Random nested CuTe ``(shape, stride)`` pairs of at most ``cap`` elements, endless."""
+    rng = random.Random(seed)
+    while True:
+        shape, stride = _random_layout(rng)
+        if math.prod(cute_logical_shape((shape, stride))) <= cap:
+            yield shape, stride
+
+
 def _fmt(t):
     return f"({','.join(_fmt(x) for x in t)})" if isinstance(t, tuple) else str(t)
 
 
 def test_every_coordinate_matches_pycute_on_random_nested_layouts():
-    rng = random.Random(6)
     checked = 0
-    while checked < 20000:
-        shape, stride = _random_layout(rng)
-        if math.prod(cute_logical_shape((shape, stride))) > 2048:
-            continue
+    for shape, stride in _random_layouts(6, 2048):
+        if checked >= 20000:
+            break
         text = f"{_fmt(shape)}:{_fmt(stride)}"
         ref = pycute.Layout(shape, stride)
         ours = from_cute(text)
@@ -377,12 +384,7 @@ def test_swizzled_layout_is_refused():
 def test_round_trips_keep_nesting_and_extent_one_strides():
     from tilelayout.interop.cute import cute_layout, to_pycute
 
-    rng = random.Random(11)
-    seen = 0
-    while seen < 300:
-        shape, stride = _random_layout(rng)
-        if math.prod(cute_logical_shape((shape, stride))) > 4096:
-            continue
+    for shape, stride in itertools.islice(_random_layouts(11, 4096), 300):
         if isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], int):
             shape, stride = shape[0], stride[0]   # flat dims (n,) print as n:d (same function)
         text = f"{_fmt(shape)}:{_fmt(stride)}"
@@ -393,7 +395,6 @@ def test_round_trips_keep_nesting_and_extent_one_strides():
         assert (back.shape, back.stride) == (pl.shape, pl.stride)     # pycute object, exact
         assert cute_layout(pl).layout == ours and to_cute(cute_layout(text)) == text
         assert to_cute(pl) == text
-        seen += 1
     # the cases the issue names: extent-1 strides and nested modes
     assert to_cute(from_cute("((4,1),2):((8,5),1)"), shape=((4, 1), 2)) == "((4,1),2):((8,5),1)"
     assert to_cute(from_cute("(3,1):(1,7)")) == "(3,1):(1,7)"

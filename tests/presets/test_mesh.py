@@ -4,6 +4,7 @@ import itertools
 
 import pytest
 
+from tests.helpers import spec_holders
 from tilelayout import presets
 from tilelayout.presets.registry import PresetError
 
@@ -19,19 +20,7 @@ def test_each_device_holds_its_block(mesh, spec, shape):
     assert p.shape == shape
     for index in itertools.product(*(range(n) for n in shape)):
         holders = {tuple(c.get(a, 0) for a in mesh) for c in p.layout.apply(index, shape)}
-        want = set()
-        for combo in itertools.product(*(range(n) for n in mesh.values())):
-            pos = dict(zip(mesh, combo, strict=True))
-            ok = True
-            for d, entry in enumerate(spec):
-                names = () if entry is None else (entry,) if isinstance(entry, str) else entry
-                block, parts = 0, 1
-                for a in names:
-                    block, parts = block * mesh[a] + pos[a], parts * mesh[a]
-                ok &= index[d] // (shape[d] // parts) == block
-            if ok:
-                want.add(combo)
-        assert holders == want, index
+        assert holders == spec_holders(mesh, spec, shape, index), index
 
 
 def test_mesh_text_parameters_read_by_the_one_grammar():

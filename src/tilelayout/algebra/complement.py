@@ -25,6 +25,8 @@ parse('S[(2,2):(8,1)]')
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.axes import check_axis
 from ..core.compose import ComposeLayout, Layout
 from ..core.errors import AlgebraError
@@ -58,9 +60,8 @@ def complement(layout: Layout, axis: str = "m", size: int | None = None,
         )
     runs = sorted((it.stride, it.extent) for it in layout.shard + layout.replica
                   if it.axis == axis and it.extent > 1 and it.stride)
-    out: list[Iter] = []
-    cover = 1
-    for s, e in runs:
+
+    def exactly_once(s: int, e: int, cover: int) -> None:
         if s < 0:
             raise AlgebraError(f"iter {e}:{s}@{axis} runs backwards (negative stride); its "
                                f"values are not in [0, size)")
@@ -70,9 +71,9 @@ def complement(layout: Layout, axis: str = "m", size: int | None = None,
                 f"cover [0, {cover}) in steps: {s} is not a multiple of {cover}, so the values "
                 f"would collide or leave gaps no strided iter fills exactly once"
             )
-        if s > cover:
-            out.append(Iter(s // cover, cover, axis))
-        cover = s * e
+
+    gaps, cover = stride_gaps(runs, exactly_once)
+    out = [Iter(n, step, axis) for n, step in gaps]
     if size is None:
         size = cover
     size = as_int(size, "complement size")
@@ -86,3 +87,26 @@ def complement(layout: Layout, axis: str = "m", size: int | None = None,
     if size > cover:
         out.append(Iter(size // cover, cover, axis))
     return TileLayout(out[::-1], offset={axis: 0} if not out else None)
+
+
+def stride_gaps(runs: list[tuple[int, int]], check: Callable[[int, int, int], None]
+                ) -> tuple[list[tuple[int, int]], int]:
+    """The walk both complements share: ``runs`` ``(stride, extent)`` in stride order, a
+    running cover ``c`` from 1; ``check(stride, extent, c)`` refuses a run (it raises)
+    that cannot sit on the cover by the caller's rule; below each run the gap filler
+    ``stride // c : c`` (when it fills more than one value), then ``c = stride * extent``.
+    Returns the fillers ``(count, step)`` and the final cover.
+
+    >>> stride_gaps([(2, 4)], lambda s, e, c: None)    # 4:2 leaves 1 gap of 2:1 below it
+    ([(2, 1)], 8)
+    >>> stride_gaps([(1, 4), (8, 2)], lambda s, e, c: None)
+    ([(2, 4)], 16)
+    """
+    gaps: list[tuple[int, int]] = []
+    cover = 1
+    for stride, extent in runs:
+        check(stride, extent, cover)
+        if stride // cover > 1:
+            gaps.append((stride // cover, cover))
+        cover = stride * extent
+    return gaps, cover

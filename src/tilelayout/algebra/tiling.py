@@ -315,6 +315,20 @@ def _unswizzled(layout: Layout, what: str) -> TileLayout:
     return layout
 
 
+def _recognized(layout: Layout, known: Layout, outer_shape, inner_shape, step: str, what: str
+                ) -> tuple[TileLayout, TileLayout, tuple[int, ...], tuple[int, ...],
+                           list[Iter], list[Iter]]:
+    """What :func:`outer_of` and :func:`inner_of` (``what``) start from: both layouts
+    checked unswizzled, both shapes, and ``layout``'s shard iters over the interleaved
+    shape split into the outer's and the inner's (extent-1 iters dropped)."""
+    _check_step(step)
+    L, k = _unswizzled(layout, what), _unswizzled(known, what)
+    os, ins = as_shape(outer_shape), as_shape(inner_shape)
+    L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
+    oshard, ishard = ([i for i in g if i.extent > 1] for g in _interleaved_groups(L, os, ins))
+    return L, k, os, ins, oshard, ishard
+
+
 def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
              tiled: bool = False, step: TileStep = "span") -> TileLayout:
     """The outer ``O`` with ``direct_sum(O, inner) == layout`` (``tiled``:
@@ -325,11 +339,8 @@ def outer_of(layout: Layout, inner: Layout, outer_shape, inner_shape, *,
     >>> outer_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(4,1)]"), (2, 2), (2, 2))
     parse('S[(2,2):(8,2)]')
     """
-    _check_step(step)
-    L, inn = _unswizzled(layout, "outer_of"), _unswizzled(inner, "outer_of")
-    os, ins = as_shape(outer_shape), as_shape(inner_shape)
-    L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
-    oshard = [i for i in _interleaved_groups(L, os, ins)[0] if i.extent > 1]
+    L, inn, os, ins, oshard, _ = _recognized(layout, inner, outer_shape, inner_shape, step,
+                                             "outer_of")
     lc, ic = _canon(L), _canon(inn)  # replicas and offsets compared in canonical form
     reps = _replica_difference(lc.replica, inn.replica)
     if reps is None:
@@ -373,11 +384,8 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     >>> inner_of(tl.parse("S[16:1]"), tl.parse("S[(2,2):(8,2)]"), (2, 2), (2, 2))
     parse('S[(2,2):(4,1)]')
     """
-    _check_step(step)
-    L, out = _unswizzled(layout, "inner_of"), _unswizzled(outer, "inner_of")
-    os, ins = as_shape(outer_shape), as_shape(inner_shape)
-    L.check_shape(tuple(o * i for o, i in zip(os, ins, strict=True)))
-    ishard = [i for i in _interleaved_groups(L, os, ins)[1] if i.extent > 1]
+    L, out, os, ins, _, ishard = _recognized(layout, outer, outer_shape, inner_shape, step,
+                                             "inner_of")
     lc = _canon(L)
     # The inner's replicas and offset are what L has beyond the outer's (absolute in a
     # tile too; the tile span scales only the outer's shard, and the rebuild below
@@ -386,6 +394,9 @@ def inner_of(layout: Layout, outer: Layout, outer_shape, inner_shape, *,
     # taken as the tile wrote them (it keeps both operands' replica iters), then with
     # replica sets normalized (L written some other way).
     splits: list[tuple[list[Iter], dict[str, int]]] = []
+    reps = _peel(L.replica, out.replica)  # L as built: both operands' replica iters
+    if reps is not None:
+        splits.append((reps, _offset_difference(L.offset, out.offset)))
     if tiled:
         written = canonicalize(L)
         assert isinstance(written, TileLayout)

@@ -18,21 +18,19 @@ from ..analysis.conflicts import tile_conflicts
 from ..analysis.legality import legality
 from ..core.capacity import GENERATIONS
 from ..core.errors import LayoutError
-from .common import add_layout_args, layout_args
+from .common import add_command, add_layout_args, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``check`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "check", help="legality report and shared-memory bank conflicts",
-        description="Check a layout against the hardware the axis table describes, and "
-                    "(with --dtype, for a 2-D shared-memory tile) count bank conflicts of "
-                    "16-byte column and row reads. Exit 1 when something needs fixing.")
+    p = add_command(sub, "check", run=run, json="print the report as JSON",
+                    help="legality report and shared-memory bank conflicts",
+                    description="Check a layout against the hardware the axis table describes, and (with "
+                                "--dtype, for a 2-D shared-memory tile) count bank conflicts of 16-byte "
+                                "column and row reads. Exit 1 when something needs fixing.")
     add_layout_args(p)
     p.add_argument("--generation", choices=GENERATIONS, default=None,
                    help="Trainium generation for SBUF capacity (default: the preset's, else trn2)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.set_defaults(run=run)
 
 
 def _conflicts(layout, shape, dtype) -> dict[str, Any] | None:

@@ -12,24 +12,23 @@ import json
 
 from ..codegen.generate import codegen
 from ..codegen.languages import LANGUAGES
-from .common import add_layout_args, layout_from_args, shape_from_args
+from .common import add_command, add_layout_args, layout_from_args, shape_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``codegen`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "codegen", help="the layout's index map as Python / C / C++ / CUDA / Triton code",
-        description="Print the layout's forward map (indices i0.. [, replica r] -> one value "
-                    "per axis) or, with --inverse, its inverse (axis values -> flat index or "
-                    "-1) as a function in the chosen language.")
+    p = add_command(sub, "codegen", run=run, json="print {layout, shape, lang, code} as JSON",
+                    help="the layout's index map as Python / C / C++ / CUDA / Triton code",
+                    description="Print the layout's forward map (indices i0.. [, replica r] -> one value per "
+                                "axis) or, with --inverse, its inverse (axis values -> flat index or -1) "
+                                "as a function in the chosen language.")
     add_layout_args(p)
     p.add_argument("--lang", default="python", choices=LANGUAGES,
                    help="target language (default: python)")
     p.add_argument("--inverse", action="store_true",
                    help="generate the inverse map (refused when two elements share a coordinate)")
+    # --max-elements (the inverse's check) comes with every command
     p.add_argument("--name", default="layout_fn", help="function name (default: layout_fn)")
-    p.add_argument("--json", action="store_true", help="print {layout, shape, lang, code} as JSON")
-    p.set_defaults(run=run)  # --max-elements (the inverse's check) comes with every command
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,8 +26,8 @@ from ..presets.operand import build
 from ..presets.registry import Preset
 from ..syntax.parser import parse
 
-__all__ = ["LayoutArgs", "add_layout_args", "add_limit_args", "add_preset_args", "bounded_float",
-           "bounded_int", "int_tuple", "layout_args", "layout_from_args", "limits_from_args",
+__all__ = ["LayoutArgs", "add_command", "add_layout_args", "add_limit_args", "add_preset_args",
+           "bounded_float", "bounded_int", "int_tuple", "layout_args", "layout_from_args", "limits_from_args",
            "preset_from_args", "shape_from_args"]
 
 
@@ -144,6 +144,28 @@ def for_command_line(message: str) -> str:
 def axes_from_args(args: argparse.Namespace) -> AxisTable:
     """The axis table a command runs under: ``--axes`` if given, else the one in force."""
     return getattr(args, "axes", None) or current()
+
+
+def add_command(sub: argparse._SubParsersAction, name: str, *, help: str, description: str,
+                run: Callable[[argparse.Namespace], int], json: str | None = None
+                ) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name`` (``help``: its line in ``tilelayout --help``,
+    ``description``: the head of its own help), which ``run`` runs; with ``json`` (what
+    the JSON holds) a ``--json`` flag, listed under "output".
+
+    >>> parser = argparse.ArgumentParser()
+    >>> sub = parser.add_subparsers()
+    >>> p = add_command(sub, "hello", help="greet", description="Greet.", run=lambda a: 0,
+    ...                 json="print the greeting as JSON")
+    >>> args = parser.parse_args(["hello", "--json"])
+    >>> args.json, args.run(args)
+    (True, 0)
+    """
+    p = sub.add_parser(name, help=help, description=description)
+    if json is not None:
+        p.add_argument_group("output").add_argument("--json", action="store_true", help=json)
+    p.set_defaults(run=run)
+    return p
 
 
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:

@@ -35,15 +35,15 @@ from ..core.axes import check_axis, current
 from ..core.mesh import parse_mesh
 from ..interop.convert import TARGETS, convert
 from ..interop.jax import mesh_axes, mesh_table
-from .common import add_layout_args, int_tuple, layout_args
+from .common import add_command, add_layout_args, int_tuple, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``convert`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "convert", help="the layout in CuTe / CuTe TV / JAX / Triton / TVM notation",
-        description="Print the layout in another tool's notation, or why that notation "
-                    "cannot express it (exit 2).")
+    p = add_command(sub, "convert", run=run, json="print one JSON object",
+                    help="the layout in CuTe / CuTe TV / JAX / Triton / TVM notation",
+                    description="Print the layout in another tool's notation, or why that notation cannot "
+                                "express it (exit 2).")
     add_layout_args(p)
     p.add_argument("--to", required=True, choices=TARGETS, help="the notation to write")
     p.add_argument("--mesh", help="JAX: the device mesh, e.g. dp=2,tp=2 (default: the "
@@ -52,8 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "wid_in_wg,laneid (default: the layout's thread axes)")
     p.add_argument("--permute", help="cute-tv: CuTe dimension permute[i] is our dimension i, "
                    "e.g. 1,0 for an mma B operand (CuTe writes it N x K)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,19 +12,17 @@ import json
 from ..core.errors import LayoutError
 from ..core.shape import format_shape
 from ..eval.inverse import elements_at
-from .common import add_layout_args, layout_args
+from .common import add_command, add_layout_args, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``elements-at`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "elements-at", help="the logical elements a physical slot holds (inverse query)",
-        description="List the logical elements held where the given axes have the given "
-                    "values, e.g. laneid=5 warpid=6.")
+    p = add_command(sub, "elements-at", run=run, json="print the indices as JSON",
+                    help="the logical elements a physical slot holds (inverse query)",
+                    description="List the logical elements held where the given axes have the given values, "
+                                "e.g. laneid=5 warpid=6.")
     add_layout_args(p)
     p.add_argument("where", nargs="+", metavar="AXIS=VALUE", help="e.g. laneid=5 (repeatable)")
-    p.add_argument("--json", action="store_true", help="print the indices as JSON")
-    p.set_defaults(run=run)
 
 
 def parse_query(items: list[str]) -> dict[str, int]:

@@ -6,17 +6,16 @@ import argparse
 import json
 
 from ..analysis.explain import explain
-from .common import add_layout_args, int_tuple, layout_args
+from .common import add_command, add_layout_args, int_tuple, layout_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``explain`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser("explain", help="the four steps for one element",
-                       description="Flatten, split, accumulate + offset, replicate: for one element.")
+    p = add_command(sub, "explain", run=run, json="print the steps as JSON",
+                    help="the four steps for one element",
+                    description="Flatten, split, accumulate + offset, replicate: for one element.")
     add_layout_args(p)
     p.add_argument("--at", required=True, help="the element, e.g. 7,15 (or a flat index)")
-    p.add_argument("--json", action="store_true", help="print the steps as JSON")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

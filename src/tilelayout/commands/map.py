@@ -12,20 +12,19 @@ import numpy as np
 
 from ..core.shape import format_shape
 from ..eval.forward import map_all
-from .common import add_layout_args, layout_args
+from .common import add_command, add_layout_args, layout_args
 
 _CHUNK = 1 << 16
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``map`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser("map", help="every element -> its coordinates",
-                       description="Print every logical element and the set of its coordinates.")
+    p = add_command(sub, "map", run=run, json="one JSON object on stdout",
+                    help="every element -> its coordinates",
+                    description="Print every logical element and the set of its coordinates.")
     add_layout_args(p)
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr (default: only for big outputs to a terminal)")
-    p.set_defaults(run=run)
 
 
 _PROGRESS_MIN = 1 << 18  # elements; smaller maps finish before a progress line helps

@@ -17,22 +17,20 @@ import argparse
 import json
 
 from ..planning.conversion import plan_conversion
-from .common import add_pair_args, layout_pair
+from .common import add_command, add_pair_args, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``plan`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "plan", help="plan a layout conversion (registers, shuffles, shared memory, collective)",
-        description="Plan moving a tile from layout SRC to layout DST: what must be "
-                    "exchanged (kind), the cheapest mechanism and why, its stages and costs.")
+    p = add_command(sub, "plan", run=run, json="print the plan as JSON",
+                    help="plan a layout conversion (registers, shuffles, shared memory, collective)",
+                    description="Plan moving a tile from layout SRC to layout DST: what must be exchanged "
+                                "(kind), the cheapest mechanism and why, its stages and costs.")
     add_pair_args(p, "src", "dst", "32,32")
     p.add_argument("--permute-k", type=int, metavar="DIM",
                    help="DST is an MMA operand with reduction index DIM, and the other "
                         "operand's K will be permuted the same way: the plan may take K in "
                         "another order (stated) to keep elements in their threads")
-    p.add_argument("--json", action="store_true", help="print the plan as JSON")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,17 +13,16 @@ import sys
 
 from .. import presets
 from ..core.shape import format_shape
-from .common import preset_from_args
+from .common import add_command, preset_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("presets", help="list or show the named hardware layouts",
-                       description="List the named, cited hardware layouts, or show one.")
+    p = add_command(sub, "presets", run=run, json="print JSON",
+                    help="list or show the named hardware layouts",
+                    description="List the named, cited hardware layouts, or show one.")
     p.add_argument("name", nargs="?", help="a preset name, e.g. mma.m16n8k16.A")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of NAME (repeatable; others take their defaults)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

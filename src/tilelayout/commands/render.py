@@ -13,13 +13,14 @@ from ..core.errors import LayoutError
 from ..render.raster import svg_to_png
 from ..render.svg import MAX_WIDTH, MIN_WIDTH, layout_svg
 from ..render.table import layout_table
-from .common import add_layout_args, bounded_float, bounded_int, layout_args
+from .common import add_command, add_layout_args, bounded_float, bounded_int, layout_args
 from .files import check_output_path, write_atomic
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("render", help="draw a layout as SVG/PNG (or a text grid)",
-                       description="Draw the logical and physical views of a layout.")
+    p = add_command(sub, "render", run=run,
+                    help="draw a layout as SVG/PNG (or a text grid)",
+                    description="Draw the logical and physical views of a layout.")
     add_layout_args(p)
     p.add_argument("-o", "--output", help="out.svg or out.png (default: SVG on stdout)")
     p.add_argument("--color", help="colour key: an axis, dim:K (logical dimension) or bank")
@@ -29,7 +30,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scale", type=bounded_float(0.1, 8.0, "--scale"), default=1.0,
                    help="PNG pixel scale, 0.1..8 (2 = sharper)")
     p.add_argument("--text", action="store_true", help="print the text grid of owners instead")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

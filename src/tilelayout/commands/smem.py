@@ -16,24 +16,22 @@ import json
 
 from ..planning.access import AccessReport
 from ..planning.choose import FAMILIES, choose_smem_layout
-from .common import add_pair_args, layout_pair
+from .common import add_command, add_pair_args, layout_pair
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``smem`` subcommand to the CLI's subparsers."""
-    p = sub.add_parser(
-        "smem", help="choose the shared-memory layout between a writer and a reader",
-        description="Choose the shared-memory layout (and swizzle) for a tile stored by the "
-                    "threads of WRITER and loaded by the threads of READER that needs the "
-                    "fewest wavefronts; print it and the candidates it beat.")
+    p = add_command(sub, "smem", run=run, json="print the choice as JSON",
+                    help="choose the shared-memory layout between a writer and a reader",
+                    description="Choose the shared-memory layout (and swizzle) for a tile stored by the "
+                                "threads of WRITER and loaded by the threads of READER that needs the fewest "
+                                "wavefronts; print it and the candidates it beat.")
     add_pair_args(p, "writer", "reader", "128,128")
     p.add_argument("--family", choices=FAMILIES, default="swizzle",
                    help="swizzle: the hardware swizzle modes (default); any: every "
                    "bijective XOR-linear layout of a 2^n-element tile")
     p.add_argument("--limit", type=int, default=12, metavar="N",
                    help="candidate rows to print (default 12; 0 = all)")
-    p.add_argument("--json", action="store_true", help="print the choice as JSON")
-    p.set_defaults(run=run)
 
 
 def operands(args: argparse.Namespace) -> tuple:

@@ -2,9 +2,11 @@
 
 ``base`` and ``apply`` on Python ints are the hot path of every per-element loop. For
 each (layout, shape) this module renders the layout's simplified forward expressions
-(:mod:`tilelayout.eval.expressions`) as a small Python function, compiles it once and
-keeps it in a bounded least-recently-used cache keyed by the layout *value* and the shape
-(:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
+(:mod:`tilelayout.eval.expressions`) as small Python functions, each compiled when it is
+called the second time (:class:`Lazy`: the first call is answered step by step,
+:mod:`tilelayout.eval.stepwise`, and a program that only calls ``base`` never compiles
+``apply``), and keeps them in a bounded least-recently-used cache keyed by the layout *value* and the
+shape (:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
 (:func:`plan_of`) finds a layout object's plan by the key the layout made of itself when
 it was built (:class:`~tilelayout.core.operations.LayoutKey`, a weak reference whose hash
 CPython computes once): no Python-level ``__hash__`` per call. The function validates the index
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,40 +41,130 @@ from ..core.coord import Coord, make_coord
 from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
 from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
+from .stepwise import evaluators, replica_deltas
 
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
 #: (layout, shape) plans kept (least recently used dropped first)
 PLAN_CACHE_SIZE = 256
 #: replica combinations up to which a plan keeps its compiled ``apply`` (and the replica
-#: deltas it holds); beyond, each call builds it again, at a cost of the same order as the
-#: answer's size, so the cache's memory stays bounded
+#: deltas it holds); beyond, each call lists them again (step by step), at a cost of the
+#: same order as the answer's size, so the cache's memory stays bounded
 KEEP_APPLY_REPLICAS = 1024
+
+
+class Lazy:
+    """A compiled evaluator made when it is needed, then kept: a memo of a pure function
+    (the generated source depends only on the layout value and the shape), so a plan
+    compiles only what is called -- ``base`` alone costs no ``apply``, and the reverse.
+
+    Calling it answers the first call step by step (``first``, :mod:`.stepwise`: no
+    compiling, so a layout evaluated once never pays it) and compiles on the second;
+    :meth:`function` gives the compiled function itself (compiling it now), which the
+    per-object entries (:class:`Entry`) call directly once it exists.
+    """
+
+    __slots__ = ("_make", "_first", "_text", "_fn")
+
+    def __init__(self, make: Callable[[], tuple[str, Callable[[Any], Any]]],
+                 first: Callable[[Any], Any] | None = None) -> None:
+        self._make = make
+        self._first = first
+        self._text: str | None = None
+        self._fn: Callable[[Any], Any] | None = None
+
+    def function(self) -> Callable[[Any], Any]:
+        """The compiled function (compiled now if it was not yet)."""
+        fn = self._fn
+        if fn is None:  # two threads may both compile: equal functions, either is kept
+            self._text, fn = self._make()
+            self._fn = fn
+        return fn
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the function has been compiled (it is on its first call)."""
+        return self._fn is not None
+
+    def text(self) -> str:
+        """The function's generated source (compiling it)."""
+        self.function()
+        assert self._text is not None
+        return self._text
+
+    def __call__(self, index: Any) -> Any:
+        fn = self._fn
+        if fn is None:
+            first, self._first = self._first, None
+            if first is not None:  # the first call: step by step; the next one compiles
+                return first(index)
+            fn = self.function()
+        return fn(index)
+
+
+def _function(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return fn.function() if type(fn) is Lazy else fn
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The compiled evaluators of one layout over one shape (an immutable value).
+    """The evaluators of one layout over one shape (an immutable value).
 
-    ``base`` and ``apply`` are compiled together when the layout has at most
-    :data:`KEEP_APPLY_REPLICAS` moving replica combinations (``source`` holds both);
-    beyond, ``apply`` builds its function on each call, at a cost of the same order as the
-    answer's size, so a kept plan's memory stays bounded. An ``apply`` over more than
-    one combination checks the ``replicas`` limit on every call before any work
-    (:func:`~tilelayout.core.budget.check`); over one it is the compiled function itself.
+    ``base`` and ``apply`` are each compiled when called a second time (:class:`Lazy`).
+    ``apply`` is compiled and kept when the layout has at most :data:`KEEP_APPLY_REPLICAS`
+    moving replica combinations; beyond, it is evaluated step by step on each call
+    (:mod:`.stepwise`), at a cost of the same order as the answer's size, so a kept plan's
+    memory stays bounded. An ``apply`` over more
+    than one combination checks the ``replicas`` limit on every call before any work
+    (:func:`~tilelayout.core.budget.check`).
     """
 
     layout: Layout  # the value it was compiled from (its axis order is the coordinates')
     shape: Shape
     base: Callable[[Any], Coord]
     apply: Callable[[Any], tuple[Coord, ...]]
-    source: str
     replica_cost: int
 
     def for_layout(self, layout: Layout) -> Plan:
         """This plan for ``layout``, a layout equal to ``self.layout`` with the same axis
-        order: the compiled functions are shared, nothing is compiled."""
-        return Plan(layout, self.shape, self.base, self.apply, self.source, self.replica_cost)
+        order: the evaluators are shared, nothing is compiled."""
+        return Plan(layout, self.shape, self.base, self.apply, self.replica_cost)
+
+    @property
+    def source(self) -> str:
+        """The generated source of ``base`` and, when kept, ``apply`` (compiling them)."""
+        texts = [f.text() for f in (self.base, self.apply) if type(f) is Lazy]
+        return "\n".join(texts)
+
+
+class Entry:
+    """A layout object's plan over one shape as the hot path reads it
+    (:func:`tilelayout.eval.forward.base` / ``apply``): ``base`` and ``apply`` are the
+    plan's compiled functions themselves (each looked up on its first call, when it is
+    compiled if no equal layout compiled it before), ``first`` the shape object the entry
+    was made for. A record of the :data:`PLANS` cache, not a value.
+    """
+
+    __slots__ = ("plan", "first", "base", "apply")
+
+    def __init__(self, plan: Plan, first: object) -> None:
+        self.plan, self.first = plan, first
+        self.base: Callable[[Any], Coord] = self._first_base
+        self.apply: Callable[[Any], tuple[Coord, ...]] = self._first_apply
+
+    def _first_base(self, index: Any) -> Coord:
+        lazy = self.plan.base
+        if type(lazy) is Lazy and not lazy.compiled:
+            return lazy(index)  # answered step by step the first time, compiled the next
+        self.base = fn = _function(lazy)
+        return fn(index)
+
+    def _first_apply(self, index: Any) -> tuple[Coord, ...]:
+        lazy = self.plan.apply
+        if type(lazy) is Lazy and not lazy.compiled:
+            return lazy(index)
+        self.apply = fn = _function(lazy)
+        return fn(index)
 
 
 def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
@@ -122,32 +213,32 @@ def cached_plan(layout: Layout, shape: Sequence[int] | int | None) -> Plan:
 SHAPES_PER_LAYOUT = 4
 
 # A cache, not state: bounded, and what it returns never depends on what was cached before.
-#: ``{L._ref: {shape: (plan, first)}}``: per layout object (keyed by the key it holds of
-#: itself, so a lookup hashes no layout) and per shape (hashable), the plan whose
-#: ``layout`` is that very object and the shape object it was first asked for with. Two
-#: plain dictionary lookups on the hot path (:func:`tilelayout.eval.forward.base`); a miss
-#: fills it (:func:`plan_entry`). At most :data:`PLAN_CACHE_SIZE` layouts x
+#: ``{L._ref: {shape: entry}}``: per layout object (keyed by the key it holds of itself,
+#: so a lookup hashes no layout) and per shape (hashable), the :class:`Entry` of the plan
+#: whose ``layout`` is that very object, with the shape object it was first asked for
+#: with. Two plain dictionary lookups on the hot path (:func:`tilelayout.eval.forward.base`);
+#: a miss fills it (:func:`plan_entry`). At most :data:`PLAN_CACHE_SIZE` layouts x
 #: :data:`SHAPES_PER_LAYOUT` shapes.
-PLANS: dict[LayoutKey, dict[object, tuple[Plan, object]]] = {}
+PLANS: dict[LayoutKey, dict[object, Entry]] = {}
 
 
-def plan_entry(layout: Layout, shape: Sequence[int] | int | None) -> tuple[Plan, object]:
-    """``(plan, first)``: the plan of ``layout`` over ``shape`` whose ``layout`` is that
-    very object, and the shape object it was first asked for with, kept in :data:`PLANS`
-    (a shape that cannot be a key is not kept). The compiled functions come from
-    :func:`plan_for` (compiled once per value, shared by equal layouts). ``(8.0, 16)``
+def plan_entry(layout: Layout, shape: Sequence[int] | int | None) -> Entry:
+    """The :class:`Entry` of ``layout`` over ``shape``: the plan whose ``layout`` is that
+    very object, and the shape object it was first asked for with (``first``), kept in
+    :data:`PLANS` (a shape that cannot be a key is not kept). The compiled functions come
+    from :func:`plan_for` (compiled once per value, shared by equal layouts). ``(8.0, 16)``
     equals ``(8, 16)`` as a key, so a caller holding another shape object than ``first``
     checks its entries are ints (:func:`exact_shape`).
 
     >>> import tilelayout as tl
     >>> L, s = tl.parse("S[8:1] + 1@pid"), (8,)
-    >>> plan, first = plan_entry(L, s)
-    >>> plan.layout is L, first is s, plan.base(3), PLANS[L._ref][s] == (plan, s)
+    >>> entry = plan_entry(L, s)
+    >>> entry.plan.layout is L, entry.first is s, entry.base(3), PLANS[L._ref][s] is entry
     (True, True, {m: 3, pid: 1}, True)
     """
     ref = layout._ref
     plan = plan_for(layout, shape)
-    entry = (plan if plan.layout is layout else plan.for_layout(layout)), shape
+    entry = Entry(plan if plan.layout is layout else plan.for_layout(layout), shape)
     shapes = PLANS.get(ref)
     if shapes is None:
         while len(PLANS) >= PLAN_CACHE_SIZE:  # drop the oldest (another thread may have)
@@ -184,35 +275,17 @@ def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
     (True, {m: 3, pid: 1})
     """
     try:
-        plan, first = PLANS[ref][shape]
+        entry = PLANS[ref][shape]
     except KeyError:
-        plan, first = plan_entry(ref(), shape)
-    if first is shape or exact_shape(shape):
-        return plan
+        entry = plan_entry(ref(), shape)
+    if entry.first is shape or exact_shape(shape):
+        return entry.plan
     return plan_for(ref(), shape)  # checks the shape: refuses (8.0, 16), converts numpy ints
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE // 8)
 def _plan_in_order(layout: Layout, axes: tuple[str, ...], shape: Sequence[int] | None) -> Plan:
     return _compile(layout, layout.check_shape(shape))
-
-
-def _deltas(layout: Layout) -> list[tuple[int, ...]]:
-    """What each replica combination adds per axis: stride-0 replica iters skipped,
-    duplicates removed, first-occurrence order kept (``apply``'s order). The caller has
-    counted them (against the ``replicas`` limit, or :data:`KEEP_APPLY_REPLICAS`)."""
-    tile = tile_of(layout)
-    pos = {a: k for k, a in enumerate(tile.axes)}
-    moving = [it for it in tile.replica if it.stride != 0]
-    out: dict[tuple[int, ...], None] = {}
-    for n, combo in enumerate(itertools.product(*(range(it.extent) for it in moving))):
-        if not n & 0xFFF:
-            budget.checkpoint()
-        d = [0] * len(tile.axes)
-        for it, r in zip(moving, combo, strict=True):
-            d[pos[it.axis]] += r * it.stride
-        out.setdefault(tuple(d), None)
-    return list(out)
 
 
 def _coord_text(axes: Sequence[str], values: Sequence[str]) -> str:
@@ -224,14 +297,14 @@ def _plus(name: str, d: int) -> Expr:
     return binary("+", var(name), const(d)) if d else var(name)
 
 
-def _compile(layout: Layout, shape: Shape) -> Plan:
-    tile = tile_of(layout)
+def _head(shape: Shape) -> list[str]:
+    """The generated function's first lines: ``index`` -> ``i0..i{d-1}`` by the fast
+    inline checks, else by the general (converting, raising) path ``_dims``."""
     d = len(shape)
     args = [f"i{k}" for k in range(d)]
     size = 1
     for s in shape:
         size *= s
-    # index -> i0..i{d-1}: the fast inline checks, else the general (converting, raising) path
     head = ["def _entry(index):"]
     unpack = ", ".join(args) + ("," if d == 1 else "")
     checks = " and ".join(
@@ -252,68 +325,88 @@ def _compile(layout: Layout, shape: Shape) -> Plan:
         head += flat + ["    else:", f"        {unpack} = _dims(index)"]
     else:
         head += ["    _dims(index)"]
-    images = xor_images(layout)
-    base_prog = forward_program(layout, shape, args, replicas=False, swizzle=False)
-    body = ["    " + line for line in python_lines(base_prog)]
-    names = base_prog.names
-    m_pos = tile.axes.index("m") if images else -1
+    return head
 
-    def values(delta: Sequence[int]) -> list[str]:
+
+class _Source:
+    """The generated sources of one layout over one shape, each built when first asked
+    for (a plan answered only step by step generates nothing)."""
+
+    def __init__(self, layout: Layout, shape: Shape) -> None:
+        self.layout, self.shape = layout, shape
+        self.tile = tile_of(layout)
+        self._lines: list[str] | None = None
+
+    def lines(self) -> list[str]:
+        """The function's lines up to its return: the index checks and the axis values."""
+        if self._lines is None:
+            args = [f"i{k}" for k in range(len(self.shape))]
+            prog = forward_program(self.layout, self.shape, args, replicas=False, swizzle=False)
+            self.names = prog.names
+            self.images = xor_images(self.layout)
+            self.m_pos = self.tile.axes.index("m") if self.images else -1
+            self._lines = _head(self.shape) + ["    " + line for line in python_lines(prog)]
+        return self._lines
+
+    def values(self, delta: Sequence[int]) -> list[str]:
+        """Each axis's value expression plus ``delta`` (swizzled on ``m``)."""
         out = []
-        for k, (name, dk) in enumerate(zip(names, delta, strict=True)):
+        for k, (name, dk) in enumerate(zip(self.names, delta, strict=True)):
             e = _plus(name, dk)
-            if k == m_pos:
-                e = xor_expr(e, images)  # type: ignore[arg-type]
+            if k == self.m_pos:
+                e = xor_expr(e, self.images)  # type: ignore[arg-type]
             out.append(render(e))
         return out
 
-    zero = (0,) * len(names)
-    base_src = head + body + [f"    return {_coord_text(tile.axes, values(zero))}"]
+    def run(self, source: str, **extra: Any) -> dict[str, Any]:
+        shape = self.shape
 
-    def _dims(index: Any) -> tuple[int, ...]:
-        return unflatten(flat_index(index, shape), shape)
+        def _dims(index: Any) -> tuple[int, ...]:
+            return unflatten(flat_index(index, shape), shape)
 
-    def run(source: str, **extra: Any) -> dict[str, Any]:
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
         # the source is generated here from validated ints and identifier axis names only
         exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
         return namespace
 
-    def apply_source() -> tuple[str, tuple[tuple[int, ...], ...]]:
-        """``apply``'s source, and the replica deltas it runs over."""
-        deltas = _deltas(layout)
-        apply_src = head + body
+    def base(self) -> tuple[str, Callable[[Any], Coord]]:
+        """``base``'s source and compiled function."""
+        lines = self.lines()
+        zero = (0,) * len(self.names)
+        lines = lines + [f"    return {_coord_text(self.tile.axes, self.values(zero))}"]
+        text = "\n".join(lines).replace("def _entry", "def _base", 1) + "\n"
+        return text, self.run(text)["_base"]
+
+    def apply(self, cost: int) -> tuple[str, Callable[[Any], tuple[Coord, ...]]]:
+        """``apply``'s source and compiled function (behind the ``replicas`` limit when
+        there are ``cost`` > 1 combinations)."""
+        lines = list(self.lines())
+        deltas = replica_deltas(self.layout)
+        axes = self.tile.axes
         if len(deltas) <= _UNROLL:
-            coords = ", ".join(_coord_text(tile.axes, values(dl)) for dl in deltas)
-            apply_src.append(f"    return ({coords},)")
+            coords = ", ".join(_coord_text(axes, self.values(dl)) for dl in deltas)
+            lines.append(f"    return ({coords},)")
         else:
-            loop_vars = [f"d{k}" for k in range(len(names))]
+            loop_vars = [f"d{k}" for k in range(len(self.names))]
             exprs = []
-            for k, (n, dv) in enumerate(zip(names, loop_vars, strict=True)):
+            for k, (n, dv) in enumerate(zip(self.names, loop_vars, strict=True)):
                 e = binary("+", var(n), var(dv))
-                exprs.append(render(xor_expr(e, images) if k == m_pos else e))  # type: ignore[arg-type]
+                exprs.append(render(xor_expr(e, self.images) if k == self.m_pos else e))  # type: ignore[arg-type]
             unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
-            apply_src.append(
-                f"    return tuple({_coord_text(tile.axes, exprs)} for {unpack_d} in _deltas)"
-            )
-        return "\n".join(apply_src).replace("def _entry", "def _apply", 1) + "\n", tuple(deltas)
+            lines.append(f"    return tuple({_coord_text(axes, exprs)} for {unpack_d} in _deltas)")
+        text = "\n".join(lines).replace("def _entry", "def _apply", 1) + "\n"
+        fn = self.run(text, _deltas=tuple(deltas))["_apply"]
+        return text, (fn if cost <= 1 else _checked(fn, cost))
 
-    base_source = "\n".join(base_src).replace("def _entry", "def _base", 1) + "\n"
-    cost = budget.replica_cost(tile)
-    if cost <= KEEP_APPLY_REPLICAS:  # few combinations: compiled now, with base
-        text, deltas = apply_source()
-        source = base_source + "\n" + text
-        space = run(source, _deltas=deltas)
-        fn = space["_apply"]
-        return Plan(layout, shape, space["_base"], fn if cost <= 1 else _checked(fn, cost),
-                    source, cost)
 
-    def apply_each_call(index: Any) -> tuple[Coord, ...]:
-        budget.check("apply enumerates", cost, "replicas")
-        text, deltas = apply_source()
-        return run(text, _deltas=deltas)["_apply"](index)
-
-    return Plan(layout, shape, run(base_source)["_base"], apply_each_call, base_source, cost)
+def _compile(layout: Layout, shape: Shape) -> Plan:
+    source = _Source(layout, shape)
+    cost = budget.replica_cost(source.tile)
+    stepwise_base, stepwise_apply = evaluators(layout, shape)
+    base = Lazy(source.base, stepwise_base)
+    if cost > KEEP_APPLY_REPLICAS:  # many combinations: listed on each call, nothing kept
+        return Plan(layout, shape, base, stepwise_apply, cost)
+    return Plan(layout, shape, base, Lazy(functools.partial(source.apply, cost), stepwise_apply), cost)
 
 
 def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:

@@ -80,17 +80,17 @@ def base(layout: Layout, index: Index, shape: Sequence[int] | None = None) -> Co
     {m: 21, pid: 0}
     """
     try:  # the hot path inline: this very object's plan, found without hashing a layout
-        plan, first = PLANS[layout._ref][shape]
-    except KeyError:  # not kept yet: compiled (or found) and kept
-        plan, first = plan_entry(layout, shape)
+        entry = PLANS[layout._ref][shape]
+    except KeyError:  # not kept yet: made (or found) and kept; compiled on its first call
+        entry = plan_entry(layout, shape)
     except (TypeError, AttributeError):  # an unhashable shape (a list, an array) or not
         return plan_for(layout, shape).base(index)  # a layout: plan_for checks and says
-    if first is not shape and not (  # another shape object: its entries must be ints,
+    if entry.first is not shape and not (  # another shape object: its entries must be ints,
             type(shape) is tuple and len(shape) == 2  # ((8.0, 16) found (8, 16)'s plan);
             and type(shape[0]) is int and type(shape[1]) is int  # the common case inline
             or exact_shape(shape)):
         return plan_for(layout, shape).base(index)
-    return plan.base(index)
+    return entry.base(index)
 
 
 def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
@@ -107,16 +107,16 @@ def apply(layout: Layout, index: Index, shape: Sequence[int] | None = None, *,
     """
     if limits is None:
         try:  # the hot path inline, as in base
-            plan, first = PLANS[layout._ref][shape]
+            entry = PLANS[layout._ref][shape]
         except KeyError:
-            plan, first = plan_entry(layout, shape)
+            entry = plan_entry(layout, shape)
         except (TypeError, AttributeError):
             return plan_for(layout, shape).apply(index)
-        if first is not shape and not (  # as in base
+        if entry.first is not shape and not (  # as in base
                 type(shape) is tuple and len(shape) == 2
                 and type(shape[0]) is int and type(shape[1]) is int or exact_shape(shape)):
             return plan_for(layout, shape).apply(index)
-        return plan.apply(index)
+        return entry.apply(index)
     with budget.using(limits):
         return plan_for(layout, shape).apply(index)
 

@@ -108,12 +108,11 @@ def from_triton_shared_bases(
     ``SharedLinearLayout.shape``): :func:`tilelayout.algebra.offsets.offsets_layout`, whose
     refusals become :class:`~tilelayout.interop.InteropError`. Zero bases are padding.
 
-    >>> from_triton_shared_bases([[1, 0], [2, 0], [0, 1]], (4, 2))
-    parse('S[(4,2):(1,4)]')
     >>> from_triton_shared_bases([[0, 1], [1, 1]], (2, 2))
     parse('ComposeLayout(Swizzle(0,1,1), S[(2,2):(2,1)])')
-    >>> from_triton_shared_bases([[0, 1], [0, 0], [1, 0]], (2, 2))   # offset bit 1: padding
-    parse('S[(2,2):(4,1)]')
+    >>> from_triton_shared_bases([], (2, 2))
+    Traceback (most recent call last):
+    tilelayout.interop.InteropError: a Triton shared layout needs at least one offset basis
     """
     try:
         return offsets_layout(offset_bases, shape)

@@ -46,7 +46,7 @@ class Route:
     level: np.ndarray  # per destination row
     source: np.ndarray  # per destination row: the chosen source row
     shuffle: ShuffleSchedule | None = None
-    shuffle_fill: tuple[np.ndarray, ...] | None = None  # per lane-crossing row, see _shuffle_edges
+    shuffle_fill: tuple[np.ndarray, ...] | None = None  # per lane-crossing row (lane_exchange)
     collective: Collective | None = None
     epw: int = 1
     staging: Staging | None = None

@@ -19,7 +19,10 @@ from collections.abc import Sequence
 from .amd import WAVE, _pair, _scaled
 from .linear import Linear, combine_cta_cga, identity_nd
 from .registry import Param, PresetLayout, fail, register
-from .triton import SOURCE, _check_rank
+from .triton import OPERAND_INDEX, SOURCE, _check_rank
+
+#: an AMD dot operand's consecutive K elements per lane (MFMA and WMMA parents alike)
+K_WIDTH = Param("k_width", "int", 8, doc="consecutive K elements per lane (kWidth)")
 
 MFMA_DOT = "amd.mfma_dot_operand"
 
@@ -64,8 +67,8 @@ def _tile(rank: int, operand_index: int, regs: Sequence[tuple[int, int]],
     "32x32 or 16x16 MFMA, k_width consecutive K elements per lane",
     source=SOURCE + " (mfmaDotToLinearLayout)",
     params=[
-        Param("operand_index", "choice", 0, (0, 1), doc="0 = A (M x K), 1 = B (K x N)"),
-        Param("k_width", "int", 8, doc="consecutive K elements per lane (kWidth)"),
+        OPERAND_INDEX,
+        K_WIDTH,
         Param("instr_shape", "shape", (32, 32, 8), doc="the MFMA parent's (M, N, K): 32x32 or 16x16"),
         Param("warps_per_cta", "shape", (2, 2), doc="the MFMA parent's wavefronts"),
         Param("tiles_per_warp", "shape", None, doc="the MFMA parent's tiles per wavefront "
@@ -121,8 +124,8 @@ WMMA_DOT = "amd.wmma_dot_operand"
     "16x16 WMMA, k_width consecutive K elements per lane, the parent's tiles along M (A) / N (B)",
     source=SOURCE + " (wmmaDotOperandToLinearLayout)",
     params=[
-        Param("operand_index", "choice", 0, (0, 1), doc="0 = A (M x K), 1 = B (K x N)"),
-        Param("k_width", "int", 8, doc="consecutive K elements per lane (kWidth)"),
+        OPERAND_INDEX,
+        K_WIDTH,
         Param("version", "choice", 2, (1, 2, 3), doc="1 RDNA3, 2 RDNA4, 3 gfx1250"),
         Param("warp_bases", "spec", (("0", "1"), ("1", "0")), doc="the WMMA parent's warp bases, "
               "16 x 16 tiles as (i,j) (rank 3: b,i,j)"),

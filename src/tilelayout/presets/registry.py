@@ -139,6 +139,14 @@ def _documented(name: str) -> str:
     return f"{p.text}\n\n{_example(p.name, p.builder, p.params, p.example_at)}"
 
 
+@functools.cache  # the same: a pure function of a registered name
+def _built_default(name: str) -> PresetLayout:
+    """Preset ``name`` built with its default parameters, once: :func:`default` (the
+    explorer's catalog) and the doc example share it (an immutable value)."""
+    p = _REGISTRY[name]
+    return p.builder(**{q.name: q.default for q in p.params})
+
+
 def register(
     name: str,
     *,
@@ -198,23 +206,18 @@ def _example(
     params: Sequence[Param],
     at: tuple[int, ...] | None,
 ) -> str:
-    values = {p.name: p.default for p in params}
-    built = builder(**values)
+    built = _built_default(name)
     index = at if at is not None else tuple(s - 1 for s in built.shape)
     coords = built.layout.apply(index, shape=built.shape)
+    signature = inspect.signature(builder).parameters
     args = "".join(f", {p.name}={p.default!r}" for p in params if p.required or
-                   p.default != _signature_default(builder, p.name))
+                   p.name not in signature or p.default != signature[p.name].default)
     return (
         "Example::\n\n"
         f"    >>> p = presets.get({name!r}{args})\n"
         f"    >>> p.layout.apply({index!r}, shape=p.shape)\n"
         f"    {coords!r}"
     )
-
-
-def _signature_default(builder: Callable[..., PresetLayout], name: str) -> Any:
-    param = inspect.signature(builder).parameters.get(name)
-    return inspect.Parameter.empty if param is None else param.default
 
 
 def _dedent(text: str) -> str:
@@ -287,7 +290,8 @@ def get(name: str, **params: Any) -> Preset:
             )
         else:
             values[p.name] = p.default
-    built = entry.builder(**values)
+    defaults = {p.name: p.default for p in entry.params}
+    built = _built_default(name) if values == defaults else entry.builder(**values)
     return Preset(
         name=name,
         layout=built.layout,

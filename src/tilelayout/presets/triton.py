@@ -78,6 +78,8 @@ def _built(linear: Linear, shape: Sequence[int]) -> PresetLayout:
 
 
 BLOCKED = "triton.blocked"
+#: which operand of a dot a layout holds (Triton's opIdx)
+OPERAND_INDEX = Param("operand_index", "choice", 0, (0, 1), doc="0 = A (M x K), 1 = B (K x N)")
 CGA_PARAMS = (
     Param("ctas_per_cga", "shape", (1, 1), doc="CTAs of the cluster per dimension (CTAsPerCGA)"),
     Param("cta_split_num", "shape", (1, 1),
@@ -288,7 +290,7 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
     source=SOURCE + " (DotOperandEncodingAttr::toLinearLayout: nvidiaDotToLinearLayout, "
     "fmaDotToLinearLayout)",
     params=[
-        Param("operand_index", "choice", 0, (0, 1), doc="0 = A (M x K), 1 = B (K x N)"),
+        OPERAND_INDEX,
         Param("k_width", "int", None, doc="elements per 32 bits along K (kWidth): 32 / element "
               "bits, or twice that for packed 8-/4-bit forms; 0 for a blocked parent (default: "
               "2, or 0 for a blocked parent)"),

@@ -30,6 +30,10 @@ from .linear import Linear, combine_cta_cga, identity, product, zeros_along
 from .registry import Param, PresetLayout, fail, register
 from .triton import SOURCE, _check_rank
 
+#: whose scales a layout holds
+SCALES_OF = Param("operand_index", "choice", 0, (0, 1),
+                  doc="0 = A's scales (M rows), 1 = B's (N rows)")
+
 #: rows of one scale-factor chunk: the 128 TMEM lanes an MMA's M spans
 CHUNK_ROWS = 128
 #: scale factors per row in one chunk (one 32-bit TMEM column holds four 8-bit ones)
@@ -96,7 +100,7 @@ SM120 = "triton.sm120_scale"
     source=SOURCE + " (getSM120DotScaledScaleLayout); PTX ISA 9.7.14.5.x warp-level MMA block "
     "scaling (#warp-level-block-scaling)",
     params=[
-        Param("operand_index", "choice", 0, (0, 1), doc="0 = A's scales (M rows), 1 = B's (N rows)"),
+        SCALES_OF,
         Param("warps_per_cta", "shape", (2, 2), doc="the MMA parent's warps (M, N)"),
         Param("shape", "shape", (128, 2), doc="(rows, K / 32)"),
     ],
@@ -140,7 +144,7 @@ MFMA_SCALE = "amd.mfma_scale"
     "registers: each lane's 32 K elements share one scale",
     source=SOURCE + " (chooseScaledMfmaScaleLayout); Gluon amd.cdna4.get_mfma_scale_layout",
     params=[
-        Param("operand_index", "choice", 0, (0, 1), doc="0 = A's scales (M rows), 1 = B's (N rows)"),
+        SCALES_OF,
         Param("instr_m", "choice", 32, (32, 16), doc="the MFMA's M = N (32 or 16)"),
         Param("tiles_per_warp", "shape", (1, 1), doc="the MFMA parent's tiles per wavefront"),
         Param("warps_per_cta", "shape", (2, 2), doc="the MFMA parent's wavefronts (M, N)"),
@@ -193,7 +197,7 @@ WMMA_K_ELEMENTS = 128
     "K elements per lane, the parent's tiles and warps along M (A) or N (B)",
     source=SOURCE + " (chooseScaledWmmaScaleLayout); Gluon amd.gfx1250 get_wmma_scale_layout",
     params=[
-        Param("operand_index", "choice", 0, (0, 1), doc="0 = A's scales (M rows), 1 = B's (N rows)"),
+        SCALES_OF,
         Param("warp_bases", "spec", (("0", "1"), ("1", "0")), doc="the WMMA parent's warp bases, "
               "16 x 16 tiles as (i,j)"),
         Param("reg_bases", "spec", None, doc="the WMMA parent's register bases, tiles as (i,j)"),

@@ -27,7 +27,6 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -37,8 +36,6 @@ from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
 from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
-from . import page_view as pv
-from .page_view import PageView
 from .palette import PALETTE
 from .physical import physical_view
 from .table import fold_shape
@@ -78,8 +75,14 @@ def default_color_key(layout: Layout, dtype: str | None, shape: Sequence[int]) -
     return layout.axes[0] if layout.axes else "dim:0"
 
 
-def _color_values(key: str, shape: tuple[int, ...], first: dict[str, np.ndarray],
-                  banks: dict[str, np.ndarray] | None) -> np.ndarray:
+def color_values(key: str, shape: tuple[int, ...], first: Mapping[str, np.ndarray],
+                 banks: Mapping[str, np.ndarray] | None) -> np.ndarray:
+    """Each element's value under colour key ``key``: an axis (``first``: each element's
+    first coordinate per axis), ``"dim:K"`` (its index along dimension K) or ``"bank"``.
+
+    >>> color_values("dim:1", (2, 3), {}, None).tolist()
+    [0, 1, 2, 0, 1, 2]
+    """
     n = math.prod(shape)
     if key == "bank":
         if banks is None:
@@ -158,7 +161,6 @@ def layout_svg(
     selected: int | None = None,
     dim: bool = False,
     tiles_per_row: int | None = None,
-    page: PageView | None = None,
     order: Sequence[str] | None = None,
 ) -> str:
     """The picture of ``layout`` over ``shape`` as SVG text.
@@ -173,8 +175,8 @@ def layout_svg(
     pales everything else. ``tiles_per_row`` fixes how many physical tiles sit in a row
     (a mesh keeps its grid); ``order`` names the axes the physical tiles follow (a device
     mesh's axis order, as :func:`~tilelayout.render.physical.physical_view` takes it).
-    ``page`` (:class:`~tilelayout.render.page_view.PageView`) draws the picture as the
-    explorer page shows it, at the page's cell and text sizes (its SVG export).
+    (The explorer page's own picture, its SVG export, is
+    :func:`~tilelayout.render.page_svg.page_svg`.)
 
     >>> import tilelayout as tl
     >>> svg = layout_svg(tl.parse("S[(4,8):(8@laneid,1@laneid)] + R[2:1@warpid]"), (4, 8),
@@ -212,15 +214,12 @@ def layout_svg(
     flat, banks = view.coords, view.banks
     first = {a: v[::r] for a, v in flat.items()}
     key = color or default_color_key(layout, dtype, dims)
-    cval = _color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
+    cval = color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
     palette: Sequence[str] = PALETTE
-    if page is None:
-        cidx = (cval % len(PALETTE)).astype(np.int64)
-    else:  # as the page colours: each distinct value its own colour, by rank
-        cidx, palette = pv.rank_colours(cval)
+    cidx = (cval % len(PALETTE)).astype(np.int64)
 
     parts: list[str] = []
-    pad, head = 12.0, (52.0 if page is None else pv.BAND + 12.0)
+    pad, head = 12.0, 52.0
     show_logical = views in ("both", "logical")
     show_physical = views in ("both", "physical")
     panel_w = (width - 3 * pad) / 2 if (show_logical and show_physical) else width - 2 * pad
@@ -233,10 +232,7 @@ def layout_svg(
     ring_at: dict[str, dict[int, tuple[float, float, float, float]]] = {}
     owners_at: dict[int, list[tuple[float, float, float, float]]] = {}
     if show_logical:
-        if page is None:
-            cw = ch = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
-        else:
-            cw, ch = page.logical_cell
+        cw = ch = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
         x0, y0 = x_panel + 24, head + 28
         parts.append(_text(x_panel, head + 8, f"logical {format_shape(dims)}", 11, "start", "bold"))
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
@@ -245,12 +241,7 @@ def layout_svg(
         parts.append("</g>")
         if min(cw, ch) >= 5:
             parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cw, ch))
-        if page is not None:  # the page's text: the colour value, at the page's size
-            if page.logical_font:
-                parts.extend(pv.cell_text(x0 + (fold.col[e] + 0.5) * cw, y0 + (fold.row[e] + 0.5) * ch,
-                                          str(int(cval[e])), page.logical_font, page.lines[0])
-                             for e in range(n))
-        elif cw >= 14:
+        if cw >= 14:
             fs = cw * 0.36
             others = [a for a in layout.axes if a != key]
             label_axes = others[:2] if len(layout.axes) > 1 else list(layout.axes)
@@ -259,9 +250,7 @@ def layout_svg(
                 s = "/".join(str(int(v[e])) for v in lab)
                 parts.append(_text(x0 + (fold.col[e] + 0.5) * cw, y0 + (fold.row[e] + 0.62) * ch,
                                    s, fs))
-        if page is not None:
-            parts.extend(_axis_labels(x0, y0, cw, ch, fold.row_label, fold.col_label))
-        elif cw >= 8:
+        if cw >= 8:
             step = max(1, int(math.ceil(12 / cw)))
             for c in range(0, fold.ncols, step):
                 parts.append(_text(x0 + (c + 0.5) * cw, y0 - 3, fold.col_label[c], min(9, cw * 0.6)))
@@ -270,7 +259,7 @@ def layout_svg(
                                    "end"))
         height = max(height, y0 + fold.nrows * ch + pad)
         right = max(right, x0 + fold.ncols * cw)
-        x_panel = max(x_panel + (panel_w if page is None else 0), right) + pad + (20 if page else 0)
+        x_panel = max(x_panel + panel_w, right) + pad
         ring_at["logical"] = {e: (x0 + fold.col[e] * cw, y0 + fold.row[e] * ch, cw, ch)
                               for e in marked}
 
@@ -300,14 +289,10 @@ def layout_svg(
             tr = math.ceil(len(tiles) / tc)
             tile_pos = [(i // tc, i % tc) for i in range(len(tiles))]
         gap_cells = 1.5 if len(tiles) > 1 else 0.0
-        label_room = (14.0 if len(tiles) > 1 else 0.0) + (14.0 if page is not None else 0.0)
-        if page is None:
-            cw = ch = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
-                                 900 - label_room * tr)
-            x0 = x_panel + 24
-        else:
-            cw, ch = page.physical_cell
-            x0 = x_panel + 7 * max(len(str(v)) for v in (_part_labels(view.rows, nrows) or ["0"])) + 8
+        label_room = 14.0 if len(tiles) > 1 else 0.0
+        cw = ch = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
+                             900 - label_room * tr)
+        x0 = x_panel + 24
         y0 = head + 28
         parts.append(_text(x_panel, head + 8, view.title, 11, "start", "bold"))
         tw, th = (ncols + gap_cells) * cw, (nrows + gap_cells) * ch + label_room
@@ -327,24 +312,13 @@ def layout_svg(
                          f'height="{_n(nrows * ch)}" fill="{_EMPTY}"/>')
             if len(tiles) > 1:
                 label = ", ".join(f"{k}={v}" for k, v in tiles[i].items())
-                parts.append(_text(tx, ty - 4 - (14 if page else 0), label, 10, "start"))
+                parts.append(_text(tx, ty - 4, label, 10, "start"))
         parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], (cw, ch), palette))
         parts.append("</g>")
         if min(cw, ch) >= 5:
             for a, b in tile_pos:
                 parts.append(_grid_lines(x0 + b * tw, y0 + a * th + label_room, nrows, ncols, cw, ch))
-        if page is not None:
-            if page.physical_font:
-                parts.extend(pv.cell_text(x0 + (gx[p] + span / sub / 2) * cw, y0 + (gy[p] + 0.5) * ch,
-                                          _index_text(p // r, dims), page.physical_font,
-                                          page.lines[1])
-                             for p in keep.tolist())
-            rows, cols = _part_labels(view.rows, nrows), _part_labels(view.cols, ncols)
-            for a, b in tile_pos:
-                tx, ty = x0 + b * tw, y0 + a * th + label_room
-                parts.extend(_axis_labels(tx, ty, cw, ch, rows if b == 0 else [],
-                                          cols if a == 0 else []))
-        elif cw / sub >= 14 and n * r <= 4096:
+        if cw / sub >= 14 and n * r <= 4096:
             fs = min(cw / sub * 0.32, ch * 0.36)
             for p in keep.tolist():
                 parts.append(_text(x0 + (gx[p] + span / sub / 2) * cw, y0 + (gy[p] + 0.62) * ch,
@@ -359,12 +333,6 @@ def layout_svg(
                                 (head, right + pad, height)))
     values = np.unique(cval)
     title = str(layout)
-    if page is not None:
-        width = max(int(width), int(math.ceil(right + pad)),
-                    int(20 + 7.3 * (len(title) + 20)),
-                    *(int(20 + 6.7 * len(c)) for c in page.captions))
-        top = pv.band(page, f"{title} shape ({', '.join(map(str, dims))})", values, palette, width)
-        return _svg_text(width, height, top, parts)
     legend_y = height + 4
     key_label = f"colour = {key.replace('dim:', 'logical dim ')}"
     parts.append(_text(pad, legend_y + 10, key_label, 11, "start", "bold"))
@@ -398,25 +366,6 @@ def _svg_text(width: float, height: float, top: list[str], parts: list[str]) -> 
 def _index_text(e: int, dims: tuple[int, ...]) -> str:
     """Element ``e``'s logical index as the page writes it (``7,15``)."""
     return ",".join(str(int(v)) for v in np.unravel_index(e, dims))
-
-
-def _part_labels(parts: Sequence[Mapping[str, Any]], count: int) -> list[str]:
-    """Row (column) labels of the physical view: the one axis's values, else the index."""
-    if len(parts) == 1 and len(parts[0]["values"]) == count:
-        return [str(v) for v in parts[0]["values"]]
-    return [str(i) for i in range(count)]
-
-
-def _axis_labels(x0: float, y0: float, cw: float, ch: float, rows: Sequence[str],
-                 cols: Sequence[str]) -> list[str]:
-    """Row labels left of a grid and column labels above it, thinned to stay readable."""
-    rstep = max(1, math.ceil(12 / ch))
-    cstep = max(1, math.ceil((7 * max((len(c) for c in cols), default=1) + 4) / cw))
-    out = [pv.label(round(x0 - 4, 1), round(y0 + (i + 0.5) * ch + 3.5, 1), rows[i], "end")
-           for i in range(0, len(rows), rstep)]
-    out += [pv.label(round(x0 + (j + 0.5) * cw, 1), round(y0 - 3, 1), cols[j], "middle")
-            for j in range(0, len(cols), cstep)]
-    return out
 
 
 def _selection(highlight: Sequence[int], selected: int | None, n: int) -> set[int]:

@@ -3,7 +3,7 @@
 import tilelayout as tl
 from tilelayout.algebra.cute.composition import composition
 from tilelayout.algebra.cute.modes import CuteLayout
-from tilelayout.algebra.cute.swizzled import CuteComposed, as_composed, on_inner
+from tilelayout.algebra.cute.swizzled import CuteComposed, as_composed, swizzle_outside
 
 
 def test_evaluation_swizzles_the_inner_offset():
@@ -23,7 +23,24 @@ def test_our_compose_layout_reads_back():
 
 def test_operations_keep_the_swizzle_outside():
     A = CuteComposed(tl.Swizzle(3, 3, 3), 0, CuteLayout((8, 64), (64, 1)))
-    R = on_inner(composition, A, (CuteLayout(8, 1), CuteLayout(8, 1)))
+    R = composition(A, (CuteLayout(8, 1), CuteLayout(8, 1)))
     assert R.swizzle == A.swizzle
     assert all(R(i) == A.swizzle.apply(R.inner(i)) for i in range(R.inner.size))
     assert R.dims == (8, 8)
+
+
+def test_swizzle_outside_runs_on_the_inner_layout_only_when_swizzled():
+    seen = []
+
+    @swizzle_outside
+    def op(a, k):
+        """Records what it was given."""
+        seen.append(a)
+        return CuteLayout(k, 1)
+
+    A = CuteComposed(tl.Swizzle(2, 0, 3), 4, CuteLayout(32, 1))
+    R = op(A, 8)
+    assert (R.swizzle, R.offset, R.inner) == (A.swizzle, 4, CuteLayout(8, 1))
+    assert seen == [A.inner]
+    assert op(CuteLayout(4, 1), 2) == CuteLayout(2, 1) and seen[-1] == CuteLayout(4, 1)
+    assert op.__name__ == "op" and op.__doc__ == "Records what it was given."

@@ -6,6 +6,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.explorer.answers import answer
+from tilelayout.render.page_svg import page_svg
 from tilelayout.render.page_view import PageView
 from tilelayout.render.svg import layout_svg
 
@@ -45,15 +46,28 @@ def test_refusals_of_the_renderer_are_400s():
         assert status == 400, (extra, body)
 
 
+def _grid(cell, nrows, ncols, ntiles=1, sub=1):
+    w, h = cell
+    return {"cell": [w, h], "rows": [r * h for r in range(nrows + 1)],
+            "cols": [c * w * sub for c in range(ncols + 1)],
+            "tiles": [[30 + t * (ncols * sub * w + 10), 32] for t in range(ntiles)],
+            "size": [40 + ntiles * (ncols * sub * w + 10), 40 + nrows * h], "font": 7,
+            "header": 16 if ntiles > 1 else 0, "heads": [1] * ntiles}
+
+
 def test_the_pages_view_state_draws_the_picture_as_the_page_shows_it():
-    view = {"logical": {"cell": [20, 12], "font": 8}, "physical": {"cell": [24, 16], "font": 7},
+    view = {"logical": _grid((20, 12), 8, 16), "physical": _grid((24, 16), 32, 2, 4),
             "what": "laneid", "captions": ["a", "b"]}
     status, body = answer("POST", "/api/svg", {"layout": REF, "shape": "8,16", "view": view})
     assert status == 200
-    page = PageView((20.0, 12.0), 8, (24.0, 16.0), 7, "laneid", ("a", "b"))
-    assert body["svg"] == layout_svg(tl.parse(REF), (8, 16), page=page)
+    assert body["svg"] == page_svg(tl.parse(REF), (8, 16), page=PageView.parse(view))
+    assert ">warpid 5<" in body["svg"]  # the tile names the page writes
     status, body = answer("POST", "/api/svg", {"layout": REF, "view": {"logical": 1}})
     assert status == 400 and body["field"] == "view"
+    # a geometry for another grid is refused (the page's view of another layout)
+    status, body = answer("POST", "/api/svg", {"layout": "S[(4,8):(8,1)]", "shape": "4,8",
+                                               "view": view})
+    assert status == 400 and "lays out" in body["error"]
 
 
 def test_the_physical_tiles_follow_the_requests_axis_order_as_the_page_draws_them():

@@ -26,6 +26,7 @@ import itertools
 from typing import Any
 
 from ...core.errors import AlgebraError
+from ..complement import stride_gaps
 from .composition import coalesce_leaves
 from .modes import CuteLayout, as_cute, leaves, trusted
 
@@ -54,22 +55,19 @@ def complement_leaves(shapes: list[int], strides: list[int], cotarget: int) -> t
     ([2, 3], [1, 8])
     """
     runs = sorted((d, s) for s, d in zip(shapes, strides, strict=True) if s != 1 and d != 0)
-    res_s: list[int] = []
-    res_d: list[int] = []
-    cur = 1
-    for d, s in runs:
+
+    def injective(d: int, s: int, cur: int) -> None:
         if d < 0:
             raise AlgebraError(f"complement: leaf {s}:{d} has a negative stride; CuTe's "
                                f"complement takes non-negative strides")
-        if d < cur:
+        if d < cur:  # a stride that is not a multiple of cur is fine: floor-divided
             raise AlgebraError(
                 f"complement: leaf {s}:{d} overlaps the smaller leaves, which reach {cur}: "
                 f"the layout is not injective (CuTe's non-injective layout assertion)")
-        res_s.append(d // cur)
-        res_d.append(cur)
-        cur = s * d
-    res_s.append(-(-cotarget // cur))
-    res_d.append(cur)
+
+    gaps, cur = stride_gaps(runs, injective)
+    res_s = [n for n, _ in gaps] + [-(-cotarget // cur)]
+    res_d = [step for _, step in gaps] + [cur]
     return coalesce_leaves(res_s, res_d)
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from ...core.errors import AlgebraError
 from .modes import CuteLayout, IntTuple, as_cute, leaves, rebuild, trusted
-from .swizzled import on_inner
+from .swizzled import swizzle_outside
 
 
 def coalesce_leaves(shapes: list[int], strides: list[int]) -> tuple[list[int], list[int]]:
@@ -165,6 +165,7 @@ def by_mode(op: Any, a: CuteLayout, tiler: tuple, name: str) -> CuteLayout:
     return trusted(tuple(m.shape for m in done), tuple(m.stride for m in done))
 
 
+@swizzle_outside  # Sw o o o (L o B): the swizzle stays outside
 def composition(a: Any, b: Any) -> Any:
     """``c -> a(b(c))`` with CuTe's semantics (see the module docstring).
 
@@ -180,10 +181,6 @@ def composition(a: Any, b: Any) -> Any:
     >>> str(composition(CuteLayout((8, 8), (8, 1)), (4, None)))
     '(4,8):(8,1)'
     """
-    if type(a) is not CuteLayout:
-        swizzled = on_inner(composition, a, b)  # Sw o o o (L o B): the swizzle stays outside
-        if swizzled is not None:
-            return swizzled
     a = as_cute(a, what="A")
     if b is None:
         return a

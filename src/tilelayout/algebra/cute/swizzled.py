@@ -19,7 +19,9 @@ parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
+from collections.abc import Callable
 from typing import Any
 
 from ...core.compose import ComposeLayout
@@ -114,19 +116,25 @@ def as_composed(x: Any, shape: Any = None) -> CuteComposed | None:
     return None
 
 
-def on_inner(op: Any, a: Any, *args: Any) -> CuteComposed | None:
-    """``op`` on a swizzled ``a``'s inner layout, the swizzle and offset kept (CuTe's rule
-    for operations that compose on the right); None when ``a`` is not swizzled.
+def swizzle_outside(op: Callable[..., Any]) -> Callable[..., Any]:
+    """``op`` (an operation whose first argument is a layout) that, given a swizzled
+    layout, runs on its inner layout and keeps the swizzle and offset outside: CuTe's rule
+    for the operations that compose on the right (composition and the divides).
 
     >>> from tilelayout.algebra.cute.composition import composition
     >>> A = CuteComposed(Swizzle(3, 3, 3), 0, CuteLayout((8, 64), (64, 1)))
-    >>> str(on_inner(composition, A, (CuteLayout(8, 1), CuteLayout(8, 1))))
+    >>> str(composition(A, (CuteLayout(8, 1), CuteLayout(8, 1))))     # composition has it
     'Swizzle<3,3,3> o (8,8):(64,1)'
     """
-    c = as_composed(a)
-    if c is None:
-        return None
-    return CuteComposed(c.swizzle, c.offset, op(c.inner, *args))
+
+    @functools.wraps(op)
+    def on_inner(a: Any, *args: Any) -> Any:
+        c = None if type(a) is CuteLayout else as_composed(a)
+        if c is None:
+            return op(a, *args)
+        return CuteComposed(c.swizzle, c.offset, op(c.inner, *args))
+
+    return on_inner
 
 
-__all__ = ["CuteComposed", "as_composed", "on_inner"]
+__all__ = ["CuteComposed", "as_composed", "swizzle_outside"]

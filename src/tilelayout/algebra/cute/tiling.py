@@ -35,7 +35,7 @@ from ...core.errors import AlgebraError
 from .complement import complement_leaves
 from .composition import by_mode, coalesce_leaves, compose_flat
 from .modes import CuteLayout, as_cute, leaves, make_layout, trusted
-from .swizzled import on_inner
+from .swizzled import swizzle_outside
 
 
 def _tiler(t: Any) -> Any:
@@ -44,6 +44,7 @@ def _tiler(t: Any) -> Any:
     return as_cute(t, what="tiler")
 
 
+@swizzle_outside
 def logical_divide(layout: Any, tiler: Any) -> CuteLayout:
     """CuTe's ``logical_divide``: ``(tile, rest)`` in each divided mode.
 
@@ -51,10 +52,6 @@ def logical_divide(layout: Any, tiler: Any) -> CuteLayout:
     >>> str(logical_divide(CuteLayout(16, 1), CuteLayout(4, 2)))
     '(4,(2,2)):(2,(1,8))'
     """
-    if type(layout) is not CuteLayout:
-        swizzled = on_inner(logical_divide, layout, tiler)  # the swizzle stays outside
-        if swizzled is not None:
-            return swizzled
     a = as_cute(layout)
     t = _tiler(tiler)
     if t is None:
@@ -103,6 +100,7 @@ def _gathered(op: Any, layout: Any, tiler: Any, unpack: bool) -> CuteLayout:
     return make_layout(tile, make_layout(*rest) if len(rest) != 1 else rest[0])
 
 
+@swizzle_outside
 def zipped_divide(layout: Any, tiler: Any) -> CuteLayout:
     """CuTe's ``zipped_divide``: ``((tile modes), (rest modes))``.
 
@@ -110,13 +108,10 @@ def zipped_divide(layout: Any, tiler: Any) -> CuteLayout:
     >>> str(zipped_divide(CuteLayout((4, 6), (1, 4)), (2, 3)))
     '((2,3),(2,2)):((1,4),(2,12))'
     """
-    if type(layout) is not CuteLayout:
-        swizzled = on_inner(zipped_divide, layout, tiler)  # the swizzle stays outside
-        if swizzled is not None:
-            return swizzled
     return _gathered(logical_divide, layout, tiler, unpack=False)
 
 
+@swizzle_outside
 def tiled_divide(layout: Any, tiler: Any) -> CuteLayout:
     """CuTe's ``tiled_divide``: ``((tile modes), rest0, rest1, ...)``.
 
@@ -124,10 +119,6 @@ def tiled_divide(layout: Any, tiler: Any) -> CuteLayout:
     >>> str(tiled_divide(CuteLayout((4, 6), (1, 4)), (2, 3)))
     '((2,3),2,2):((1,4),2,12)'
     """
-    if type(layout) is not CuteLayout:
-        swizzled = on_inner(tiled_divide, layout, tiler)  # the swizzle stays outside
-        if swizzled is not None:
-            return swizzled
     return _gathered(logical_divide, layout, tiler, unpack=True)
 
 

@@ -1,5 +1,6 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
 import { drawnRequest, postJSON } from "./api.js";
+import { LABEL_PX, labelStep } from "./gridtext.js";
 import { LIGHT } from "./theme.js";
 import { unravel } from "./util.js";
 
@@ -44,28 +45,54 @@ function exportConnectors(m, x, dl, dp) {
   });
 }
 
-// the elements a selection marks (logical cells, and the elements held by marked physical
-// cells), as flat indices for /api/svg
-function markedElements(m, R) {
-  const out = new Set();
-  for (const key of (m.lgrid.hl ? m.lgrid.hl.cells : [])) if (m.lflat[key] >= 0) out.add(m.lflat[key]);
-  for (const key of (m.pgrid.hl ? m.pgrid.hl.cells : [])) if (m.first[key] >= 0) out.add(Math.floor(m.first[key] / R));
-  return [...out];
+// a list of numbers as runs, {start, runs: [[step, count], ...]} (render/page_view.py
+// expand_runs): the page's positions and ring keys are mostly evenly spaced, and the
+// request stays small
+function runs(list) {
+  if (!list.length) return [];
+  const out = [];
+  for (let i = 1; i < list.length; i++) {
+    const step = list[i] - list[i - 1], last = out[out.length - 1];
+    if (last && Math.abs(last[0] - step) < 1e-9) last[1]++;
+    else out.push([step, 1]);
+  }
+  return { start: list[0], runs: out };
 }
 
-// Both views as one SVG picture (light colours), drawn by the server (render/svg.py) from
-// the page's view state: cell and text sizes at the current zoom, the colour key, the
-// captions, the selection; dim: dim what is not selected (as the page does)
+// the ringed cells to send: the first 64 in the page's order (the connectors go to those),
+// the rest sorted (they compress to runs), at most 3072 (the request stays under the
+// server's body limit)
+function ringKeys(cells) {
+  const keys = [...cells].slice(0, 3072);
+  return [...keys.slice(0, 64), ...keys.slice(64).sort((a, b) => a - b)];
+}
+
+// One view's grid as the page lays it out and paints it (render/page_view.py GridView):
+// where its tiles, rows and columns sit at the current zoom, its text size, which labels
+// and tile names it writes, what its selection rings. The server draws there.
+function gridView(g) {
+  const s = g.spec, hl = g.hl, ctx = document.createElement("canvas").getContext("2d");
+  return {
+    cell: [g.sw, g.ch], font: g.labelPx(), lines: g.labelLines(), margin: [g.marginL, g.marginT],
+    header: g.header, size: [g.width, g.height], gaps: g.gaps(),
+    rows: runs(Array.from(g.rowY.subarray(0, s.nrows + 1))), cols: runs(Array.from(g.colX.subarray(0, s.ncols + 1))),
+    tiles: Array.from(g.tileX, (x, t) => [x, g.tileY[t]]),
+    steps: [labelStep(g.ch, LABEL_PX + 2), g.colStep()],
+    heads: g.header ? Array.from(g.tileX, (x, t) => (g.tileY[t] >= 14 ? g.headForm(ctx, t, g.width)[0] : 0)) : [],
+    ring: runs(hl ? ringKeys(hl.cells) : []), primary: hl ? hl.primary : -1, whole: !!(hl && hl.wholeCells),
+  };
+}
+
+// Both views as one SVG picture (light colours), drawn by the server (render/page_svg.py)
+// where the page draws them: each view's geometry and selection, the colour key, the
+// captions, the theme; dim: dim what is not selected (as the page does)
 export async function exportSvg(state, { dim = false } = {}) {
   const m = state.model, d = state.data;
   if (!m) return;
   const x = extras(state);
-  const side = (g) => ({ cell: [g.cw, g.ch], font: g.labelPx(), lines: g.labelLines() });
   const { svg } = await postJSON("/api/svg", {
-    ...drawnRequest(d), order: d.order || null, color: state.color, dim, tiles_per_row: m.pgrid.perRow,
-    highlight: markedElements(m, d.replicas).slice(0, 4096),
-    selected: x.element >= 0 ? state.sel.flat : null,
-    view: { logical: side(m.lgrid), physical: side(m.pgrid), what: x.what, captions: x.captions },
+    ...drawnRequest(d), order: d.order || null, color: state.color, dim,
+    view: { logical: gridView(m.lgrid), physical: gridView(m.pgrid), what: x.what, captions: x.captions, theme: LIGHT },
   });
   download("tilelayout.svg", new Blob([svg], { type: "image/svg+xml" }));
   return svg.length;
@@ -118,16 +145,27 @@ export function exportPng(state, { dim = false } = {}) {
   const opts = { highlight: true, dim, theme: LIGHT };
   ctx.save(); ctx.translate(10, TOP); m.lgrid.render(ctx, ...pl, opts); ctx.restore();
   ctx.save(); ctx.translate(30 + pl[2], TOP); m.pgrid.render(ctx, ...pp, opts); ctx.restore();
-  // connectors (when both views are exported whole, so that the coordinates agree)
+  // connectors as the page draws them, dots at both ends (when both views are exported
+  // whole, so that the coordinates agree)
   if (pl[0] === 0 && pl[1] === 0 && pp[0] === 0 && pp[1] === 0) {
+    const lines = exportConnectors(m, x, [10, TOP], [30 + pl[2], TOP]);
+    const dot = (cx, cy) => { ctx.beginPath(); ctx.arc(cx, cy, 2.5, 0, 2 * Math.PI); ctx.fill(); };
     ctx.strokeStyle = "rgba(37,99,235,0.75)";
+    ctx.fillStyle = LIGHT.primary;
     ctx.lineWidth = 1.5;
-    for (const c of exportConnectors(m, x, [10, TOP], [30 + pl[2], TOP])) {
+    for (const c of lines) {
       const mx = (c.x1 + c.x2) / 2;
       ctx.beginPath();
       ctx.moveTo(c.x1, c.y1);
       ctx.bezierCurveTo(mx, c.y1, mx, c.y2, c.x2, c.y2);
       ctx.stroke();
+      dot(c.x2, c.y2);
+    }
+    if (lines.length) {
+      dot(lines[0].x1, lines[0].y1);
+      const more = x.owners.length - lines.length;
+      ctx.font = "11px system-ui, sans-serif";
+      if (more > 0) ctx.fillText(`+${more} more owners`, lines[0].x1 + 6, lines[0].y1 - 6);
     }
   }
   out.toBlob((blob) => download("tilelayout.png", blob), "image/png");

@@ -33,7 +33,7 @@ export const overlay = {
       ctx.fillStyle = th.dim;
       ctx.fillRect(x0, y0, w, h);
     }
-    const g = this.ch >= 6 ? 1 : 0;
+    const [g, subGap] = this.gaps();
     const rects = [];
     for (const key of hl.cells) {
       const [x, y, cw, ch] = hl.wholeCells ? this.cellRect(...this.unkey(key).slice(0, 3)) : this.keyRect(key);
@@ -47,7 +47,6 @@ export const overlay = {
     const text = px > 0 ? this.fns.text : null;
     for (const [key, x, y, cw, ch] of rects) {
       if (hl.wholeCells && this.sub > 1) {  // a whole bank word: each element in it
-        const subGap = this.sw >= 10 ? 1 : 0;
         for (let k = 0; k < this.sub; k++) {
           const col = hl.colour(key + k);
           ctx.fillStyle = col || th.empty;

@@ -17,6 +17,22 @@ export const painting = {
     this.paint();
   },
 
+  // the blank between cells and between the sub-cells of a cell, in px
+  gaps() { return [this.ch >= 6 ? 1 : 0, this.sw >= 10 ? 1 : 0]; },
+
+  // the name tile t gets in a region whose right edge is at `right`: [1, its label],
+  // [2, its short label] when only that fits, [0, ""] when neither does (ctx: HEAD_FONT)
+  headForm(ctx, t, right) {
+    const s = this.spec;
+    const room = Math.min(this.tileW + GAP_T - 4, right - this.tileX[t]);
+    ctx.font = HEAD_FONT;
+    const label = s.tileLabel(t);
+    if (!label) return [0, ""];
+    if (ctx.measureText(label).width <= room) return [1, label];
+    const short = s.tileShort ? s.tileShort(t) : "";
+    return short && ctx.measureText(short).width <= room ? [2, short] : [0, ""];
+  },
+
   // the drawing functions without painting (fit() needs the text to size the cells)
   setFns(fill, text, mark) {
     this.fns = { fill, text, mark };
@@ -42,8 +58,7 @@ export const painting = {
     ctx.fillStyle = th.bg;
     ctx.fillRect(0, 0, w, h);
     ctx.translate(-x0, -y0);
-    const gap = this.ch >= 6 ? 1 : 0;
-    const subGap = this.sw >= 10 ? 1 : 0;
+    const [gap, subGap] = this.gaps();
     const px = this.labelPx();  // one text size for the whole grid; 0: no cell text
     const lines = this.labelLines();
     const th2 = lines === 2 ? px * LINE_HEIGHT + px : px;  // the text block's height
@@ -65,13 +80,10 @@ export const painting = {
         ctx.fillStyle = th.head;
         ctx.textAlign = "left";
         ctx.textBaseline = "middle";
-        ctx.font = HEAD_FONT;
-        const room = Math.min(this.tileW + GAP_T - 4, x0 + w - tx);
-        let label = s.tileLabel(t);
-        if (s.tileShort && ctx.measureText(label).width > room) label = s.tileShort(t);
+        const [form, label] = this.headForm(ctx, t, x0 + w);
         const lw = ctx.measureText(label).width;
         const top = ty - 8 - 6;
-        if (label && lw <= room && tx >= x0 && top >= y0 && top + 12 <= y0 + h) {
+        if (form && tx >= x0 && top >= y0 && top + 12 <= y0 + h) {
           ctx.fillText(label, tx, ty - 8);
           boxes.push([tx - x0, top - y0, lw, 12, "tile"]);
         }
@@ -89,7 +101,7 @@ export const painting = {
             const last = k === this.sub - 1;
             ctx.fillRect(xc + k * this.sw, y, this.sw - (last ? gap : subGap), this.ch - gap);
             if (mark && mark(key)) {
-              ctx.fillStyle = "#b91c1c";
+              ctx.fillStyle = th.mark;
               ctx.beginPath();
               const x1 = xc + (k + 1) * this.sw - gap;
               ctx.moveTo(x1 - Math.max(3, this.sw / 3), y);

@@ -4,10 +4,12 @@ The same request as ``/api/layout`` (``layout``, ``shape``, ``dtype``, ``swizzle
 the page's view state: ``color`` (the colour key), ``highlight`` (flat element indices),
 ``selected`` (one flat index), ``dim``, ``tiles_per_row``, ``width`` (pixels), ``order``
 (the axes the physical tiles follow, as for ``/api/layout``) and, from
-the page's export, ``view`` (:class:`~tilelayout.render.page_view.PageView`: cell and text
-sizes at the current zoom, the colour key's name, the captions), which draws the picture
-as the page shows it. The answer is ``{"svg": text}``; bad view state is a 400 with its
-``field``.
+the page's export, ``view`` (:class:`~tilelayout.render.page_view.PageView`: both views'
+geometry at the current zoom, text sizes, labels thinned, tile names, the selection's
+rings, the colour key's name, the captions, the theme), which draws the picture as the
+page shows it (:func:`~tilelayout.render.page_svg.page_svg`; ``highlight``, ``selected``,
+``tiles_per_row`` and ``width`` are then the view's). The answer is ``{"svg": text}``;
+bad view state is a 400 with its ``field``.
 
 >>> r = svg_view({"layout": "S[(4,8):(8@laneid,1@laneid)]", "selected": 5})
 >>> r["svg"].startswith("<svg") and r["svg"].count('class="connector"')
@@ -20,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.errors import LayoutError
+from ...render.page_svg import page_svg
 from ...render.page_view import PageView, PageViewError
 from ...render.svg import MAX_WIDTH, RenderError, layout_svg
 from .. import request
@@ -49,11 +52,15 @@ def svg_view(req: Mapping[str, Any]) -> dict[str, Any]:
     except PageViewError as exc:
         raise ApiError(str(exc), field="view") from None
     try:
-        svg = layout_svg(layout, shape, dtype, color=request.text(req, "color"),
-                         width=1100 if width is None else min(width, MAX_WIDTH),
-                         highlight=marked, selected=_optional_int(req, "selected"), dim=dim,
-                         tiles_per_row=_optional_int(req, "tiles_per_row"), page=page,
-                         order=request.order(req))
+        if page is not None:
+            svg = page_svg(layout, shape, dtype, request.text(req, "color"), page=page, dim=dim,
+                           order=request.order(req))
+        else:
+            svg = layout_svg(layout, shape, dtype, color=request.text(req, "color"),
+                             width=1100 if width is None else min(width, MAX_WIDTH),
+                             highlight=marked, selected=_optional_int(req, "selected"), dim=dim,
+                             tiles_per_row=_optional_int(req, "tiles_per_row"),
+                             order=request.order(req))
     except RenderError as exc:
         raise ApiError(str(exc)) from None
     except LayoutError as exc:

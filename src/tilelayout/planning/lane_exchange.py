@@ -1,0 +1,215 @@
+"""Lanes of one warp exchange data: shuffles or shared memory, whichever costs less.
+
+:func:`lane_exchange` plans the exchange three ways and keeps the fewest cost units
+(:mod:`.cost_model`):
+
+* ``shfl.sync`` rounds of packed 32-bit payloads (:mod:`.shuffle`): a round costs one
+  ``shfl`` plus the selects that pick a lane-dependent register to send and to fill,
+  and for sub-word values the ``prmt`` packs;
+* for sub-word values, shuffles of whole registers plus byte permutes
+  (:mod:`.byte_permute`), searched only when a lower bound on them beats what is known;
+* a store / ``__syncwarp`` / load through shared memory (:mod:`.staging`, through
+  :func:`~.outcome.try_staging`), planned only when a lower bound on it (the widest
+  vectors on both sides) beats the shuffles.
+
+The reason of the outcome names the winner, its cost and what it beat.
+
+>>> import tilelayout as tl
+>>> from tilelayout.planning.placement import place
+>>> from tilelayout.planning.routing import route_between
+>>> from tilelayout.planning.targeting import resolve_target
+>>> swap = place(tl.parse("S[(16,2):(2@laneid,1@laneid)]"),
+...              tl.parse("S[(16,2):(1@laneid,16@laneid)]"), None)  # lane i+16j reads 2i+j
+>>> out = lane_exchange(route_between(*swap, 32), "float32", 0, resolve_target(None))
+>>> out.mechanism, out.costs["shuffle_rounds"], out.route.shuffle.rounds
+('warp-shuffle', 1, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from .byte_permute import plan_byte_permute
+from .cost_model import (
+    payload_ops,
+    shuffle_instructions,
+    shuffle_units,
+    staging_units,
+    vector_bound,
+)
+from .machine import Route
+from .outcome import Outcome, store_rows, through_smem, try_staging
+from .placement import WARP, Placement, row_ids
+from .plan_stages import Stage, byte_permute_stages, lanes_text
+from .shuffle import degree, schedule
+from .targeting import TargetChoice
+
+
+def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Outcome:
+    """Lanes of each warp exchange data: shuffle rounds (of packed payloads, or for
+    sub-word values of whole registers plus byte permutes, :mod:`.byte_permute`) or
+    staging, the fewest cost units (:mod:`.cost_model`; each warp exchanges only with
+    itself, so a ``__syncwarp``). ``moved``: the values that stay in their thread but
+    change register slot.
+
+    >>> import tilelayout as tl
+    >>> from tilelayout.planning.placement import place
+    >>> from tilelayout.planning.routing import route_between
+    >>> from tilelayout.planning.targeting import resolve_target
+    >>> transpose = place(tl.parse("S[(32,32):(1@laneid,1)]"), tl.parse("S[(32,32):(1,1@laneid)]"), None)
+    >>> out = lane_exchange(route_between(*transpose, 32), "float32", 0, resolve_target(None))
+    >>> out.mechanism, out.costs["shuffle_rounds"], out.costs["smem_cost_units"]
+    ('shared-memory', 31, 67)
+    """
+    ps, pd, rows, bits = route.src, route.dst, route.dst_rows, route.bits
+    epw, wpe = max(1, 32 // bits), max(1, bits // 32)
+    edges, _, _ = _shuffle_edges(ps, pd, rows, route.level == 2, route.source, route.gwarp, epw)
+    rounds = degree(edges[:, 0], edges[:, 1], edges[:, 3]) * wpe
+    costs: dict[str, Any] = {"shuffle_rounds": rounds, "registers_moved": moved}
+    # the fewest units any staging could take: the widest vectors on both sides
+    bound = vector_bound(ps, store_rows(ps), pd, rows, route.gwarp, route.warps, bits)
+    staging, why_not = (None, "")
+
+    def smem() -> float:
+        return bound if staging is None else staging_units(staging, True, route.warps)
+
+    if rounds > bound:
+        staging, why_not = try_staging(route, dtype, on)
+    sched = None
+    units = float(rounds)
+    if why_not or rounds <= smem():
+        # sub-word values: a lane may also read its own values through a shuffle, so a
+        # register it assembles takes the same rounds as in the other lanes (as Triton does)
+        variants = [route.level == 2]
+        if epw > 1:
+            mixed = _mixed(route, epw)
+            if mixed.any():
+                variants.append((route.level == 2) | mixed)
+        units, sched, counts, fill = min(
+            (_payload(route, through, epw, wpe) for through in variants), key=lambda v: v[0])
+        costs.update(zip(("shuffle_instructions", "shuffle_selects", "shuffle_packs"), counts,
+                         strict=True), shuffle_rounds=sched.rounds * wpe)
+    # sub-word values: whole registers plus byte permutes, searched when a lower bound
+    # on them beats what is known
+    known = min(units if sched is not None else math.inf,
+                math.inf if staging is None else smem())
+    bp = None if bits >= 32 else plan_byte_permute(
+        route.gwarp[1][rows], ps.lane[route.source], ps.slot[route.source], pd.lane[rows],
+        pd.slot[rows], route.warps, bits, limit=known)
+    if bp is not None and bp.units <= known:  # whole registers win ties (fewer packs)
+        sched, units = None, bp.units
+        costs.pop("shuffle_packs", None)
+        costs.update(shuffle_instructions=bp.shuffles, shuffle_selects=bp.selects,
+                     byte_permutes=bp.permutes)
+    if (sched is not None or bp is not None) and units > bound and staging is None \
+            and not why_not:
+        staging, why_not = try_staging(route, dtype, on)
+    smem_units = math.inf if why_not else smem()
+    costs["smem_cost_units"] = None if why_not else _number(smem_units)
+    versus = (f"(shared memory cannot be planned: {why_not})" if why_not else
+              f"cost no more than staging through shared memory "
+              f"({'at least ' if staging is None else ''}{smem_units:g} units: "
+              f"stores, a __syncwarp, loads)")
+    if sched is None and "byte_permutes" in costs and units <= smem_units:
+        assert bp is not None
+        reason = (f"lanes of one warp exchange data: {bp.shuffles} shfl.sync of whole "
+                  f"registers, {bp.selects} selects and {bp.permutes} prmt.b32 per warp "
+                  f"({units:g} cost units) " + versus)
+        return Outcome("warp-shuffle", reason, tuple(byte_permute_stages(bp)), costs,
+                        replace(route, byte_permute=bp, epw=epw))
+    if sched is not None and units <= smem_units:
+        reason = (f"lanes of one warp exchange data: {costs['shuffle_rounds']} shfl.sync "
+                  f"round(s) per warp, "
+                  f"{costs['shuffle_selects']} register selects and {costs['shuffle_packs']} "
+                  f"packs ({units:g} cost units) " + versus)
+        stages = [Stage("registers", f"move {moved} values between register slots of the "
+                        f"same thread", {"moved": moved})] if moved else []
+        stages += [Stage("shuffle", f"round {k + 1}: shfl.sync.idx; warp 0's lanes read "
+                         f"lanes [{lanes_text(sched.src_lane[k][0])}]",
+                         {"round": k, "src_lane": sched.src_lane[k].tolist(),
+                          "send_word": sched.send_word[k].tolist()})
+                   for k in range(sched.rounds)]
+        return Outcome("warp-shuffle", reason, tuple(stages), costs,
+                        replace(route, shuffle=sched, epw=epw, shuffle_fill=fill))
+    assert staging is not None
+    shown = (f"{rounds} shfl.sync round(s) per warp" if "shuffle_instructions" not in costs
+             else f"{costs['shuffle_instructions']} shfl.sync and "
+                  f"{costs['shuffle_selects']} register selects ({units:g} units)")
+    bars = 2 * staging.passes - 1
+    reason = (f"lanes of one warp exchange data, but {shown} cost more than staging through "
+              f"shared memory ({staging.store.per_warp} stores, {bars} __syncwarp, "
+              f"{staging.load.per_warp} loads: {smem_units:g} units)")
+    out = through_smem(route, staging, reason, warp_local=True)
+    return replace(out, costs={**costs, **out.costs})
+
+
+def _number(x: float) -> float | int:
+    """``x`` as an int when it is whole (costs print as the page shows them)."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def _mixed(route: Route, epw: int) -> np.ndarray:
+    """Destination rows a lane holds itself (level <= 1) in a register that also receives
+    values from other lanes."""
+    pd, rows = route.dst, route.dst_rows
+    reg = (route.gwarp[1][rows] * WARP + pd.lane[rows]) * (int(pd.slot.max()) // epw + 1) \
+        + pd.slot[rows] // epw
+    receives = np.isin(reg, reg[route.level == 2])
+    return (route.level <= 1) & receives
+
+
+def _payload(route: Route, through: np.ndarray, epw: int, wpe: int):
+    """Payload shuffles of the destination rows ``through``: their cost units, schedule,
+    (shuffles, selects, packs) per warp and what the machine model needs."""
+    ps, pd, rows = route.src, route.dst, route.dst_rows
+    edges, which, (w, lane, pos, s_slot, d_slot, s_lane) = _shuffle_edges(
+        ps, pd, rows, through, route.source, route.gwarp, epw)
+    sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
+    rnd = sched.edge_round[which]
+    shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot)
+    packs = 0
+    if epw > 1:  # sub-word payloads: registers picked and packed by prmt
+        r_keep = rows[(route.level <= 1) & ~through]
+        local = set(zip(route.gwarp[1][r_keep].tolist(), pd.lane[r_keep].tolist(),
+                        (pd.slot[r_keep] // epw).tolist(), strict=True))
+        selects, packs = payload_ops(rnd, w, s_lane, lane, edges[which, 2], pos, s_slot,
+                                     d_slot, epw, sched.rounds, local)
+    units = shuffle_units(shfl * wpe, (selects + packs) * wpe)
+    fill = (rnd, edges[which, 2], w, lane, pos, s_slot, d_slot, s_lane)
+    return units, sched, (shfl * wpe, selects * wpe, packs * wpe), fill
+
+
+def _shuffle_edges(ps: Placement, pd: Placement, rows: np.ndarray, through: np.ndarray,
+                   source: np.ndarray, gwarp: tuple[np.ndarray, np.ndarray], epw: int):
+    """The 32-bit payloads of the destination rows ``through`` (those that cross lanes,
+    maybe with a lane's own values). The values one lane sends to one other lane (or
+    itself) are packed ``epw`` to a 32-bit word (a ``prmt`` packs sub-word types).
+    Returns the unique edges ``(warp, sender, payload id, receiver)`` and, per such
+    destination row: its edge, warp, lane, position in the payload, source and
+    destination slots."""
+    lane_rows = through
+    d = rows[lane_rows]
+    s = source[lane_rows]
+    w = gwarp[1][d]
+    pair = np.stack([w, ps.lane[s], pd.lane[d], ps.slot[s], pd.slot[d]], 1)
+    order = np.lexsort(pair.T[::-1])
+    pair = pair[order]
+    d, s, w = d[order], s[order], w[order]
+    group = np.r_[True, (np.diff(pair[:, :3], axis=0) != 0).any(axis=1)] if len(pair) else \
+        np.zeros(0, bool)
+    starts = np.flatnonzero(group)
+    rank = np.arange(len(pair)) - np.repeat(starts, np.diff(np.r_[starts, len(pair)]))
+    word = rank // epw
+    edges = np.stack([w, ps.lane[s], pd.lane[d], word], 1)
+    if not len(edges):
+        return np.zeros((0, 4), np.int64), np.zeros(0, np.int64), \
+            (w, pd.lane[d], rank % epw, ps.slot[s], pd.slot[d], ps.lane[s])
+    _, first, which = row_ids(edges, return_index=True, return_inverse=True)
+    which = which.reshape(-1)
+    uniq = edges[first]
+    out = np.stack([uniq[:, 0], uniq[:, 1], np.arange(len(uniq)), uniq[:, 2]], 1)
+    return out, which, (w, pd.lane[d], rank % epw, ps.slot[s], pd.slot[d], ps.lane[s])

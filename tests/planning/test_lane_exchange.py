@@ -1,0 +1,84 @@
+"""lane_exchange: lanes of one warp exchange data by shuffles, whole-register shuffles
+with byte permutes, or shared memory, whichever costs fewest units; every outcome runs
+on the machine model and delivers each element."""
+
+from __future__ import annotations
+
+import pytest
+
+import tilelayout as tl
+from tilelayout.planning.lane_exchange import lane_exchange
+from tilelayout.planning.machine import execute, source_values
+from tilelayout.planning.placement import place
+from tilelayout.planning.routing import route_between
+from tilelayout.planning.targeting import resolve_target
+
+from .conftest import expected
+from .scenarios.suite import DOT_A_FP8, WGMMA_D
+
+ON = resolve_target(None)
+TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
+SWAP = ("S[(16,2):(2@laneid,1@laneid)]", "S[(16,2):(1@laneid,16@laneid)]")
+
+
+def exchange(src: str, dst: str, shape, dtype: str, on=ON):
+    """The outcome of ``src`` -> ``dst`` and the route it ran on, checked on the machine."""
+    ps, pd = place(tl.parse(src), tl.parse(dst), shape)
+    route = route_between(ps, pd, tl.dtype_bits(dtype))
+    assert int(route.level.max()) == 2, "a lane exchange"
+    out = lane_exchange(route, dtype, 0, on)
+    assert execute(out.route, source_values(ps, None)) == expected(tl.parse(dst), ps.shape)
+    return out
+
+
+def test_one_round_swap_is_a_shuffle():
+    out = exchange(*SWAP, None, "float32")
+    assert out.mechanism == "warp-shuffle" and out.smem is None
+    assert out.costs["shuffle_rounds"] == 1 and out.route.shuffle.rounds == 1
+    assert [s.what for s in out.stages] == ["shuffle"]
+    assert "cost no more than staging through shared memory" in out.reason
+
+
+def test_a_transpose_is_cheaper_through_shared_memory():
+    out = exchange(*TRANSPOSE, None, "float32")
+    assert out.mechanism == "shared-memory" and out.route.staging is not None
+    # 31 shuffle rounds with their selects are costed and named in the reason, then
+    # staging wins
+    assert out.costs["shuffle_rounds"] == 31
+    assert "31 shfl.sync and 310 register selects (186 units) cost more" in out.reason
+    assert out.costs["smem_cost_units"] == 67 and out.smem is out.route.staging.choice
+    assert [s.what for s in out.stages] == ["store", "barrier", "load"]
+
+
+def test_without_shared_memory_the_shuffles_stay_and_say_why():
+    # each CTA converts its own tile: staging would span two CTAs
+    out = exchange("S[(2,32,4):(1@bx,1@laneid,1)]", "S[(2,32,4):(1@bx,1,1@laneid)]", None,
+                   "float32")
+    assert out.mechanism == "warp-shuffle"
+    assert out.costs["smem_cost_units"] is None
+    assert "shared memory cannot be planned" in out.reason
+
+
+def test_sub_word_values_pack_payloads():
+    # mma C (fp16) -> B: 2 shfl.sync of packed halves and 4 prmt packs
+    out = exchange("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "S[(2,4,2,8):(2,1@laneid,1,4@laneid)]",
+                   (16, 8), "float16")
+    c = out.costs
+    assert (c["shuffle_instructions"], c["shuffle_selects"], c["shuffle_packs"]) == (2, 0, 4)
+    assert out.route.epw == 2 and out.route.byte_permute is None
+
+
+@pytest.mark.parametrize("target", ["sm_90a", "sm_89"])
+def test_fp8_whole_registers_with_byte_permutes_win(target):
+    out = exchange(WGMMA_D[64], DOT_A_FP8, (64, 64), "e4m3", resolve_target(target))
+    c = out.costs
+    assert (c["shuffle_instructions"], c["shuffle_selects"], c["byte_permutes"]) == (8, 8, 8)
+    assert "shuffle_packs" not in c and out.route.byte_permute is not None
+    assert "prmt.b32" in out.reason
+
+
+def test_registers_moved_inside_a_thread_are_a_stage_of_their_own():
+    ps, pd = place(tl.parse(SWAP[0]), tl.parse(SWAP[1]), None)
+    out = lane_exchange(route_between(ps, pd, 32), "float32", 3, ON)
+    assert out.costs["registers_moved"] == 3
+    assert [s.what for s in out.stages] == ["registers", "shuffle"]
