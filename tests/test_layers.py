@@ -519,7 +519,8 @@ def _workload() -> None:
 
 #: calls that make a mutable container
 _MUTABLE_CALLS = frozenset({"dict", "list", "set", "bytearray", "defaultdict", "OrderedDict",
-                            "Counter", "deque"})
+                            "Counter", "deque", "WeakValueDictionary", "WeakKeyDictionary",
+                            "WeakSet", "ChainMap"})
 
 
 def _makes_mutable(node: ast.expr) -> bool:
@@ -572,9 +573,12 @@ def _module_name(path: Path, root: Path) -> str:
 
 
 def _holds_mutable(value: object, depth: int = 0) -> bool:
-    """A mutable container (or writable numpy array), or a tuple / frozenset / read-only
-    mapping with one inside."""
-    if isinstance(value, _MUTABLE):
+    """A mutable container (any mutable mapping, sequence or set: dicts, lists, deques, weak
+    dictionaries...) or a writable numpy array, or a tuple / frozenset / read-only mapping
+    with one inside."""
+    from collections.abc import MutableMapping, MutableSequence, MutableSet
+
+    if isinstance(value, (*_MUTABLE, MutableMapping, MutableSequence, MutableSet)):
         return True
     if isinstance(value, np.ndarray):
         return bool(value.flags.writeable)
@@ -623,6 +627,10 @@ def test_the_table_check_sees_a_global_built_at_run_time():
         assert _holds_mutable(axes._leak_probe)  # type: ignore[attr-defined]
         assert not _holds_mutable(MappingProxyType({"a": (1,)}))
         assert _holds_mutable(np.zeros(2)) and not _holds_mutable(_ro(np.zeros(2)))
+        import collections
+        import weakref
+
+        assert _holds_mutable((collections.deque(),)) and _holds_mutable(weakref.WeakSet())
     finally:
         del axes._leak_probe  # type: ignore[attr-defined]
 
