@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
-from tilelayout.planning.placement import PlanError, dedupe, place, row_ids
+from tilelayout.planning.placement import PlanError, dedupe, place
 
 
 def test_rows_name_each_element_s_lane_warp_and_slot():
@@ -44,14 +44,3 @@ def test_a_shared_tile_side_and_devices():
 def test_refusals(src, dst):
     with pytest.raises(PlanError):
         place(tl.parse(src), tl.parse(dst), None)
-
-
-def test_row_ids_is_the_algebra_s_unique_rows():
-    from tilelayout.algebra.distinct import unique_rows
-
-    assert row_ids is unique_rows  # one home (algebra/distinct.py)
-    rng = np.random.default_rng(0)
-    cols = rng.integers(-3, 5, (200, 3))
-    keys, first = row_ids(cols, return_index=True)
-    assert len(keys) == len(np.unique(cols, axis=0))
-    assert len(np.unique(cols[first], axis=0)) == len(first)

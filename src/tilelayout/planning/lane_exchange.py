@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..algebra.distinct import unique_rows
 from .byte_permute import plan_byte_permute
 from .cost_model import (
     payload_ops,
@@ -43,7 +44,7 @@ from .cost_model import (
 )
 from .machine import Route
 from .outcome import Outcome, store_rows, through_smem, try_staging
-from .placement import WARP, Placement, row_ids
+from .placement import WARP, Placement
 from .plan_stages import Stage, byte_permute_stages, lanes_text
 from .shuffle import degree, schedule
 from .targeting import TargetChoice
@@ -208,7 +209,7 @@ def _shuffle_edges(ps: Placement, pd: Placement, rows: np.ndarray, through: np.n
     if not len(edges):
         return np.zeros((0, 4), np.int64), np.zeros(0, np.int64), \
             (w, pd.lane[d], rank % epw, ps.slot[s], pd.slot[d], ps.lane[s])
-    _, first, which = row_ids(edges, return_index=True, return_inverse=True)
+    _, first, which = unique_rows(edges, return_index=True, return_inverse=True)
     which = which.reshape(-1)
     uniq = edges[first]
     out = np.stack([uniq[:, 0], uniq[:, 1], np.arange(len(uniq)), uniq[:, 2]], 1)

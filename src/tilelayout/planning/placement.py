@@ -30,7 +30,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..algebra.distinct import unique_rows as row_ids  # also the planner's name for it
+from ..algebra.distinct import unique_rows
 from ..core import budget
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
@@ -177,7 +177,7 @@ def _one_element_per_place(p: Placement, which: str) -> None:
     """Refuse two different elements at one coordinate (a register or an address holds
     one value)."""
     place_cols = np.stack([p.device, p.cta, p.warp, p.lane, p.slot], axis=1)
-    _, ids = row_ids(place_cols, return_inverse=True)
+    _, ids = unique_rows(place_cols, return_inverse=True)
     ids = ids.reshape(-1)
     order = np.lexsort((p.element, ids))
     same = ids[order][1:] == ids[order][:-1]
@@ -194,6 +194,6 @@ def _one_element_per_place(p: Placement, which: str) -> None:
 def dedupe(p: Placement) -> np.ndarray:
     """Row indices of ``p`` keeping one row per distinct full coordinate (a replica that
     lands on the same coordinate twice is one holder)."""
-    _, first = row_ids(p.key(0), return_index=True)
+    _, first = unique_rows(p.key(0), return_index=True)
     return np.sort(first)
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..algebra.distinct import unique_rows
 from .machine import Route
-from .placement import LEVELS, Placement, dedupe, row_ids
+from .placement import LEVELS, Placement, dedupe
 from .staging import joint_warps
 
 
@@ -40,7 +41,7 @@ def levels(ps: Placement, pd: Placement) -> tuple[np.ndarray, np.ndarray]:
     todo = np.ones(pd.rows, dtype=bool)
     for k, lev in zip(range(5), (0, 1, 2, 3, 3), strict=True):
         both = np.concatenate([ps.key(k), pd.key(k)])
-        _, first, inv = row_ids(both, return_index=True, return_inverse=True)
+        _, first, inv = unique_rows(both, return_index=True, return_inverse=True)
         inv = inv.reshape(-1)
         rep = np.full(len(first), -1, dtype=np.int64)
         s_ids = inv[: ps.rows]

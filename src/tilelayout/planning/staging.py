@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..algebra.distinct import unique_rows
 from ..algebra.slicing import slice_layout
 from ..core import budget
 from ..core.compose import ComposeLayout, Layout
@@ -42,7 +43,7 @@ from .mechanisms import (
     matrix_report,
     schedule_again,
 )
-from .placement import WARP, Placement, row_ids
+from .placement import WARP, Placement
 from .targeting import TargetChoice, kinds_for
 from .threads import RegisterFile, register_file, writer_of
 
@@ -433,6 +434,6 @@ def joint_warps(src: Placement, dst: Placement) -> tuple[np.ndarray, np.ndarray]
     """One warp numbering for both sides: ``(src rows' warp, dst rows' warp)``."""
     both = np.concatenate([np.stack([src.device, src.cta, src.warp], 1),
                            np.stack([dst.device, dst.cta, dst.warp], 1)])
-    _, inv = row_ids(both, return_inverse=True)
+    _, inv = unique_rows(both, return_inverse=True)
     inv = inv.reshape(-1)
     return inv[: src.rows], inv[src.rows:]
