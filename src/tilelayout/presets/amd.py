@@ -99,6 +99,10 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
 
 
 WMMA = "amd.wmma"
+# the WMMA parameters its dot operand (presets/amd_dot.py) takes as well
+WMMA_VERSION = Param("version", "choice", 2, (1, 2, 3), doc="1 RDNA3, 2 RDNA4, 3 gfx1250")
+WMMA_INSTR_K = Param("k", "int", None, doc="K of the instruction (instr_shape (16, 16, K)); "
+                     "default 16 (v1, v2) or 32 (v3)")
 
 
 def _pair(entry: object) -> tuple[int, ...]:
@@ -128,13 +132,12 @@ def _scaled(bases: Sequence[Sequence[int]], what: str, rank: int) -> list[tuple[
     "tiles placed by explicit register and warp bases",
     source=SOURCE + " (AMDWmmaEncodingAttr::toLinearLayout)",
     params=[
-        Param("version", "choice", 2, (1, 2, 3), doc="1 RDNA3, 2 RDNA4, 3 gfx1250"),
+        WMMA_VERSION,
         Param("transposed", "bool", False, doc="the result is transposed"),
         Param("warp_bases", "spec", (("0", "1"), ("1", "0")), doc="per warp bit, the 16x16 "
               "tile it moves to, as (i,j) (warp_bases)"),
         Param("reg_bases", "spec", None, doc="extra register bits, tiles as (i,j) (reg_bases)"),
-        Param("k", "int", None, doc="K of the instruction (instr_shape (16, 16, K)); default "
-              "16 (v1, v2) or 32 (v3)"),
+        WMMA_INSTR_K,
         Param("shape", "shape", (32, 32), doc="the tensor (tile) shape"),
         *CGA_PARAMS,
     ],

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .amd import WAVE, _pair, _scaled
+from .amd import WAVE, WMMA_INSTR_K, WMMA_VERSION, _pair, _scaled
 from .linear import Linear, combine_cta_cga, identity_nd
 from .registry import Param, PresetLayout, fail, register
 from .triton import OPERAND_INDEX, SOURCE, _check_rank
@@ -126,12 +126,11 @@ WMMA_DOT = "amd.wmma_dot_operand"
     params=[
         OPERAND_INDEX,
         K_WIDTH,
-        Param("version", "choice", 2, (1, 2, 3), doc="1 RDNA3, 2 RDNA4, 3 gfx1250"),
+        WMMA_VERSION,
         Param("warp_bases", "spec", (("0", "1"), ("1", "0")), doc="the WMMA parent's warp bases, "
               "16 x 16 tiles as (i,j) (rank 3: b,i,j)"),
         Param("reg_bases", "spec", None, doc="the WMMA parent's register bases, tiles as (i,j)"),
-        Param("k", "int", None, doc="K of the instruction (instr_shape (16, 16, K)); default 16 "
-              "(v1, v2) or 32 (v3)"),
+        WMMA_INSTR_K,
         Param("shape", "shape", (32, 32), doc="the operand's (tile) shape"),
     ],
 )
