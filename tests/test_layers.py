@@ -7,7 +7,7 @@ blocks) must name a module of a lower layer or of its own package. Siblings of o
 ``explorer``/``commands``) may not
 import each other. ``cli.py`` and the package ``__init__`` sit on top. The only way up is
 the model's methods (``core/operations.py``, each a LayoutMethod), which import by name at run time and are
-listed in :data:`DOORS`, the one place exceptions live.
+listed in :data:`UPWARD_BY_NAME`, the one place exceptions live.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ LAYERS = {
 }
 
 #: the documented exceptions: module -> the layers it may reach upward, and how
-DOORS = {
+UPWARD_BY_NAME = {
     "core/operations.py": "the model's methods are LayoutMethods: free functions of eval, algebra, "
                           "syntax, render and (the notebook display) explorer bound to the "
                           "layout, imported by name on first use (importlib), so no import "
@@ -101,7 +101,7 @@ def violations(root: Path) -> list[str]:
                 continue  # the package root re-exports every layer
             if LAYERS[dst_layer] < LAYERS[src_layer]:
                 continue
-            if rel.as_posix() in DOORS:
+            if rel.as_posix() in UPWARD_BY_NAME:
                 continue
             how = "sideways" if LAYERS[dst_layer] == LAYERS[src_layer] else "up"
             found.append(f"{rel}:{line}: {src_layer} imports {'.'.join(target) or 'tilelayout'} "

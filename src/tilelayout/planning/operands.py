@@ -14,7 +14,7 @@ types (a float32 accumulator stored to a bfloat16 tile) are refused until ``dtyp
 says which one the plan moves; every result states the dtype it planned for.
 
 Presets live in a layer above planning: a preset string is resolved by importing
-``tilelayout.presets`` by name at run time (docs/architecture.md lists this door).
+``tilelayout.presets`` by name at run time (docs/architecture.md lists this upward import by name).
 
 >>> ops = resolve([("preset:mma.m16n8k16.C", "src"), ("S[(16,8):(1,1@laneid)]", "dst")])
 >>> ops.shape, ops.dtype, ops.dtype_from
