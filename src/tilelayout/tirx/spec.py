@@ -56,8 +56,8 @@ class Axis(AxisRef, metaclass=_AxisClass):
 
     @staticmethod
     def get(name: str) -> Axis:
-        """The axis called ``name`` (it must be registered: ``tilelayout.declare_axis``
-        declares one; TIRx registers unknown names on the fly, we refuse them).
+        """The axis called ``name`` (a built-in axis or one in force through
+        ``tilelayout.axes(...)``; TIRx registers unknown names on the fly, we refuse them).
 
         >>> Axis.get("TLane")
         Axis(name='TLane')
