@@ -13,9 +13,12 @@ CPython computes once): no Python-level ``__hash__`` per call. The function vali
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
 (numpy integers, lists, out-of-range or malformed indices) to the general path, which
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
+The source is generated as a template with its integers in holes: layouts whose code
+differs only in those integers share one compiled code (:mod:`.shared_code`).
 
-Safety: the source text passed to ``exec`` is produced only by this library's own code
-generator from validated integers (extents, strides, offsets, shape entries) and axis
+Safety: the source text compiled for ``exec`` is produced only by this library's own code
+generator from validated integers (extents, strides, offsets, shape entries; or the
+placeholder integers a template is compiled with) and axis
 names (identifiers, :func:`~tilelayout.core.axes.check_name`), which appear only as
 ``repr()`` string literals or, after a strict identifier check
 (:func:`~tilelayout.eval.expressions.local_names`), as local variable names.
