@@ -16,7 +16,10 @@ both revisions:
   layout with replicas (a new layout value for each sample, so nothing is cached; the
   modules are already imported), and its first 10 calls together: what making a layout's
   plan costs, wherever it is paid (since issue 22 a plan answers its first call step by
-  step and compiles on the second);
+  step and compiles on the second); and the first 10 calls of each of 24 layouts of that
+  family with other strides and offsets, each generating code of another shape (since
+  issue 22 layouts whose code differs only in its integers share one compiled code: this
+  measures a structure seen for the first time);
 * ``map_all`` of that tile over 128 x 128 (with its replica), and of 2**24 elements
   (after 16 MB allocated and freed, so the C allocator is in the same state on both
   sides: see ``_map_all``);
@@ -155,7 +158,27 @@ def _scalar() -> dict[str, float]:
             ten.append(time.perf_counter() - t0)
         out[f"{method} cold: first call on a new layout with replicas"] = statistics.median(first)
         out[f"{method} cold: its first 10 calls"] = statistics.median(ten)
+        new = []
+        for k in NEW_STRUCTURES:  # each generates code of another shape: nothing to share
+            fn = getattr(tl.parse(_structure(k, n + 1)), method)
+            t0 = time.perf_counter()
+            for i in range(10):
+                fn((i, 5), (128, 128))
+            new.append(time.perf_counter() - t0)
+        out[f"{method} cold: first 10 calls, each layout of a new structure"] = statistics.median(new)
     return out
+
+
+#: 24 layouts of the tile's family, each generating different code (shifts or products,
+#: an offset or none; without the tile's own structure, which the samples above compiled)
+NEW_STRUCTURES = [k for k in range(1, 32) if k != 16][:24]
+
+
+def _structure(k: int, replica_stride: int) -> str:
+    """The tile with its strides and offset picked by the bits of ``k``."""
+    b = [(k >> i) & 1 for i in range(5)]
+    return (f"S[(8,16,16,8):({(4, 3)[b[0]]}@laneid,{(2, 3)[b[1]]}@warpid,{(8, 9)[b[2]]},"
+            f"{(1, 5)[b[3]]}@laneid)] + R[2:{replica_stride}@warpid] + {(0, 7)[b[4]]}")
 
 
 def _map_all() -> dict[str, float]:

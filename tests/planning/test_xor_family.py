@@ -11,7 +11,15 @@ import pytest
 import tilelayout as tl
 from tilelayout import presets
 from tilelayout.planning.costing import cost, prepare
-from tilelayout.planning.xor_family import Span, inverse_columns, linear_side, synthesize
+from tilelayout.planning.swizzle_family import swizzle_candidates
+from tilelayout.planning.xor_family import (
+    Span,
+    _max_vector,
+    inverse_columns,
+    linear_side,
+    synthesize,
+    xor_candidates,
+)
 
 C_F32 = presets.get("mma.m16n8k16.C", dtype="float32")
 C_T = tl.parse("S[(8,2,4,2):(4@laneid,1,1@laneid,2)]")
@@ -171,3 +179,23 @@ def test_bad_input(writer, reader, shape, words):
     with pytest.raises(tl.LayoutError, match=words) as e:
         tl.choose_smem_layout(writer, reader, shape, "float32", "any")
     assert "\n" not in str(e.value)
+
+
+def test_a_plans_quick_search_lists_the_hardware_family_only_when_it_costs_it():
+    sides = prepare(ROWS, COLS, (64, 32), "float16")
+    family = swizzle_candidates(sides.shape, "float16")
+    full, notes = xor_candidates(sides)
+    synthesized = len(full) - len(family)
+    assert notes[0].endswith(f"{len(family)} hardware swizzles") and synthesized >= 1
+    quick, notes = xor_candidates(sides, None, lambda c: True)  # a synthesized one is enough
+    assert [c.name for c in quick] == [c.name for c in full[:synthesized]]
+    assert notes[0].endswith(" 0 hardware swizzles")
+    none_enough, _ = xor_candidates(sides, None, lambda c: False)
+    assert [c.name for c in none_enough] == [c.name for c in full]
+    # the search limit counts what may be costed (every vector split, and the hardware
+    # family only when it is costed)
+    splits = (_max_vector(sides.writer, 2) + 1) * (_max_vector(sides.reader, 2) + 1)
+    with tl.limits(search=splits):
+        assert len(xor_candidates(sides, None, lambda c: True)[0]) == synthesized
+        with pytest.raises(tl.BudgetError, match=f"family='any' costs {splits + len(family)} "):
+            xor_candidates(sides, None, lambda c: False)

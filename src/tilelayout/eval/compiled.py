@@ -13,9 +13,12 @@ CPython computes once): no Python-level ``__hash__`` per call. The function vali
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
 (numpy integers, lists, out-of-range or malformed indices) to the general path, which
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
+The source is generated as a template with its integers in holes: layouts whose code
+differs only in those integers share one compiled code (:mod:`.shared_code`).
 
-Safety: the source text passed to ``exec`` is produced only by this library's own code
-generator from validated integers (extents, strides, offsets, shape entries) and axis
+Safety: the source text compiled for ``exec`` is produced only by this library's own code
+generator from validated integers (extents, strides, offsets, shape entries; or the
+placeholder integers a template is compiled with) and axis
 names (identifiers, :func:`~tilelayout.core.axes.check_name`), which appear only as
 ``repr()`` string literals or, after a strict identifier check
 (:func:`~tilelayout.eval.expressions.local_names`), as local variable names.
@@ -41,8 +44,11 @@ from ..core.coord import Coord, make_coord
 from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
 from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
+from .shared_code import Literals, code_of, source_of
 from .stepwise import evaluators, replica_deltas
 
+#: a generated function's source: its template and the integers in its holes (.shared_code)
+Template = tuple[str, tuple[int, ...]]
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
 #: (layout, shape) plans kept (least recently used dropped first)
@@ -66,11 +72,11 @@ class Lazy:
 
     __slots__ = ("_make", "_first", "_text", "_fn")
 
-    def __init__(self, make: Callable[[], tuple[str, Callable[[Any], Any]]],
+    def __init__(self, make: Callable[[], tuple[Template, Callable[[Any], Any]]],
                  first: Callable[[Any], Any] | None = None) -> None:
         self._make = make
         self._first = first
-        self._text: str | None = None
+        self._text: Template | None = None
         self._fn: Callable[[Any], Any] | None = None
 
     def function(self) -> Callable[[Any], Any]:
@@ -88,6 +94,11 @@ class Lazy:
 
     def text(self) -> str:
         """The function's generated source (compiling it)."""
+        return source_of(*self.template())
+
+    def template(self) -> Template:
+        """The function's generated source as a template and the integers in its holes
+        (:mod:`.shared_code`; compiling it)."""
         self.function()
         assert self._text is not None
         return self._text
@@ -297,7 +308,7 @@ def _plus(name: str, d: int) -> Expr:
     return binary("+", var(name), const(d)) if d else var(name)
 
 
-def _head(shape: Shape) -> list[str]:
+def _head(shape: Shape, spell: Literals) -> list[str]:
     """The generated function's first lines: ``index`` -> ``i0..i{d-1}`` by the fast
     inline checks, else by the general (converting, raising) path ``_dims``."""
     d = len(shape)
@@ -307,20 +318,21 @@ def _head(shape: Shape) -> list[str]:
         size *= s
     head = ["def _entry(index):"]
     unpack = ", ".join(args) + ("," if d == 1 else "")
-    checks = " and ".join(
-        [f"type({a}) is int" for a in args] + [f"0 <= {a} < {s}" for a, s in zip(args, shape, strict=True)]
-    )
     if d:
+        length = spell(d)
+        checks = " and ".join(
+            [f"type({a}) is int" for a in args]
+            + [f"{spell(0)} <= {a} < {spell(s)}" for a, s in zip(args, shape, strict=True)])
         head += [
-            f"    if type(index) is tuple and len(index) == {d}:",
+            f"    if type(index) is tuple and len(index) == {length}:",
             f"        {unpack} = index",
             f"        if not ({checks}):",
             f"            {unpack} = _dims(index)",
-            f"    elif type(index) is int and 0 <= index < {size}:",
+            f"    elif type(index) is int and {spell(0)} <= index < {spell(size)}:",
         ]
         flat = ["        f = index"]
         for k in range(d - 1, 0, -1):
-            flat.append(f"        f, {args[k]} = divmod(f, {shape[k]})")
+            flat.append(f"        f, {args[k]} = divmod(f, {spell(shape[k])})")
         flat.append(f"        {args[0]} = f")
         head += flat + ["    else:", f"        {unpack} = _dims(index)"]
     else:
@@ -330,72 +342,88 @@ def _head(shape: Shape) -> list[str]:
 
 class _Source:
     """The generated sources of one layout over one shape, each built when first asked
-    for (a plan answered only step by step generates nothing)."""
+    for (a plan answered only step by step generates nothing). Each is generated as a
+    template, its integers written as holes (:class:`~.shared_code.Literals`), so that
+    sources differing only in their integers share one compiled code (:mod:`.shared_code`).
+    """
 
     def __init__(self, layout: Layout, shape: Shape) -> None:
         self.layout, self.shape = layout, shape
         self.tile = tile_of(layout)
         self._lines: list[str] | None = None
+        self._values: tuple[int, ...] = ()
 
-    def lines(self) -> list[str]:
-        """The function's lines up to its return: the index checks and the axis values."""
+    def lines(self) -> Literals:
+        """The function's lines up to its return (the index checks and the axis values,
+        in ``self._lines``), and the integers in their holes (a new :class:`Literals`
+        to write the rest of the function with)."""
         if self._lines is None:
             args = [f"i{k}" for k in range(len(self.shape))]
             prog = forward_program(self.layout, self.shape, args, replicas=False, swizzle=False)
             self.names = prog.names
             self.images = xor_images(self.layout)
             self.m_pos = self.tile.axes.index("m") if self.images else -1
-            self._lines = _head(self.shape) + ["    " + line for line in python_lines(prog)]
-        return self._lines
+            spell = Literals()
+            head = _head(self.shape, spell)
+            self._lines = head + ["    " + line for line in python_lines(prog, spell)]
+            self._values = tuple(spell.values)
+        return Literals(self._values)
 
-    def values(self, delta: Sequence[int]) -> list[str]:
+    def values(self, delta: Sequence[int], spell: Literals) -> list[str]:
         """Each axis's value expression plus ``delta`` (swizzled on ``m``)."""
         out = []
         for k, (name, dk) in enumerate(zip(self.names, delta, strict=True)):
             e = _plus(name, dk)
             if k == self.m_pos:
                 e = xor_expr(e, self.images)  # type: ignore[arg-type]
-            out.append(render(e))
+            out.append(render(e, spell))
         return out
 
-    def run(self, source: str, **extra: Any) -> dict[str, Any]:
+    def run(self, lines: list[str], spell: Literals, name: str, **extra: Any) -> tuple[Template, Any]:
+        """The template of ``lines`` (the function ``_entry`` renamed ``name``) with the
+        integers of ``spell``, and that function compiled."""
         shape = self.shape
 
         def _dims(index: Any) -> tuple[int, ...]:
             return unflatten(flat_index(index, shape), shape)
 
+        template = "\n".join(lines).replace("def _entry", f"def {name}", 1) + "\n"
+        values = tuple(spell.values)
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
-        # the source is generated here from validated ints and identifier axis names only
-        exec(compile(source, f"<tilelayout plan {len(source)}>", "exec"), namespace)  # noqa: S102
-        return namespace
+        # the template is generated here from identifier axis names only, its holes hold
+        # validated ints; its code is shared with sources differing only in their ints
+        exec(code_of(template, values), namespace)  # noqa: S102
+        return (template, values), namespace[name]
 
-    def base(self) -> tuple[str, Callable[[Any], Coord]]:
+    def base(self) -> tuple[Template, Callable[[Any], Coord]]:
         """``base``'s source and compiled function."""
-        lines = self.lines()
+        spell = self.lines()
         zero = (0,) * len(self.names)
-        lines = lines + [f"    return {_coord_text(self.tile.axes, self.values(zero))}"]
-        text = "\n".join(lines).replace("def _entry", "def _base", 1) + "\n"
-        return text, self.run(text)["_base"]
+        assert self._lines is not None
+        ret = f"    return {_coord_text(self.tile.axes, self.values(zero, spell))}"
+        return self.run([*self._lines, ret], spell, "_base")
 
-    def apply(self, cost: int) -> tuple[str, Callable[[Any], tuple[Coord, ...]]]:
+    def apply(self, cost: int) -> tuple[Template, Callable[[Any], tuple[Coord, ...]]]:
         """``apply``'s source and compiled function (behind the ``replicas`` limit when
         there are ``cost`` > 1 combinations)."""
-        lines = list(self.lines())
+        spell = self.lines()
+        assert self._lines is not None
+        lines = list(self._lines)
         deltas = replica_deltas(self.layout)
         axes = self.tile.axes
         if len(deltas) <= _UNROLL:
-            coords = ", ".join(_coord_text(axes, self.values(dl)) for dl in deltas)
+            coords = ", ".join(_coord_text(axes, self.values(dl, spell)) for dl in deltas)
             lines.append(f"    return ({coords},)")
         else:
             loop_vars = [f"d{k}" for k in range(len(self.names))]
             exprs = []
             for k, (n, dv) in enumerate(zip(self.names, loop_vars, strict=True)):
                 e = binary("+", var(n), var(dv))
-                exprs.append(render(xor_expr(e, self.images) if k == self.m_pos else e))  # type: ignore[arg-type]
+                e = xor_expr(e, self.images) if k == self.m_pos else e  # type: ignore[arg-type]
+                exprs.append(render(e, spell))
             unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
             lines.append(f"    return tuple({_coord_text(axes, exprs)} for {unpack_d} in _deltas)")
-        text = "\n".join(lines).replace("def _entry", "def _apply", 1) + "\n"
-        fn = self.run(text, _deltas=tuple(deltas))["_apply"]
+        text, fn = self.run(lines, spell, "_apply", _deltas=tuple(deltas))
         return text, (fn if cost <= 1 else _checked(fn, cost))
 
 

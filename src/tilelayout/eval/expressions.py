@@ -478,11 +478,12 @@ def naive_ops(layout: Layout, shape: Shape, replicas: bool = True) -> list[int]:
     return out
 
 
-def python_lines(prog: Program) -> list[str]:
+def python_lines(prog: Program, spell: Callable[[int], str] = str) -> list[str]:
     """The body of ``prog`` as Python statements: its locals, then one assignment per
-    axis to the axis's local name (the caller returns or packs ``prog.names``)."""
-    lines = [f"{name} = {render(e)}" for name, e in prog.locals_.items()]
+    axis to the axis's local name (the caller returns or packs ``prog.names``); ``spell``
+    writes the constants (:func:`render`)."""
+    lines = [f"{name} = {render(e, spell)}" for name, e in prog.locals_.items()]
     for name, e in zip(prog.names, prog.outputs, strict=True):
         if not (e.op == "var" and e.value == name):
-            lines.append(f"{name} = {render(e)}")
+            lines.append(f"{name} = {render(e, spell)}")
     return lines

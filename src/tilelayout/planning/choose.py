@@ -35,7 +35,7 @@ from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
 from .access import AccessReport, check_tile
-from .costing import Costed, best, cost, lower_bound, prepare
+from .costing import Costed, Sides, best, cost, lower_bound, prepare
 from .operands import resolve
 from .swizzle_family import swizzle_candidates
 from .targeting import TargetChoice
@@ -136,21 +136,23 @@ def choose_smem_layout(
 
 
 def widest_choice(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
-                  on: TargetChoice | None = None) -> SmemChoice:
+                  on: TargetChoice | None = None, *, sides: Sides | None = None) -> SmemChoice:
     """The best layout of every family that applies: ``"any"`` (which also costs the
     hardware swizzles) for F2-linear sides of a 2^n-element tile, else ``"swizzle"``.
-    Conversion plans stage through this choice."""
+    Conversion plans stage through this choice. ``sides``: the caller's
+    ``prepare(writer, reader, shape, dtype)``, when it has it (:mod:`.costing`)."""
     try:
-        return _choose(writer, reader, shape, dtype, "any", on, quick=True)
+        return _choose(writer, reader, shape, dtype, "any", on, quick=True, sides=sides)
     except LayoutError:
-        return _choose(writer, reader, shape, dtype, "swizzle", on)
+        return _choose(writer, reader, shape, dtype, "swizzle", on, sides=sides)
 
 
 def _choose(writer: Layout, reader: Layout, shape: Sequence[int] | None, dtype: str,
-            family: str, on: TargetChoice | None = None, *, quick: bool = False
-            ) -> SmemChoice:
+            family: str, on: TargetChoice | None = None, *, quick: bool = False,
+            sides: Sides | None = None) -> SmemChoice:
     hw = None if on is None else on.target
-    sides = prepare(writer, reader, shape, dtype)
+    if sides is None:
+        sides = prepare(writer, reader, shape, dtype)
     nbytes = dtype_bytes(dtype)
     ideal = lower_bound(sides.writer, nbytes) + lower_bound(sides.reader, nbytes)
     notes: list[str] = []

@@ -32,7 +32,7 @@ from ..core.frozen import freeze_fields
 from .access import AccessReport, smem_addresses
 from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
-from .costing import prepare
+from .costing import Sides, prepare
 from .instruction_layouts import instruction_candidates
 from .mechanisms import (
     ROW_BYTES,
@@ -175,7 +175,8 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
                             "given", shape, dtype, (), target=None if on is None else on.name,
                             target_from="" if on is None else on.why)
     else:
-        choice = widest_choice(writer_of(src.layout), dst.layout, shape, dtype, on)
+        sides = prepare(writer_of(src.layout), dst.layout, shape, dtype)  # once, for both
+        choice = widest_choice(writer_of(src.layout), dst.layout, shape, dtype, on, sides=sides)
     grids = (slot_grid(src, rows_s, gwarp[0], warps) if src.role == "registers" else None,
              slot_grid(dst, np.arange(dst.rows), gwarp[1], warps) if dst.role == "registers"
              else None)
@@ -190,7 +191,8 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     # lane) in the smaller buffer cannot be beaten: the whole tile's instruction search
     # is skipped then
     if passes is None or rank(passes)[:2] > _floors(grids, nbytes):
-        better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on)
+        better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on,
+                                   sides=sides)
         if better is not choice:
             options.append(_whole(better, grids, shape, nbytes))
     return min(options, key=rank)
@@ -222,12 +224,15 @@ def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> St
 
 
 def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
-                      top: int = 1, on: TargetChoice | None = None) -> SmemChoice:
+                      top: int = 1, on: TargetChoice | None = None, *,
+                      sides: Sides | None = None) -> SmemChoice:
     """``choice`` or a cheaper staging that packs non-adjacent registers or uses
     ldmatrix / stmatrix (:mod:`.mechanisms`): the ``top`` best candidates of ``choice``
     and the layouts of :mod:`.instruction_layouts`, each side costed with the instruction
     kinds that fit. Fewest wavefronts win, then fewest instructions, then fewer bytes.
-    A choice whose sides both move conflict-free 16-byte vectors is kept as it is."""
+    A choice whose sides both move conflict-free 16-byte vectors is kept as it is.
+    ``sides``: ``prepare(writer, reader, choice.shape, choice.dtype)`` when the caller
+    has it (:mod:`.costing`)."""
     w0, r0 = choice.write, choice.read
     nbytes = dtype_bytes(choice.dtype)
     # no access moves more than 128 bytes per wavefront: at that bound only the
@@ -235,7 +240,8 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     floor = 2 * math.ceil(math.prod(choice.shape) * nbytes / 128)
     if all(x.conflict_free and x.vector_bytes == 16 for x in (w0, r0)):
         return choice  # no instruction moves more than 16 bytes per lane
-    sides = prepare(writer, reader, choice.shape, choice.dtype)
+    if sides is None:
+        sides = prepare(writer, reader, choice.shape, choice.dtype)
     # every instruction moves at most 16 bytes per lane
     least = sum(_per_warp_16(rf, nbytes) for rf in (sides.writer, sides.reader))
     best = (choice.wavefronts, w0.requests + r0.requests,
@@ -348,8 +354,9 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
     sub = tuple(1 if d in cut else e for d, e in enumerate(digits))
     try:
         w, r = slice_layout(src, digits, region), slice_layout(dst, digits, region)
-        part = widest_choice(w, r, sub, dtype, on)
-        part = with_instructions(part, w, r, on=on)
+        both = prepare(w, r, sub, dtype)
+        part = widest_choice(w, r, sub, dtype, on, sides=both)
+        part = with_instructions(part, w, r, on=on, sides=both)
     except LayoutError:
         return None
     passes = math.prod(digits[d] for d in cut)

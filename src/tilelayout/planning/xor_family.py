@@ -235,7 +235,8 @@ def xor_candidates(sides: Sides, target: Target | None = None,
     r = linear_side(sides.reader, "reader")
     splits = [(jw, jr) for jw in range(_max_vector(sides.writer, nbytes) + 1)
               for jr in range(_max_vector(sides.reader, nbytes) + 1)]
-    family = swizzle_candidates(shape, sides.dtype, target)
+    # with ``enough``, the hardware family is listed (and counted) only when it is costed
+    family = [] if enough is not None else swizzle_candidates(shape, sides.dtype, target)
     budget.check("family='any' costs", len(splits) + len(family), "search")
     costed: list[Costed] = []
     seen: set[tuple[int, ...]] = set()
@@ -253,8 +254,9 @@ def xor_candidates(sides: Sides, target: Target | None = None,
             addr ^= np.where((flat >> k) & 1 == 1, v, 0)
         layout = xor_layout(images, shape)
         costed.append(cost(sides, f"xor(vectors {1 << jw}/{1 << jr})", layout, (), addr))
-    if enough is not None and (not costed or any(enough(c) for c in costed)):
-        family = []
+    if enough is not None and costed and not any(enough(c) for c in costed):
+        family = swizzle_candidates(shape, sides.dtype, target)
+        budget.check("family='any' costs", len(splits) + len(family), "search")
     costed += [cost(sides, c.name, c.layout, c.accepted_by) for c in family]
     notes = [f"{len(seen)} XOR-linear layouts synthesized (one per vector split), "
              f"{len(family)} hardware swizzles"]
