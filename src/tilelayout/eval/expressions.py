@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.iter import Iter
@@ -37,9 +38,10 @@ _PREC = MappingProxyType({"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-":
 _BITWISE = frozenset({"|", "^", "&", "<<", ">>"})
 
 
-@dataclass(frozen=True)
-class Expr:
-    """An integer expression: ``op`` is ``"var"``, ``"const"`` or a binary operator."""
+class Expr(NamedTuple):
+    """An integer expression: ``op`` is ``"var"``, ``"const"`` or a binary operator (an
+    immutable value; a named tuple, which builds several times faster than a frozen
+    dataclass: the scalar path generates a layout's code on its second call)."""
 
     op: str
     args: tuple[Expr, ...] = ()
@@ -327,8 +329,12 @@ class _Digits:
     def digit(self, weight: int, extent: int) -> Expr:
         b = self.bounds
         top = weight * extent
-        lo = max(t for t in range(len(b)) if b[t] <= weight and weight % b[t] == 0)
-        hi = min(t for t in range(len(b)) if b[t] >= top and b[t] % top == 0)
+        lo = hi = 0
+        for t, bt in enumerate(b):  # lo: the last bound dividing weight; hi: the first top divides
+            if bt <= weight and weight % bt == 0:
+                lo = t
+            if not hi and bt >= top and bt % top == 0:
+                hi = t
         # skip size-1 dimensions at either end of the group
         while hi - 1 > lo and b[hi - 1] >= top and b[hi - 1] % top == 0:
             hi -= 1
@@ -441,6 +447,8 @@ def _substitute(e: Expr, table: dict[str, Expr]) -> Expr:
 
 def _inline_single_use(prog: Program) -> None:
     """Fold locals used once (a group read by a single digit) into their user."""
+    if not prog.locals_:  # the usual case: each digit read from one dimension
+        return
     uses: dict[str, int] = dict.fromkeys(prog.locals_, 0)
 
     def count(e: Expr) -> None:
