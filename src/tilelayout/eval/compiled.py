@@ -43,7 +43,7 @@ from ..core.compose import Layout, tile_of
 from ..core.coord import Coord, make_coord
 from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
-from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
+from .expressions import Expr, binary, const, forward_program, render, var, xor_expr, xor_images
 from .shared_code import Literals, code_of, source_of
 from .stepwise import evaluators, replica_deltas
 
@@ -304,10 +304,6 @@ def _coord_text(axes: Sequence[str], values: Sequence[str]) -> str:
     return f"_make(({pairs}))"
 
 
-def _plus(name: str, d: int) -> Expr:
-    return binary("+", var(name), const(d)) if d else var(name)
-
-
 def _head(shape: Shape, spell: Literals) -> list[str]:
     """The generated function's first lines: ``index`` -> ``i0..i{d-1}`` by the fast
     inline checks, else by the general (converting, raising) path ``_dims``."""
@@ -330,11 +326,13 @@ def _head(shape: Shape, spell: Literals) -> list[str]:
             f"            {unpack} = _dims(index)",
             f"    elif type(index) is int and {spell(0)} <= index < {spell(size)}:",
         ]
-        flat = ["        f = index"]
+        flat, rest = [], "index"  # the flat index's digits, innermost first
         for k in range(d - 1, 0, -1):
-            flat.append(f"        f, {args[k]} = divmod(f, {spell(shape[k])})")
-        flat.append(f"        {args[0]} = f")
-        head += flat + ["    else:", f"        {unpack} = _dims(index)"]
+            quotient = args[0] if k == 1 else "f"
+            flat.append(f"        {quotient}, {args[k]} = divmod({rest}, {spell(shape[k])})")
+            rest = "f"
+        head += flat or [f"        {args[0]} = index"]
+        head += ["    else:", f"        {unpack} = _dims(index)"]
     else:
         head += ["    _dims(index)"]
     return head
@@ -363,17 +361,31 @@ class _Source:
             self.names = prog.names
             self.images = xor_images(self.layout)
             self.m_pos = self.tile.axes.index("m") if self.images else -1
+            self.outputs = prog.outputs
             spell = Literals()
             head = _head(self.shape, spell)
-            self._lines = head + ["    " + line for line in python_lines(prog, spell)]
+            self._lines = head + [f"    {name} = {render(e, spell)}" for name, e in prog.locals_.items()]
             self._values = tuple(spell.values)
         return Literals(self._values)
 
-    def values(self, delta: Sequence[int], spell: Literals) -> list[str]:
-        """Each axis's value expression plus ``delta`` (swizzled on ``m``)."""
+    def assignments(self, spell: Literals, inline: bool) -> tuple[list[str], list[Expr]]:
+        """The lines assigning the axes' values (only the swizzled ``m`` when ``inline``:
+        each other value is written where it is used, once) and what each axis's value
+        is then (its name, or its expression when inlined)."""
+        lines, out = [], []
+        for k, (name, e) in enumerate(zip(self.names, self.outputs, strict=True)):
+            if (inline and k != self.m_pos) or (e.op == "var" and e.value == name):
+                out.append(e)
+                continue
+            lines.append(f"    {name} = {render(e, spell)}")
+            out.append(var(name))
+        return lines, out
+
+    def values(self, delta: Sequence[int], spell: Literals, axes: Sequence[Expr]) -> list[str]:
+        """Each axis's value expression (``axes``) plus ``delta`` (swizzled on ``m``)."""
         out = []
-        for k, (name, dk) in enumerate(zip(self.names, delta, strict=True)):
-            e = _plus(name, dk)
+        for k, (value, dk) in enumerate(zip(axes, delta, strict=True)):
+            e = binary("+", value, const(dk)) if dk else value
             if k == self.m_pos:
                 e = xor_expr(e, self.images)  # type: ignore[arg-type]
             out.append(render(e, spell))
@@ -398,27 +410,28 @@ class _Source:
     def base(self) -> tuple[Template, Callable[[Any], Coord]]:
         """``base``'s source and compiled function."""
         spell = self.lines()
-        zero = (0,) * len(self.names)
         assert self._lines is not None
-        ret = f"    return {_coord_text(self.tile.axes, self.values(zero, spell))}"
-        return self.run([*self._lines, ret], spell, "_base")
+        assigned, axes = self.assignments(spell, inline=True)
+        ret = f"    return {_coord_text(self.tile.axes, self.values((0,) * len(axes), spell, axes))}"
+        return self.run([*self._lines, *assigned, ret], spell, "_base")
 
     def apply(self, cost: int) -> tuple[Template, Callable[[Any], tuple[Coord, ...]]]:
         """``apply``'s source and compiled function (behind the ``replicas`` limit when
         there are ``cost`` > 1 combinations)."""
         spell = self.lines()
         assert self._lines is not None
-        lines = list(self._lines)
         deltas = replica_deltas(self.layout)
+        assigned, values = self.assignments(spell, inline=len(deltas) == 1)
+        lines = [*self._lines, *assigned]
         axes = self.tile.axes
         if len(deltas) <= _UNROLL:
-            coords = ", ".join(_coord_text(axes, self.values(dl, spell)) for dl in deltas)
+            coords = ", ".join(_coord_text(axes, self.values(dl, spell, values)) for dl in deltas)
             lines.append(f"    return ({coords},)")
         else:
             loop_vars = [f"d{k}" for k in range(len(self.names))]
             exprs = []
-            for k, (n, dv) in enumerate(zip(self.names, loop_vars, strict=True)):
-                e = binary("+", var(n), var(dv))
+            for k, (value, dv) in enumerate(zip(values, loop_vars, strict=True)):
+                e = binary("+", value, var(dv))
                 e = xor_expr(e, self.images) if k == self.m_pos else e  # type: ignore[arg-type]
                 exprs.append(render(e, spell))
             unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
