@@ -13,7 +13,7 @@ CPython computes once): no Python-level ``__hash__`` per call. The function vali
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
 (numpy integers, lists, out-of-range or malformed indices) to the general path, which
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
-The source is generated as a template with its integers in holes: layouts whose code
+The source is generated as a template with its integers as placeholders: layouts whose code
 differs only in those integers share one compiled code (:mod:`.shared_code`).
 
 Safety: the source text compiled for ``exec`` is produced only by this library's own code
@@ -47,7 +47,7 @@ from .expressions import Expr, binary, const, forward_program, render, var, xor_
 from .shared_code import Literals, code_of, source_of
 from .stepwise import evaluators, replica_deltas
 
-#: a generated function's source: its template and the integers in its holes (.shared_code)
+#: a generated function's source: its template and the integers of its placeholders (.shared_code)
 Template = tuple[str, tuple[int, ...]]
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
@@ -97,7 +97,7 @@ class Lazy:
         return source_of(*self.template())
 
     def template(self) -> Template:
-        """The function's generated source as a template and the integers in its holes
+        """The function's generated source as a template and the integers of its placeholders
         (:mod:`.shared_code`; compiling it)."""
         self.function()
         assert self._text is not None
@@ -341,7 +341,7 @@ def _head(shape: Shape, spell: Literals) -> list[str]:
 class _Source:
     """The generated sources of one layout over one shape, each built when first asked
     for (a plan answered only step by step generates nothing). Each is generated as a
-    template, its integers written as holes (:class:`~.shared_code.Literals`), so that
+    template, its integers written as placeholders (:class:`~.shared_code.Literals`), so that
     sources differing only in their integers share one compiled code (:mod:`.shared_code`).
     """
 
@@ -353,7 +353,7 @@ class _Source:
 
     def lines(self) -> Literals:
         """The function's lines up to its return (the index checks and the axis values,
-        in ``self._lines``), and the integers in their holes (a new :class:`Literals`
+        in ``self._lines``), and the integers of their placeholders (a new :class:`Literals`
         to write the rest of the function with)."""
         if self._lines is None:
             args = [f"i{k}" for k in range(len(self.shape))]
@@ -402,7 +402,7 @@ class _Source:
         template = "\n".join(lines).replace("def _entry", f"def {name}", 1) + "\n"
         values = tuple(spell.values)
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
-        # the template is generated here from identifier axis names only, its holes hold
+        # the template is generated here from identifier axis names only, its placeholders stand for
         # validated ints; its code is shared with sources differing only in their ints
         exec(code_of(template, values), namespace)  # noqa: S102
         return (template, values), namespace[name]
