@@ -10,7 +10,7 @@ import re
 import pytest
 
 import tilelayout as tl
-from tilelayout.eval.compiled import plan_for
+from tilelayout.eval.compiled import _head, head_lines, head_values, plan_for
 from tilelayout.eval.shared_code import MARK, Literals, code_of, source_of, template_code
 from tilelayout.eval.stepwise import evaluators
 
@@ -94,3 +94,12 @@ def test_an_integer_not_a_placeholder_is_not_shared():
     namespace: dict = {}
     exec(code_of(template, (41,)), namespace)  # noqa: S102
     assert namespace["x"] == 42
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (3, 5), (2, 3, 4), (2, 1, 3, 5)])
+def test_the_cached_head_is_the_head_of_the_shape(shape):
+    spell = Literals()
+    lines = _head(shape, spell)
+    assert head_values(shape) == spell.values
+    assert source_of("\n".join(head_lines(len(shape))), tuple(spell.values)) == source_of(
+        "\n".join(lines), tuple(spell.values))

@@ -338,6 +338,40 @@ def _head(shape: Shape, spell: Literals) -> list[str]:
     return head
 
 
+# A cache, not state: a pure function of its argument (a rank), bounded.
+@functools.lru_cache(maxsize=16)
+def head_lines(d: int) -> tuple[str, ...]:
+    """:func:`_head` of any shape of rank ``d``, its integers the placeholders of
+    :func:`head_values` (the text depends only on the rank).
+
+    >>> from tilelayout.eval.shared_code import source_of
+    >>> source_of(head_lines(2)[6], tuple(head_values((8, 16))))
+    '        i0, i1 = divmod(index, 16)'
+    """
+    return tuple(_head((1,) * d, Literals()))
+
+
+def head_values(shape: Shape) -> list[int]:
+    """The integers of :func:`_head` of ``shape``, in text order: the rank, each
+    dimension's bounds, the flat index's bounds, the extents its digits are read by.
+
+    >>> spell = Literals()
+    >>> _ = _head((2, 3, 4), spell)
+    >>> head_values((2, 3, 4)) == spell.values
+    True
+    """
+    if not shape:
+        return []
+    size = 1
+    out = [len(shape)]
+    for s in shape:
+        out += (0, s)
+        size *= s
+    out += (0, size)
+    out += shape[:0:-1]
+    return out
+
+
 class _Source:
     """The generated sources of one layout over one shape, each built when first asked
     for (a plan answered only step by step generates nothing). Each is generated as a
@@ -362,8 +396,8 @@ class _Source:
             self.images = xor_images(self.layout)
             self.m_pos = self.tile.axes.index("m") if self.images else -1
             self.outputs = prog.outputs
-            spell = Literals()
-            head = _head(self.shape, spell)
+            spell = Literals(head_values(self.shape))
+            head = list(head_lines(len(self.shape)))
             self._lines = head + [f"    {name} = {render(e, spell)}" for name, e in prog.locals_.items()]
             self._values = tuple(spell.values)
         return Literals(self._values)
