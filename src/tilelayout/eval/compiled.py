@@ -45,7 +45,7 @@ from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
 from .expressions import Expr, binary, const, forward_program, render, var, xor_expr, xor_images
 from .shared_code import Literals, code_of, source_of
-from .stepwise import evaluators, replica_deltas
+from .stepwise import evaluators, first_apply, first_base, replica_deltas
 
 #: a generated function's source: its template and the integers of its placeholders (.shared_code)
 Template = tuple[str, tuple[int, ...]]
@@ -477,11 +477,11 @@ class _Source:
 def _compile(layout: Layout, shape: Shape) -> Plan:
     source = _Source(layout, shape)
     cost = budget.replica_cost(source.tile)
-    stepwise_base, stepwise_apply = evaluators(layout, shape)
-    base = Lazy(source.base, stepwise_base)
+    base = Lazy(source.base, functools.partial(first_base, layout, shape))
     if cost > KEEP_APPLY_REPLICAS:  # many combinations: listed on each call, nothing kept
-        return Plan(layout, shape, base, stepwise_apply, cost)
-    return Plan(layout, shape, base, Lazy(functools.partial(source.apply, cost), stepwise_apply), cost)
+        return Plan(layout, shape, base, evaluators(layout, shape)[1], cost)
+    apply = Lazy(functools.partial(source.apply, cost), functools.partial(first_apply, layout, shape))
+    return Plan(layout, shape, base, apply, cost)
 
 
 def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:
