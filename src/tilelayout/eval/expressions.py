@@ -170,29 +170,40 @@ def render(e: Expr, spell: Callable[[int], str] = str, ops: dict[str, str] | Non
     >>> render(binary("&", binary(">>", var("i1"), const(1)), const(3)))
     '(i1 >> 1) & 3'
     """
-    if e.op == "var":
+    op = e.op
+    if op == "var":
         return str(e.value)
-    if e.op == "const":
+    if op == "const":
         return spell(int(e.value))
     a, b = e.args
-    if e.op == "-" and _is_const(a, 0):  # negation: -x
+    if op == "-" and a.op == "const" and a.value == 0:  # negation: -x
         inner = render(b, spell, ops)
         return f"-{inner}" if b.op in ("var", "const") else f"-({inner})"
-    sym = (ops or {}).get(e.op, e.op)
-    return f"{_operand(a, e.op, False, spell, ops)} {sym} {_operand(b, e.op, True, spell, ops)}"
+    sym = ops.get(op, op) if ops else op
+    return f"{_operand(a, op, False, spell, ops)} {sym} {_operand(b, op, True, spell, ops)}"
+
+
+def _wraps(child: str, parent: str, right: bool) -> bool:
+    """Whether the operand ``child`` of ``parent`` (its right one when ``right``) is
+    written in parentheses."""
+    pc, pp = _PREC[child], _PREC[parent]
+    wrap = pc < pp or (right and pc == pp and not (parent == child and parent in "+*|&^"))
+    return wrap or (child != parent and (child in _BITWISE or parent in _BITWISE))
+
+
+#: :func:`_wraps` of every (child, parent, right)
+_WRAP = MappingProxyType({(c, p, r): _wraps(c, p, r) for c in _PREC for p in _PREC for r in (False, True)})
 
 
 def _operand(child: Expr, parent: str, right: bool, spell, ops) -> str:
+    op = child.op
+    if op == "var":
+        return str(child.value)
+    if op == "const":
+        text = spell(int(child.value))
+        return f"({text})" if not right and int(child.value) < 0 else text
     text = render(child, spell, ops)
-    if child.op == "const" and int(child.value) < 0 and not right:
-        return f"({text})"
-    if child.op in ("var", "const"):
-        return text
-    pc, pp = _PREC[child.op], _PREC[parent]
-    wrap = pc < pp or (right and pc == pp and not (parent == child.op and parent in "+*|&^"))
-    if child.op != parent and (child.op in _BITWISE or parent in _BITWISE):
-        wrap = True
-    return f"({text})" if wrap else text
+    return f"({text})" if _WRAP[op, parent, right] else text
 
 
 def count_ops(exprs: Sequence[Expr], locals_: dict[str, Expr] | None = None) -> int:
