@@ -263,9 +263,9 @@ def local_names(axes: Sequence[str]) -> tuple[str, ...]:
 
 
 # -- building the forward map -----------------------------------------------------------
-@dataclass(frozen=True)
-class Digit:
-    """One (fused) iter: component ``(flat // weight) % extent`` adds ``stride`` to ``axis``."""
+class Digit(NamedTuple):
+    """One (fused) iter: component ``(flat // weight) % extent`` adds ``stride`` to ``axis``
+    (an immutable value)."""
 
     weight: int
     extent: int
@@ -436,8 +436,9 @@ def forward_program(
             if d.stride:
                 terms[d.axis].append((rep.digit(d.weight, d.extent), d.stride))
     images = xor_images(layout) if swizzle else None
+    offset = tile.offset
     for a, name in zip(tile.axes, prog.names, strict=True):
-        value = linear(terms[a], tile.offset.get(a, 0))
+        value = linear(terms[a], offset.get(a, 0))
         if a == "m" and images:
             if value.op != "const" and not (value.op == "var" and value.value in arg_names):
                 prog.locals_[name] = value
