@@ -22,6 +22,7 @@ Triton). The expressions are written the way a kernel engineer would write them:
 from __future__ import annotations
 
 import keyword
+import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,12 +37,15 @@ from ..core.shape import Shape
 #: binary operators, loosest binding first (the same relative order in Python and C)
 _PREC = MappingProxyType({"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6})
 _BITWISE = frozenset({"|", "^", "&", "<<", ">>"})
+#: each operator on two constants (Python's floor semantics)
+_FOLD = MappingProxyType({"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+                          "%": operator.mod, ">>": operator.rshift, "<<": operator.lshift,
+                          "&": operator.and_, "^": operator.xor, "|": operator.or_})
 
 
 class Expr(NamedTuple):
-    """An integer expression: ``op`` is ``"var"``, ``"const"`` or a binary operator (an
-    immutable value; a named tuple, which builds several times faster than a frozen
-    dataclass: the scalar path generates a layout's code on its second call)."""
+    """An integer expression: ``op`` is ``"var"``, ``"const"`` or a binary operator (a named
+    tuple: it builds several times faster than a frozen dataclass)."""
 
     op: str
     args: tuple[Expr, ...] = ()
@@ -73,13 +77,7 @@ def _pow2(n: int) -> int | None:
 def binary(op: str, a: Expr, b: Expr) -> Expr:
     """``a op b`` with constants folded (Python floor semantics for constants)."""
     if a.op == "const" and b.op == "const":
-        x, y = int(a.value), int(b.value)
-        folded = {
-            "+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y,
-            "//": lambda: x // y, "%": lambda: x % y, ">>": lambda: x >> y,
-            "<<": lambda: x << y, "&": lambda: x & y, "^": lambda: x ^ y, "|": lambda: x | y,
-        }[op]()
-        return const(folded)
+        return const(_FOLD[op](int(a.value), int(b.value)))
     return Expr(op, (a, b))
 
 
@@ -183,16 +181,12 @@ def render(e: Expr, spell: Callable[[int], str] = str, ops: dict[str, str] | Non
     return f"{_operand(a, op, False, spell, ops)} {sym} {_operand(b, op, True, spell, ops)}"
 
 
-def _wraps(child: str, parent: str, right: bool) -> bool:
-    """Whether the operand ``child`` of ``parent`` (its right one when ``right``) is
-    written in parentheses."""
-    pc, pp = _PREC[child], _PREC[parent]
-    wrap = pc < pp or (right and pc == pp and not (parent == child and parent in "+*|&^"))
-    return wrap or (child != parent and (child in _BITWISE or parent in _BITWISE))
-
-
-#: :func:`_wraps` of every (child, parent, right)
-_WRAP = MappingProxyType({(c, p, r): _wraps(c, p, r) for c in _PREC for p in _PREC for r in (False, True)})
+#: per (child, parent, right operand?): parentheses for a looser child, a right operand of
+#: an equal non-associative one, or mixed bitwise operators
+_WRAP = MappingProxyType({
+    (c, p, r): (_PREC[c] < _PREC[p] or (r and _PREC[c] == _PREC[p] and not (p == c and p in "+*|&^"))
+                or (c != p and (c in _BITWISE or p in _BITWISE)))
+    for c in _PREC for p in _PREC for r in (False, True)})
 
 
 def _operand(child: Expr, parent: str, right: bool, spell, ops) -> str:
@@ -264,8 +258,7 @@ def local_names(axes: Sequence[str]) -> tuple[str, ...]:
 
 # -- building the forward map -----------------------------------------------------------
 class Digit(NamedTuple):
-    """One (fused) iter: component ``(flat // weight) % extent`` adds ``stride`` to ``axis``
-    (an immutable value)."""
+    """One (fused) iter: component ``(flat // weight) % extent`` adds ``stride`` to ``axis``."""
 
     weight: int
     extent: int
@@ -502,8 +495,5 @@ def python_lines(prog: Program, spell: Callable[[int], str] = str) -> list[str]:
     """The body of ``prog`` as Python statements: its locals, then one assignment per
     axis to the axis's local name (the caller returns or packs ``prog.names``); ``spell``
     writes the constants (:func:`render`)."""
-    lines = [f"{name} = {render(e, spell)}" for name, e in prog.locals_.items()]
-    for name, e in zip(prog.names, prog.outputs, strict=True):
-        if not (e.op == "var" and e.value == name):
-            lines.append(f"{name} = {render(e, spell)}")
-    return lines
+    pairs = [*prog.locals_.items(), *zip(prog.names, prog.outputs, strict=True)]
+    return [f"{name} = {render(e, spell)}" for name, e in pairs if not (e.op == "var" and e.value == name)]
