@@ -378,6 +378,7 @@ def test_the_fact_check_reads_the_page(tmp_path):
 DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.eval.compiled:cached_plan": "compiled evaluators per (layout value, shape), LRU",
     "tilelayout.eval.compiled:_plan_in_order": "the same for equal layouts in another axis order",
+    "tilelayout.eval.compiled:head_lines": "a generated function's first lines per rank",
     "tilelayout.eval.shared_code:template_code": "compiled code per generated template (the "
                                                  "source with its integers as holes), LRU",
     "tilelayout.planning.threads:_groups": "vector groups per (register file object, width), LRU",

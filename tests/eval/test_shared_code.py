@@ -1,15 +1,17 @@
 """Generated sources that differ only in their integers share one compiled code
-(eval/shared_code.py): every integer the generator writes is a hole, the answers are
-those of the source compiled as it is, and a template the compiler folds is compiled
+(eval/shared_code.py): every integer the generator writes is a placeholder, the answers
+are those of the source compiled as it is, and a template the compiler folds is compiled
 per source."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import tilelayout as tl
-from tilelayout.eval.compiled import plan_for
-from tilelayout.eval.shared_code import Literals, code_of, source_of, template_code
+from tilelayout.eval.compiled import _head, head_lines, head_values, plan_for
+from tilelayout.eval.shared_code import MARK, Literals, code_of, source_of, template_code
 from tilelayout.eval.stepwise import evaluators
 
 #: (layout text with {k} where the variants differ, shape): the generator's paths --
@@ -32,15 +34,17 @@ def _variants(text: str) -> list[tl.TileLayout]:
 
 
 @pytest.mark.parametrize(("text", "shape"), FAMILIES)
-def test_one_structure_shares_one_template_with_every_integer_in_a_hole(text, shape):
+def test_one_structure_shares_one_template_with_every_integer_a_placeholder(text, shape):
     plans = [plan_for(L, shape) for L in _variants(text)]
     for method in ("base", "apply"):
-        templates = {getattr(p, method).template()[0] for p in plans}
-        assert len(templates) == 1  # the variants differ only in the holes' integers
-        template = templates.pop()
-        assert not any(c.isdigit() and not (template[i - 1].isalnum() or template[i - 1] == "_")
-                       for i, c in enumerate(template))  # no integer outside a hole
-        assert template_code(template) is not None  # shared, not compiled per source
+        texts = {getattr(p, method).template() for p in plans}
+        assert len({t for t, _ in texts}) == 1  # the variants differ only in the integers
+        template, values = texts.pop()
+        integers = [int(x) for x in re.findall(r"(?<![\w.])\d+", template)]
+        assert sorted(integers) == list(range(MARK, MARK + len(values)))  # each one a placeholder
+        assert template_code(template, len(values)) is not None  # shared, not compiled per source
+        source = getattr(plans[0], method).text()  # the source: its own integers, small here
+        assert all(int(x) < MARK for x in re.findall(r"(?<![\w.])\d+", source))
 
 
 @pytest.mark.parametrize(("text", "shape"), FAMILIES)
@@ -76,7 +80,7 @@ def test_a_second_layout_of_the_same_structure_compiles_nothing():
 def test_a_folded_template_is_compiled_per_source():
     spell = Literals()
     template = f"def f(x):\n    return -{spell(3)} + x * {spell(2)}\n"
-    assert template_code(template) is None  # -(placeholder) folded into another constant
+    assert template_code(template, 2) is None  # -(placeholder) folded into another constant
     for values, want in (((3, 2), 17), ((5, 4), 35)):
         namespace: dict = {}
         exec(code_of(template, values), namespace)  # noqa: S102
@@ -84,8 +88,18 @@ def test_a_folded_template_is_compiled_per_source():
         assert source_of(template, values) == f"def f(x):\n    return -{values[0]} + x * {values[1]}\n"
 
 
-def test_an_integer_outside_a_hole_is_not_shared():
-    assert template_code("x = \0 + 1") is None
+def test_an_integer_not_a_placeholder_is_not_shared():
+    template = f"x = {Literals()(41)} + 1"
+    assert template_code(template, 1) is None
     namespace: dict = {}
-    exec(code_of("x = \0 + 1", (41,)), namespace)  # noqa: S102
+    exec(code_of(template, (41,)), namespace)  # noqa: S102
     assert namespace["x"] == 42
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (3, 5), (2, 3, 4), (2, 1, 3, 5)])
+def test_the_cached_head_is_the_head_of_the_shape(shape):
+    spell = Literals()
+    lines = _head(shape, spell)
+    assert head_values(shape) == spell.values
+    assert source_of("\n".join(head_lines(len(shape))), tuple(spell.values)) == source_of(
+        "\n".join(lines), tuple(spell.values))

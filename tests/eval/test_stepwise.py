@@ -9,7 +9,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.core.errors import LayoutError
-from tilelayout.eval.compiled import plan_for
+from tilelayout.eval.compiled import _compile, plan_for
 from tilelayout.eval.stepwise import evaluators, replica_deltas
 
 LAYOUTS = [
@@ -81,3 +81,18 @@ def test_many_replicas_are_listed_step_by_step_under_the_limit():
         assert sorted(c["pid"] for c in got) == list(range(1 << 15))
         assert got == L.apply(1) == L.apply(1)  # the plan answers the same, step by step
         assert len(replica_deltas(L)) == 1 << 15
+
+
+@pytest.mark.parametrize(("layout", "shape"), list(_cases())[::3], ids=str)
+def test_a_plans_first_call_is_answered_step_by_step_as_the_next_ones(layout, shape):
+    checked = layout.check_shape(shape)
+    size = 1
+    for s in checked:
+        size *= s
+    for index in (0, size - 1, tuple(s - 1 for s in checked)):
+        plan = _compile(layout, checked)  # a new plan: nothing compiled
+        first = plan.base(index), plan.apply(index)
+        assert not plan.base.compiled and not plan.apply.compiled
+        second = plan.base(index), plan.apply(index)
+        assert plan.base.compiled and plan.apply.compiled
+        assert first == second and [list(c) for c in first[1]] == [list(c) for c in second[1]]

@@ -13,7 +13,7 @@ CPython computes once): no Python-level ``__hash__`` per call. The function vali
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
 (numpy integers, lists, out-of-range or malformed indices) to the general path, which
 converts it or raises the usual one-line error. Arithmetic stays on exact Python ints.
-The source is generated as a template with its integers in holes: layouts whose code
+The source is generated as a template with its integers as placeholders: layouts whose code
 differs only in those integers share one compiled code (:mod:`.shared_code`).
 
 Safety: the source text compiled for ``exec`` is produced only by this library's own code
@@ -43,11 +43,11 @@ from ..core.compose import Layout, tile_of
 from ..core.coord import Coord, make_coord
 from ..core.operations import LayoutKey
 from ..core.shape import Shape, flat_index, unflatten
-from .expressions import Expr, binary, const, forward_program, python_lines, render, var, xor_expr, xor_images
+from .expressions import Expr, binary, const, forward_program, render, var, xor_expr, xor_images
 from .shared_code import Literals, code_of, source_of
-from .stepwise import evaluators, replica_deltas
+from .stepwise import evaluators, first_apply, first_base, replica_deltas
 
-#: a generated function's source: its template and the integers in its holes (.shared_code)
+#: a generated function's source: its template and the integers of its placeholders (.shared_code)
 Template = tuple[str, tuple[int, ...]]
 #: replica combinations unrolled into straight-line code; beyond this a loop
 _UNROLL = 16
@@ -97,7 +97,7 @@ class Lazy:
         return source_of(*self.template())
 
     def template(self) -> Template:
-        """The function's generated source as a template and the integers in its holes
+        """The function's generated source as a template and the integers of its placeholders
         (:mod:`.shared_code`; compiling it)."""
         self.function()
         assert self._text is not None
@@ -304,10 +304,6 @@ def _coord_text(axes: Sequence[str], values: Sequence[str]) -> str:
     return f"_make(({pairs}))"
 
 
-def _plus(name: str, d: int) -> Expr:
-    return binary("+", var(name), const(d)) if d else var(name)
-
-
 def _head(shape: Shape, spell: Literals) -> list[str]:
     """The generated function's first lines: ``index`` -> ``i0..i{d-1}`` by the fast
     inline checks, else by the general (converting, raising) path ``_dims``."""
@@ -330,20 +326,56 @@ def _head(shape: Shape, spell: Literals) -> list[str]:
             f"            {unpack} = _dims(index)",
             f"    elif type(index) is int and {spell(0)} <= index < {spell(size)}:",
         ]
-        flat = ["        f = index"]
+        flat, rest = [], "index"  # the flat index's digits, innermost first
         for k in range(d - 1, 0, -1):
-            flat.append(f"        f, {args[k]} = divmod(f, {spell(shape[k])})")
-        flat.append(f"        {args[0]} = f")
-        head += flat + ["    else:", f"        {unpack} = _dims(index)"]
+            quotient = args[0] if k == 1 else "f"
+            flat.append(f"        {quotient}, {args[k]} = divmod({rest}, {spell(shape[k])})")
+            rest = "f"
+        head += flat or [f"        {args[0]} = index"]
+        head += ["    else:", f"        {unpack} = _dims(index)"]
     else:
         head += ["    _dims(index)"]
     return head
 
 
+# A cache, not state: a pure function of its argument (a rank), bounded.
+@functools.lru_cache(maxsize=16)
+def head_lines(d: int) -> tuple[str, ...]:
+    """:func:`_head` of any shape of rank ``d``, its integers the placeholders of
+    :func:`head_values` (the text depends only on the rank).
+
+    >>> from tilelayout.eval.shared_code import source_of
+    >>> source_of(head_lines(2)[6], tuple(head_values((8, 16))))
+    '        i0, i1 = divmod(index, 16)'
+    """
+    return tuple(_head((1,) * d, Literals()))
+
+
+def head_values(shape: Shape) -> list[int]:
+    """The integers of :func:`_head` of ``shape``, in text order: the rank, each
+    dimension's bounds, the flat index's bounds, the extents its digits are read by.
+
+    >>> spell = Literals()
+    >>> _ = _head((2, 3, 4), spell)
+    >>> head_values((2, 3, 4)) == spell.values
+    True
+    """
+    if not shape:
+        return []
+    size = 1
+    out = [len(shape)]
+    for s in shape:
+        out += (0, s)
+        size *= s
+    out += (0, size)
+    out += shape[:0:-1]
+    return out
+
+
 class _Source:
     """The generated sources of one layout over one shape, each built when first asked
     for (a plan answered only step by step generates nothing). Each is generated as a
-    template, its integers written as holes (:class:`~.shared_code.Literals`), so that
+    template, its integers written as placeholders (:class:`~.shared_code.Literals`), so that
     sources differing only in their integers share one compiled code (:mod:`.shared_code`).
     """
 
@@ -355,7 +387,7 @@ class _Source:
 
     def lines(self) -> Literals:
         """The function's lines up to its return (the index checks and the axis values,
-        in ``self._lines``), and the integers in their holes (a new :class:`Literals`
+        in ``self._lines``), and the integers of their placeholders (a new :class:`Literals`
         to write the rest of the function with)."""
         if self._lines is None:
             args = [f"i{k}" for k in range(len(self.shape))]
@@ -363,17 +395,31 @@ class _Source:
             self.names = prog.names
             self.images = xor_images(self.layout)
             self.m_pos = self.tile.axes.index("m") if self.images else -1
-            spell = Literals()
-            head = _head(self.shape, spell)
-            self._lines = head + ["    " + line for line in python_lines(prog, spell)]
+            self.outputs = prog.outputs
+            spell = Literals(head_values(self.shape))
+            head = list(head_lines(len(self.shape)))
+            self._lines = head + [f"    {name} = {render(e, spell)}" for name, e in prog.locals_.items()]
             self._values = tuple(spell.values)
         return Literals(self._values)
 
-    def values(self, delta: Sequence[int], spell: Literals) -> list[str]:
-        """Each axis's value expression plus ``delta`` (swizzled on ``m``)."""
+    def assignments(self, spell: Literals, inline: bool) -> tuple[list[str], list[Expr]]:
+        """The lines assigning the axes' values (only the swizzled ``m`` when ``inline``:
+        each other value is written where it is used, once) and what each axis's value
+        is then (its name, or its expression when inlined)."""
+        lines, out = [], []
+        for k, (name, e) in enumerate(zip(self.names, self.outputs, strict=True)):
+            if (inline and k != self.m_pos) or (e.op == "var" and e.value == name):
+                out.append(e)
+                continue
+            lines.append(f"    {name} = {render(e, spell)}")
+            out.append(var(name))
+        return lines, out
+
+    def values(self, delta: Sequence[int], spell: Literals, axes: Sequence[Expr]) -> list[str]:
+        """Each axis's value expression (``axes``) plus ``delta`` (swizzled on ``m``)."""
         out = []
-        for k, (name, dk) in enumerate(zip(self.names, delta, strict=True)):
-            e = _plus(name, dk)
+        for k, (value, dk) in enumerate(zip(axes, delta, strict=True)):
+            e = binary("+", value, const(dk)) if dk else value
             if k == self.m_pos:
                 e = xor_expr(e, self.images)  # type: ignore[arg-type]
             out.append(render(e, spell))
@@ -390,7 +436,7 @@ class _Source:
         template = "\n".join(lines).replace("def _entry", f"def {name}", 1) + "\n"
         values = tuple(spell.values)
         namespace: dict[str, Any] = {"_make": make_coord, "_dims": _dims, **extra}
-        # the template is generated here from identifier axis names only, its holes hold
+        # the template is generated here from identifier axis names only, its placeholders stand for
         # validated ints; its code is shared with sources differing only in their ints
         exec(code_of(template, values), namespace)  # noqa: S102
         return (template, values), namespace[name]
@@ -398,27 +444,28 @@ class _Source:
     def base(self) -> tuple[Template, Callable[[Any], Coord]]:
         """``base``'s source and compiled function."""
         spell = self.lines()
-        zero = (0,) * len(self.names)
         assert self._lines is not None
-        ret = f"    return {_coord_text(self.tile.axes, self.values(zero, spell))}"
-        return self.run([*self._lines, ret], spell, "_base")
+        assigned, axes = self.assignments(spell, inline=True)
+        ret = f"    return {_coord_text(self.tile.axes, self.values((0,) * len(axes), spell, axes))}"
+        return self.run([*self._lines, *assigned, ret], spell, "_base")
 
     def apply(self, cost: int) -> tuple[Template, Callable[[Any], tuple[Coord, ...]]]:
         """``apply``'s source and compiled function (behind the ``replicas`` limit when
         there are ``cost`` > 1 combinations)."""
         spell = self.lines()
         assert self._lines is not None
-        lines = list(self._lines)
         deltas = replica_deltas(self.layout)
+        assigned, values = self.assignments(spell, inline=len(deltas) == 1)
+        lines = [*self._lines, *assigned]
         axes = self.tile.axes
         if len(deltas) <= _UNROLL:
-            coords = ", ".join(_coord_text(axes, self.values(dl, spell)) for dl in deltas)
+            coords = ", ".join(_coord_text(axes, self.values(dl, spell, values)) for dl in deltas)
             lines.append(f"    return ({coords},)")
         else:
             loop_vars = [f"d{k}" for k in range(len(self.names))]
             exprs = []
-            for k, (n, dv) in enumerate(zip(self.names, loop_vars, strict=True)):
-                e = binary("+", var(n), var(dv))
+            for k, (value, dv) in enumerate(zip(values, loop_vars, strict=True)):
+                e = binary("+", value, var(dv))
                 e = xor_expr(e, self.images) if k == self.m_pos else e  # type: ignore[arg-type]
                 exprs.append(render(e, spell))
             unpack_d = ", ".join(loop_vars) + ("," if len(loop_vars) == 1 else "")
@@ -430,11 +477,11 @@ class _Source:
 def _compile(layout: Layout, shape: Shape) -> Plan:
     source = _Source(layout, shape)
     cost = budget.replica_cost(source.tile)
-    stepwise_base, stepwise_apply = evaluators(layout, shape)
-    base = Lazy(source.base, stepwise_base)
+    base = Lazy(source.base, functools.partial(first_base, layout, shape))
     if cost > KEEP_APPLY_REPLICAS:  # many combinations: listed on each call, nothing kept
-        return Plan(layout, shape, base, stepwise_apply, cost)
-    return Plan(layout, shape, base, Lazy(functools.partial(source.apply, cost), stepwise_apply), cost)
+        return Plan(layout, shape, base, evaluators(layout, shape)[1], cost)
+    apply = Lazy(functools.partial(source.apply, cost), functools.partial(first_apply, layout, shape))
+    return Plan(layout, shape, base, apply, cost)
 
 
 def _checked(fn: Callable[[Any], tuple[Coord, ...]], cost: int) -> Callable[[Any], tuple[Coord, ...]]:

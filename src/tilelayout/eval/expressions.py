@@ -22,10 +22,12 @@ Triton). The expressions are written the way a kernel engineer would write them:
 from __future__ import annotations
 
 import keyword
+import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.iter import Iter
@@ -35,11 +37,15 @@ from ..core.shape import Shape
 #: binary operators, loosest binding first (the same relative order in Python and C)
 _PREC = MappingProxyType({"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6})
 _BITWISE = frozenset({"|", "^", "&", "<<", ">>"})
+#: each operator on two constants (Python's floor semantics)
+_FOLD = MappingProxyType({"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+                          "%": operator.mod, ">>": operator.rshift, "<<": operator.lshift,
+                          "&": operator.and_, "^": operator.xor, "|": operator.or_})
 
 
-@dataclass(frozen=True)
-class Expr:
-    """An integer expression: ``op`` is ``"var"``, ``"const"`` or a binary operator."""
+class Expr(NamedTuple):
+    """An integer expression: ``op`` is ``"var"``, ``"const"`` or a binary operator (a named
+    tuple: it builds several times faster than a frozen dataclass)."""
 
     op: str
     args: tuple[Expr, ...] = ()
@@ -71,13 +77,7 @@ def _pow2(n: int) -> int | None:
 def binary(op: str, a: Expr, b: Expr) -> Expr:
     """``a op b`` with constants folded (Python floor semantics for constants)."""
     if a.op == "const" and b.op == "const":
-        x, y = int(a.value), int(b.value)
-        folded = {
-            "+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y,
-            "//": lambda: x // y, "%": lambda: x % y, ">>": lambda: x >> y,
-            "<<": lambda: x << y, "&": lambda: x & y, "^": lambda: x ^ y, "|": lambda: x | y,
-        }[op]()
-        return const(folded)
+        return const(_FOLD[op](int(a.value), int(b.value)))
     return Expr(op, (a, b))
 
 
@@ -168,29 +168,36 @@ def render(e: Expr, spell: Callable[[int], str] = str, ops: dict[str, str] | Non
     >>> render(binary("&", binary(">>", var("i1"), const(1)), const(3)))
     '(i1 >> 1) & 3'
     """
-    if e.op == "var":
+    op = e.op
+    if op == "var":
         return str(e.value)
-    if e.op == "const":
+    if op == "const":
         return spell(int(e.value))
     a, b = e.args
-    if e.op == "-" and _is_const(a, 0):  # negation: -x
+    if op == "-" and a.op == "const" and a.value == 0:  # negation: -x
         inner = render(b, spell, ops)
         return f"-{inner}" if b.op in ("var", "const") else f"-({inner})"
-    sym = (ops or {}).get(e.op, e.op)
-    return f"{_operand(a, e.op, False, spell, ops)} {sym} {_operand(b, e.op, True, spell, ops)}"
+    sym = ops.get(op, op) if ops else op
+    return f"{_operand(a, op, False, spell, ops)} {sym} {_operand(b, op, True, spell, ops)}"
+
+
+#: per (child, parent, right operand?): parentheses for a looser child, a right operand of
+#: an equal non-associative one, or mixed bitwise operators
+_WRAP = MappingProxyType({
+    (c, p, r): (_PREC[c] < _PREC[p] or (r and _PREC[c] == _PREC[p] and not (p == c and p in "+*|&^"))
+                or (c != p and (c in _BITWISE or p in _BITWISE)))
+    for c in _PREC for p in _PREC for r in (False, True)})
 
 
 def _operand(child: Expr, parent: str, right: bool, spell, ops) -> str:
+    op = child.op
+    if op == "var":
+        return str(child.value)
+    if op == "const":
+        text = spell(int(child.value))
+        return f"({text})" if not right and int(child.value) < 0 else text
     text = render(child, spell, ops)
-    if child.op == "const" and int(child.value) < 0 and not right:
-        return f"({text})"
-    if child.op in ("var", "const"):
-        return text
-    pc, pp = _PREC[child.op], _PREC[parent]
-    wrap = pc < pp or (right and pc == pp and not (parent == child.op and parent in "+*|&^"))
-    if child.op != parent and (child.op in _BITWISE or parent in _BITWISE):
-        wrap = True
-    return f"({text})" if wrap else text
+    return f"({text})" if _WRAP[op, parent, right] else text
 
 
 def count_ops(exprs: Sequence[Expr], locals_: dict[str, Expr] | None = None) -> int:
@@ -250,8 +257,7 @@ def local_names(axes: Sequence[str]) -> tuple[str, ...]:
 
 
 # -- building the forward map -----------------------------------------------------------
-@dataclass(frozen=True)
-class Digit:
+class Digit(NamedTuple):
     """One (fused) iter: component ``(flat // weight) % extent`` adds ``stride`` to ``axis``."""
 
     weight: int
@@ -327,8 +333,12 @@ class _Digits:
     def digit(self, weight: int, extent: int) -> Expr:
         b = self.bounds
         top = weight * extent
-        lo = max(t for t in range(len(b)) if b[t] <= weight and weight % b[t] == 0)
-        hi = min(t for t in range(len(b)) if b[t] >= top and b[t] % top == 0)
+        lo = hi = 0
+        for t, bt in enumerate(b):  # lo: the last bound dividing weight; hi: the first top divides
+            if bt <= weight and weight % bt == 0:
+                lo = t
+            if not hi and bt >= top and bt % top == 0:
+                hi = t
         # skip size-1 dimensions at either end of the group
         while hi - 1 > lo and b[hi - 1] >= top and b[hi - 1] % top == 0:
             hi -= 1
@@ -419,8 +429,9 @@ def forward_program(
             if d.stride:
                 terms[d.axis].append((rep.digit(d.weight, d.extent), d.stride))
     images = xor_images(layout) if swizzle else None
+    offset = tile.offset
     for a, name in zip(tile.axes, prog.names, strict=True):
-        value = linear(terms[a], tile.offset.get(a, 0))
+        value = linear(terms[a], offset.get(a, 0))
         if a == "m" and images:
             if value.op != "const" and not (value.op == "var" and value.value in arg_names):
                 prog.locals_[name] = value
@@ -441,6 +452,8 @@ def _substitute(e: Expr, table: dict[str, Expr]) -> Expr:
 
 def _inline_single_use(prog: Program) -> None:
     """Fold locals used once (a group read by a single digit) into their user."""
+    if not prog.locals_:  # the usual case: each digit read from one dimension
+        return
     uses: dict[str, int] = dict.fromkeys(prog.locals_, 0)
 
     def count(e: Expr) -> None:
@@ -482,8 +495,5 @@ def python_lines(prog: Program, spell: Callable[[int], str] = str) -> list[str]:
     """The body of ``prog`` as Python statements: its locals, then one assignment per
     axis to the axis's local name (the caller returns or packs ``prog.names``); ``spell``
     writes the constants (:func:`render`)."""
-    lines = [f"{name} = {render(e, spell)}" for name, e in prog.locals_.items()]
-    for name, e in zip(prog.names, prog.outputs, strict=True):
-        if not (e.op == "var" and e.value == name):
-            lines.append(f"{name} = {render(e, spell)}")
-    return lines
+    pairs = [*prog.locals_.items(), *zip(prog.names, prog.outputs, strict=True)]
+    return [f"{name} = {render(e, spell)}" for name, e in pairs if not (e.op == "var" and e.value == name)]

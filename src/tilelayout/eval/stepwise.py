@@ -52,6 +52,95 @@ def replica_deltas(layout: Layout) -> list[tuple[int, ...]]:
     return list(out)
 
 
+class _Walk:
+    """What a step-by-step call reads of a layout over a checked shape: the shard iters
+    (innermost first, as ``(extent, axis position, stride)``), the offset per axis, the
+    swizzle on ``m``, the shape and its size."""
+
+    __slots__ = ("layout", "axes", "shard", "start", "images", "m_pos", "low", "shape", "size")
+
+    def __init__(self, layout: Layout, shape: Shape) -> None:
+        tile = tile_of(layout)
+        self.layout, self.shape = layout, shape
+        self.axes = axes = tile.axes
+        pos = {a: k for k, a in enumerate(axes)}
+        self.shard = [(it.extent, pos[it.axis], it.stride) for it in reversed(tile.shard)]
+        offset = tile.offset
+        self.start = [offset.get(a, 0) for a in axes]
+        self.images = images = xor_images(layout) or ()
+        self.m_pos = axes.index("m") if images else -1
+        self.low = (1 << len(images)) - 1
+        size = 1
+        for x in shape:
+            size *= x
+        self.size = size
+
+    def values(self, index: Any) -> list[int]:
+        """The axes' values at ``index`` (checked: converted or refused), unswizzled."""
+        shape = self.shape
+        if type(index) is int and 0 <= index < self.size:
+            flat = index
+        elif (type(index) is tuple and len(index) == len(shape)
+              and all(type(x) is int for x in index)):  # in range: flat_index checks it
+            flat = 0
+            for x, s in zip(index, shape, strict=True):
+                if not 0 <= x < s:
+                    flat = flat_index(index, shape)  # refuses it
+                    break
+                flat = flat * s + x
+        else:
+            flat = flat_index(index, shape)  # converts or refuses it
+        v = list(self.start)
+        for extent, p, stride in self.shard:
+            flat, c = divmod(flat, extent)
+            v[p] += c * stride
+        return v
+
+    def coord(self, v: list[int]) -> Coord:
+        """The coordinate of the values ``v`` (swizzled on ``m``)."""
+        m_pos = self.m_pos
+        if m_pos >= 0:  # the swizzle maps the low bits of m, higher bits unchanged
+            x, low = v[m_pos], self.low
+            v[m_pos] = x ^ (x & low) ^ f2.apply(self.images, x & low)
+        return make_coord(tuple(zip(self.axes, v, strict=True)))
+
+    def base(self, index: Any) -> Coord:
+        """``base`` at ``index``."""
+        return self.coord(self.values(index))
+
+    def apply(self, index: Any) -> tuple[Coord, ...]:
+        """``apply`` at ``index`` (over more than one combination, after checking the
+        ``replicas`` limit)."""
+        layout = self.layout
+        cost = budget.replica_cost(tile_of(layout))
+        if cost > 1:
+            budget.check("apply enumerates", cost, "replicas")
+        v = self.values(index)
+        return tuple(self.coord([a + b for a, b in zip(v, d, strict=True)])
+                     for d in replica_deltas(layout))
+
+
+def first_base(layout: Layout, shape: Shape, index: Any) -> Coord:
+    """``base`` of ``layout`` over the checked ``shape`` at ``index``, step by step: a
+    plan's first call (nothing kept).
+
+    >>> import tilelayout as tl
+    >>> first_base(tl.parse("S[(8,2):(1@laneid,1)] + 3@warpid"), (16,), 5)
+    {laneid: 2, m: 1, warpid: 3}
+    """
+    return _Walk(layout, shape).base(index)
+
+
+def first_apply(layout: Layout, shape: Shape, index: Any) -> tuple[Coord, ...]:
+    """``apply`` of ``layout`` over the checked ``shape`` at ``index``, step by step.
+
+    >>> import tilelayout as tl
+    >>> first_apply(tl.parse("S[4:1] + R[2:1@pid]"), (4,), 3)
+    ({m: 3, pid: 0}, {m: 3, pid: 1})
+    """
+    return _Walk(layout, shape).apply(index)
+
+
 def evaluators(layout: Layout, shape: Shape
                ) -> tuple[Callable[[Any], Coord], Callable[[Any], tuple[Coord, ...]]]:
     """``(base, apply)`` of ``layout`` over the checked ``shape``, evaluated step by step.
@@ -63,54 +152,5 @@ def evaluators(layout: Layout, shape: Shape
     >>> [evaluators(L, (2, 2))[0](i)["m"] for i in range(4)]
     [0, 1, 3, 2]
     """
-    tile = tile_of(layout)
-    axes = tile.axes
-    pos = {a: k for k, a in enumerate(axes)}
-    shard = [(it.extent, pos[it.axis], it.stride) for it in reversed(tile.shard)]
-    start = [tile.offset.get(a, 0) for a in axes]
-    images = xor_images(layout) or ()
-    m_pos = axes.index("m") if images else -1
-    low = (1 << len(images)) - 1
-    cost = budget.replica_cost(tile)
-
-    dims = len(shape)
-    size = 1
-    for s in shape:
-        size *= s
-
-    def values(index: Any) -> list[int]:
-        if type(index) is int and 0 <= index < size:
-            flat = index
-        elif (type(index) is tuple and len(index) == dims
-              and all(type(x) is int for x in index)):  # in range: flat_index checks it
-            flat = 0
-            for x, s in zip(index, shape, strict=True):
-                if not 0 <= x < s:
-                    flat = flat_index(index, shape)  # refuses it
-                    break
-                flat = flat * s + x
-        else:
-            flat = flat_index(index, shape)  # converts or refuses it
-        v = list(start)
-        for extent, p, stride in shard:
-            flat, c = divmod(flat, extent)
-            v[p] += c * stride
-        return v
-
-    def coord(v: list[int]) -> Coord:
-        if m_pos >= 0:  # the swizzle maps the low bits of m, higher bits unchanged
-            x = v[m_pos]
-            v[m_pos] = x ^ (x & low) ^ f2.apply(images, x & low)
-        return make_coord(tuple(zip(axes, v, strict=True)))
-
-    def base(index: Any) -> Coord:
-        return coord(values(index))
-
-    def apply(index: Any) -> tuple[Coord, ...]:
-        if cost > 1:
-            budget.check("apply enumerates", cost, "replicas")
-        v = values(index)
-        return tuple(coord([a + b for a, b in zip(v, d, strict=True)])
-                     for d in replica_deltas(layout))
-
-    return base, apply
+    walk = _Walk(layout, shape)
+    return walk.base, walk.apply
