@@ -726,6 +726,54 @@ def test_the_library_s_values_hold_frozen_data_only():
         "probe[0]['a']: list", "probe[1]: a writable array"]
 
 
+#: frozen dataclasses with array fields that are not frozen by ``freeze_fields`` in their
+#: ``__post_init__``, each with where their arrays are made read-only instead
+ARRAYS_FROZEN_ELSEWHERE = {
+    "render/physical.py:PhysicalView": "built only by physical_view(), which passes read-only "
+                                       "views (_frozen) and read-only mappings of them",
+}
+
+_MUTABLE_ANNOTATION = re.compile(r"\b(dict|list|set|bytearray|Dict|List|Set)\b(\[|$)")
+_ARRAY_ANNOTATION = re.compile(r"\bnp\.ndarray\b|\bndarray\b")
+
+
+def unfrozen_dataclass_fields(source: str, where: str) -> list[str]:
+    """Frozen dataclasses in ``source`` declaring a dict / list / set field, or an array
+    field without ``freeze_fields(self)`` in their ``__post_init__``."""
+    out = []
+    for cls in (n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef)):
+        if not any(isinstance(d, ast.Call) and any(
+                k.arg == "frozen" and getattr(k.value, "value", False) for k in d.keywords)
+                for d in cls.decorator_list):
+            continue
+        fields = [(ast.unparse(f.target), ast.unparse(f.annotation)) for f in cls.body
+                  if isinstance(f, ast.AnnAssign)]
+        out += [f"{where}:{cls.name}.{name}: {ann}" for name, ann in fields
+                if _MUTABLE_ANNOTATION.search(ann)]
+        post = [f for f in cls.body if isinstance(f, ast.FunctionDef)
+                and f.name == "__post_init__"]
+        freezes = any(isinstance(c, ast.Call) and getattr(c.func, "id", "") == "freeze_fields"
+                      for f in post for c in ast.walk(f))
+        arrays = [name for name, ann in fields if _ARRAY_ANNOTATION.search(ann)]
+        if arrays and not freezes and f"{where}:{cls.name}" not in ARRAYS_FROZEN_ELSEWHERE:
+            out.append(f"{where}:{cls.name}: array fields {arrays} not frozen in __post_init__")
+    return out
+
+
+def test_frozen_dataclasses_declare_frozen_fields():
+    found = [hit for path in sorted(SRC.rglob("*.py"))
+             for hit in unfrozen_dataclass_fields(path.read_text(),
+                                                  path.relative_to(SRC).as_posix())]
+    assert found == [], "hold tuples / MappingProxyType; freeze arrays with freeze_fields"
+    probe = ("@dataclass(frozen=True)\nclass A:\n    rows: dict[str, int]\n"
+             "    table: np.ndarray\n")
+    assert unfrozen_dataclass_fields(probe, "x.py") == [
+        "x.py:A.rows: dict[str, int]", "x.py:A: array fields ['table'] not frozen in __post_init__"]
+    fixed = probe.replace("dict[str, int]", "tuple[int, ...]") + (
+        "    def __post_init__(self):\n        freeze_fields(self)\n")
+    assert unfrozen_dataclass_fields(fixed, "x.py") == []
+
+
 def test_the_state_check_sees_a_changed_class():
     from tilelayout.core.tile import TileLayout
 

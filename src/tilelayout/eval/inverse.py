@@ -35,6 +35,7 @@ from ..core import budget
 from ..core.axes import check_axis
 from ..core.compose import ComposeLayout, Layout, tile_of, value_range
 from ..core.errors import LayoutError, LayoutOverflowError, TooManyElementsError
+from ..core.frozen import freeze_fields
 from ..core.iter import as_int
 from ..core.shape import Shape
 from ..core.tile import TileLayout
@@ -55,6 +56,9 @@ class AxisSolution:
     axis: str
     iters: tuple[int, ...]
     values: np.ndarray
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only views
 
 
 @dataclass(frozen=True)

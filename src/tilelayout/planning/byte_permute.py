@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.frozen import freeze_fields
 from .cost_model import SELECT
 from .placement import WARP
 from .shuffle import schedule
@@ -71,6 +72,9 @@ class BytePermute:
     shuffles: int
     selects: int
     permutes: int
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only views
 
     @property
     def units(self) -> float:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.frozen import freeze_fields
+
 
 @dataclass(frozen=True)
 class Collective:
@@ -45,6 +47,9 @@ class Collective:
     need_device: np.ndarray
     need_element: np.ndarray
     sender: np.ndarray
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only views
 
 
 def _pairs(device: np.ndarray, element: np.ndarray, n: int) -> np.ndarray:

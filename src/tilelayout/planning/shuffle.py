@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import budget
+from ..core.frozen import freeze_fields
 from .placement import WARP
 
 
@@ -36,6 +37,9 @@ class ShuffleSchedule:
     send_word: np.ndarray
     edge_round: np.ndarray
     lower_bound: int
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only views
 
 
 def _complete(c: np.ndarray, degree: int) -> np.ndarray:

@@ -88,6 +88,9 @@ class Staging:
     passes: int = 1
     chunk_of: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only through it
+
     @property
     def layout(self) -> Layout:
         return self.choice.layout

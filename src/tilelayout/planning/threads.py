@@ -31,6 +31,7 @@ from ..core.axes import axis as axis_info
 from ..core.axes import is_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutError
+from ..core.frozen import freeze_fields
 
 WARP = 32
 
@@ -57,9 +58,7 @@ class RegisterFile:
     replicated: bool
 
     def __post_init__(self) -> None:
-        table = self.table.view()  # read-only through this value; the caller's array unchanged
-        table.setflags(write=False)
-        object.__setattr__(self, "table", table)
+        freeze_fields(self)  # read-only through this value; the caller's array unchanged
 
     @property
     def slots(self) -> int:

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import budget
 from ..core.compose import Layout
+from ..core.frozen import freeze_fields
 from ..core.shape import format_shape
 
 
@@ -46,6 +47,9 @@ class Fold:
     row_dims: tuple[int, ...] = ()
     col_dims: tuple[int, ...] = ()
     wrap: int = 0
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only views
 
 
 def fold_shape(shape: Sequence[int]) -> Fold:
