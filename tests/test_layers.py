@@ -372,6 +372,8 @@ def test_the_fact_check_reads_the_page(tmp_path):
         "app.js:1: a swizzle mode the page should get from /api/options",
         "app.js:2: 0, 32, 64, 128 copies the swizzle modes' triton (the page should get it "
         "from /api/options)"]
+
+
 # -- no hidden global state ------------------------------------------------------------------
 #: the library's caches: functools caches of pure functions of immutable arguments (what
 #: they return never depends on what was cached before), each bounded or over a fixed set
@@ -575,24 +577,10 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _holds_mutable(value: object, depth: int = 0) -> bool:
-    """A mutable container (any mutable mapping, sequence or set: dicts, lists, deques, weak
-    dictionaries...) or a writable numpy array, or a tuple / frozenset / read-only mapping
-    with one inside."""
-    from collections.abc import MutableMapping, MutableSequence, MutableSet
-
-    if isinstance(value, (*_MUTABLE, MutableMapping, MutableSequence, MutableSet)):
-        return True
-    if isinstance(value, np.ndarray):
-        return bool(value.flags.writeable)
-    if depth > 6:
-        return False
-    if isinstance(value, tuple | frozenset):
-        return any(_holds_mutable(v, depth + 1) for v in value)
-    if isinstance(value, MappingProxyType):
-        return any(_holds_mutable(k, depth + 1) or _holds_mutable(v, depth + 1)
-                   for k, v in value.items())
-    return False
+def _holds_mutable(value: object) -> bool:
+    """A mutable container or a writable array, or a frozen value with one inside
+    (:func:`_plain_containers` finds where)."""
+    return bool(_plain_containers(value, "", set()))
 
 
 def test_module_level_tables_are_read_only():
@@ -680,21 +668,24 @@ def test_the_state_check_sees_a_changed_global():
 
 
 def _plain_containers(value: object, path: str, seen: set[int], depth: int = 0) -> list[str]:
-    """Where a value (dataclasses, tuples, read-only mappings, nested) holds a plain dict,
-    list, set or bytearray, or a writable numpy array."""
+    """Where a value (dataclasses, tuples, frozensets, read-only mappings, nested) holds a
+    mutable container (any mutable mapping, sequence or set: dicts, lists, deques, weak
+    dictionaries...) or a writable numpy array."""
     import dataclasses
+    from collections.abc import MutableMapping, MutableSequence, MutableSet
 
     if depth > 10 or id(value) in seen:
         return []
     seen.add(id(value))
-    if isinstance(value, _MUTABLE):
+    if isinstance(value, (*_MUTABLE, MutableMapping, MutableSequence, MutableSet)):
         return [f"{path}: {type(value).__name__}"]
     if isinstance(value, np.ndarray):
         return [f"{path}: a writable array"] if value.flags.writeable else []
     if isinstance(value, tuple | frozenset):
         items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
     elif isinstance(value, MappingProxyType):
-        items = [(f"{path}[{k!r}]", v) for k, v in value.items()]
+        items = [(f"{path} key {k!r}", k) for k in value]
+        items += [(f"{path}[{k!r}]", v) for k, v in value.items()]
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         items = [(f"{path}.{f.name}", getattr(value, f.name)) for f in dataclasses.fields(value)]
     else:
