@@ -93,7 +93,7 @@ class TileLayout(LayoutOperations):
         self._offset = _offset_items(offset)
         _check_bounds(self._shard, self._replica, self._offset)
         self._hash = hash((self._shard, self._replica, frozenset(self._offset)))
-        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.plan_of)
+        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.PLANS)
         seen: dict[str, None] = {}
         for it in self._shard + self._replica:
             seen.setdefault(it.axis, None)
