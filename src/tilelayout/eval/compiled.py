@@ -193,15 +193,10 @@ def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
     >>> plan_for(tl.parse("S[8:1] + 2@warpid + 1@pid"), None).base(3)  # an equal layout
     {m: 3, warpid: 2, pid: 1}
     """
-    if shape is None or type(shape) is tuple and all(type(x) is int for x in shape):
-        try:  # (8.0, 16) equals (8, 16) as a key: only exact ints are looked up unchecked
-            plan = cached_plan(layout, shape)
-        except TypeError:  # a tuple holding something unhashable: validate (and refuse) it
-            shape = layout.check_shape(shape)
-            plan = cached_plan(layout, shape)
-    else:
+    # (8.0, 16) equals (8, 16) as a key: only a tuple of exact ints is looked up unchecked
+    if not (shape is None or type(shape) is tuple and all(type(x) is int for x in shape)):
         shape = layout.check_shape(shape)
-        plan = cached_plan(layout, shape)
+    plan = cached_plan(layout, shape)
     if plan.layout is layout or plan.layout.axes == layout.axes:
         return plan
     return _plan_in_order(layout, layout.axes, shape)
