@@ -10,6 +10,7 @@ from tilelayout.core.budget import MAX_INT_BITS
 from tilelayout.core.errors import LayoutError
 from tilelayout.core.iter import Iter
 from tilelayout.core.tile import TileLayout
+from tilelayout.eval.compiled import PLANS
 
 
 def test_built_from_iters_or_tuples_alike():
@@ -92,3 +93,13 @@ def test_values_beyond_the_integer_bound_are_refused():
 def test_tile_method_is_tl_tile():
     inner, outer = tl.parse("S[2:1]"), tl.parse("S[3:1]")
     assert inner.tile(outer, (3,), (2,)) == tl.tile(inner, outer, (3,), (2,)) == tl.parse("S[6:1]")
+
+
+def test_the_fast_constructor_sets_every_field_the_full_one_does():
+    fast = TileLayout.of_shard((Iter(4, 8, "laneid"), Iter(8, 1)))
+    full = TileLayout([(4, 8, "laneid"), (8, 1)])
+    assert fast == full and hash(fast) == hash(full) and fast.axes == full.axes
+    slots = [s for s in TileLayout.__slots__ if s != "__weakref__"]
+    assert all(hasattr(fast, s) for s in slots)  # _ref too: the hot path's plan key
+    assert fast._ref() is fast and fast.base(9) == full.base(9)
+    assert fast._ref in PLANS  # found by its key, not through the general path

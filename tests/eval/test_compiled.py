@@ -101,7 +101,7 @@ def test_layouts_hold_no_plans_the_cache_is_keyed_by_value():
     assert M == L and M.apply(5) == L.apply(5)
     assert compiled.plan_for(M, None) is compiled.plan_for(L, None)  # equal values share
     # the per-object plans share the compiled functions and name their own layout
-    pm, pl = compiled.plan_of(M._ref, None), compiled.plan_of(L._ref, None)
+    pm, pl = compiled.plan_entry(M, None).plan, compiled.plan_entry(L, None).plan
     assert pm.layout is M and pl.layout is L and pm.base is pl.base
 
 

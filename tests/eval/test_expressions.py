@@ -15,7 +15,6 @@ from tilelayout.eval.expressions import (
     local_names,
     modulo,
     naive_ops,
-    python_lines,
     render,
     scale,
     var,
@@ -34,9 +33,10 @@ LAYOUTS = [
 
 
 def _run(prog, values):
+    """The program's locals, then each axis's value, as Python statements run in order."""
     scope = dict(zip(prog.args, values, strict=True))
-    for line in python_lines(prog):
-        exec(line, {}, scope)
+    for name, e in [*prog.locals_.items(), *zip(prog.names, prog.outputs, strict=True)]:
+        exec(f"{name} = {render(e)}", {}, scope)
     return [scope[n] for n in prog.names]
 
 

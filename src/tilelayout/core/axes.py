@@ -240,7 +240,7 @@ class AxisTable:
         >>> AxisTable().with_axis("laneid", "thread") == AxisTable()
         True
         """
-        return self.with_axes(_declared(self, Axis(name, kind, scope, extent, doc)))
+        return self.with_axes(Axis(name, kind, scope, extent, doc))  # checked there (_declared)
 
     def with_axes(self, *declared: Declaration | AxisTable,
                   **extents: int | None) -> AxisTable:
@@ -306,7 +306,7 @@ def _axes_of(declared: Iterable[object], extents: Mapping[str, object]) -> list[
         elif isinstance(item, Axis):
             out.append(item)
         elif isinstance(item, str):
-            out.append(Axis(check_name(item)))
+            out.append(Axis(item))  # the name checked by Axis
         else:
             raise LayoutError(f"an axis declaration is a name, an Axis or an AxisTable, "
                               f"got {shown(item)}")
@@ -393,7 +393,7 @@ def axis_of(name: str, axes: AxesSpec = None) -> Axis:
     >>> axis_of("laneid").kind, axis_of("data")
     ('thread', Axis(name='data', kind='device', scope=None, extent=None, doc=''))
     """
-    return table_of(axes).get(name) or Axis(check_name(name))
+    return table_of(axes).get(name) or Axis(name)  # the name checked by Axis
 
 
 def is_axis(name: str, axes: AxesSpec = None) -> bool:

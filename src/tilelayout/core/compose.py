@@ -52,7 +52,7 @@ class ComposeLayout(LayoutOperations):
         self._swizzle = swizzle
         self._tile = tile
         self._hash = hash((swizzle, tile))
-        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.plan_of)
+        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.PLANS)
 
     @property
     def swizzle(self) -> AnySwizzle:

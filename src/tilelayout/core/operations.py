@@ -88,7 +88,7 @@ class LayoutKey(weakref.ref):
     """A layout object's identity as a cheap dictionary key: a weak reference to the
     layout that equals only itself and hashes as the layout (the hash computed once, by
     CPython, not by a Python-level ``__hash__`` per lookup). Each layout makes one at
-    construction (``L._ref``); :func:`tilelayout.eval.compiled.plan_of` keys the compiled
+    construction (``L._ref``); :data:`tilelayout.eval.compiled.PLANS` keys the compiled
     plans by it. It holds no cache and does not keep the layout alive.
 
     >>> import tilelayout as tl

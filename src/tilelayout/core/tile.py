@@ -88,18 +88,20 @@ class TileLayout(LayoutOperations):
         replica: Iterable[IterSpec] = (),
         offset: Mapping[str, int] | int | None = None,
     ) -> None:
-        self._shard: tuple[Iter, ...] = _iters(shard, "shard")
-        self._replica: tuple[Iter, ...] = _iters(replica, "replica")
-        self._offset = _offset_items(offset)
-        _check_bounds(self._shard, self._replica, self._offset)
-        self._hash = hash((self._shard, self._replica, frozenset(self._offset)))
-        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.plan_of)
-        seen: dict[str, None] = {}
-        for it in self._shard + self._replica:
-            seen.setdefault(it.axis, None)
-        for a, _ in self._offset:
-            seen.setdefault(a, None)
-        self._axes: tuple[str, ...] = tuple(seen)
+        shard_, replica_ = _iters(shard, "shard"), _iters(replica, "replica")
+        offset_ = _offset_items(offset)
+        _check_bounds(shard_, replica_, offset_)
+        self._set(shard_, replica_, offset_)
+
+    def _set(self, shard: tuple[Iter, ...], replica: tuple[Iter, ...],
+             offset: tuple[tuple[str, int], ...]) -> None:
+        """Every field from checked parts: what each constructor (``__init__``,
+        :meth:`of_shard`) sets, so none of them misses one."""
+        self._shard, self._replica, self._offset = shard, replica, offset
+        self._hash = hash((shard, replica, frozenset(offset)))
+        self._ref = LayoutKey(self)  # its identity as a key (eval.compiled.PLANS)
+        self._axes: tuple[str, ...] = tuple(dict.fromkeys(
+            [*(it.axis for it in shard + replica), *(a for a, _ in offset)]))
 
     @classmethod
     def of_shard(cls, shard: tuple[Iter, ...]) -> TileLayout:
@@ -120,11 +122,7 @@ class TileLayout(LayoutOperations):
         if not shard or count >= cap or reach >= cap:
             return cls(shard)  # the full constructor names the bound that is exceeded
         self = cls.__new__(cls)
-        self._shard = shard
-        self._replica = ()
-        self._offset = ()
-        self._hash = hash((shard, (), frozenset()))
-        self._axes = tuple(dict.fromkeys([it.axis for it in shard]))
+        self._set(shard, (), ())
         return self
 
     # -- structure -----------------------------------------------------------------

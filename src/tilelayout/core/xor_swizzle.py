@@ -172,8 +172,8 @@ class XorSwizzle:
         >>> XorSwizzle(2, 1).apply(1), XorSwizzle(2, 1).apply(-3)
         (2, -2)
         """
-        if isinstance(m, int):
-            return self._apply(m)  # type: ignore[return-value]
+        if isinstance(m, int):  # the low n bits through the images, the rest unchanged
+            return (m & ~((1 << len(self._images)) - 1)) ^ f2.apply(self._images, m)  # type: ignore[return-value]
         dtype = getattr(m, "dtype", None)
         if dtype is None or (dtype.kind == "i" and dtype.itemsize == 8):
             return self._apply(m)  # int64: every image and result fits (n <= 62)
@@ -189,15 +189,10 @@ class XorSwizzle:
                 f"Python ints"
             ) from None
 
-    def _apply(self, m: T) -> T:
-        n = len(self._images)
-        out = m & ~((1 << n) - 1)  # type: ignore[operator]
+    def _apply(self, m: T) -> T:  # an array (or an object array of Python ints)
+        out = m & ~((1 << len(self._images)) - 1)  # type: ignore[operator]
         for k, v in enumerate(self._images):
-            if isinstance(m, int):
-                if m >> k & 1:
-                    out ^= v
-            else:
-                out = out ^ ((m >> k) & 1) * v  # type: ignore[operator]
+            out = out ^ ((m >> k) & 1) * v  # type: ignore[operator]
         return out  # type: ignore[no-any-return]
 
     __call__ = apply

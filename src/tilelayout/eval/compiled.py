@@ -7,7 +7,8 @@ called the second time (:class:`Lazy`: the first call is answered step by step,
 :mod:`tilelayout.eval.stepwise`, and a program that only calls ``base`` never compiles
 ``apply``), and keeps them in a bounded least-recently-used cache keyed by the layout *value* and the
 shape (:func:`plan_for`; layouts are immutable and hold no cache themselves). The hot path
-(:func:`plan_of`) finds a layout object's plan by the key the layout made of itself when
+(:func:`tilelayout.eval.forward.base` / ``apply``, through :data:`PLANS`) finds a layout
+object's plan by the key the layout made of itself when
 it was built (:class:`~tilelayout.core.operations.LayoutKey`, a weak reference whose hash
 CPython computes once): no Python-level ``__hash__`` per call. The function validates the index
 inline (tuples of in-range ints, or an in-range flat int) and hands anything else
@@ -192,15 +193,10 @@ def plan_for(layout: Layout, shape: Sequence[int] | None) -> Plan:
     >>> plan_for(tl.parse("S[8:1] + 2@warpid + 1@pid"), None).base(3)  # an equal layout
     {m: 3, warpid: 2, pid: 1}
     """
-    if shape is None or type(shape) is tuple and all(type(x) is int for x in shape):
-        try:  # (8.0, 16) equals (8, 16) as a key: only exact ints are looked up unchecked
-            plan = cached_plan(layout, shape)
-        except TypeError:  # a tuple holding something unhashable: validate (and refuse) it
-            shape = layout.check_shape(shape)
-            plan = cached_plan(layout, shape)
-    else:
+    # (8.0, 16) equals (8, 16) as a key: only a tuple of exact ints is looked up unchecked
+    if not (shape is None or type(shape) is tuple and all(type(x) is int for x in shape)):
         shape = layout.check_shape(shape)
-        plan = cached_plan(layout, shape)
+    plan = cached_plan(layout, shape)
     if plan.layout is layout or plan.layout.axes == layout.axes:
         return plan
     return _plan_in_order(layout, layout.axes, shape)
@@ -269,29 +265,9 @@ def exact_shape(shape: object) -> bool:
     >>> exact_shape((8, 16)), exact_shape((8.0, 16)), exact_shape((True, 16))
     (True, False, False)
     """
-    if type(shape) is tuple:
-        if len(shape) == 2:  # the common case, unrolled: this runs per call (plan_of)
-            return type(shape[0]) is int and type(shape[1]) is int
+    if type(shape) is tuple:  # (forward.base / apply test a pair of ints inline first)
         return not [x for x in shape if type(x) is not int]
     return shape is None or type(shape) is int
-
-
-def plan_of(ref: LayoutKey, shape: Sequence[int] | int | None) -> Plan:
-    """The plan of the layout ``ref()`` over ``shape`` (:data:`PLANS`, :func:`plan_entry`), the shape
-    checked where it is not the object the plan was made for.
-
-    >>> import tilelayout as tl
-    >>> L = tl.parse("S[8:1] + 1@pid")
-    >>> plan_of(L._ref, None).layout is L, plan_of(L._ref, None).base(3)
-    (True, {m: 3, pid: 1})
-    """
-    try:
-        entry = PLANS[ref][shape]
-    except KeyError:
-        entry = plan_entry(ref(), shape)
-    if entry.first is shape or exact_shape(shape):
-        return entry.plan
-    return plan_for(ref(), shape)  # checks the shape: refuses (8.0, 16), converts numpy ints
 
 
 @functools.lru_cache(maxsize=PLAN_CACHE_SIZE // 8)

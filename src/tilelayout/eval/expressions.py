@@ -489,11 +489,3 @@ def naive_ops(layout: Layout, shape: Shape, replicas: bool = True) -> list[int]:
             ops += count_ops([xor_expr(var("m"), images)])
         out.append(ops)
     return out
-
-
-def python_lines(prog: Program, spell: Callable[[int], str] = str) -> list[str]:
-    """The body of ``prog`` as Python statements: its locals, then one assignment per
-    axis to the axis's local name (the caller returns or packs ``prog.names``); ``spell``
-    writes the constants (:func:`render`)."""
-    pairs = [*prog.locals_.items(), *zip(prog.names, prog.outputs, strict=True)]
-    return [f"{name} = {render(e, spell)}" for name, e in pairs if not (e.op == "var" and e.value == name)]

@@ -22,11 +22,10 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from ..core import budget, f2
-from ..core.compose import Layout, tile_of
+from ..core import budget
+from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.coord import Coord, make_coord
 from ..core.shape import Shape, flat_index
-from .expressions import xor_images
 
 
 def replica_deltas(layout: Layout) -> list[tuple[int, ...]]:
@@ -55,9 +54,9 @@ def replica_deltas(layout: Layout) -> list[tuple[int, ...]]:
 class _Walk:
     """What a step-by-step call reads of a layout over a checked shape: the shard iters
     (innermost first, as ``(extent, axis position, stride)``), the offset per axis, the
-    swizzle on ``m``, the shape and its size."""
+    swizzle on ``m`` (the layout's own, applied to Python ints), the shape and its size."""
 
-    __slots__ = ("layout", "axes", "shard", "start", "images", "m_pos", "low", "shape", "size")
+    __slots__ = ("layout", "axes", "shard", "start", "swizzle", "m_pos", "shape", "size")
 
     def __init__(self, layout: Layout, shape: Shape) -> None:
         tile = tile_of(layout)
@@ -67,9 +66,9 @@ class _Walk:
         self.shard = [(it.extent, pos[it.axis], it.stride) for it in reversed(tile.shard)]
         offset = tile.offset
         self.start = [offset.get(a, 0) for a in axes]
-        self.images = images = xor_images(layout) or ()
-        self.m_pos = axes.index("m") if images else -1
-        self.low = (1 << len(images)) - 1
+        sw = layout.swizzle if isinstance(layout, ComposeLayout) else None
+        self.swizzle = sw = None if sw is None or sw.is_identity else sw.apply
+        self.m_pos = axes.index("m") if sw is not None else -1
         size = 1
         for x in shape:
             size *= x
@@ -99,9 +98,8 @@ class _Walk:
     def coord(self, v: list[int]) -> Coord:
         """The coordinate of the values ``v`` (swizzled on ``m``)."""
         m_pos = self.m_pos
-        if m_pos >= 0:  # the swizzle maps the low bits of m, higher bits unchanged
-            x, low = v[m_pos], self.low
-            v[m_pos] = x ^ (x & low) ^ f2.apply(self.images, x & low)
+        if m_pos >= 0:
+            v[m_pos] = self.swizzle(v[m_pos])
         return make_coord(tuple(zip(self.axes, v, strict=True)))
 
     def base(self, index: Any) -> Coord:
