@@ -44,7 +44,7 @@ def dense(n: int, seed: int = 0) -> tuple[int, ...]:
     rng = random.Random(seed)
     while True:
         images = tuple(rng.getrandbits(n) for _ in range(n))
-        if f2.rank(images) == n:
+        if f2.first_dependent(images) is None:
             return images
 
 

@@ -155,9 +155,7 @@ def _all_invertible(n):
             return
         for v in range(1, 1 << n):
             if v not in span:
-                s2 = span.copy()
-                s2.add(v)
-                yield from rec(prefix + [v], s2)
+                yield from rec(prefix + [v], Span(prefix + [v]))
     yield from rec([], Span())
 
 

@@ -6,10 +6,8 @@ is kept in echelon form by :class:`Subspace`. Every XOR swizzle, the inverse map
 writes and the planners' XOR synthesis use these functions; all cost O(n^2) word operations.
 
 >>> images = (2, 3, 4)                  # bit 0 -> 0b10, bit 1 -> 0b11, bit 2 -> 0b100
->>> apply(images, 0b011), inverse(images), rank(images)
+>>> apply(images, 0b011), inverse(images), Subspace(images).dim
 (1, (3, 1, 4), 3)
->>> solve(images, 1), kernel((1, 1, 2))
-(3, (3,))
 """
 
 from __future__ import annotations
@@ -92,16 +90,6 @@ class Subspace:
             out[top] = v
         return tuple(out.values())
 
-    def copy(self) -> Subspace:
-        """An independent copy.
-
-        >>> a = Subspace([1]); b = a.copy(); _ = b.add(2); (a.dim, b.dim)
-        (1, 2)
-        """
-        out = Subspace()
-        out.rows = dict(self.rows)
-        return out
-
     def __repr__(self) -> str:
         return f"Subspace({list(self.basis())})"
 
@@ -124,24 +112,6 @@ def first_dependent(vectors: Iterable[int]) -> int | None:
         else:
             return k
     return None
-
-
-def rank(vectors: Iterable[int]) -> int:
-    """The dimension of the span of ``vectors``.
-
-    >>> rank([1, 2, 3]), rank([]), rank([0, 8])
-    (2, 0, 1)
-    """
-    return Subspace(vectors).dim
-
-
-def echelon(vectors: Iterable[int]) -> tuple[int, ...]:
-    """The reduced echelon basis of the span of ``vectors`` (leading bits ascending).
-
-    >>> echelon([0b110, 0b011, 0b101])
-    (3, 5)
-    """
-    return Subspace(vectors).basis()
 
 
 def apply(images: Sequence[int], x: int) -> int:
@@ -204,31 +174,3 @@ def inverse(images: Sequence[int]) -> tuple[int, ...]:
             low ^= 1 << bit
         out[b] = x
     return tuple(out)
-
-
-def solve(images: Sequence[int], target: int) -> int | None:
-    """An ``x`` with ``apply(images, x) == target``, or None when ``target`` is not in the
-    image (with a kernel, one of several).
-
-    >>> solve((2, 3, 4), 0b101), solve((2, 2), 1)
-    (7, None)
-    """
-    rows, _ = _eliminate(images)
-    v, x = target, 0
-    while v:
-        top = v.bit_length() - 1
-        row = rows.get(top)
-        if row is None:
-            return None
-        v ^= row[0]
-        x ^= row[1]
-    return x
-
-
-def kernel(images: Sequence[int]) -> tuple[int, ...]:
-    """A basis of the kernel (the ``x`` the map sends to 0), in echelon form.
-
-    >>> kernel((1, 2, 3)), kernel((1, 2))
-    ((7,), ())
-    """
-    return echelon(_eliminate(images)[1])
