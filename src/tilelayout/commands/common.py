@@ -187,17 +187,12 @@ def add_preset_args(p: argparse.ArgumentParser) -> None:
                    "parameters not given take the preset's defaults)")
 
 
-def preset_from_args(args: argparse.Namespace):
+def preset_from_args(args: argparse.Namespace) -> Preset:
     """The :class:`~tilelayout.presets.Preset` named by ``--preset`` / ``--param``.
 
     Parameters not given on the command line take the preset's defaults.
     """
-    return build_preset(args.preset, getattr(args, "param", None) or [], "--param")
-
-
-def build_preset(name: str, items: list[str], what: str):
-    """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    return build(name, items, what)
+    return build(args.preset, getattr(args, "param", None) or [], "--param")
 
 
 def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
