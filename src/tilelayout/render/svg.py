@@ -37,7 +37,7 @@ from ..core.compose import Layout
 from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
 from .palette import PALETTE
-from .physical import physical_view
+from .physical import PhysicalView, physical_view
 from .table import fold_shape
 
 #: the most logical elements a picture draws (an SVG, or the explorer's page, which uses
@@ -102,8 +102,27 @@ def color_values(key: str, shape: tuple[int, ...], first: Mapping[str, np.ndarra
     return first[key]
 
 
+def element_colours(layout: Layout, dims: tuple[int, ...], dtype: str | None, color: str | None,
+                    view: PhysicalView) -> tuple[dict[str, np.ndarray], str, np.ndarray]:
+    """What colours the elements of ``layout`` over ``dims``, from its physical ``view``:
+    each element's first coordinate per axis, the colour key (``color``, else
+    :func:`default_color_key`) and each element's value under it (:func:`color_values`).
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("S[(4,8):(1@warpid,1@laneid)]")
+    >>> first, key, values = element_colours(L, (4, 8), None, None, physical_view(L, (4, 8)))
+    >>> key, values[:9].tolist()
+    ('laneid', [0, 1, 2, 3, 4, 5, 6, 7, 0])
+    """
+    r = view.replicas
+    first = {a: v[::r] for a, v in view.coords.items()}
+    key = color or default_color_key(layout, dtype, dims)
+    banks = {k: v[::r] for k, v in view.banks.items()} if view.banks else None
+    return first, key, color_values(key, dims, first, banks)
+
+
 def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.ndarray,
-                scale: tuple[float, float], palette: Sequence[str] = PALETTE) -> list[str]:
+                scale: tuple[float, float]) -> list[str]:
     """One ``<path>`` per colour; runs of equal colour along a row merge into one rectangle."""
     if x.size == 0:
         return []
@@ -120,7 +139,7 @@ def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.nda
         by_colour.setdefault(int(colour[b]), []).append(
             f"M{_n(x[b] * sx)} {_n(y[b] * sy)}h{_n(width * sx)}v{_n(h * sy)}h-{_n(width * sx)}z"
         )
-    return [f'<path fill="{palette[c % len(palette)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
+    return [f'<path fill="{PALETTE[c % len(PALETTE)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
             for c, d in sorted(by_colour.items())]
 
 
@@ -211,11 +230,7 @@ def layout_svg(
     budget.check("a picture draws", n * layout.replica_count, "cells")
     # one evaluation serves both panels: the physical view keeps the flat arrays
     view = physical_view(layout, dims, dtype or None, order)
-    flat, banks = view.coords, view.banks
-    first = {a: v[::r] for a, v in flat.items()}
-    key = color or default_color_key(layout, dtype, dims)
-    cval = color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
-    palette: Sequence[str] = PALETTE
+    first, key, cval = element_colours(layout, dims, dtype, color, view)
     cidx = (cval % len(PALETTE)).astype(np.int64)
 
     parts: list[str] = []
@@ -237,7 +252,7 @@ def layout_svg(
         parts.append(_text(x_panel, head + 8, f"logical {format_shape(dims)}", 11, "start", "bold"))
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
         parts.extend(_fill_paths(fold.col.astype(float), fold.row.astype(float), 1.0, 1.0, cidx,
-                                 (cw, ch), palette))
+                                 (cw, ch)))
         parts.append("</g>")
         if min(cw, ch) >= 5:
             parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cw, ch))
@@ -313,7 +328,7 @@ def layout_svg(
             if len(tiles) > 1:
                 label = ", ".join(f"{k}={v}" for k, v in tiles[i].items())
                 parts.append(_text(tx, ty - 4, label, 10, "start"))
-        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], (cw, ch), palette))
+        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], (cw, ch)))
         parts.append("</g>")
         if min(cw, ch) >= 5:
             for a, b in tile_pos:
