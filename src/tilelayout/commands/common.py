@@ -269,10 +269,9 @@ def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | No
         ops = resolve(threads, s, dtype, None)
     except LayoutError as exc:
         raise LayoutError(str(exc).replace("dtype=", "--dtype")) from None
-    if is_endpoint(a) or is_endpoint(b):
-        return pa or a, pb or b, ops.shape or ops.layouts[0].check_shape(None), ops.dtype
-    # presets stay presets: the planning entry points read their target needs
-    return pa or a, pb or b, ops.shape or a.check_shape(None), ops.dtype
+    # presets stay presets: the planning entry points read their target needs; the shape
+    # defaults to the first layout operand's (FIRST's unless FIRST is a TMA endpoint)
+    return pa or a, pb or b, ops.shape or ops.layouts[0].check_shape(None), ops.dtype
 
 
 @dataclass(frozen=True)
