@@ -187,17 +187,12 @@ def add_preset_args(p: argparse.ArgumentParser) -> None:
                    "parameters not given take the preset's defaults)")
 
 
-def preset_from_args(args: argparse.Namespace):
+def preset_from_args(args: argparse.Namespace) -> Preset:
     """The :class:`~tilelayout.presets.Preset` named by ``--preset`` / ``--param``.
 
     Parameters not given on the command line take the preset's defaults.
     """
-    return build_preset(args.preset, getattr(args, "param", None) or [], "--param")
-
-
-def build_preset(name: str, items: list[str], what: str):
-    """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults)."""
-    return build(name, items, what)
+    return build(args.preset, getattr(args, "param", None) or [], "--param")
 
 
 def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
@@ -274,10 +269,9 @@ def layout_pair(first: str, second: str, names: tuple[str, str], shape: str | No
         ops = resolve(threads, s, dtype, None)
     except LayoutError as exc:
         raise LayoutError(str(exc).replace("dtype=", "--dtype")) from None
-    if is_endpoint(a) or is_endpoint(b):
-        return pa or a, pb or b, ops.shape or ops.layouts[0].check_shape(None), ops.dtype
-    # presets stay presets: the planning entry points read their target needs
-    return pa or a, pb or b, ops.shape or a.check_shape(None), ops.dtype
+    # presets stay presets: the planning entry points read their target needs; the shape
+    # defaults to the first layout operand's (FIRST's unless FIRST is a TMA endpoint)
+    return pa or a, pb or b, ops.shape or ops.layouts[0].check_shape(None), ops.dtype
 
 
 @dataclass(frozen=True)

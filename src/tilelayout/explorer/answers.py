@@ -20,15 +20,24 @@ from .messages import for_page
 from .request import REQUEST_LIMITS, ApiError
 
 
+def budget_status(exc: BudgetError) -> int:
+    """The HTTP status of a budget that ran out: 503 for time, else 413.
+
+    >>> budget_status(BudgetError("too slow", name="seconds"))
+    503
+    """
+    return 503 if exc.name == "seconds" else 413
+
+
 def status_of(exc: ApiError) -> int:
-    """The HTTP status of a refusal (a budget that ran out: 413, or 503 for time).
+    """The HTTP status of a refusal (a budget that ran out: :func:`budget_status`).
 
     >>> status_of(ApiError("too long", 413))
     413
     """
     cause = exc.__context__
     if isinstance(cause, BudgetError):
-        return 503 if cause.name == "seconds" else 413
+        return budget_status(cause)
     return exc.status
 
 
@@ -66,7 +75,7 @@ def answer(method: str, path: str, body: Any = None, *,
         status = status_of(exc)
         return status, {**page_error(exc), "status": status}
     except BudgetError as exc:
-        status = 503 if exc.name == "seconds" else 413
+        status = budget_status(exc)
         return status, {"error": str(exc)[:2000], "status": status}
     except LayoutError as exc:
         return 400, {"error": str(exc)[:2000], "status": 400}

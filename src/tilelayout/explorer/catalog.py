@@ -90,13 +90,24 @@ def _registry_entries() -> list[dict[str, Any]]:
 
 
 def preset_entry(req: Mapping[str, Any]) -> dict[str, Any]:
-    """Registry preset ``req["name"]`` built with ``req["params"]`` (key -> text, as typed
-    into the page's widgets or a URL's ``p.<key>``; JSON values are accepted too; missing
-    parameters take their defaults), as its catalog entry. A refusal names its field
-    (``name``: 404, ``param.<key>`` or ``params``: 400).
+    """Registry preset ``req["name"]`` built with ``req["params"]``
+    (:func:`built_preset`), as its catalog entry.
 
     >>> preset_entry({"name": "mma.m16n8k16.C"})["shape"]
     [16, 8]
+    """
+    return _preset_entry(*built_preset(req))
+
+
+def built_preset(req: Mapping[str, Any]) -> tuple[str, Any]:
+    """``(name, preset)``: registry preset ``req["name"]`` built with ``req["params"]``
+    (key -> text, as typed into the page's widgets or a URL's ``p.<key>``; JSON values are
+    accepted too; missing parameters take their defaults). A refusal names its field
+    (``name``: 404, ``param.<key>`` or ``params``: 400).
+
+    >>> name, p = built_preset({"name": "mma.m16n8k16.C", "params": {"dtype": "float16"}})
+    >>> name, p.dtype
+    ('mma.m16n8k16.C', 'float16')
     """
     name = request.text(request.json_object(req), "name", required=True)
     assert name is not None
@@ -125,7 +136,7 @@ def preset_entry(req: Mapping[str, Any]) -> dict[str, Any]:
         named = [k for k in values if re.search(rf"\b{re.escape(k)}\b", str(exc))]
         raise ApiError(str(exc), field=f"param.{named[0]}" if len(named) == 1 else "params"
                        ) from None
-    return _preset_entry(name, built)
+    return name, built
 
 
 def entries() -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ and, for layout text, the column), never anything else.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +28,7 @@ from ..core.mesh import mesh_of
 from ..core.shape import int_tuple
 from ..core.swizzle import SWIZZLE_MODES, Swizzle
 from ..interop.jax import mesh_axes
+from ..render.svg import MAX_ELEMENTS
 from ..syntax.parser import parse
 from . import examples
 
@@ -296,6 +298,17 @@ def index(req: Mapping[str, Any], shape: tuple[int, ...]) -> tuple[int, ...]:
             raise ApiError(f"index {list(value)} is outside the shape {list(shape)} "
                            f"(entry {d} must be in [0, {s}))", field="index")
     return value
+
+
+def drawable(layout: Layout, shape: tuple[int, ...]) -> bool:
+    """Whether the explorer draws (and analyses) ``layout`` over ``shape``: at most
+    ``MAX_ELEMENTS`` elements and ``MAX_PAIRS`` (element, replica) pairs.
+
+    >>> drawable(parse("S[(8,4):(4,1)]"), (8, 4)), drawable(parse("S[(1024,1024):(1024,1)]"), (1024, 1024))
+    (True, False)
+    """
+    n = math.prod(shape)
+    return n <= MAX_ELEMENTS and n * layout.replica_count <= MAX_PAIRS
 
 
 def has_banks(layout: Layout, dtype: str | None) -> bool:

@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 from ..core import budget
 from ..core.errors import BudgetError, LayoutError
 from . import admission, views
-from .answers import AnswerCache, page_error, status_of
+from .answers import AnswerCache, budget_status, page_error, status_of
 from .request import MAX_BODY, REQUEST_LIMITS, ApiError
 
 #: the route table (:mod:`.views`): path -> view
@@ -223,7 +223,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         except admission.Refused as exc:
             self._error(exc.status, exc.message)
         except BudgetError as exc:
-            self._error(503 if exc.name == "seconds" else 413, str(exc))
+            self._error(budget_status(exc), str(exc))
         except LayoutError as exc:  # an endpoint that let the library's refusal through
             self._error(400, str(exc)[:2000])
         except (BrokenPipeError, ConnectionResetError):

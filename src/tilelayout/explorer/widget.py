@@ -108,7 +108,8 @@ def _layout_query(layout: TileLayout | ComposeLayout, shape: Sequence[int] | Non
 
 
 def _preset_query(name: str, shape: Sequence[int] | None,
-                  params: Mapping[str, Any]) -> list[tuple[str, str]]:
+                  params: Mapping[str, Any]) -> tuple[list[tuple[str, str]], Any]:
+    """The page's query for preset ``name`` and the preset it builds."""
     given = dict(params)
     if shape is not None:
         given["shape"] = tuple(shape)
@@ -116,7 +117,7 @@ def _preset_query(name: str, shape: Sequence[int] | None,
     query = [("preset", name)]
     for prm in registry.info(name).params:
         query.append((f"p.{prm.name}", param_text(prm.kind, built.params[prm.name])))
-    return query
+    return query, built
 
 
 def widget(layout_or_preset: TileLayout | ComposeLayout | str, shape: Sequence[int] | None = None,
@@ -133,9 +134,8 @@ def widget(layout_or_preset: TileLayout | ComposeLayout | str, shape: Sequence[i
     'layout=S%5B%288%2C4%29%3A%284%40laneid%2C1%40laneid%29%5D&color=laneid'
     """
     if isinstance(layout_or_preset, str) and layout_or_preset in registry.names():
-        query = _preset_query(layout_or_preset, shape, params)
-        fallback = notebook_svg(registry.get(layout_or_preset, **params).layout) \
-            if shape is None else None
+        query, built = _preset_query(layout_or_preset, shape, params)
+        fallback = notebook_svg(built.layout) if shape is None else None
     elif isinstance(layout_or_preset, str | TileLayout | ComposeLayout):
         layout = parse(layout_or_preset) if isinstance(layout_or_preset, str) else layout_or_preset
         query = _layout_query(layout, shape, params)

@@ -33,7 +33,7 @@ from ..core.compose import Layout
 from ..core.errors import shown
 from .page_view import PLAIN, GridView, PageView, rank_colours
 from .physical import PhysicalView, physical_view
-from .svg import MAX_ELEMENTS, RenderError, color_values, default_color_key
+from .svg import MAX_ELEMENTS, RenderError, _index_text, _n, element_colours
 from .table import fold_shape
 
 #: the band above the views (layout line, captions, legend) and the views' titles below it
@@ -67,11 +67,6 @@ def sans_width(s: str, px: float) -> float:
     13.992
     """
     return px * sum(_SANS.get(ch, 0.7 if ch.isupper() else 0.61) for ch in s)
-
-
-def _n(v: float) -> str:
-    r = round(float(v), 2)
-    return str(int(r)) if r == int(r) else f"{r:g}"
 
 
 def _esc(s: str) -> str:
@@ -354,8 +349,6 @@ def _physical(view: PhysicalView, g: GridView, cidx: np.ndarray, dims: tuple[int
     np.minimum.at(lo, keys, elem)
     np.maximum.at(hi, keys, elem)
     fill = np.where(first >= 0, cidx[np.maximum(first, 0) // r], -1)
-    text = (lambda k: str(int(first[k] // r))) if len(dims) == 1 else \
-        (lambda k: ",".join(str(int(x)) for x in np.unravel_index(int(first[k] // r), dims)))
     if view.rows:
         rows = _part_labels(view.rows, view.nrows)
     else:
@@ -366,7 +359,8 @@ def _physical(view: PhysicalView, g: GridView, cidx: np.ndarray, dims: tuple[int
             else [f"+{c}" for c in range(view.ncols)] if view.fold else [""] * view.ncols)
     heads = [(" · ".join(f"{a} {v}" for a, v in t.items()), "·".join(str(v) for v in t.values()))
              if view.tile_axes else ("", "") for t in view.tiles]
-    return _Grid(g, "physical", (nt, view.nrows, view.ncols, sub), fill, text, rows, cols, heads,
+    return _Grid(g, "physical", (nt, view.nrows, view.ncols, sub), fill,
+                 lambda k: _index_text(int(first[k] // r), dims), rows, cols, heads,
                  mark=(hi > lo) & (first >= 0))
 
 
@@ -394,11 +388,7 @@ def page_svg(layout: Layout, shape: Sequence[int] | None = None, dtype: str | No
     budget.check("a picture draws", n * layout.replica_count, "cells")
     budget.check("a highlight draws", len(page.logical.ring) + len(page.physical.ring), "cells")
     view = physical_view(layout, dims, dtype or None, order)
-    r = view.replicas
-    first = {a: v[::r] for a, v in view.coords.items()}
-    key = color or default_color_key(layout, dtype, dims)
-    banks = {k: v[::r] for k, v in view.banks.items()} if view.banks else None
-    cval = color_values(key, dims, first, banks)
+    _, _, cval = element_colours(layout, dims, dtype, color, view)
     cidx, scale = rank_colours(cval)
     fold = fold_shape(dims)
     lkey = fold.row * fold.ncols + fold.col

@@ -37,7 +37,7 @@ from ..core.compose import Layout
 from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
 from .palette import PALETTE
-from .physical import physical_view
+from .physical import PhysicalView, physical_view
 from .table import fold_shape
 
 #: the most logical elements a picture draws (an SVG, or the explorer's page, which uses
@@ -102,8 +102,27 @@ def color_values(key: str, shape: tuple[int, ...], first: Mapping[str, np.ndarra
     return first[key]
 
 
+def element_colours(layout: Layout, dims: tuple[int, ...], dtype: str | None, color: str | None,
+                    view: PhysicalView) -> tuple[dict[str, np.ndarray], str, np.ndarray]:
+    """What colours the elements of ``layout`` over ``dims``, from its physical ``view``:
+    each element's first coordinate per axis, the colour key (``color``, else
+    :func:`default_color_key`) and each element's value under it (:func:`color_values`).
+
+    >>> import tilelayout as tl
+    >>> L = tl.parse("S[(4,8):(1@warpid,1@laneid)]")
+    >>> first, key, values = element_colours(L, (4, 8), None, None, physical_view(L, (4, 8)))
+    >>> key, values[:9].tolist()
+    ('laneid', [0, 1, 2, 3, 4, 5, 6, 7, 0])
+    """
+    r = view.replicas
+    first = {a: v[::r] for a, v in view.coords.items()}
+    key = color or default_color_key(layout, dtype, dims)
+    banks = {k: v[::r] for k, v in view.banks.items()} if view.banks else None
+    return first, key, color_values(key, dims, first, banks)
+
+
 def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.ndarray,
-                scale: tuple[float, float], palette: Sequence[str] = PALETTE) -> list[str]:
+                scale: float) -> list[str]:
     """One ``<path>`` per colour; runs of equal colour along a row merge into one rectangle."""
     if x.size == 0:
         return []
@@ -116,11 +135,11 @@ def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.nda
     by_colour: dict[int, list[str]] = {}
     for b, e in zip(begins.tolist(), ends.tolist(), strict=True):
         width = (e - b) * w
-        sx, sy = scale
         by_colour.setdefault(int(colour[b]), []).append(
-            f"M{_n(x[b] * sx)} {_n(y[b] * sy)}h{_n(width * sx)}v{_n(h * sy)}h-{_n(width * sx)}z"
+            f"M{_n(x[b] * scale)} {_n(y[b] * scale)}h{_n(width * scale)}v{_n(h * scale)}"
+            f"h-{_n(width * scale)}z"
         )
-    return [f'<path fill="{palette[c % len(palette)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
+    return [f'<path fill="{PALETTE[c % len(PALETTE)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
             for c, d in sorted(by_colour.items())]
 
 
@@ -129,10 +148,10 @@ def _n(v: float) -> str:
     return str(int(r)) if r == int(r) else f"{r:g}"
 
 
-def _grid_lines(x0: float, y0: float, nrows: int, ncols: int, cw: float, ch: float) -> str:
-    d = "".join(f"M{_n(x0)} {_n(y0 + r * ch)}h{_n(ncols * cw)}" for r in range(nrows + 1))
-    d += "".join(f"M{_n(x0 + c * cw)} {_n(y0)}v{_n(nrows * ch)}" for c in range(ncols + 1))
-    return f'<path d="{d}" stroke="#fff" stroke-width="{_n(max(0.5, min(cw, ch) / 14))}" fill="none"/>'
+def _grid_lines(x0: float, y0: float, nrows: int, ncols: int, cell: float) -> str:
+    d = "".join(f"M{_n(x0)} {_n(y0 + r * cell)}h{_n(ncols * cell)}" for r in range(nrows + 1))
+    d += "".join(f"M{_n(x0 + c * cell)} {_n(y0)}v{_n(nrows * cell)}" for c in range(ncols + 1))
+    return f'<path d="{d}" stroke="#fff" stroke-width="{_n(max(0.5, cell / 14))}" fill="none"/>'
 
 
 #: smallest cell edge in pixels: a (128, 1024) tile still fits a half-width panel
@@ -211,11 +230,7 @@ def layout_svg(
     budget.check("a picture draws", n * layout.replica_count, "cells")
     # one evaluation serves both panels: the physical view keeps the flat arrays
     view = physical_view(layout, dims, dtype or None, order)
-    flat, banks = view.coords, view.banks
-    first = {a: v[::r] for a, v in flat.items()}
-    key = color or default_color_key(layout, dtype, dims)
-    cval = color_values(key, dims, first, {k: v[::r] for k, v in banks.items()} if banks else None)
-    palette: Sequence[str] = PALETTE
+    first, key, cval = element_colours(layout, dims, dtype, color, view)
     cidx = (cval % len(PALETTE)).astype(np.int64)
 
     parts: list[str] = []
@@ -232,35 +247,35 @@ def layout_svg(
     ring_at: dict[str, dict[int, tuple[float, float, float, float]]] = {}
     owners_at: dict[int, list[tuple[float, float, float, float]]] = {}
     if show_logical:
-        cw = ch = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
+        cell = _cell_size(fold.nrows, fold.ncols, panel_w - 24, 900)
         x0, y0 = x_panel + 24, head + 28
         parts.append(_text(x_panel, head + 8, f"logical {format_shape(dims)}", 11, "start", "bold"))
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
         parts.extend(_fill_paths(fold.col.astype(float), fold.row.astype(float), 1.0, 1.0, cidx,
-                                 (cw, ch), palette))
+                                 cell))
         parts.append("</g>")
-        if min(cw, ch) >= 5:
-            parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cw, ch))
-        if cw >= 14:
-            fs = cw * 0.36
+        if cell >= 5:
+            parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cell))
+        if cell >= 14:
+            fs = cell * 0.36
             others = [a for a in layout.axes if a != key]
             label_axes = others[:2] if len(layout.axes) > 1 else list(layout.axes)
             lab = [first[a] for a in ([key] if key in first else []) + label_axes][:2]
             for e in range(n):
                 s = "/".join(str(int(v[e])) for v in lab)
-                parts.append(_text(x0 + (fold.col[e] + 0.5) * cw, y0 + (fold.row[e] + 0.62) * ch,
+                parts.append(_text(x0 + (fold.col[e] + 0.5) * cell, y0 + (fold.row[e] + 0.62) * cell,
                                    s, fs))
-        if cw >= 8:
-            step = max(1, int(math.ceil(12 / cw)))
+        if cell >= 8:
+            step = max(1, int(math.ceil(12 / cell)))
             for c in range(0, fold.ncols, step):
-                parts.append(_text(x0 + (c + 0.5) * cw, y0 - 3, fold.col_label[c], min(9, cw * 0.6)))
+                parts.append(_text(x0 + (c + 0.5) * cell, y0 - 3, fold.col_label[c], min(9, cell * 0.6)))
             for rr in range(0, fold.nrows, step):
-                parts.append(_text(x0 - 3, y0 + (rr + 0.7) * ch, fold.row_label[rr], min(9, ch * 0.6),
+                parts.append(_text(x0 - 3, y0 + (rr + 0.7) * cell, fold.row_label[rr], min(9, cell * 0.6),
                                    "end"))
-        height = max(height, y0 + fold.nrows * ch + pad)
-        right = max(right, x0 + fold.ncols * cw)
+        height = max(height, y0 + fold.nrows * cell + pad)
+        right = max(right, x0 + fold.ncols * cell)
         x_panel = max(x_panel + panel_w, right) + pad
-        ring_at["logical"] = {e: (x0 + fold.col[e] * cw, y0 + fold.row[e] * ch, cw, ch)
+        ring_at["logical"] = {e: (x0 + fold.col[e] * cell, y0 + fold.row[e] * cell, cell, cell)
                               for e in marked}
 
     if show_physical:
@@ -290,17 +305,17 @@ def layout_svg(
             tile_pos = [(i // tc, i % tc) for i in range(len(tiles))]
         gap_cells = 1.5 if len(tiles) > 1 else 0.0
         label_room = 14.0 if len(tiles) > 1 else 0.0
-        cw = ch = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
+        cell = _cell_size(tr * (nrows + gap_cells), tc * (ncols + gap_cells), panel_w - 24,
                              900 - label_room * tr)
         x0 = x_panel + 24
         y0 = head + 28
         parts.append(_text(x_panel, head + 8, view.title, 11, "start", "bold"))
-        tw, th = (ncols + gap_cells) * cw, (nrows + gap_cells) * ch + label_room
+        tw, th = (ncols + gap_cells) * cell, (nrows + gap_cells) * cell + label_room
         tile, prow, pcol = view.tile, view.row, view.col
         psub = view.subpos if view.subpos is not None else np.zeros(n * r, dtype=np.int64)
         tpos = np.asarray(tile_pos, dtype=np.int64).reshape(-1, 2)
-        gx = tpos[tile, 1] * (tw / cw) + pcol + psub / sub
-        gy = tpos[tile, 0] * (th / ch) + prow + label_room / ch
+        gx = tpos[tile, 1] * (tw / cell) + pcol + psub / sub
+        gy = tpos[tile, 0] * (th / cell) + prow + label_room / cell
         colour = np.repeat(cidx, r)
         # first (element, replica) pair per physical slot wins, like the explorer
         slot = ((tile * nrows + prow) * ncols + pcol) * sub + psub
@@ -308,26 +323,26 @@ def layout_svg(
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
         for i, (a, b) in enumerate(tile_pos):
             tx, ty = b * tw, a * th + label_room
-            parts.append(f'<rect x="{_n(tx)}" y="{_n(ty)}" width="{_n(ncols * cw)}" '
-                         f'height="{_n(nrows * ch)}" fill="{_EMPTY}"/>')
+            parts.append(f'<rect x="{_n(tx)}" y="{_n(ty)}" width="{_n(ncols * cell)}" '
+                         f'height="{_n(nrows * cell)}" fill="{_EMPTY}"/>')
             if len(tiles) > 1:
                 label = ", ".join(f"{k}={v}" for k, v in tiles[i].items())
                 parts.append(_text(tx, ty - 4, label, 10, "start"))
-        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], (cw, ch), palette))
+        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], cell))
         parts.append("</g>")
-        if min(cw, ch) >= 5:
+        if cell >= 5:
             for a, b in tile_pos:
-                parts.append(_grid_lines(x0 + b * tw, y0 + a * th + label_room, nrows, ncols, cw, ch))
-        if cw / sub >= 14 and n * r <= 4096:
-            fs = min(cw / sub * 0.32, ch * 0.36)
+                parts.append(_grid_lines(x0 + b * tw, y0 + a * th + label_room, nrows, ncols, cell))
+        if cell / sub >= 14 and n * r <= 4096:
+            fs = min(cell / sub * 0.32, cell * 0.36)
             for p in keep.tolist():
-                parts.append(_text(x0 + (gx[p] + span / sub / 2) * cw, y0 + (gy[p] + 0.62) * ch,
+                parts.append(_text(x0 + (gx[p] + span / sub / 2) * cell, y0 + (gy[p] + 0.62) * cell,
                                    _index_text(p // r, dims), fs))
         height = max(height, y0 + tr * th + pad)
         right = max(right, x0 + tc * tw, x_panel + 7 * len(view.title))
         for p in np.flatnonzero(np.isin(np.arange(n * r) // r, list(marked))).tolist():
             owners_at.setdefault(p // r, []).append(
-                (x0 + gx[p] * cw, y0 + gy[p] * ch, span / sub * cw, ch))
+                (x0 + gx[p] * cell, y0 + gy[p] * cell, span / sub * cell, cell))
 
     parts.extend(_selection_svg(ring_at.get("logical", {}), owners_at, selected, dim,
                                 (head, right + pad, height)))

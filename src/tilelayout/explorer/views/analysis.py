@@ -14,7 +14,7 @@ from ...core.compose import Layout
 from ...core.errors import LayoutError
 from ...render.svg import MAX_ELEMENTS
 from .. import request
-from ..request import MAX_PAIRS, MAX_QUERY, ApiError
+from ..request import MAX_QUERY, ApiError
 
 
 def access_view(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,8 +69,7 @@ def analysis_view(req: Mapping[str, Any]) -> dict[str, Any]:
     [('column', 64, 8, 8), ('row', 8, 8, 1)]
     """
     layout, shape, dtype, _ = request.resolve(req)
-    n = math.prod(shape)
-    if n > MAX_ELEMENTS or n * layout.replica_count > MAX_PAIRS:
+    if not request.drawable(layout, shape):
         raise ApiError("the layout is too large for the explorer's analysis; use the "
                        "library (tilelayout.analysis) directly", 413)
     try:

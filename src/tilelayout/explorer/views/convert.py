@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ...core.errors import LayoutError
 from ...interop.convert import PANEL_TARGETS, TARGETS, convert
-from ...render.svg import MAX_ELEMENTS
 from .. import request
-from ..request import MAX_PAIRS, ApiError
+from ..request import ApiError
 
 #: what the page's "In other tools" panel lists, with its labels
 CONVERT_LABELS = MappingProxyType({"cute": "CuTe", "cute-tv": "CuTe TV", "jax": "JAX", "triton": "Triton",
@@ -44,12 +42,11 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError(f"'targets' must be a non-empty list of {', '.join(TARGETS)}",
                        field="targets")
     layout, shape, _, _ = request.resolve(req)
-    n = math.prod(shape)
     out = []
     for target in dict.fromkeys(wanted):
         entry: dict[str, Any] = {"target": target, "label": CONVERT_LABELS[target]}
         try:
-            if target == "jax" and (n > MAX_ELEMENTS or n * layout.replica_count > MAX_PAIRS):
+            if target == "jax" and not request.drawable(layout, shape):
                 raise LayoutError("the layout is too large for the explorer to check against "
                                   "JAX's blocks; use tilelayout.interop.jax directly")
             r = convert(layout, shape, target, mesh=mesh)

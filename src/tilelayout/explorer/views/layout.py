@@ -93,7 +93,7 @@ def _drawn(req: Mapping[str, Any]) -> dict[str, Any]:
         "swizzle_mode": mode, "dtype": dtype, "shape": list(shape), "size": n, "replicas": r,
         "axis_names": list(layout.axes),
     }
-    if n > MAX_ELEMENTS or n * r > MAX_PAIRS:
+    if not request.drawable(layout, shape):
         out["too_large"] = (
             f"this layout has {n:,} elements x {r} replica(s); the explorer draws at most "
             f"{MAX_ELEMENTS:,} elements ({MAX_PAIRS:,} element-replica pairs) so the page stays "

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from ... import presets
 from ...core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ...core.compose import Layout
 from ...core.dtypes import dtype_bytes
@@ -42,19 +41,14 @@ def operand(req: Mapping[str, Any], key: str) -> tuple[Any, tuple[int, ...] | No
             raise ApiError(f"'{key}' must be layout text or {{\"preset\": name, "
                            f"\"params\": {{...}}}}", field=key)
         try:
-            entry = catalog.preset_entry({"name": name, "params": value.get("params") or {}})
+            _, built = catalog.built_preset({"name": name, "params": value.get("params") or {}})
         except ApiError as exc:
             raise ApiError(exc.message, exc.status, field=key) from None
-        built = _preset(name, entry)
-        return built, tuple(entry["shape"]), getattr(built, "dtype", None) or None
+        # the preset's own dtype, set even for register fragments (where the page's
+        # catalog entry, which shows banks only, has none)
+        shape = built.layout.check_shape(getattr(built, "shape", None))
+        return built, shape, getattr(built, "dtype", None) or None
     return request.layout_field(req, key), None, None
-
-
-def _preset(name: str, entry: Mapping[str, Any]) -> presets.Preset:
-    """The preset of a validated preset entry (its ``dtype`` is set even for register
-    fragments, where the bank view has none)."""
-    texts = {p["name"]: p["text"] for p in entry.get("params") or []}
-    return presets.get(name, **presets.parse_params(name, texts))
 
 
 def layout_of(x: Any) -> Layout:
