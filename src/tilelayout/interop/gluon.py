@@ -45,9 +45,8 @@ from triton.experimental.gluon.language._layouts import DistributedLayout, Share
 from triton.experimental.gluon.language.nvidia import blackwell as ttgl_bw
 from triton.tools import LinearLayout
 
-from ..algebra.canonical import fuse_adjacent
+from ..algebra.offsets import restrided
 from ..core.compose import Layout, tile_of
-from ..core.iter import Iter
 from ..core.shape import format_shape
 from ..core.swizzle_modes import TRITON_WIDTHS
 from ..core.tile import TileLayout
@@ -235,12 +234,7 @@ def padded_layout(obj: Any, shape: Sequence[int] | None = None) -> Layout:
     def stride(bit: int) -> int:
         return (1 << bit) + sum(((1 << bit) // i) * p for i, p in obj.interval_padding_pairs)
 
-    shard = []
-    for it in tile.shard:  # a bit-permutation tile: one iter per offset bit, outer first
-        low = it.stride.bit_length() - 1
-        shard.extend(Iter(2, stride(b), it.axis)
-                     for b in reversed(range(low, low + it.extent.bit_length() - 1)))
-    return TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
+    return restrided(tile, stride)  # a bit-permutation tile: one iter per offset bit
 
 
 # --------------------------------------------------------------------------- to_gluon
