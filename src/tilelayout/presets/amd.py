@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from ..core.wmma_shapes import WMMA_K
 from .linear import Linear, combine_cta_cga, from_standard, identity, product
 from .registry import Param, PresetLayout, fail, register
-from .triton import CGA_PARAMS, SOURCE, _cga, _check_rank, rep_order
+from .triton import CGA_PARAMS, SOURCE, _built, _cga, _check_rank, rep_order
 
 MFMA = "amd.mfma"
 #: lanes of a CDNA wavefront
@@ -95,7 +95,7 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
                   *(identity(warps_per_cta[0], "warp", 0) for _ in range(rank - 2)))
     cga = _cga(MFMA, rank, ctas_per_cga, cta_split_num, cta_order)
     linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 WMMA = "amd.wmma"
@@ -183,4 +183,4 @@ def wmma(version=2, transposed=False, warp_bases=(("0", "1"), ("1", "0")), reg_b
     cta = from_standard(bases, rep_order(rank, rank - 1, rank - 2))  # N, M, then batch (repOrder)
     cga = _cga(WMMA, rank, ctas_per_cga, cta_split_num, cta_order)
     linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .amd import WAVE, WMMA_INSTR_K, WMMA_VERSION, _pair, _scaled
 from .linear import Linear, combine_cta_cga, from_standard, identity_nd
 from .registry import Param, PresetLayout, fail, register
-from .triton import OPERAND_INDEX, SOURCE, _check_rank, rep_order
+from .triton import OPERAND_INDEX, SOURCE, _built, _check_rank, rep_order
 
 #: an AMD dot operand's consecutive K elements per lane (MFMA and WMMA parents alike)
 K_WIDTH = Param("k_width", "int", 8, doc="consecutive K elements per lane (kWidth)")
@@ -108,7 +108,7 @@ def mfma_dot_operand(operand_index=0, k_width=8, instr_shape=(32, 32, 8), warps_
     warps = identity_nd("warp", warps_per_cta, tuple(reversed(range(rank))))
     cta = tile * warps.transpose_outs([o for o, _ in tile.outs])
     linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 WMMA_DOT = "amd.wmma_dot_operand"
@@ -171,7 +171,7 @@ def wmma_dot_operand(operand_index=0, k_width=8, version=2, warp_bases=(("0", "1
     cta = from_standard({"register": regs, "lane": lanes, "warp": warps},
                         rep_order(rank, k_dim, other))
     linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 __all__ = ["mfma_dot_operand", "wmma_dot_operand"]
