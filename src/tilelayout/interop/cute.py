@@ -32,7 +32,7 @@ from ..algebra.cute.swizzled import CuteComposed, as_composed
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
-from ..core.swizzle import Swizzle, swizzle_shift
+from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
@@ -43,7 +43,7 @@ from .cute_tv import from_cute_tv, thread_axes, to_cute_tv
 def _pycute_swizzle(src: Any) -> Swizzle | XorSwizzle | None:
     """Our swizzle for a pycute ``Swizzle`` (duck-typed: ``bits``, ``base``, ``shift``)."""
     if all(hasattr(src, a) for a in ("bits", "base", "shift")) and not hasattr(src, "shape"):
-        return parse_cute(f"Swizzle<{src.bits},{src.base},{src.shift}> o 1:0")[0]
+        return signed_swizzle(src.base, src.bits, src.shift)  # CuTe Swizzle<B,M,S>
     return None
 
 
