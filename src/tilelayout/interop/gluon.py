@@ -54,7 +54,7 @@ from ..core.wmma_shapes import WMMA_K, WMMA_MN
 from . import InteropError
 from .gluon_candidates import distributed_candidates, swizzled_candidate
 from .triton import TMEM_IN_DIMS, from_triton_bases, to_triton_bases
-from .triton_shared import from_triton_shared_bases, to_triton_shared_bases
+from .triton_shared import from_triton_shared, from_triton_shared_bases, to_triton_shared_bases
 
 #: Gluon layout class -> the module a user imports it from (the code ``convert`` writes)
 MODULES = MappingProxyType({
@@ -157,10 +157,7 @@ def _from_linear(ll: Any, shape: Sequence[int] | None, in_dims: Mapping[str, str
     dims = tuple(int(s) for _, s in out_dims)
     bases = {name: [list(v) for v in vecs] for name, vecs in ll.bases}
     if "offset" in bases and in_dims is None:
-        extra = sorted(k for k, v in bases.items() if k != "offset" and v)
-        if extra:
-            raise InteropError(f"expected a linear layout over 'offset' only, got in dims {sorted(bases)}")
-        return from_triton_shared_bases(bases["offset"], tuple(shape or dims))
+        return from_triton_shared(ll, shape)  # a shared layout: over 'offset' only
     return from_triton_bases({k: v for k, v in bases.items() if v}, tuple(shape or dims), in_dims)
 
 
