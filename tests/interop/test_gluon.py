@@ -80,6 +80,17 @@ def test_linear_layout_and_plain_swizzle():
     assert got == tl.ComposeLayout(tl.Swizzle(1, 2, 5), tl.parse("S[(32,32):(32,1)]"))
 
 
+def test_a_tools_linear_layout_over_offset_reads_as_shared_memory():
+    from triton.tools import LinearLayout
+
+    ll = LinearLayout.from_bases([("offset", [[0, 1], [1, 1]])], ["dim0", "dim1"], [2, 2])
+    assert from_triton(ll) == tl.ComposeLayout(tl.Swizzle(0, 1, 1), tl.parse("S[(2,2):(2,1)]"))
+    mixed = LinearLayout.from_bases([("offset", [[0, 1]]), ("register", [[1, 0]])],
+                                    ["dim0", "dim1"], [2, 2])
+    with pytest.raises(InteropError, match="over 'offset' only"):
+        from_triton(mixed)
+
+
 def _round_trip_presets():
     for name in presets.names():
         p = presets.default(name)

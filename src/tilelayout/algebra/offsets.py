@@ -19,7 +19,7 @@ parse('ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError, SwizzleError
@@ -134,13 +134,7 @@ def spread_bits(layout: Layout, real: Sequence[int], n: int) -> Layout:
     def spread(value: int) -> int:
         return sum(1 << real[j] for j in range(len(real)) if value >> j & 1)
 
-    tile = tile_of(layout)
-    shard = []
-    for it in tile.shard:  # a bit-permutation tile: one iter per address bit
-        low = it.stride.bit_length() - 1
-        bits = range(low, low + it.extent.bit_length() - 1)
-        shard.extend(Iter(2, 1 << real[b], it.axis) for b in reversed(bits))
-    spread_tile = TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
+    spread_tile = restrided(tile_of(layout), lambda b: 1 << real[b])
     if not isinstance(layout, ComposeLayout):
         return spread_tile
     images = [1 << k for k in range(n)]
@@ -150,4 +144,20 @@ def spread_bits(layout: Layout, real: Sequence[int], n: int) -> Layout:
     return ComposeLayout(as_plain_swizzle(sw) or sw, spread_tile)
 
 
-__all__ = ["flat_vector", "logical_vector", "offsets_layout", "spread_bits"]
+def restrided(tile: TileLayout, stride: Callable[[int], int]) -> TileLayout:
+    """A bit-permutation ``tile`` (every stride and extent a power of two) with address bit
+    ``b`` moved to address stride ``stride(b)``.
+
+    >>> import tilelayout as tl
+    >>> restrided(tl.parse("S[(2,4):(1,2)]"), lambda b: 3 << b)
+    parse('S[(2,4):(3,6)]')
+    """
+    shard = []
+    for it in tile.shard:  # one iter per address bit, outer first
+        low = it.stride.bit_length() - 1
+        shard.extend(Iter(2, stride(b), it.axis)
+                     for b in reversed(range(low, low + it.extent.bit_length() - 1)))
+    return TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
+
+
+__all__ = ["flat_vector", "logical_vector", "offsets_layout", "restrided", "spread_bits"]

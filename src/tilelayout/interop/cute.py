@@ -32,7 +32,7 @@ from ..algebra.cute.swizzled import CuteComposed, as_composed
 from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import AlgebraError
 from ..core.iter import Iter
-from ..core.swizzle import Swizzle, swizzle_shift
+from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
@@ -43,8 +43,15 @@ from .cute_tv import from_cute_tv, thread_axes, to_cute_tv
 def _pycute_swizzle(src: Any) -> Swizzle | XorSwizzle | None:
     """Our swizzle for a pycute ``Swizzle`` (duck-typed: ``bits``, ``base``, ``shift``)."""
     if all(hasattr(src, a) for a in ("bits", "base", "shift")) and not hasattr(src, "shape"):
-        return parse_cute(f"Swizzle<{src.bits},{src.base},{src.shift}> o 1:0")[0]
+        return signed_swizzle(src.base, src.bits, src.shift)  # CuTe Swizzle<B,M,S>
     return None
+
+
+def _swizzle_axis(axis: str) -> None:
+    """Refuse a swizzled CuTe layout read onto an axis other than ``m``."""
+    if axis != "m":
+        raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis 'm', "
+                           f"not {axis!r}")
 
 
 def cute_layout(src: Any) -> CuteLayout:
@@ -97,9 +104,7 @@ def from_cute(src: Any, axis: str = "m") -> Layout:
         except AlgebraError as exc:
             raise InteropError(str(exc)) from None
         if composed is not None:
-            if axis != "m":
-                raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis "
-                                   f"'m', not {axis!r}")
+            _swizzle_axis(axis)
             return composed.layout
     swizzle = _pycute_swizzle(src)
     if swizzle is not None:
@@ -111,8 +116,7 @@ def from_cute(src: Any, axis: str = "m") -> Layout:
     tile = CuteLayout(shape, stride).to_layout(axis)
     if swizzle is None:
         return tile
-    if axis != "m":
-        raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis 'm', not {axis!r}")
+    _swizzle_axis(axis)
     if offset:
         tile = TileLayout(tile.shard, offset={"m": offset})
     return ComposeLayout(swizzle, tile)
@@ -122,9 +126,7 @@ def _from_composed(src: Any, axis: str) -> Layout:
     outer, offset, inner = src.layoutB, int(src.offset), src.layoutA
     swizzle = _pycute_swizzle(outer)
     if swizzle is not None:
-        if axis != "m":
-            raise InteropError(f"a CuTe swizzle permutes the memory offset; it needs axis 'm', "
-                               f"not {axis!r}")
+        _swizzle_axis(axis)
         tile = tile_of(from_cute(inner))
         return ComposeLayout(swizzle, TileLayout(tile.shard, offset={"m": offset} if offset else None))
     if offset:

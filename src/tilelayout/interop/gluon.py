@@ -45,9 +45,8 @@ from triton.experimental.gluon.language._layouts import DistributedLayout, Share
 from triton.experimental.gluon.language.nvidia import blackwell as ttgl_bw
 from triton.tools import LinearLayout
 
-from ..algebra.canonical import fuse_adjacent
+from ..algebra.offsets import restrided
 from ..core.compose import Layout, tile_of
-from ..core.iter import Iter
 from ..core.shape import format_shape
 from ..core.swizzle_modes import TRITON_WIDTHS
 from ..core.tile import TileLayout
@@ -55,7 +54,7 @@ from ..core.wmma_shapes import WMMA_K, WMMA_MN
 from . import InteropError
 from .gluon_candidates import distributed_candidates, swizzled_candidate
 from .triton import TMEM_IN_DIMS, from_triton_bases, to_triton_bases
-from .triton_shared import from_triton_shared_bases, to_triton_shared_bases
+from .triton_shared import from_triton_shared, from_triton_shared_bases, to_triton_shared_bases
 
 #: Gluon layout class -> the module a user imports it from (the code ``convert`` writes)
 MODULES = MappingProxyType({
@@ -158,10 +157,7 @@ def _from_linear(ll: Any, shape: Sequence[int] | None, in_dims: Mapping[str, str
     dims = tuple(int(s) for _, s in out_dims)
     bases = {name: [list(v) for v in vecs] for name, vecs in ll.bases}
     if "offset" in bases and in_dims is None:
-        extra = sorted(k for k, v in bases.items() if k != "offset" and v)
-        if extra:
-            raise InteropError(f"expected a linear layout over 'offset' only, got in dims {sorted(bases)}")
-        return from_triton_shared_bases(bases["offset"], tuple(shape or dims))
+        return from_triton_shared(ll, shape)  # a shared layout: over 'offset' only
     return from_triton_bases({k: v for k, v in bases.items() if v}, tuple(shape or dims), in_dims)
 
 
@@ -235,12 +231,7 @@ def padded_layout(obj: Any, shape: Sequence[int] | None = None) -> Layout:
     def stride(bit: int) -> int:
         return (1 << bit) + sum(((1 << bit) // i) * p for i, p in obj.interval_padding_pairs)
 
-    shard = []
-    for it in tile.shard:  # a bit-permutation tile: one iter per offset bit, outer first
-        low = it.stride.bit_length() - 1
-        shard.extend(Iter(2, stride(b), it.axis)
-                     for b in reversed(range(low, low + it.extent.bit_length() - 1)))
-    return TileLayout(fuse_adjacent(shard) or [Iter(1, 1)])
+    return restrided(tile, stride)  # a bit-permutation tile: one iter per offset bit
 
 
 # --------------------------------------------------------------------------- to_gluon

@@ -35,6 +35,38 @@ def _dim_of(vec: Sequence[int]) -> int | None:
     return nonzero[0] if len(nonzero) == 1 else None
 
 
+def _order(vectors: Sequence[Sequence[int]], rank: int) -> list[int]:
+    """Dimensions in the order ``vectors`` first move them, then the unmoved ones from the
+    last down (a blocked / swizzled layout's ``order``, most minor first)."""
+    seen: list[int] = []
+    for vec in vectors:
+        d = _dim_of(vec)
+        if d is not None and d not in seen:
+            seen.append(d)
+    return seen + [d for d in reversed(range(rank)) if d not in seen]
+
+
+def _splits(n_bits: int) -> list[list[int]]:
+    """Every (M, N) split of 2**n_bits warps."""
+    return [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
+
+
+def _k_run(regs: Sequence[Sequence[int]], k_dim: int) -> int:
+    """2**(the run of register bases 1, 2, 4, .. along K at the start): a dot's kWidth."""
+    k_width = 1
+    for vec in regs:
+        if _dim_of(vec) != k_dim or vec[k_dim] != k_width:
+            break
+        k_width *= 2
+    return k_width
+
+
+def _wmma_tiles(vectors: Sequence[Sequence[int]], rank: int) -> list[list[int]]:
+    """``vectors`` counted in 16 x 16 WMMA tiles on the last two dims (batch entries stay)."""
+    return [[v // WMMA_TILE if d >= rank - 2 else v for d, v in enumerate(vec)]
+            for vec in vectors]
+
+
 def _counts(vectors: Sequence[Sequence[int]], rank: int,
             zero_dim: int | None = None) -> list[int] | None:
     """Per dimension 2**(number of vectors on it); zero vectors count for ``zero_dim`` when
@@ -70,12 +102,7 @@ def _blocked_candidates(bases: Bases, rank: int,
     tpw, wpc = _counts(lanes, rank, zero_dim), _counts(warps, rank, zero_dim)
     if tpw is None or wpc is None:
         return []
-    seen: list[int] = []
-    for vec in (*lanes, *warps, *regs):
-        d = _dim_of(vec)
-        if d is not None and d not in seen:
-            seen.append(d)
-    order = seen + [d for d in reversed(range(rank)) if d not in seen]
+    order = _order((*lanes, *warps, *regs), rank)
     spt = [1] * rank
     it = iter(regs)
     pending = next(it, None)
@@ -92,8 +119,8 @@ def _mma_candidates(bases: Bases, shape: Sequence[int],
     M; tried first when the layout is written over warpgroup axes)."""
     if len(shape) != 2:
         return []
-    n_warps = 1 << len(bases.get("warp", []))
-    splits = [[n_warps >> k, 1 << k] for k in range(len(bases.get("warp", [])) + 1)]
+    n_bits = len(bases.get("warp", []))
+    n_warps, splits = 1 << n_bits, _splits(n_bits)
     v2 = [ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]) for w in splits]
     v3 = []
     if n_warps % 4 == 0:
@@ -108,18 +135,10 @@ def _dot_candidates(bases: Bases, shape: Sequence[int]) -> list[Any]:
     register bases along K, warp splits as for the parent."""
     if len(shape) != 2:
         return []
-    n_bits = len(bases.get("warp", []))
-    splits = [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
+    splits = _splits(len(bases.get("warp", [])))
     out = []
     for op in (0, 1):
-        k_dim = 1 - op
-        regs = bases.get("register", [])
-        k_width = 1
-        for vec in regs:
-            if _dim_of(vec) == k_dim and vec[k_dim] == k_width:
-                k_width *= 2
-            else:
-                break
+        k_width = _k_run(bases.get("register", []), 1 - op)
         for w in splits:
             out.append(ttgl.DotOperandLayout(op, ttgl.NVMMADistributedLayout([2, 0], w, [16, 8]),
                                              k_width))
@@ -151,20 +170,14 @@ def _amd_candidates(bases: Bases, shape: Sequence[int]) -> list[Any]:
     """AMDMFMALayout (64-lane wavefronts: six lane bits) over the warp splits."""
     if len(shape) != 2 or len(bases.get("lane", [])) != 6:
         return []
-    n_bits = len(bases.get("warp", []))
-    splits = [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
+    splits = _splits(len(bases.get("warp", [])))
     return [ttgl_amd.AMDMFMALayout(3, instr, trans, w, bits)
             for instr in ([32, 32, 8], [16, 16, 16]) for trans in (False, True)
             for bits in (32, 64) for w in splits]
 
 
 def swizzled_candidate(offsets: list[list[int]], rank: int) -> Any | None:
-    order = []
-    for vec in offsets:
-        d = _dim_of(vec)
-        if d is not None and d not in order:
-            order.append(d)
-    order += [d for d in reversed(range(rank)) if d not in order]
+    order = _order(offsets, rank)
     if rank < 2:
         return ttgl.SwizzledSharedLayout(1, 1, 1, order)
     col, row = order[0], order[1]
@@ -177,11 +190,6 @@ def swizzled_candidate(offsets: list[list[int]], rank: int) -> Any | None:
     phases = 1 << sum(1 for x in rows[first:] if x)
     return ttgl.SwizzledSharedLayout(vec, 1 << first, phases, order)
 
-
-
-def _splits(n_bits: int) -> list[list[int]]:
-    """Every (M, N) split of 2**n_bits warps."""
-    return [[(1 << n_bits) >> k, 1 << k] for k in range(n_bits + 1)]
 
 
 def _fma_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
@@ -220,13 +228,11 @@ def _wmma_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
     if any(v % WMMA_TILE for vec in extra + warp_tiles for v in vec[rank - 2:]):
         return
 
-    def tiles(vectors: Sequence[Sequence[int]]) -> list[list[int]]:  # batch entries stay
-        return [[v // WMMA_TILE if d >= rank - 2 else v for d, v in enumerate(vec)] for vec in vectors]
-
     for version in (2, 1, 3):
         for transposed in (False, True):
-            for reg_bases in (tiles(extra), []):
-                yield ttgl_amd.AMDWMMALayout(version, transposed, tiles(warp_tiles), reg_bases,
+            for reg_bases in (_wmma_tiles(extra, rank), []):
+                yield ttgl_amd.AMDWMMALayout(version, transposed, _wmma_tiles(warp_tiles, rank),
+                                             reg_bases,
                                              rank=rank)
 
 
@@ -250,16 +256,6 @@ def _splits_nd(n_bits: int, rank: int) -> Iterator[list[int]]:
     for cut in itertools.product(range(n_bits + 1), repeat=rank - 1):
         if sum(cut) <= n_bits:
             yield [*(1 << c for c in cut), 1 << (n_bits - sum(cut))]
-
-
-def _k_run(regs: Sequence[Sequence[int]], k_dim: int) -> int:
-    """2**(the run of register bases 1, 2, 4, .. along K at the start): a dot's kWidth."""
-    k_width = 1
-    for vec in regs:
-        if _dim_of(vec) != k_dim or vec[k_dim] != k_width:
-            break
-        k_width *= 2
-    return k_width
 
 
 def _batched_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
@@ -296,7 +292,7 @@ def _amd_dot_candidates(bases: Bases, shape: Sequence[int]) -> Iterator[Any]:
                 for w in _splits_nd(len(warps), rank):
                     yield ttgl.DotOperandLayout(op, ttgl_amd.AMDMFMALayout(3, instr, False, w), k_width)
         if len(lanes) == 5 and not any(v % WMMA_TILE for vec in warps for v in vec[rank - 2:]):
-            tiles = [[v // WMMA_TILE if d >= rank - 2 else v for d, v in enumerate(vec)] for vec in warps]
+            tiles = _wmma_tiles(warps, rank)
             for version in (2, 1, 3):
                 parent = ttgl_amd.AMDWMMALayout(version, False, tiles, [], rank=rank)
                 # version 1: lanes 16..31 add no K, so the K registers run on past kWidth

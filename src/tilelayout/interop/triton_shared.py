@@ -167,13 +167,10 @@ def from_triton_shared(shared: Any, shape: Sequence[int] | None = None) -> Layou
 
 
 def _lower(shared: Any, shape: list[int]) -> Any:
-    """Triton's own lowering of a Gluon shared layout to a SharedLinearLayout (on the CPU)."""
-    ir = require("triton._C.libtriton.ir", "triton")
-    gluon_ir = require("triton._C.libtriton.gluon_ir", "triton")
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    builder = gluon_ir.GluonOpBuilder(ctx)
-    return builder.to_linear_layout(shared._to_ir(builder), shape)
+    """Triton's own lowering of a Gluon shared layout to a SharedLinearLayout (on the CPU):
+    :func:`tilelayout.interop.gluon.lower` (one cached MLIR context; inputs that would
+    abort Triton refused first)."""
+    return require("tilelayout.interop.gluon", "triton").lower(shared, shape)
 
 
 __all__ = [

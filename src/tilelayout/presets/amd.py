@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.wmma_shapes import WMMA_K
-from .linear import Linear, combine_cta_cga, identity, product
+from .linear import Linear, combine_cta_cga, from_standard, identity, product
 from .registry import Param, PresetLayout, fail, register
-from .triton import CGA_PARAMS, SOURCE, _cga, _check_rank
+from .triton import CGA_PARAMS, SOURCE, _built, _cga, _check_rank, rep_order
 
 MFMA = "amd.mfma"
 #: lanes of a CDNA wavefront
@@ -95,7 +95,7 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
                   *(identity(warps_per_cta[0], "warp", 0) for _ in range(rank - 2)))
     cga = _cga(MFMA, rank, ctas_per_cga, cta_split_num, cta_order)
     linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 WMMA = "amd.wmma"
@@ -180,13 +180,7 @@ def wmma(version=2, transposed=False, warp_bases=(("0", "1"), ("1", "0")), reg_b
     flip = (lambda v: (*batch, v[1], v[0])) if transposed else (lambda v: (*batch, *v))
     regs, lanes = [flip(v) for v in regs], [flip(v) for v in lanes]
     bases = {"register": regs + regs_extra, "lane": lanes, "warp": warps}
-    size = [1] * (rank - 2) + [16, 16]
-    for v in regs_extra + warps:
-        for d in range(rank):
-            size[d] = max(size[d], 2 * v[d])
-    outs = (rank - 1, rank - 2, *reversed(range(rank - 2)))  # N, M, then batch (repOrder)
-    cta = Linear(tuple((n, tuple(tuple(b[o] for o in outs) for b in vs)) for n, vs in bases.items()),
-                 tuple((o, size[o]) for o in outs))
+    cta = from_standard(bases, rep_order(rank, rank - 1, rank - 2))  # N, M, then batch (repOrder)
     cga = _cga(WMMA, rank, ctas_per_cga, cta_split_num, cta_order)
     linear = combine_cta_cga(cta, cga, shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)

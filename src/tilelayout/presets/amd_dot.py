@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .amd import WAVE, WMMA_INSTR_K, WMMA_VERSION, _pair, _scaled
-from .linear import Linear, combine_cta_cga, identity_nd
+from .linear import Linear, combine_cta_cga, from_standard, identity_nd
 from .registry import Param, PresetLayout, fail, register
-from .triton import OPERAND_INDEX, SOURCE, _check_rank
+from .triton import OPERAND_INDEX, SOURCE, _built, _check_rank, rep_order
 
 #: an AMD dot operand's consecutive K elements per lane (MFMA and WMMA parents alike)
 K_WIDTH = Param("k_width", "int", 8, doc="consecutive K elements per lane (kWidth)")
@@ -53,12 +53,8 @@ def _tile(rank: int, operand_index: int, regs: Sequence[tuple[int, int]],
         out[k_dim], out[other] = kv
         return tuple(out)
 
-    size = [1] * rank
-    for k, n in (*regs, *lanes):
-        size[k_dim], size[other] = max(size[k_dim], 2 * k), max(size[other], 2 * n)
-    order = (k_dim, other, *reversed(range(rank - 2)))  # repetitions: K, the other, batch
-    return Linear((("register", tuple(vec(v) for v in regs)), ("lane", tuple(vec(v) for v in lanes))),
-                  tuple((d, size[d]) for d in range(rank))).transpose_outs(order)
+    return from_standard({"register": [vec(v) for v in regs], "lane": [vec(v) for v in lanes]},
+                         rep_order(rank, k_dim, other))  # repetitions: K, the other, batch
 
 
 @register(
@@ -112,7 +108,7 @@ def mfma_dot_operand(operand_index=0, k_width=8, instr_shape=(32, 32, 8), warps_
     warps = identity_nd("warp", warps_per_cta, tuple(reversed(range(rank))))
     cta = tile * warps.transpose_outs([o for o, _ in tile.outs])
     linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 WMMA_DOT = "amd.wmma_dot_operand"
@@ -172,15 +168,10 @@ def wmma_dot_operand(operand_index=0, k_width=8, version=2, warp_bases=(("0", "1
     regs += [v for v in keep(_scaled([_pair(b) for b in reg_bases or ()], "register", rank)) if any(v)]
     lanes = [vec(0, 1 << b) for b in range(4)] + [vec(0 if version == 1 else k_width, 0)]
     warps = keep(_scaled([_pair(b) for b in warp_bases], "warp", rank))
-    size = [1] * rank
-    for v in (*regs, *lanes, *warps):
-        size = [max(s, 2 * x) for s, x in zip(size, v, strict=True)]
-    order = (k_dim, other, *reversed(range(rank - 2)))
-    cta = Linear(tuple((n, tuple(tuple(v[o] for o in order) for v in vs))
-                       for n, vs in (("register", regs), ("lane", lanes), ("warp", warps))),
-                 tuple((o, size[o]) for o in order))
+    cta = from_standard({"register": regs, "lane": lanes, "warp": warps},
+                        rep_order(rank, k_dim, other))
     linear = combine_cta_cga(cta, Linear((), ()), shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 __all__ = ["mfma_dot_operand", "wmma_dot_operand"]

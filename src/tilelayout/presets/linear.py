@@ -28,7 +28,7 @@ bases as padding) through :mod:`tilelayout.algebra.bits`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -145,6 +145,22 @@ def zeros(size: int, in_dim: str, out: int) -> Linear:
     """
     n = log2_exact(size, f"size of {in_dim}")
     return Linear(((in_dim, tuple((0,) for _ in range(n))),), ((out, 1),))
+
+
+def from_standard(bases: Mapping[str, Sequence[Sequence[int]]], order: Sequence[int]) -> Linear:
+    """The inverse of :meth:`Linear.standard`: bases per input dimension written over
+    dimensions ``0 .. rank-1``, output dimensions listed in ``order``; each one's size is
+    twice its largest basis entry (1 where no basis moves it).
+
+    >>> from_standard({"register": [[0, 1]], "lane": [[1, 0], [0, 2]]}, (1, 0)).outs
+    ((1, 4), (0, 2))
+    """
+    size = [1] * len(order)
+    for vectors in bases.values():
+        for v in vectors:
+            size = [max(s, 2 * x) for s, x in zip(size, v, strict=True)]
+    return Linear(tuple((n, tuple(tuple(v[o] for o in order) for v in vs)) for n, vs in bases.items()),
+                  tuple((o, size[o]) for o in order))
 
 
 def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> Linear:

@@ -38,7 +38,14 @@ _SOURCE = ("PTX ISA 9.7.16.2.3 (#tcgen05-memory-layout, figures only); closed fo
            "CuTe Copy_Traits<SM100_TMEM_LOAD_*> (include/cute/atom/copy_traits_sm100.hpp)")
 
 
-def _digits(shape: str, num: int) -> tuple[list[Digit], list[Digit], tuple[int, int]]:
+def fragment_digits(shape: str, num: int) -> tuple[list[Digit], list[Digit], tuple[int, int]]:
+    """One warp's ``tcgen05.ld .{shape}.x{num}`` fragment: the row (lane offset dp) digits,
+    the 32-bit column digits (outermost first, on ``laneid`` and register ``m``) and the
+    logical (rows, columns).
+
+    >>> fragment_digits("16x64b", 2)
+    ([(2, 1, 'laneid'), (8, 4, 'laneid')], [(2, 1, 'm'), (2, 2, 'laneid')], (16, 4))
+    """
     if shape == "32x32b":  # dp = t, col = r
         return [(32, 1, "laneid")], [(num, 1, "m")], (32, num)
     if shape == "16x64b":  # dp = t/4 + 8(t%2), col = 2r + (t/2)%2
@@ -78,10 +85,10 @@ Source: PTX ISA 9.7.16.2.3 (#tcgen05-memory-layout) shows this only as figures
 
 def _make(shape: str) -> None:
     formula, regs, cute = _FORMULA[shape]
-    _, _, (lanes, cols) = _digits(shape, 1)
+    _, _, (lanes, cols) = fragment_digits(shape, 1)
 
     def build(num: int = 1) -> PresetLayout:
-        rows, columns, logical = _digits(shape, num)
+        rows, columns, logical = fragment_digits(shape, num)
         return PresetLayout(digits_layout(rows, columns), logical, dtype="float32")
 
     register(

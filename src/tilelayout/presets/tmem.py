@@ -174,22 +174,33 @@ def accumulator(datapath: str = "D", n: int = 128, align: int = 0,
     if align and datapath not in _HALF:
         raise fail(ACC, f"align={align} applies only to datapaths C and F (the half-datapath "
                    f"layouts; PTX ISA 9.7.16.10.5); datapath {datapath} takes align=0")
-    lanes_c: list[Digit] = [(n, 1, "TCol")]
-    lanes_2x: list[Digit] = [(2, 64, "TLane"), (n // 2, 1, "TCol")]
-    offset = {"TLane": align} if align else None
-    pair: list[Digit] = [(2, 1, "cbx")]
-    rows: dict[str, tuple[list[Digit], list[Digit]]] = {
-        "A": (pair + [(128, 1, "TLane")], lanes_c),
-        "B": (pair + [(64, 1, "TLane")], lanes_2x),
-        "C": (pair + [(4, 32, "TLane"), (16, 1, "TLane")], lanes_c),
-        "D": ([(128, 1, "TLane")], lanes_c),
-        "E": ([(64, 1, "TLane")], lanes_2x),
-        "F": ([(4, 32, "TLane"), (16, 1, "TLane")], lanes_c),
-        "G": ([(32, 1, "TLane")], [(4, 32, "TLane"), (n // 4, 1, "TCol")]),
-    }
-    row_digits, col_digits = rows[datapath]
-    layout = digits_layout(row_digits, col_digits, offset=offset)
+    row_digits, col_digits = datapath_digits(datapath, n)
+    if datapath in _PAIR:  # the rows split over the CTA pair
+        row_digits = [(2, 1, "cbx"), *row_digits]
+    layout = digits_layout(row_digits, col_digits, offset={"TLane": align} if align else None)
     return PresetLayout(layout, (_M[datapath], n), dtype="float32")
+
+
+#: the cta_group::2 layouts, whose M rows split over the two CTAs of a pair
+_PAIR = ("A", "B", "C")
+
+
+def datapath_digits(datapath: str, n: int) -> tuple[list[Digit], list[Digit]]:
+    """One CTA's part of datapath ``datapath``'s accumulator, ``n`` columns: the row digits
+    and the column digits (outermost first; PTX ISA 9.7.16.10.5, see :func:`accumulator`).
+
+    >>> datapath_digits("B", 16)
+    ([(64, 1, 'TLane')], [(2, 64, 'TLane'), (8, 1, 'TCol')])
+    """
+    quarters: list[Digit] = [(4, 32, "TLane"), (16, 1, "TLane")]  # C, F: 16 lanes per quarter
+    rows: dict[str, list[Digit]] = {"A": [(128, 1, "TLane")], "B": [(64, 1, "TLane")],
+                                    "C": quarters, "D": [(128, 1, "TLane")],
+                                    "E": [(64, 1, "TLane")], "F": quarters,
+                                    "G": [(32, 1, "TLane")]}
+    halves: list[Digit] = [(2, 64, "TLane"), (n // 2, 1, "TCol")]  # B, E: column halves
+    cols = (halves if datapath in "BE" else [(4, 32, "TLane"), (n // 4, 1, "TCol")]
+            if datapath == "G" else [(n, 1, "TCol")])
+    return rows[datapath], cols
 
 
 def _ranges(values: tuple[int, ...]) -> str:

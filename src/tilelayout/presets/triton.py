@@ -68,7 +68,7 @@ def _check_rank(name: str, shape: Sequence[int], **params: Sequence[int]) -> Non
                        f"{len(shape)}")
         if any(x < 1 or x & (x - 1) for x in v):
             raise fail(name, f"{what}={tuple(v)}: Triton's layouts take powers of two")
-    if any(s & (s - 1) for s in shape):
+    if any(s < 1 or s & (s - 1) for s in shape):
         raise fail(name, f"shape {tuple(shape)}: Triton lowers layouts on power-of-two shapes")
 
 

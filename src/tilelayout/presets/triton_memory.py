@@ -29,7 +29,7 @@ from ..algebra.offsets import offsets_layout
 from ..core.swizzle_modes import SWIZZLE_MODE_TABLE, TRITON_WIDTHS, mode_info
 from .linear import Linear, identity, product, zeros
 from .registry import Param, PresetLayout, fail, register
-from .triton import SOURCE
+from .triton import SOURCE, _check_rank
 
 #: TMA boxes take at most 256 elements per dimension (cuTensorMapEncodeTiled boxDim)
 TMA_BOX = 256
@@ -38,11 +38,6 @@ TMA_BOX = 256
 PHASES = MappingProxyType({m.triton: ((1 << (m.byte_swizzle[0] + m.byte_swizzle[2])) // m.span_bytes,
                                       1 << m.swizzle_len)
                            for m in SWIZZLE_MODE_TABLE.values() if m.triton})
-
-
-def _pow2_shape(name: str, shape: Sequence[int]) -> None:
-    if any(s < 1 or s & (s - 1) for s in shape):
-        raise fail(name, f"shape {tuple(shape)}: Triton lowers layouts on power-of-two shapes")
 
 
 def _offsets(linear: Linear, shape: Sequence[int]) -> list[list[int]]:
@@ -103,7 +98,7 @@ def nvmma_shared(swizzle_byte_width=128, element_bitwidth=16, transposed=False, 
     """
     if len(shape) != 2:
         raise fail(NVMMA, f"shape {tuple(shape)}: the NVMMA shared presets are rank 2")
-    _pow2_shape(NVMMA, shape)
+    _check_rank(NVMMA, shape)
     widest = mode_info("128B").triton  # fp4 padding exists only with the 128B swizzle
     if fp4_padded and (swizzle_byte_width != widest or element_bitwidth != 8):
         raise fail(NVMMA, f"fp4_padded takes the 128B swizzle (swizzle_byte_width {widest}) "
@@ -165,7 +160,7 @@ def swizzled_shared(vec=8, per_phase=1, max_phase=8, order=(1, 0), shape=(32, 64
     (LinearLayoutConversions.cpp). Checked against Triton.
     """
     rank = len(shape)
-    _pow2_shape(SWIZZLED, shape)
+    _check_rank(SWIZZLED, shape)
     if sorted(order) != list(range(rank)):
         raise fail(SWIZZLED, f"order {tuple(order)} is not a permutation of 0..{rank - 1}")
     for what, v in (("vec", vec), ("per_phase", per_phase), ("max_phase", max_phase)):
@@ -216,7 +211,7 @@ def tmem(block=(128, 128), col_stride=1, shape=(128, 128)) -> PresetLayout:
     if len(shape) != 2 or m not in (64, 128) or n < 1 or n & (n - 1):
         raise fail(TMEM, f"block (M, N) takes M = 64 or 128 and a power-of-two N on a rank-2 "
                    f"tile; got block {tuple(block)}, shape {tuple(shape)}")
-    _pow2_shape(TMEM, shape)
+    _check_rank(TMEM, shape)
     if shape[0] < m:
         raise fail(TMEM, f"block M = {m} needs at least {m} rows; shape {tuple(shape)} has "
                    f"{shape[0]} (Triton asserts the same)")
@@ -264,7 +259,7 @@ def tmem_scales(shape=(128, 4)) -> PresetLayout:
     """
     if len(shape) != 2:
         raise fail(TMEM_SCALES, f"shape {tuple(shape)}: scale factors are (rows, per row)")
-    _pow2_shape(TMEM_SCALES, shape)
+    _check_rank(TMEM_SCALES, shape)
     tile = product(identity(32, "row", 0), zeros(4, "row", 0), identity(4, "col", 1),
                    identity(2, "col", 0))
     reps = product(identity(-(-shape[0] // tile.size(0)), "col", 0),

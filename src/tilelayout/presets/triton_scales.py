@@ -28,7 +28,7 @@ from ..core.tile import TileLayout
 from .amd import WAVE, _pair
 from .linear import Linear, combine_cta_cga, identity, product, zeros_along
 from .registry import Param, PresetLayout, fail, register
-from .triton import SOURCE, _check_rank
+from .triton import SOURCE, _built, _check_rank
 
 #: whose scales a layout holds
 SCALES_OF = Param("operand_index", "choice", 0, (0, 1),
@@ -132,7 +132,7 @@ def sm120_scale(operand_index=0, warps_per_cta=(2, 2), shape=(128, 2)) -> Preset
     else:
         warps = zeros_along("warp", (warps_per_cta[1], warps_per_cta[0]), (0, 1), 1)
     cta = product(identity(shape[1], "register", 1), lanes, warps.transpose_outs((1, 0)))
-    return PresetLayout(combine_cta_cga(cta, Linear((), ()), shape).layout(shape), tuple(shape))
+    return _built(combine_cta_cga(cta, Linear((), ()), shape), shape)
 
 
 MFMA_SCALE = "amd.mfma_scale"
@@ -180,7 +180,7 @@ def mfma_scale(operand_index=0, instr_m=32, tiles_per_warp=(1, 1), warps_per_cta
     warps = (identity(wn, "warp", 1) * identity(wm, "warp", 0) if operand_index == 0
              else identity(wn, "warp", 0) * identity(wm, "warp", 1)).transpose_outs((0, 1))
     linear = combine_cta_cga(tile * warps, Linear((), ()), shape, broadcast_registers=True)
-    return PresetLayout(linear.layout(shape), tuple(shape))
+    return _built(linear, shape)
 
 
 WMMA_SCALE = "amd.wmma_scale"
@@ -250,7 +250,7 @@ def wmma_scale(operand_index=0, warp_bases=(("0", "1"), ("1", "0")), reg_bases=N
     out["lane"].append(out["register"].pop(moved) if moved is not None else [0, 0])
     lin = Linear(tuple((n, tuple(tuple(v) for v in vs)) for n, vs in out.items()),
                  ((0, grown.size(0)), (1, grown.size(1))))
-    return PresetLayout(lin.shrink(shape, broadcast_registers=True).layout(shape), tuple(shape))
+    return _built(lin.shrink(shape, broadcast_registers=True), shape)
 
 
 __all__ = ["mfma_scale", "sm120_scale", "tcgen05_scales_shared", "wmma_scale"]

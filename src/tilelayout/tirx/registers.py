@@ -18,12 +18,13 @@ than in the ``apache-tvm-tirx`` wheel; we follow that source.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from types import MappingProxyType
 
 from ..core.errors import LayoutError
 from ..core.iter import Iter
-from ..presets.tcgen05 import NUM_CAP, NUM_CHOICES, TABLE_49
+from ..presets.tcgen05 import NUM_CAP, NUM_CHOICES, TABLE_49, fragment_digits
 from .dtype import dtype_bits
 from .layouts import TileLayout
 from .spec import Axis, S
@@ -48,16 +49,12 @@ def _reps(shape: str) -> tuple[int, ...]:
 
 
 def _warp_iters(shape: str, n: int) -> tuple[list, list, int]:
-    """Row and column iters (32-bit register units) of one warp's 16-lane fragment, and
-    the registers one 16-row slab uses (PTX ISA 9.7.16.2.3)."""
-    lane, wid = "laneid", "wid_in_wg"
-    if shape == "16x64b":  # row = t/4 + 8 (t%2), col = 2r + (t/2)%2
-        return [(4, 1, wid), (2, 1, lane), (8, 4, lane)], [(n, 1, "m"), (2, 2, lane)], n
-    if shape == "16x128b":  # row = t/4 + 8 (r%2), col = t%4 + 4 (r/2)
-        return [(4, 1, wid), (2, 1, "m"), (8, 4, lane)], [(n, 2, "m"), (4, 1, lane)], 2 * n
-    # 16x256b: row = t/4 + 8 ((r/2)%2), col = 2 (t%4) + r%2 + 8 (r/4)
-    return ([(4, 1, wid), (2, 2, "m"), (8, 4, lane)],
-            [(n, 4, "m"), (4, 1, lane), (2, 1, "m")], 4 * n)
+    """Row and column iters (32-bit register units) of the warpgroup's 16-lane fragment:
+    each warp (``wid_in_wg``) its own lane quarter, inside it the ``tcgen05.ld`` preset's
+    fragment (PTX ISA 9.7.16.2.3); and the registers one 16-row slab uses."""
+    rows, cols, _ = fragment_digits(shape, n)
+    slab = math.prod(e for e, _, a in rows + cols if a == "m")
+    return [(4, 1, "wid_in_wg"), *rows], list(cols), slab
 
 
 def tcgen05_atom_layout(instr_shape: str, tensor_shape: Sequence[int], dtype: str) -> TileLayout:

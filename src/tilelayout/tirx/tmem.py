@@ -17,6 +17,8 @@ from types import MappingProxyType
 
 from ..core.errors import LayoutError
 from ..core.iter import Iter
+from ..presets.digits import digits_layout
+from ..presets.tmem import datapath_digits
 from .dtype import dtype_bits
 from .layouts import TileLayout
 from .spec import Axis, R, S
@@ -52,20 +54,15 @@ def tmem_datapath_layout(datapath: str, rows: int, cols: int, sub_slab: int = 0)
     if datapath not in "CF" and sub_slab:
         raise TmemLayoutError(f"datapath {datapath} already spans both 16-lane halves of "
                               f"each warp quarter; sub_slab must be 0")
-    if datapath in "AD":
-        return TileLayout(S[(rows, cols):(1 @ _TLANE, 1 @ _TCOL)])
-    if datapath == "G":
-        if cols % 4:
-            raise TmemLayoutError(f"datapath G folds column quarters; cols must be a "
-                                  f"multiple of 4, got {cols}")
-        return TileLayout(S[(rows, 4, cols // 4):(1 @ _TLANE, 32 @ _TLANE, 1 @ _TCOL)])
-    if datapath in "BE":
-        if cols % 2:
-            raise TmemLayoutError(f"datapath {datapath} folds column halves; cols must be "
-                                  f"even, got {cols}")
-        return TileLayout(S[(rows, 2, cols // 2):(1 @ _TLANE, 64 @ _TLANE, 1 @ _TCOL)])
-    spec = S[(4, 16, cols):(32 @ _TLANE, 1 @ _TLANE, 1 @ _TCOL)]
-    return TileLayout(spec + 16 @ _TLANE if sub_slab else spec)
+    if datapath == "G" and cols % 4:
+        raise TmemLayoutError(f"datapath G folds column quarters; cols must be a "
+                              f"multiple of 4, got {cols}")
+    if datapath in "BE" and cols % 2:
+        raise TmemLayoutError(f"datapath {datapath} folds column halves; cols must be "
+                              f"even, got {cols}")
+    row_digits, col_digits = datapath_digits(datapath, cols)  # one CTA's rows: as TIRx
+    return TileLayout(digits_layout(row_digits, col_digits,
+                                    offset={"TLane": 16} if sub_slab else None))
 
 
 def mma_datapath(M: int, cta_group: int, ws: bool = False, sparse: bool = False) -> str:  # noqa: N803

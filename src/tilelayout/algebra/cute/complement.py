@@ -28,11 +28,7 @@ from typing import Any
 from ...core.errors import AlgebraError
 from ..complement import stride_gaps
 from .composition import coalesce_leaves
-from .modes import CuteLayout, as_cute, leaves, trusted
-
-
-def _from_flat(s: list[int], d: list[int]) -> CuteLayout:
-    return trusted(s[0], d[0]) if len(s) == 1 else trusted(tuple(s), tuple(d))
+from .modes import CuteLayout, as_cute, leaves, trusted, unwrap
 
 
 def complement(layout: Any, cotarget: int = 1) -> CuteLayout:
@@ -45,7 +41,7 @@ def complement(layout: Any, cotarget: int = 1) -> CuteLayout:
     a = as_cute(layout)
     if isinstance(cotarget, bool) or not isinstance(cotarget, int) or cotarget < 1:
         raise AlgebraError(f"complement cotarget must be a positive integer, got {cotarget!r}")
-    return _from_flat(*complement_leaves(leaves(a.shape), leaves(a.stride), cotarget))
+    return trusted(*unwrap(*complement_leaves(leaves(a.shape), leaves(a.stride), cotarget)))
 
 
 def complement_leaves(shapes: list[int], strides: list[int], cotarget: int) -> tuple[list[int], list[int]]:
@@ -100,7 +96,7 @@ def right_inverse(layout: Any) -> CuteLayout:
             res_s.append(shapes[k])
             res_d.append(weights[k])
             cur = shapes[k] * strides[k]
-    return _from_flat(*coalesce_leaves(res_s, res_d))
+    return trusted(*unwrap(*coalesce_leaves(res_s, res_d)))
 
 
 def left_inverse(layout: Any) -> CuteLayout:
@@ -135,7 +131,7 @@ def left_inverse(layout: Any) -> CuteLayout:
         res_d.append(weights[k])
         size *= res_s[-1]
     res_s.append(shapes[order[-1]])
-    return _from_flat(*coalesce_leaves(res_s, res_d))
+    return trusted(*unwrap(*coalesce_leaves(res_s, res_d)))
 
 
 __all__ = ["complement", "complement_leaves", "left_inverse", "right_inverse"]

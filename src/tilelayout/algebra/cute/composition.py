@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import AlgebraError
-from .modes import CuteLayout, IntTuple, as_cute, leaves, rebuild, trusted
+from .modes import CuteLayout, IntTuple, as_cute, leaves, make_layout, rebuild, trusted, unwrap
 from .swizzled import swizzle_outside
 
 
@@ -73,10 +73,8 @@ def coalesce(layout: Any, profile: Any = None) -> CuteLayout:
         if len(profile) > len(modes):
             raise AlgebraError(f"profile {profile} has more modes than {a}")
         done = [coalesce(m, p) for m, p in zip(modes, profile, strict=False)]
-        rest = modes[len(profile):]
-        return trusted(tuple(m.shape for m in done + rest), tuple(m.stride for m in done + rest))
-    s, d = coalesce_leaves(leaves(a.shape), leaves(a.stride))
-    return trusted(s[0], d[0]) if len(s) == 1 else trusted(tuple(s), tuple(d))
+        return make_layout(*done, *modes[len(profile):])
+    return trusted(*unwrap(*coalesce_leaves(leaves(a.shape), leaves(a.stride))))
 
 
 def compose_leaf(a_s: list[int], a_d: list[int], e: int, d: int,
@@ -161,8 +159,7 @@ def by_mode(op: Any, a: CuteLayout, tiler: tuple, name: str) -> CuteLayout:
     if len(tiler) > len(modes):
         raise AlgebraError(f"{name}: tiler {tiler!r} has {len(tiler)} modes, {a} only {len(modes)}")
     done = [m if t is None else op(m, t) for m, t in zip(modes, tiler, strict=False)]
-    done += modes[len(tiler):]
-    return trusted(tuple(m.shape for m in done), tuple(m.stride for m in done))
+    return make_layout(*done, *modes[len(tiler):])
 
 
 @swizzle_outside  # Sw o o o (L o B): the swizzle stays outside

@@ -34,7 +34,7 @@ from typing import Any
 from ...core.errors import AlgebraError
 from .complement import complement_leaves
 from .composition import by_mode, coalesce_leaves, compose_flat
-from .modes import CuteLayout, as_cute, leaves, make_layout, trusted
+from .modes import CuteLayout, as_cute, leaves, make_layout, trusted, unwrap
 from .swizzled import swizzle_outside
 
 
@@ -60,8 +60,7 @@ def logical_divide(layout: Any, tiler: Any) -> CuteLayout:
         return by_mode(logical_divide, a, t, "logical_divide")
     a_s, a_d = leaves(a.shape), leaves(a.stride)
     c_s, c_d = complement_leaves(leaves(t.shape), leaves(t.stride), math.prod(a_s))
-    rest = trusted(c_s[0], c_d[0]) if len(c_s) == 1 else trusted(tuple(c_s), tuple(c_d))
-    return compose_flat(*coalesce_leaves(a_s, a_d), make_layout(t, rest))
+    return compose_flat(*coalesce_leaves(a_s, a_d), make_layout(t, trusted(*unwrap(c_s, c_d))))
 
 
 def _unzip(op: Any, a: CuteLayout, tiler: Any) -> tuple[CuteLayout, list[CuteLayout]]:
