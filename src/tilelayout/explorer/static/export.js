@@ -1,6 +1,7 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
 import { drawnRequest, postJSON } from "./api.js";
 import { LABEL_PX, labelStep } from "./gridtext.js";
+import { connectorEnds } from "./selection.js";
 import { LIGHT } from "./theme.js";
 import { unravel } from "./util.js";
 
@@ -38,10 +39,9 @@ const BAND = 76;  // px above the grids: layout line, two captions, the legend
 // the connectors of the export (owners' cells in content coordinates + the view offsets)
 function exportConnectors(m, x, dl, dp) {
   if (x.element < 0) return [];
-  const [lx, ly, lw, lh] = m.lgrid.keyRect(x.element);
   return x.owners.slice(0, 64).map((k) => {
-    const [px0, py0, , ph] = m.pgrid.keyRect(k);
-    return { x1: dl[0] + lx + lw, y1: dl[1] + ly + lh / 2, x2: dp[0] + px0 - 1, y2: dp[1] + py0 + ph / 2, inside: true };
+    const [x1, y1, x2, y2] = connectorEnds(m, x.element, k);
+    return { x1: dl[0] + x1, y1: dl[1] + y1, x2: dp[0] + x2, y2: dp[1] + y2, inside: true };
   });
 }
 

@@ -39,31 +39,35 @@ export function applySelection(reveal = false) {
   if (sel.type === "element") drawConnectors(m.lkey[sel.flat], physKeys);
 }
 
+// where the connector of element cell lk to owner cell k starts and ends, in the grids'
+// content coordinates (model m): the element's right edge, the owner's left edge, both at
+// mid-height (the page's overlay and the PNG export both draw from this)
+export function connectorEnds(m, lk, k) {
+  const [lx, ly, lw, lh] = m.lgrid.keyRect(lk), [px, py, , ph] = m.pgrid.keyRect(k);
+  return [lx + lw, ly + lh / 2, px - 1, py + ph / 2];
+}
+
 // the connectors of element cell lk to its owners' cells physKeys, in page coordinates
-// relative to `base` (a DOMRect): [{x1, y1, x2, y2, inside}], x1/y1 at the element's right
-// edge, x2/y2 at each owner's left edge; an end outside its scrolled view is pinned to the
-// view's edge (inside: false)
-export function connectorLines(lk, physKeys, base) {
+// relative to `base` (a DOMRect): [{x1, y1, x2, y2, inside}]; an end outside its scrolled
+// view is pinned to the view's edge (inside: false)
+function connectorLines(lk, physKeys, base) {
   const m = state.model, lg = m.lgrid, pg = m.pgrid;
   const lr = lg.canvas.getBoundingClientRect(), pr = pg.canvas.getBoundingClientRect();
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
-  const [lx0, ly0, lw, lh] = lg.keyRect(lk);
-  let x1 = lx0 + lw - lg.sx, y1 = ly0 + lh / 2 - lg.sy;
-  const lin = x1 >= lg.marginL && x1 <= lg.vw && y1 >= lg.marginT && y1 <= lg.vh;
-  x1 = lr.left - base.left + clamp(x1, lg.marginL, lg.vw);
-  y1 = lr.top - base.top + clamp(y1, lg.marginT, lg.vh);
   return physKeys.map((k) => {
-    const [px0, py0, , ph] = pg.keyRect(k);
-    let x2 = px0 - 1 - pg.sx, y2 = py0 + ph / 2 - pg.sy;
+    const ends = connectorEnds(m, lk, k);
+    const x1 = ends[0] - lg.sx, y1 = ends[1] - lg.sy, x2 = ends[2] - pg.sx, y2 = ends[3] - pg.sy;
+    const lin = x1 >= lg.marginL && x1 <= lg.vw && y1 >= lg.marginT && y1 <= lg.vh;
     const pin = x2 >= pg.marginL - 2 && x2 <= pg.vw && y2 >= pg.marginT && y2 <= pg.vh;
-    x2 = pr.left - base.left + clamp(x2, pg.marginL, pg.vw);
-    y2 = pr.top - base.top + clamp(y2, pg.marginT, pg.vh);
-    return { x1, y1, x2, y2, inside: lin && pin };
+    return { x1: lr.left - base.left + clamp(x1, lg.marginL, lg.vw),
+             y1: lr.top - base.top + clamp(y1, lg.marginT, lg.vh),
+             x2: pr.left - base.left + clamp(x2, pg.marginL, pg.vw),
+             y2: pr.top - base.top + clamp(y2, pg.marginT, pg.vh), inside: lin && pin };
   });
 }
 
-// the connectors as SVG elements (the page's overlay and the SVG export share this)
-function connectorsSvg(lines, more, colour = "#2563eb") {
+// the connectors as SVG elements, for the page's overlay
+function connectorsSvg(lines, more, colour) {
   let html = "";
   for (const { x1, y1, x2, y2, inside } of lines) {
     const mx = (x1 + x2) / 2;
