@@ -37,6 +37,7 @@ import numpy as np
 from .placement import Placement
 from .shuffle import ShuffleSchedule
 from .staging import Staging, slot_grid
+from .threads import slot_vectors
 
 #: cost units (see the module doc)
 SHFL = 1.0
@@ -87,18 +88,15 @@ def shuffle_units(shuffles: int, select_count: int) -> float:
 
 def per_warp(grid: np.ndarray, k: int) -> int:
     """Requests the busiest warp issues moving its slots in ``k``-slot vectors."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    live = (g.reshape(warps, lanes, -1, k) >= 0).any(axis=(1, 3))
+    live = (slot_vectors(grid, k) >= 0).any(axis=(1, 3))
     return int(live.sum(axis=1).max(initial=0))
 
 
 def groups(grid: np.ndarray, k: int) -> np.ndarray | None:
     """Per element, its ``k``-slot vector group (``-1`` if absent), or None when some lane
     fills a group only partly (no ``k``-wide vectors on that side)."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(warps * lanes, -1, k)
+    warps, lanes, _ = grid.shape
+    g = slot_vectors(grid, k).reshape(warps * lanes, -1, k)
     present = g >= 0
     if not (present.all(axis=2) | ~present.any(axis=2)).all():
         return None

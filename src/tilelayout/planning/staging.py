@@ -29,7 +29,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.frozen import freeze_fields
-from .access import AccessReport, smem_addresses
+from .access import AccessReport, smem_addresses, vector_ok
 from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import Sides, prepare
@@ -45,7 +45,7 @@ from .mechanisms import (
 )
 from .placement import WARP, Placement
 from .targeting import TargetChoice, kinds_for
-from .threads import RegisterFile, register_file, writer_of
+from .threads import RegisterFile, register_file, slot_vectors, writer_of
 
 #: a staging in passes is searched only for a whole-tile buffer above this many bytes
 #: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
@@ -132,10 +132,7 @@ def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int)
 
 
 def _vector_side(grid: np.ndarray, addr: np.ndarray, k: int) -> Side:
-    warps, _, slots = grid.shape
-    pad = (-slots) % k
-    g = np.concatenate([grid, np.full((warps, WARP, pad), -1, np.int64)], axis=2)
-    first = g.reshape(warps, WARP, -1, k)[..., 0]
+    first = slot_vectors(grid, k)[..., 0]
     start = np.where(first >= 0, addr[np.maximum(first, 0)], -1)
     per_warp = int((start >= 0).any(axis=1).sum(axis=1).max(initial=0))
     return Side(k, start, per_warp)
@@ -406,7 +403,8 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
         order = tuple(int(x) for x in np.argsort(key, kind="stable"))
     g = grid if order is None else grid[:, :, list(order)]
     side = _vector_side(g, local, k)
-    if not _contiguous(g, local, chunk, k):
+    # every vector at consecutive, aligned addresses (vector_ok) and in one pass (_pass_of)
+    if not vector_ok(RegisterFile(g, (), (), False), local, k):
         return None
     of = _pass_of(g, k, chunk)
     if of is None:
@@ -414,26 +412,9 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
     return Side(k, side.start, side.per_warp, of, order)
 
 
-def _contiguous(grid: np.ndarray, local: np.ndarray, chunk: np.ndarray, k: int) -> bool:
-    """Whether every ``k``-slot vector holds one pass's elements at consecutive,
-    ``k``-aligned addresses (or nothing)."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(-1, k)
-    full, empty = (g >= 0).all(axis=1), (g < 0).all(axis=1)
-    if not (full | empty).all():
-        return False
-    v = g[full]
-    a, c = local[v], chunk[v]
-    return bool((a == a[:, :1] + np.arange(k)).all() and (a[:, 0] % k == 0).all()
-                and (c == c[:, :1]).all())
-
-
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
     """The pass of every (warp, lane, vector), or None if a vector straddles passes."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(warps, lanes, -1, k)
+    g = slot_vectors(grid, k)
     c = np.where(g >= 0, chunk[np.maximum(g, 0)], -1)
     if not ((c == c[..., :1]) | (g < 0)).all():
         return None
