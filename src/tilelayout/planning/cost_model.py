@@ -37,7 +37,7 @@ import numpy as np
 from .placement import Placement
 from .shuffle import ShuffleSchedule
 from .staging import Staging, slot_grid
-from .threads import slot_vectors
+from .threads import slot_vectors, wide_instructions
 
 #: cost units (see the module doc)
 SHFL = 1.0
@@ -133,14 +133,8 @@ def vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.nd
             best = n if best is None else min(best, n)
     # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
     # slot order: no staging issues fewer instructions than that either
-    wide = sum(per_warp_bytes(g, bits) for g in grids)
+    wide = sum(int(wide_instructions(g, bits).max(initial=0)) for g in grids)
     return min(best if best is not None else wide, wide) + barrier_cost(warp_local) + ROUND_TRIP
-
-
-def per_warp_bytes(grid: np.ndarray, bits: int) -> int:
-    """Instructions the busiest warp needs at 16 bytes per lane per instruction."""
-    held = (grid >= 0).sum(axis=2).max(initial=0)
-    return math.ceil(int(held) * bits / 128)
 
 
 def shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, src_slot: np.ndarray,

@@ -45,7 +45,13 @@ from .mechanisms import (
 )
 from .placement import WARP, Placement
 from .targeting import TargetChoice, kinds_for
-from .threads import RegisterFile, register_file, slot_vectors, writer_of
+from .threads import (
+    RegisterFile,
+    register_file,
+    slot_vectors,
+    wide_instructions,
+    writer_of,
+)
 
 #: a staging in passes is searched only for a whole-tile buffer above this many bytes
 #: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
@@ -206,8 +212,7 @@ def _floors(grids, nbytes: int) -> tuple[int, int]:
         if g is None:
             continue
         wavefronts += math.ceil(int((g >= 0).sum()) * nbytes / 128)
-        held = (g >= 0).sum(axis=2).max(initial=0)
-        instructions += math.ceil(int(held) * nbytes / 16)
+        instructions += int(wide_instructions(g, 8 * nbytes).max(initial=0))
     return wavefronts, instructions
 
 
@@ -243,7 +248,8 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     if sides is None:
         sides = prepare(writer, reader, choice.shape, choice.dtype)
     # every instruction moves at most 16 bytes per lane
-    least = sum(_per_warp_16(rf, nbytes) for rf in (sides.writer, sides.reader))
+    least = sum(int(wide_instructions(rf.table, 8 * nbytes).sum())
+                for rf in (sides.writer, sides.reader))
     best = (choice.wavefronts, w0.requests + r0.requests,
             _footprint(smem_addresses(choice.layout, choice.shape), nbytes))
     found = None
@@ -310,12 +316,6 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
                       choice.family, choice.shape, choice.dtype, choice.candidates,
                       choice.searched + len(tries), choice.notes + (note,), choice.target,
                       choice.target_from)
-
-
-def _per_warp_16(rf: RegisterFile, nbytes: int) -> int:
-    """Instructions all warps together need at 16 bytes per lane per instruction."""
-    held = (rf.table >= 0).sum(axis=2).max(axis=1, initial=0)
-    return int(sum(math.ceil(int(h) * nbytes / 16) for h in held))
 
 
 def _cost(r: AccessReport) -> tuple[int, int]:

@@ -103,6 +103,18 @@ def slot_vectors(table: np.ndarray, k: int) -> np.ndarray:
     return padded.reshape(*table.shape[:2], -1, k)
 
 
+def wide_instructions(table: np.ndarray, bits: int) -> np.ndarray:
+    """Per warp of a ``(warps, lanes, slots)`` table of ``bits``-bit elements: the
+    shared-memory instructions its busiest lane needs at 16 bytes per lane each, the most
+    any instruction moves (a 16-byte vector, packed registers, ldmatrix / stmatrix).
+
+    >>> wide_instructions(np.array([[[0, 1, 2, -1]], [[3, -1, -1, -1]]]), 64)
+    array([2, 1])
+    """
+    held = (table >= 0).sum(axis=2).max(axis=1, initial=0)
+    return -(-held * bits // 128)
+
+
 # Caches, not state: pure functions of an immutable register file (keyed by identity), bounded.
 @functools.lru_cache(maxsize=16)
 def _groups(rf: RegisterFile, k: int) -> np.ndarray | None:
