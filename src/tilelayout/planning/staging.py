@@ -41,6 +41,7 @@ from .mechanisms import (
     byte_matrix_access,
     matrix_access,
     matrix_report,
+    packed_order,
     schedule_again,
 )
 from .placement import WARP, Placement
@@ -394,13 +395,11 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
     k = max(1, report.vector_bytes // nbytes)
     order = None
     if report.slot_order is not None:
-        # the pass's order numbers the pass's slots: order the whole grid's slots by
-        # (pass, address) of the lane holding the most, as packed_order does
-        w, lane = np.unravel_index(int(np.argmax((grid >= 0).sum(axis=2))), grid.shape[:2])
-        ref = grid[w, lane]
-        key = np.where(ref >= 0, chunk[np.maximum(ref, 0)] * (int(local.max()) + 1)
-                       + local[np.maximum(ref, 0)], np.iinfo(np.int64).max)
-        order = tuple(int(x) for x in np.argsort(key, kind="stable"))
+        # the pass's order numbers the pass's slots: the whole grid's slots in the order
+        # of (pass, address) (packed_order; None there: the slots' own order)
+        by_pass = chunk * (int(local.max()) + 1) + local
+        order = packed_order(RegisterFile(grid, (), (), False), by_pass) \
+            or tuple(range(grid.shape[2]))
     g = grid if order is None else grid[:, :, list(order)]
     side = _vector_side(g, local, k)
     # every vector at consecutive, aligned addresses (vector_ok) and in one pass (_pass_of)
