@@ -34,6 +34,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .access import widths
 from .placement import Placement
 from .shuffle import ShuffleSchedule
 from .staging import Staging, slot_grid
@@ -116,9 +117,8 @@ def vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.nd
     16 bytes per lane per instruction (packed registers, ldmatrix / stmatrix) -- + a
     barrier + a round trip."""
     grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
-    widths = [k for k in (16, 8, 4, 2, 1) if k * bits <= 128]
     best = None
-    sides = [[(k, groups(g, k)) for k in widths] for g in grids]
+    sides = [[(k, groups(g, k)) for k in widths(bits // 8)] for g in grids]
     for ks, gs in sides[0]:
         for kd, gd in sides[1]:
             if gs is None or gd is None:
