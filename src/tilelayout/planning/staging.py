@@ -29,7 +29,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.frozen import freeze_fields
-from .access import AccessReport, smem_addresses, vector_ok
+from .access import AccessReport, footprint, smem_addresses, vector_ok
 from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import Sides, prepare
@@ -226,7 +226,7 @@ def rank(s: Staging) -> tuple[int, int, int, int]:
 def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> Staging:
     addr = smem_addresses(choice.layout, shape)
     store, load = _sides(grids, addr, choice, nbytes)
-    return Staging(choice, _footprint(addr, nbytes), store, load)
+    return Staging(choice, footprint(addr, nbytes), store, load)
 
 
 def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
@@ -252,7 +252,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     least = sum(int(wide_instructions(rf.table, 8 * nbytes).sum())
                 for rf in (sides.writer, sides.reader))
     best = (choice.wavefronts, w0.requests + r0.requests,
-            _footprint(smem_addresses(choice.layout, choice.shape), nbytes))
+            footprint(smem_addresses(choice.layout, choice.shape), nbytes))
     found = None
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
     # matrix layouts for both sides: one built for a side that already moves 16-byte
@@ -296,7 +296,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
                             None if costed is None else costed.read, worst=False,
                             kinds=kinds[False], cache=caches[False])
             cost = (w.wavefronts + r.wavefronts, w.requests + r.requests)
-        key = (*cost, _footprint(addr, nbytes))
+        key = (*cost, footprint(addr, nbytes))
         if key < best:
             best, found = key, (name, layout, addr, () if costed is None else
                                 costed.accepted_by)
@@ -321,10 +321,6 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
 
 def _cost(r: AccessReport) -> tuple[int, int]:
     return r.wavefronts, r.requests
-
-
-def _footprint(addr: np.ndarray, nbytes: int) -> int:
-    return (int(addr.max()) + 1) * nbytes if addr.size else 0
 
 
 def _sides(grids, addr: np.ndarray, choice: SmemChoice, nbytes: int) -> tuple[Side, Side]:
@@ -372,7 +368,7 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
              for g, rep in zip(grids, (part.write, part.read), strict=True)]
     if sides[0] is None or sides[1] is None:
         return None
-    return Staging(part, (int(local.max()) + 1) * nbytes, sides[0], sides[1], passes, chunk)
+    return Staging(part, footprint(local, nbytes), sides[0], sides[1], passes, chunk)
 
 
 def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,

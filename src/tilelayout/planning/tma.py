@@ -26,7 +26,7 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import int_tuple
-from .access import AccessReport, smem_addresses
+from .access import AccessReport, footprint, smem_addresses
 from .mechanisms import best_access
 from .swizzle_family import Candidate, swizzle_candidates
 from .targeting import TargetChoice, kinds_for
@@ -144,7 +144,7 @@ def tma_candidates(rf: RegisterFile, shape: tuple[int, ...], dtype: str, store: 
         access = best_access(rf, addr, dtype, store, worst=False, kinds=kinds)
         boxes = TmaBoxes("store" if store else "load", c.mode.name, c.mode.tma.split()[0],
                          box, count, inner)
-        out.append(TmaCandidate(c, access, boxes, (int(addr.max()) + 1) * nbytes))
+        out.append(TmaCandidate(c, access, boxes, footprint(addr, nbytes)))
     if not out:
         asked = ", ".join(f"{k}={v}" for k, v in (("box", options.box),
                                                   ("swizzle", options.swizzle)) if v)
