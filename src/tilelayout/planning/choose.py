@@ -34,7 +34,7 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
-from .access import AccessReport, check_tile
+from .access import AccessReport, check_tile, no_access
 from .costing import Costed, Sides, best, cost, lower_bound, prepare
 from .operands import resolve
 from .swizzle_family import swizzle_candidates
@@ -188,7 +188,7 @@ def tma_endpoint_choice(writer: Any, reader: Any, shape: Sequence[int] | None,
     options = endpoint(text)
     rf = thread_side(layout, s, store, on)
     ranked = tma_candidates(rf, s, ops.dtype, store, options, on)
-    none = AccessReport(ops.dtype, 0, 0, 0, 0, 0, (), (), (), None)
+    none = no_access(ops.dtype)
     rows = tuple(Costed(c.candidate.name, c.candidate.layout,
                         c.access if store else none, none if store else c.access, c.bytes,
                         c.candidate.accepted_by) for c in ranked)

@@ -29,7 +29,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.frozen import freeze_fields
-from .access import AccessReport, footprint, smem_addresses, vector_ok
+from .access import AccessReport, footprint, no_access, smem_addresses, vector_ok
 from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import Sides, prepare
@@ -145,10 +145,6 @@ def _vector_side(grid: np.ndarray, addr: np.ndarray, k: int) -> Side:
     return Side(k, start, per_warp)
 
 
-def _empty(dtype: str) -> AccessReport:
-    return AccessReport(dtype, 0, 0, 0, 0, 0, (), (), (), None)
-
-
 def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype: str,
                 store: bool, on: TargetChoice | None) -> AccessReport:
     """One side's access to a given shared-memory tile with the cheapest instruction kind
@@ -175,9 +171,9 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
         smem = src.layout if src.role == "shared" else dst.layout
         addr = smem_addresses(smem, shape)
         write = _given_side(writer_of(src.layout), addr, shape, dtype, True, on) \
-            if src.role == "registers" else _empty(dtype)
+            if src.role == "registers" else no_access(dtype)
         read = _given_side(dst.layout, addr, shape, dtype, False, on) \
-            if dst.role == "registers" else _empty(dtype)
+            if dst.role == "registers" else no_access(dtype)
         choice = SmemChoice(smem, "given", write, read, write.ideal + read.ideal, (),
                             "given", shape, dtype, (), target=None if on is None else on.name,
                             target_from="" if on is None else on.why)
