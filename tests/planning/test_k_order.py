@@ -51,6 +51,16 @@ def test_no_order_when_none_keeps_elements_local():
     assert p.mechanism == tl.plan_conversion(rows, cols, (32, 32), "float32").mechanism
 
 
+def test_threads_are_named_alike_on_both_sides():
+    # the source's replicas use lanes 4..7, the destination only lanes 0..3: one thread
+    # (warp 1, lane 0) must still be one holder on both sides, so the order is found
+    a = "S[(2,2,4,2):(1@warpid,2,1@laneid,1)] + R[2:4@laneid]"
+    b = "S[(2,2,2,4):(1@warpid,2,1,1@laneid)]"
+    p = tl.plan_conversion(a, b, (4, 8), "float32", permute_k=1)
+    assert p.kind == "none" and p.k_order == (0, 2, 4, 6, 1, 3, 5, 7)
+    assert tl.plan_conversion(a, b, (4, 8), "float32").kind == "warp-shuffle"
+
+
 def test_the_dimension_must_exist():
     with pytest.raises(tl.LayoutError, match="permute_k"):
         tl.plan_conversion(WGMMA_D[64], DOT_A_FP8, (64, 64), "e4m3", permute_k=2)

@@ -156,6 +156,25 @@ def smem_addresses(smem: Layout, shape: Shape, what: str = "shared-memory") -> n
     return addr
 
 
+def no_access(dtype: str) -> AccessReport:
+    """The report of a side that issues no shared-memory instruction (TMA, or a side that
+    is itself the shared-memory tile).
+
+    >>> no_access("float16").requests
+    0
+    """
+    return AccessReport(dtype, 0, 0, 0, 0, 0, (), (), (), None)
+
+
+def footprint(addr: np.ndarray, nbytes: int) -> int:
+    """The bytes a tile at element addresses ``addr`` spans (from address 0).
+
+    >>> footprint(np.array([0, 2, 5]), 2)
+    12
+    """
+    return (int(addr.max()) + 1) * nbytes if addr.size else 0
+
+
 # -- vectors ---------------------------------------------------------------------------
 def vector_ok(rf: RegisterFile, addr: np.ndarray | None, k: int) -> bool:
     """Whether slots ``[v*k, (v+1)*k)`` of every lane are all empty or hold ``k`` elements at

@@ -90,6 +90,24 @@ def byte_schedule(table: np.ndarray, addr: np.ndarray, form: str
     slots_of[j[inv], e] = slot
     if np.any(slots_of[j[inv], e] != slot) or np.any(slots_of < 0):
         return None
+    counts, q_of, j_of = split_matrices(matrices, most)
+    rows = np.full((W, len(counts), WARP), -1, np.int64)
+    rows[row_w, q_of[j], 4 * G * j_of[j] + G * row_g + kk] = row_chunk * ROW_BYTES
+    slots = np.full((len(counts), 4, 2 * G), -1, np.int64)
+    slots[q_of, j_of] = slots_of
+    return rows, slots, counts
+
+
+def split_matrices(matrices: int, most: int = 4
+                   ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray]:
+    """``matrices`` issued as the fewest ``.x4`` / ``.x2`` / ``.x1`` instructions of at most
+    ``most`` matrices each (any ldmatrix / stmatrix form): the matrices of each
+    instruction, and per matrix its instruction and its index in it.
+
+    >>> counts, q_of, j_of = split_matrices(7)
+    >>> counts, q_of.tolist(), j_of.tolist()
+    ((4, 2, 1), [0, 0, 0, 0, 1, 1, 2], [0, 1, 2, 3, 0, 1, 0])
+    """
     counts: list[int] = []
     left = matrices
     while left:
@@ -98,11 +116,7 @@ def byte_schedule(table: np.ndarray, addr: np.ndarray, form: str
         left -= c
     q_of = np.repeat(np.arange(len(counts)), counts)
     j_of = np.concatenate([np.arange(c) for c in counts])
-    rows = np.full((W, len(counts), WARP), -1, np.int64)
-    rows[row_w, q_of[j], 4 * G * j_of[j] + G * row_g + kk] = row_chunk * ROW_BYTES
-    slots = np.full((len(counts), 4, 2 * G), -1, np.int64)
-    slots[q_of, j_of] = slots_of
-    return rows, slots, tuple(counts)
+    return tuple(counts), q_of, j_of
 
 
 def byte_lane_addresses(rows: np.ndarray, form: str, q: int, j: int, e: int) -> np.ndarray:

@@ -47,6 +47,7 @@ import numpy as np
 
 from ..core.frozen import freeze_fields
 from .cost_model import SELECT
+from .cost_model import selects as lane_selects
 from .placement import WARP
 from .shuffle import schedule
 
@@ -113,10 +114,6 @@ def prmt(a: np.ndarray, b: np.ndarray, selector: int, bits: int) -> np.ndarray:
     both = np.concatenate([a, b])
     return np.array([both[((selector >> (4 * i * nb)) & 7) // nb] for i in range(epw)],
                     dtype=both.dtype)
-
-
-def _log2(n: int) -> int:
-    return math.ceil(math.log2(n)) if n > 1 else 0
 
 
 def plan_byte_permute(warp: np.ndarray, s_lane: np.ndarray, s_slot: np.ndarray,
@@ -187,7 +184,7 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
             src_lane.append(s)
         temp[ew, er, src] = words + base + sched.edge_round
     rounds = len(offered)
-    selects = sum(_log2(len(np.unique(o[o >= 0]))) for o in offered)
+    selects = sum(lane_selects(o) for o in offered)
     names, where, permutes = [], [], 0
     for j in range(d_words):
         at = d_word == j
@@ -198,9 +195,7 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
                                  s_word[at])
         pos[w, ln, p] = s_pos[at]
         nm, idx, m = _operands(reg)
-        for q in range(m):
-            col = nm[:, :, q]
-            selects += _log2(len(np.unique(col[col >= 0])))
+        selects += sum(lane_selects(nm[:, :, q]) for q in range(m))
         wh = np.stack([idx, np.where(idx >= 0, pos, -1)], axis=-1)
         identity = ((pos == np.arange(epw)) | (reg < 0)).all()
         permutes += m - 1 if m > 1 else (0 if identity or m == 0 else 1)

@@ -34,13 +34,12 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import Shape
-from .access import AccessReport, check_tile
+from .access import AccessReport, check_tile, no_access
 from .costing import Costed, Sides, best, cost, lower_bound, prepare
 from .operands import resolve
 from .swizzle_family import swizzle_candidates
 from .targeting import TargetChoice
-from .threads import register_file, writer_of
-from .tma import TmaBoxes, endpoint, is_endpoint, tma_candidates, worst_of
+from .tma import TmaBoxes, endpoint, is_endpoint, thread_side, tma_candidates, worst_of
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
@@ -186,15 +185,16 @@ def tma_endpoint_choice(writer: Any, reader: Any, shape: Sequence[int] | None,
     ops = resolve([(thread, "writer" if store else "reader")], shape, dtype, None, target)
     layout, on = ops.layouts[0], ops.target
     s = check_tile(layout, ops.shape, "writer" if store else "reader")
-    ranked = tma_candidates(layout, s, ops.dtype, store, endpoint(text), on)
-    none = AccessReport(ops.dtype, 0, 0, 0, 0, 0, (), (), (), None)
+    options = endpoint(text)
+    rf = thread_side(layout, s, store, on)
+    ranked = tma_candidates(rf, s, ops.dtype, store, options, on)
+    none = no_access(ops.dtype)
     rows = tuple(Costed(c.candidate.name, c.candidate.layout,
                         c.access if store else none, none if store else c.access, c.bytes,
                         c.candidate.accepted_by) for c in ranked)
     top = ranked[0]
-    access = worst_of(top, layout, s, ops.dtype, store, on)
-    ideal = lower_bound(register_file(writer_of(layout) if store else layout, s),
-                        dtype_bytes(ops.dtype))
+    access = worst_of(top, rf, s, ops.dtype, store, on)
+    ideal = lower_bound(rf, dtype_bytes(ops.dtype))
     return SmemChoice(top.candidate.layout, top.candidate.name, access if store else none,
                       none if store else access, ideal, top.candidate.accepted_by, "tma", s,
                       ops.dtype, rows, len(rows), (str(top.boxes),), on.name, on.why,

@@ -34,9 +34,11 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .access import widths
 from .placement import Placement
 from .shuffle import ShuffleSchedule
 from .staging import Staging, slot_grid
+from .threads import slot_vectors, wide_instructions
 
 #: cost units (see the module doc)
 SHFL = 1.0
@@ -87,18 +89,15 @@ def shuffle_units(shuffles: int, select_count: int) -> float:
 
 def per_warp(grid: np.ndarray, k: int) -> int:
     """Requests the busiest warp issues moving its slots in ``k``-slot vectors."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    live = (g.reshape(warps, lanes, -1, k) >= 0).any(axis=(1, 3))
+    live = (slot_vectors(grid, k) >= 0).any(axis=(1, 3))
     return int(live.sum(axis=1).max(initial=0))
 
 
 def groups(grid: np.ndarray, k: int) -> np.ndarray | None:
     """Per element, its ``k``-slot vector group (``-1`` if absent), or None when some lane
     fills a group only partly (no ``k``-wide vectors on that side)."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(warps * lanes, -1, k)
+    warps, lanes, _ = grid.shape
+    g = slot_vectors(grid, k).reshape(warps * lanes, -1, k)
     present = g >= 0
     if not (present.all(axis=2) | ~present.any(axis=2)).all():
         return None
@@ -118,9 +117,8 @@ def vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.nd
     16 bytes per lane per instruction (packed registers, ldmatrix / stmatrix) -- + a
     barrier + a round trip."""
     grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
-    widths = [k for k in (16, 8, 4, 2, 1) if k * bits <= 128]
     best = None
-    sides = [[(k, groups(g, k)) for k in widths] for g in grids]
+    sides = [[(k, groups(g, k)) for k in widths(bits // 8)] for g in grids]
     for ks, gs in sides[0]:
         for kd, gd in sides[1]:
             if gs is None or gd is None:
@@ -135,14 +133,8 @@ def vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.nd
             best = n if best is None else min(best, n)
     # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
     # slot order: no staging issues fewer instructions than that either
-    wide = sum(per_warp_bytes(g, bits) for g in grids)
+    wide = sum(int(wide_instructions(g, bits).max(initial=0)) for g in grids)
     return min(best if best is not None else wide, wide) + barrier_cost(warp_local) + ROUND_TRIP
-
-
-def per_warp_bytes(grid: np.ndarray, bits: int) -> int:
-    """Instructions the busiest warp needs at 16 bytes per lane per instruction."""
-    held = (grid >= 0).sum(axis=2).max(initial=0)
-    return math.ceil(int(held) * bits / 128)
 
 
 def shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, src_slot: np.ndarray,

@@ -25,6 +25,7 @@ from .access import (
     AccessReport,
     access_report,
     check_tile,
+    footprint,
     ideal_batch,
     request_addresses,
     smem_addresses,
@@ -121,7 +122,7 @@ def cost(sides: Sides, name: str, layout: Layout, accepted_by: tuple[str, ...] =
     nbytes = dtype_bytes(sides.dtype)
     return Costed(name, layout, access_report(sides.writer, addr, sides.dtype, worst=worst),
                   access_report(sides.reader, addr, sides.dtype, worst=worst),
-                  (int(addr.max()) + 1) * nbytes if addr.size else 0, accepted_by)
+                  footprint(addr, nbytes), accepted_by)
 
 
 def best(costed: Sequence[Costed]) -> list[Costed]:

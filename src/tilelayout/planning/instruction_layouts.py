@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 import numpy as np
 
@@ -203,6 +204,24 @@ def _phase_swizzle(addr: np.ndarray, cols: list[int], other: LinearSide, n: int,
     return out
 
 
+#: the matrix instruction of each side
+_OP = MappingProxyType({"reader": "ldmatrix", "writer": "stmatrix"})
+
+
+def _swizzled(cols: list[int], other: LinearSide, shape: tuple[int, ...], nbytes: int,
+              who: str, name: str) -> list[tuple[str, Layout, np.ndarray, str | None]]:
+    """The matrix layout with address columns ``cols`` built for side ``who``, under each
+    row swizzle (:func:`_row_swizzles`, then :func:`_phase_swizzle` for ``other``)."""
+    n = len(cols)
+    base = _addresses(inverse_columns(cols, n), 1 << n)
+    swizzles = _row_swizzles(base, n, nbytes)
+    phase = _phase_swizzle(base, cols, other, n, nbytes)
+    if phase is not None:
+        swizzles.append(("rows^phase", phase))
+    return [(f"{name} {sw}", xor_layout([int(addr[1 << k]) for k in range(n)], shape), addr,
+             who) for sw, addr in swizzles]
+
+
 def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reader", "writer")
                            ) -> list[tuple[str, Layout, np.ndarray, str | None]]:
     """The packed and matrix layouts for ``sides`` (see the module doc) as ``(name,
@@ -227,35 +246,17 @@ def instruction_candidates(sides: Sides, matrix_sides: tuple[str, ...] = ("reade
                 continue
             for trans in (False, True) if nbytes == 2 else (False,):
                 cols = _matrix(side, other, trans, n, nbytes)
-                if cols is None:
-                    continue
-                base = _addresses(inverse_columns(cols, n), size)
-                op = "ldmatrix" if who == "reader" else "stmatrix"
-                swizzles = _row_swizzles(base, n, nbytes)
-                phase = _phase_swizzle(base, cols, other, n, nbytes)
-                if phase is not None:
-                    swizzles.append(("rows^phase", phase))
-                for sw, addr in swizzles:
-                    images = [int(addr[1 << k]) for k in range(n)]
-                    out.append((f"{op}{'.trans' if trans else ''}({who}) {sw}",
-                                xor_layout(images, sides.shape), addr, who))
+                if cols is not None:
+                    out += _swizzled(cols, other, sides.shape, nbytes, who,
+                                     f"{_OP[who]}{'.trans' if trans else ''}({who})")
     if nbytes == 1:
         for side, other, who in ((r, w, "reader"), (w, r, "writer")):
             form = LOAD_FORM if who == "reader" else STORE_FORM
             cols = _byte_matrix(side, other, FORMS[form][0], n) if who in matrix_sides \
                 else None
-            if cols is None:
-                continue
-            base = _addresses(inverse_columns(cols, n), size)
-            swizzles = _row_swizzles(base, n, nbytes)
-            phase = _phase_swizzle(base, cols, other, n, nbytes)
-            if phase is not None:
-                swizzles.append(("rows^phase", phase))
-            op = "ldmatrix" if who == "reader" else "stmatrix"
-            for sw, addr in swizzles:
-                images = [int(addr[1 << k]) for k in range(n)]
-                out.append((f"{op}.{form}.b8({who}) {sw}", xor_layout(images, sides.shape),
-                            addr, who))
+            if cols is not None:
+                out += _swizzled(cols, other, sides.shape, nbytes, who,
+                                 f"{_OP[who]}.{form}.b8({who})")
     for name, cols in _packed(w, r, n, nbytes):
         images = inverse_columns(cols, n)
         out.append((name, xor_layout(images, sides.shape), _addresses(images, size), None))

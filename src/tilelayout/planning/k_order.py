@@ -27,17 +27,20 @@ import dataclasses
 
 import numpy as np
 
+from ..algebra.distinct import unique_rows
 from ..core.errors import LayoutError
 from .placement import Placement
 
 
-def _thread(p: Placement, level: int) -> np.ndarray:
-    """Each row's holder id: thread (level 0) or warp (level 1)."""
-    cols = [p.device, p.cta, p.warp] + ([p.lane] if level == 0 else [])
-    key = np.zeros(p.rows, dtype=np.int64)
-    for c in cols:
-        key = key * (int(c.max(initial=0)) + 1) + c
-    return key
+def _holders(ps: Placement, pd: Placement, level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's holder id on both sides, numbered alike: thread (level 0) or warp
+    (level 1)."""
+    def cols(p: Placement) -> np.ndarray:
+        return np.stack([p.device, p.cta, p.warp] + ([p.lane] if level == 0 else []), 1)
+
+    _, ids = unique_rows(np.concatenate([cols(ps), cols(pd)]), return_inverse=True)
+    ids = ids.reshape(-1)
+    return ids[: ps.rows], ids[ps.rows:]
 
 
 def _matching(ok: np.ndarray) -> np.ndarray | None:
@@ -78,8 +81,8 @@ def match_k(ps: Placement, pd: Placement, dim: int) -> np.ndarray | None:
     n, k_ext = int(np.prod(shape)), shape[dim]
     d_coords = np.unravel_index(pd.element, shape)
     for level in (0, 1):
-        held = np.unique(_thread(ps, level) * n + ps.element)
-        t_d = _thread(pd, level)
+        t_s, t_d = _holders(ps, pd, level)
+        held = np.unique(t_s * n + ps.element)
         ok = np.zeros((k_ext, k_ext), dtype=bool)
         for kp in range(k_ext):
             coords = list(d_coords)

@@ -40,7 +40,13 @@ from ..analysis.conflicts import WARP, wavefronts_batch
 from ..core.dtypes import dtype_bytes
 from ..core.frozen import freeze_fields
 from .access import AccessReport, _worst, access_report, ideal_batch
-from .byte_matrix import LOAD_FORM, STORE_FORM, byte_lane_addresses, byte_schedule
+from .byte_matrix import (
+    LOAD_FORM,
+    STORE_FORM,
+    byte_lane_addresses,
+    byte_schedule,
+    split_matrices,
+)
 from .threads import RegisterFile
 
 #: bytes of one matrix row (eight rows make an 8x8 matrix of 16-bit halves)
@@ -188,19 +194,12 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = 
     slot_of[m_el, half] = slot
     if np.any(slot_of[m_el, half] != slot) or np.any(slot_of[:, :per] < 0):
         return None
-    counts = []
-    left = matrices
-    while left:
-        n = 4 if left >= 4 else (2 if left >= 2 else 1)
-        counts.append(n)
-        left -= n
-    q_of = np.repeat(np.arange(len(counts)), counts)
-    j_of = np.concatenate([np.arange(n) for n in counts])
+    counts, q_of, j_of = split_matrices(matrices)
     rows = np.full((W, len(counts), WARP), -1, dtype=np.int64)
     rows[c_w, q_of[m_of], ROW * j_of[m_of] + row_of] = c_chunk * width
     slots = np.full((len(counts), 4, 2), -1, dtype=np.int64)
     slots[q_of, j_of] = slot_of
-    return MatrixAccess(trans, rows, slots, tuple(counts), width)
+    return MatrixAccess(trans, rows, slots, counts, width)
 
 
 def byte_matrix_access(rf: RegisterFile, addr: np.ndarray, store: bool

@@ -29,7 +29,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.frozen import freeze_fields
-from .access import AccessReport, smem_addresses
+from .access import AccessReport, footprint, no_access, smem_addresses, vector_ok
 from .choose import SmemChoice, widest_choice
 from .chunking import chunk_digits, common_digits
 from .costing import Sides, prepare
@@ -41,11 +41,18 @@ from .mechanisms import (
     byte_matrix_access,
     matrix_access,
     matrix_report,
+    packed_order,
     schedule_again,
 )
 from .placement import WARP, Placement
 from .targeting import TargetChoice, kinds_for
-from .threads import RegisterFile, register_file, writer_of
+from .threads import (
+    RegisterFile,
+    register_file,
+    slot_vectors,
+    wide_instructions,
+    writer_of,
+)
 
 #: a staging in passes is searched only for a whole-tile buffer above this many bytes
 #: per warp (2 KB for a warpgroup): smaller buffers hardly limit occupancy, and the
@@ -132,17 +139,10 @@ def _side(grid: np.ndarray, addr: np.ndarray, report: AccessReport, nbytes: int)
 
 
 def _vector_side(grid: np.ndarray, addr: np.ndarray, k: int) -> Side:
-    warps, _, slots = grid.shape
-    pad = (-slots) % k
-    g = np.concatenate([grid, np.full((warps, WARP, pad), -1, np.int64)], axis=2)
-    first = g.reshape(warps, WARP, -1, k)[..., 0]
+    first = slot_vectors(grid, k)[..., 0]
     start = np.where(first >= 0, addr[np.maximum(first, 0)], -1)
     per_warp = int((start >= 0).any(axis=1).sum(axis=1).max(initial=0))
     return Side(k, start, per_warp)
-
-
-def _empty(dtype: str) -> AccessReport:
-    return AccessReport(dtype, 0, 0, 0, 0, 0, (), (), (), None)
 
 
 def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype: str,
@@ -171,9 +171,9 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
         smem = src.layout if src.role == "shared" else dst.layout
         addr = smem_addresses(smem, shape)
         write = _given_side(writer_of(src.layout), addr, shape, dtype, True, on) \
-            if src.role == "registers" else _empty(dtype)
+            if src.role == "registers" else no_access(dtype)
         read = _given_side(dst.layout, addr, shape, dtype, False, on) \
-            if dst.role == "registers" else _empty(dtype)
+            if dst.role == "registers" else no_access(dtype)
         choice = SmemChoice(smem, "given", write, read, write.ideal + read.ideal, (),
                             "given", shape, dtype, (), target=None if on is None else on.name,
                             target_from="" if on is None else on.why)
@@ -209,8 +209,7 @@ def _floors(grids, nbytes: int) -> tuple[int, int]:
         if g is None:
             continue
         wavefronts += math.ceil(int((g >= 0).sum()) * nbytes / 128)
-        held = (g >= 0).sum(axis=2).max(initial=0)
-        instructions += math.ceil(int(held) * nbytes / 16)
+        instructions += int(wide_instructions(g, 8 * nbytes).max(initial=0))
     return wavefronts, instructions
 
 
@@ -223,7 +222,7 @@ def rank(s: Staging) -> tuple[int, int, int, int]:
 def _whole(choice: SmemChoice, grids, shape: tuple[int, ...], nbytes: int) -> Staging:
     addr = smem_addresses(choice.layout, shape)
     store, load = _sides(grids, addr, choice, nbytes)
-    return Staging(choice, _footprint(addr, nbytes), store, load)
+    return Staging(choice, footprint(addr, nbytes), store, load)
 
 
 def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
@@ -246,9 +245,10 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
     if sides is None:
         sides = prepare(writer, reader, choice.shape, choice.dtype)
     # every instruction moves at most 16 bytes per lane
-    least = sum(_per_warp_16(rf, nbytes) for rf in (sides.writer, sides.reader))
+    least = sum(int(wide_instructions(rf.table, 8 * nbytes).sum())
+                for rf in (sides.writer, sides.reader))
     best = (choice.wavefronts, w0.requests + r0.requests,
-            _footprint(smem_addresses(choice.layout, choice.shape), nbytes))
+            footprint(smem_addresses(choice.layout, choice.shape), nbytes))
     found = None
     tries = [(c.name, c.layout, None, c, None) for c in choice.candidates[:top]]
     # matrix layouts for both sides: one built for a side that already moves 16-byte
@@ -292,7 +292,7 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
                             None if costed is None else costed.read, worst=False,
                             kinds=kinds[False], cache=caches[False])
             cost = (w.wavefronts + r.wavefronts, w.requests + r.requests)
-        key = (*cost, _footprint(addr, nbytes))
+        key = (*cost, footprint(addr, nbytes))
         if key < best:
             best, found = key, (name, layout, addr, () if costed is None else
                                 costed.accepted_by)
@@ -315,18 +315,8 @@ def with_instructions(choice: SmemChoice, writer: Layout, reader: Layout,
                       choice.target_from)
 
 
-def _per_warp_16(rf: RegisterFile, nbytes: int) -> int:
-    """Instructions all warps together need at 16 bytes per lane per instruction."""
-    held = (rf.table >= 0).sum(axis=2).max(axis=1, initial=0)
-    return int(sum(math.ceil(int(h) * nbytes / 16) for h in held))
-
-
 def _cost(r: AccessReport) -> tuple[int, int]:
     return r.wavefronts, r.requests
-
-
-def _footprint(addr: np.ndarray, nbytes: int) -> int:
-    return (int(addr.max()) + 1) * nbytes if addr.size else 0
 
 
 def _sides(grids, addr: np.ndarray, choice: SmemChoice, nbytes: int) -> tuple[Side, Side]:
@@ -374,7 +364,7 @@ def _in_passes(whole: Staging, src: Layout, dst: Layout, shape: tuple[int, ...],
              for g, rep in zip(grids, (part.write, part.read), strict=True)]
     if sides[0] is None or sides[1] is None:
         return None
-    return Staging(part, (int(local.max()) + 1) * nbytes, sides[0], sides[1], passes, chunk)
+    return Staging(part, footprint(local, nbytes), sides[0], sides[1], passes, chunk)
 
 
 def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
@@ -397,16 +387,15 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
     k = max(1, report.vector_bytes // nbytes)
     order = None
     if report.slot_order is not None:
-        # the pass's order numbers the pass's slots: order the whole grid's slots by
-        # (pass, address) of the lane holding the most, as packed_order does
-        w, lane = np.unravel_index(int(np.argmax((grid >= 0).sum(axis=2))), grid.shape[:2])
-        ref = grid[w, lane]
-        key = np.where(ref >= 0, chunk[np.maximum(ref, 0)] * (int(local.max()) + 1)
-                       + local[np.maximum(ref, 0)], np.iinfo(np.int64).max)
-        order = tuple(int(x) for x in np.argsort(key, kind="stable"))
+        # the pass's order numbers the pass's slots: the whole grid's slots in the order
+        # of (pass, address) (packed_order; None there: the slots' own order)
+        by_pass = chunk * (int(local.max()) + 1) + local
+        order = packed_order(RegisterFile(grid, (), (), False), by_pass) \
+            or tuple(range(grid.shape[2]))
     g = grid if order is None else grid[:, :, list(order)]
     side = _vector_side(g, local, k)
-    if not _contiguous(g, local, chunk, k):
+    # every vector at consecutive, aligned addresses (vector_ok) and in one pass (_pass_of)
+    if not vector_ok(RegisterFile(g, (), (), False), local, k):
         return None
     of = _pass_of(g, k, chunk)
     if of is None:
@@ -414,26 +403,9 @@ def _pass_side(grid: np.ndarray | None, local: np.ndarray, report: AccessReport,
     return Side(k, side.start, side.per_warp, of, order)
 
 
-def _contiguous(grid: np.ndarray, local: np.ndarray, chunk: np.ndarray, k: int) -> bool:
-    """Whether every ``k``-slot vector holds one pass's elements at consecutive,
-    ``k``-aligned addresses (or nothing)."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(-1, k)
-    full, empty = (g >= 0).all(axis=1), (g < 0).all(axis=1)
-    if not (full | empty).all():
-        return False
-    v = g[full]
-    a, c = local[v], chunk[v]
-    return bool((a == a[:, :1] + np.arange(k)).all() and (a[:, 0] % k == 0).all()
-                and (c == c[:, :1]).all())
-
-
 def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
     """The pass of every (warp, lane, vector), or None if a vector straddles passes."""
-    warps, lanes, slots = grid.shape
-    g = np.concatenate([grid, np.full((warps, lanes, (-slots) % k), -1, np.int64)], axis=2)
-    g = g.reshape(warps, lanes, -1, k)
+    g = slot_vectors(grid, k)
     c = np.where(g >= 0, chunk[np.maximum(g, 0)], -1)
     if not ((c == c[..., :1]) | (g < 0)).all():
         return None

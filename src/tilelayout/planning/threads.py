@@ -91,16 +91,34 @@ class RegisterFile:
         return _requests(self, k)
 
 
-def _padded(rf: RegisterFile, k: int) -> np.ndarray:
-    """The table with its slots padded (-1) to a multiple of ``k``."""
-    pad = (-rf.table.shape[2]) % k
-    return np.pad(rf.table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) if pad else rf.table
+def slot_vectors(table: np.ndarray, k: int) -> np.ndarray:
+    """A ``(warps, lanes, slots)`` table as ``(warps, lanes, vectors, k)``: vector ``v``
+    of a lane is its slots ``[v*k, (v+1)*k)``, the slots padded (-1) to a multiple of ``k``.
+
+    >>> slot_vectors(np.arange(3).reshape(1, 1, 3), 2).tolist()
+    [[[[0, 1], [2, -1]]]]
+    """
+    pad = (-table.shape[2]) % k
+    padded = np.pad(table, ((0, 0), (0, 0), (0, pad)), constant_values=-1) if pad else table
+    return padded.reshape(*table.shape[:2], -1, k)
+
+
+def wide_instructions(table: np.ndarray, bits: int) -> np.ndarray:
+    """Per warp of a ``(warps, lanes, slots)`` table of ``bits``-bit elements: the
+    shared-memory instructions its busiest lane needs at 16 bytes per lane each, the most
+    any instruction moves (a 16-byte vector, packed registers, ldmatrix / stmatrix).
+
+    >>> wide_instructions(np.array([[[0, 1, 2, -1]], [[3, -1, -1, -1]]]), 64)
+    array([2, 1])
+    """
+    held = (table >= 0).sum(axis=2).max(axis=1, initial=0)
+    return -(-held * bits // 128)
 
 
 # Caches, not state: pure functions of an immutable register file (keyed by identity), bounded.
 @functools.lru_cache(maxsize=16)
 def _groups(rf: RegisterFile, k: int) -> np.ndarray | None:
-    g = _padded(rf, k).reshape(-1, k)
+    g = slot_vectors(rf.table, k).reshape(-1, k)
     full = g >= 0
     any_, all_ = full.any(axis=1), full.all(axis=1)
     if not np.array_equal(any_, all_):
@@ -113,7 +131,7 @@ def _groups(rf: RegisterFile, k: int) -> np.ndarray | None:
 @functools.lru_cache(maxsize=16)
 def _requests(rf: RegisterFile, k: int) -> tuple[np.ndarray, np.ndarray]:
     w, l, _ = rf.table.shape
-    first = _padded(rf, k).reshape(w, l, -1, k)[..., 0].transpose(0, 2, 1).reshape(-1, l)
+    first = slot_vectors(rf.table, k)[..., 0].transpose(0, 2, 1).reshape(-1, l)
     nvec = first.shape[0] // max(w, 1)
     ids = np.stack(np.divmod(np.arange(first.shape[0]), max(nvec, 1)), axis=1)
     keep = (first >= 0).any(axis=1)

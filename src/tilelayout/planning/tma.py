@@ -26,11 +26,11 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
 from ..core.shape import int_tuple
-from .access import AccessReport, smem_addresses
+from .access import AccessReport, footprint, smem_addresses
 from .mechanisms import best_access
 from .swizzle_family import Candidate, swizzle_candidates
 from .targeting import TargetChoice, kinds_for
-from .threads import register_file, writer_of
+from .threads import RegisterFile, register_file, writer_of
 
 #: the operand text that names the TMA endpoint
 NAME = "tma"
@@ -110,16 +110,24 @@ class TmaCandidate:
                 -self.boxes.inner_bytes, self.bytes)
 
 
-def tma_candidates(thread: Layout, shape: tuple[int, ...], dtype: str, store: bool,
-                   options: TmaEndpoint, on: TargetChoice) -> list[TmaCandidate]:
-    """Every layout a TMA tensor map on ``on`` moves for the tile (matching ``options``),
-    costed for the threads of ``thread`` (the writer of a TMA store, the reader of a TMA
-    load), best first. None of them: a one-line error saying why."""
+def thread_side(thread: Layout, shape: tuple[int, ...], store: bool,
+                on: TargetChoice) -> RegisterFile:
+    """The register file of the threads TMA exchanges the tile with (the writer of a TMA
+    store: ``thread`` without replicas; the reader of a TMA load), built once for
+    :func:`tma_candidates`, :func:`worst_of` and the lower bound; a one-line error when
+    the target has no TMA."""
     if not on.allows("tma"):
         raise LayoutError(f"TMA needs sm_90 or newer; the target is {on.name}")
+    return register_file(writer_of(thread) if store else thread, shape,
+                         "writer" if store else "reader")
+
+
+def tma_candidates(rf: RegisterFile, shape: tuple[int, ...], dtype: str, store: bool,
+                   options: TmaEndpoint, on: TargetChoice) -> list[TmaCandidate]:
+    """Every layout a TMA tensor map on ``on`` moves for the tile (matching ``options``),
+    costed for the threads of ``rf`` (:func:`thread_side`), best first. None of them: a
+    one-line error saying why."""
     nbytes = dtype_bytes(dtype)
-    rf = register_file(writer_of(thread) if store else thread, shape,
-                       "writer" if store else "reader")
     kinds = kinds_for(on, store)
     out = []
     for c in swizzle_candidates(shape, dtype, on.target):
@@ -136,7 +144,7 @@ def tma_candidates(thread: Layout, shape: tuple[int, ...], dtype: str, store: bo
         access = best_access(rf, addr, dtype, store, worst=False, kinds=kinds)
         boxes = TmaBoxes("store" if store else "load", c.mode.name, c.mode.tma.split()[0],
                          box, count, inner)
-        out.append(TmaCandidate(c, access, boxes, (int(addr.max()) + 1) * nbytes))
+        out.append(TmaCandidate(c, access, boxes, footprint(addr, nbytes)))
     if not out:
         asked = ", ".join(f"{k}={v}" for k, v in (("box", options.box),
                                                   ("swizzle", options.swizzle)) if v)
@@ -148,10 +156,8 @@ def tma_candidates(thread: Layout, shape: tuple[int, ...], dtype: str, store: bo
     return out
 
 
-def worst_of(c: TmaCandidate, thread: Layout, shape: tuple[int, ...], dtype: str,
+def worst_of(c: TmaCandidate, rf: RegisterFile, shape: tuple[int, ...], dtype: str,
              store: bool, on: TargetChoice) -> AccessReport:
     """The winner's access again, with its worst request (for the report)."""
-    rf = register_file(writer_of(thread) if store else thread, shape,
-                       "writer" if store else "reader")
     return best_access(rf, smem_addresses(c.candidate.layout, shape), dtype, store,
                        kinds=kinds_for(on, store))
