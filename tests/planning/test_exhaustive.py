@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tilelayout.core.f2 import Subspace
 from tilelayout.planning.mechanisms import best_access
 from tilelayout.planning.placement import place
 from tilelayout.planning.staging import stage_through
 from tilelayout.planning.threads import register_file
-from tilelayout.planning.xor_family import Span, inverse_columns
+from tilelayout.planning.xor_family import inverse_columns
 
 N = 5
 HARDWARE = ["1", "2", "1@laneid", "2@laneid", "4@laneid", "8@laneid", "16@laneid", "1@warpid"]
@@ -47,7 +48,7 @@ def _addresses(columns: list[int]) -> np.ndarray:
 
 
 def _complete(first: int, last: int, fill: list[int]) -> list[int] | None:
-    span = Span([first, last])
+    span = Subspace([first, last])
     if span.dim != 2:
         return None
     middle = [v for v in fill if span.add(v)]
@@ -80,7 +81,7 @@ def test_the_cost_depends_on_the_two_columns_only(writer, reader):
         cols: list[int] = []
         while len(cols) < N:
             v = rng.randrange(1, 1 << N)
-            if Span(cols).add(v) and Span(cols + [v]).dim == len(cols) + 1:
+            if Subspace(cols).add(v) and Subspace(cols + [v]).dim == len(cols) + 1:
                 cols.append(v)
         rep = _complete(cols[0], cols[-1], [1 << k for k in range(N)])
         assert rep is not None

@@ -10,10 +10,10 @@ import pytest
 
 import tilelayout as tl
 from tilelayout import presets
+from tilelayout.core.f2 import Subspace
 from tilelayout.planning.costing import cost, prepare
 from tilelayout.planning.swizzle_family import swizzle_candidates
 from tilelayout.planning.xor_family import (
-    Span,
     _max_vector,
     inverse_columns,
     linear_side,
@@ -44,7 +44,7 @@ PAIRS = [
 def _random_invertible(n, rng):
     while True:
         cols = [int(v) for v in rng.integers(1, 1 << n, size=n)]
-        if Span(cols).dim == n:
+        if Subspace(cols).dim == n:
             return cols
 
 
@@ -155,8 +155,8 @@ def _all_invertible(n):
             return
         for v in range(1, 1 << n):
             if v not in span:
-                yield from rec(prefix + [v], Span(prefix + [v]))
-    yield from rec([], Span())
+                yield from rec(prefix + [v], Subspace(prefix + [v]))
+    yield from rec([], Subspace())
 
 
 def test_linear_side_reads_hardware_vectors():
@@ -164,7 +164,7 @@ def test_linear_side_reads_hardware_vectors():
     w = linear_side(sides.writer, "writer")
     assert w.slots == (1, 64) and w.lanes == (2, 4, 8, 16, 32) and w.warps == ()
     cols = synthesize(w, linear_side(sides.reader, "reader"), 1, 0, 7, 4)
-    assert cols is not None and Span(cols).dim == 7 and cols[0] == 1
+    assert cols is not None and Subspace(cols).dim == 7 and cols[0] == 1
 
 
 @pytest.mark.parametrize("writer, reader, shape, words", [

@@ -43,13 +43,13 @@ import numpy as np
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
+from ..core.f2 import Subspace
 from .byte_matrix import FORMS, LOAD_FORM, STORE_FORM
 from .costing import Sides
 from .mechanisms import MATRIX_BYTES
 from .mechanisms import ROW_BYTES as MATRIX_ROW_BYTES
 from .xor_family import (
     LinearSide,
-    Span,
     inverse_columns,
     linear_side,
     phase_lanes,
@@ -71,7 +71,7 @@ def _addresses(images: list[int], size: int) -> np.ndarray:
 
 
 def _complete(columns: list[int], pool: list[int], n: int) -> list[int] | None:
-    span = Span(columns)
+    span = Subspace(columns)
     if span.dim != len(columns):
         return None
     out = list(columns) + [v for v in pool if v and span.add(v)]
@@ -79,15 +79,15 @@ def _complete(columns: list[int], pool: list[int], n: int) -> list[int] | None:
 
 
 def _common_first(side: LinearSide, common: list[int]) -> LinearSide:
-    span = Span(common)
+    span = Subspace(common)
     rest = [v for v in side.slots if v and span.add(v)]
     return LinearSide(tuple(common + rest), side.lanes, side.warps)
 
 
 def _packed(w: LinearSide, r: LinearSide, n: int, nbytes: int) -> list[tuple[str, list[int]]]:
-    rspan = Span([v for v in r.slots if v])
+    rspan = Subspace([v for v in r.slots if v])
     common = [v for v in w.slots if v and v in rspan]
-    cspan = Span()
+    cspan = Subspace()
     common = [v for v in common if cspan.add(v)]
     if not common or (list(w.slots[:len(common)]) == common
                       and list(r.slots[:len(common)]) == common):
@@ -110,7 +110,7 @@ def _matrix(side: LinearSide, other: LinearSide, trans: bool, n: int, nbytes: in
     lanes = list(side.lanes)
     if len(lanes) != 5 or not all(lanes):
         return None
-    ospan = Span([v for v in other.slots if v])
+    ospan = Subspace([v for v in other.slots if v])
     slots = [v for v in side.slots if v]
     if not slots:
         return None
@@ -130,7 +130,7 @@ def _byte_matrix(side: LinearSide, other: LinearSide, group: int, n: int) -> lis
     lanes = list(side.lanes)
     if len(lanes) != 5 or not all(lanes):
         return None
-    ospan = Span([v for v in other.slots if v])
+    ospan = Subspace([v for v in other.slots if v])
     slots = [v for v in side.slots if v]
     slots = [v for v in slots if v in ospan] + [v for v in slots if v not in ospan]
     need = 1 + (group.bit_length() - 1)
@@ -169,14 +169,14 @@ def _phase_swizzle(addr: np.ndarray, cols: list[int], other: LinearSide, n: int,
     earlier lanes keep their rows; None when no such swizzle is needed or exists."""
     line = _line_bits(nbytes)
     row = (MATRIX_ROW_BYTES // nbytes).bit_length() - 1  # the first 16-byte row bit
-    ospan = Span([v for v in other.slots if v])
+    ospan = Subspace([v for v in other.slots if v])
     j = 0
     while j < min(row, n) and cols[j] in ospan:
         j += 1
     keep = ((1 << line) - 1) ^ ((1 << j) - 1)  # the bits that tell a phase's accesses apart
     xors: dict[int, int] = {}
     used = 0  # high address bits some earlier phase lane depends on
-    chosen = Span()
+    chosen = Subspace()
 
     def seen(v: int) -> int:
         for b, m in xors.items():

@@ -51,10 +51,6 @@ from .costing import Costed, Sides, cost
 from .swizzle_family import swizzle_candidates
 from .threads import WARP, RegisterFile
 
-# -- F2 linear algebra: core/f2.py --------------------------------------------------------
-#: the planners' name for an F2 subspace in echelon form (instruction_layouts, tests)
-Span = Subspace
-
 
 def inverse_columns(columns: Sequence[int], n: int) -> list[int]:
     """``images`` of the inverse: ``columns[k]`` is the index vector at address bit ``k``;
@@ -121,7 +117,7 @@ def linear_side(rf: RegisterFile, what: str) -> LinearSide:
 
 
 # -- synthesis -----------------------------------------------------------------------------
-def _pick(pool: Sequence[int], taken: Span, avoid: Sequence[Span]) -> int | None:
+def _pick(pool: Sequence[int], taken: Subspace, avoid: Sequence[Subspace]) -> int | None:
     """A vector of span(pool) outside ``taken`` and outside every ``avoid`` span (each
     contains ``taken``) that some pool vector escapes; the others cannot be avoided."""
     free = [v for v in pool if v not in taken]
@@ -163,10 +159,10 @@ def synthesize(w: LinearSide, r: LinearSide, jw: int, jr: int, n: int, nbytes: i
     if any(not v for v in long_.slots[:jl]) or long_.slots[:js] != short.slots[:js]:
         return None
     columns = list(long_.slots[:jl])
-    if Span(columns).dim != jl:
+    if Subspace(columns).dim != jl:
         return None
     pool = long_.others(jl)               # the long side's vectors align only if the
-    pool_span = Span(pool)                # other address bits come from their span
+    pool_span = Subspace(pool)                # other address bits come from their span
     word = max((4 // nbytes).bit_length() - 1, 0)   # address bits inside a 4-byte word
     low = min(max(jl, word), n)
     lines = max(n - (128 // nbytes).bit_length() + 1, 0)   # address bits above a line
@@ -175,7 +171,7 @@ def synthesize(w: LinearSide, r: LinearSide, jw: int, jr: int, n: int, nbytes: i
     for v in [v for p in phases for v in p] + pool:
         if len(columns) >= low:
             break
-        if v in pool_span and v not in Span(columns):
+        if v in pool_span and v not in Subspace(columns):
             columns.append(v)
     if len(columns) < low:
         return None
@@ -183,11 +179,11 @@ def synthesize(w: LinearSide, r: LinearSide, jw: int, jr: int, n: int, nbytes: i
     top: list[int] = []
     for _ in range(lines):
         taken = columns + top
-        v = _pick(pool, Span(taken), [Span(taken + p) for p in phases])
+        v = _pick(pool, Subspace(taken), [Subspace(taken + p) for p in phases])
         if v is None:
             return None
         top.append(v)
-    every = Span(columns + top)
+    every = Subspace(columns + top)
     middle = [v for v in pool if every.add(v)]
     out = columns + middle + top
     return out if len(out) == n else None
