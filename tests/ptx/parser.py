@@ -243,7 +243,9 @@ def split_operands(text: str) -> list[str]:
 
 def _strip_comments(text: str) -> str:
     text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"//[^\n]*", "", text)
+    # .loc / .file are line directives without a ';'
+    return re.sub(r"^[ \t]*\.(?:loc|file)\b[^\n]*", "", text, flags=re.M)
 
 
 def _items(body: str, first_line: int) -> list[tuple]:
@@ -299,7 +301,7 @@ def _declared_regs(text: str) -> tuple[str, list[str]]:
 def _variable(text: str, space_default: str | None = None) -> Variable | None:
     """A ``.shared`` / ``.global`` / ``.const`` / ``.local`` declaration, or None."""
     m = re.fullmatch(r"((?:\.(?:extern|visible|weak|common)\s+)*)\.(shared|global|const|local)"
-                     r"(?:::\w+)?\s+((?:\.\w+\s+)*?)\.(\w+)\s+([A-Za-z_$][\w$]*)((?:\[\d*\])*)"
+                     r"(?:::\w+)?\s+((?:\.\w+(?:\s+\d+)?\s+)*?)\.(\w+)\s+([A-Za-z_$][\w$]*)((?:\[\d*\])*)"
                      r"(?:\s*=\s*(.*))?", text.strip(), re.S)
     if not m:
         return None
@@ -329,20 +331,19 @@ def _variable(text: str, space_default: str | None = None) -> Variable | None:
 
 
 def _params(text: str) -> list[Param]:
+    """``.param .u64 .ptr .global .align 1 k_param_0, .param .align 64 .b8 k_param_1[128]``."""
     out = []
     for p in split_operands(text):
-        p = " ".join(p.split())
-        m = re.fullmatch(r"\.param\s+((?:\.\w+\s+)*?)\.(\w+)\s+([A-Za-z_$][\w$]*)(?:\[(\d+)\])?",
-                         re.sub(r"\.ptr\s+(?:\.\w+\s+)*?(?=\.align|\.\w+\s+[A-Za-z_$])", "", p))
-        if not m:
-            m = re.fullmatch(r"\.param\s+(.*?)\.(\w+)\s+([A-Za-z_$][\w$]*)(?:\[(\d+)\])?", p)
-        if not m:
+        tokens = p.split()
+        m = re.fullmatch(r"([A-Za-z_$][\w$]*)(?:\[(\d+)\])?", tokens[-1]) if tokens else None
+        types = [t[1:] for t in tokens[1:-1] if t.startswith(".") and t[1:] in _TYPE_BITS]
+        if not tokens or tokens[0] != ".param" or not m or not types:
             raise PtxError(f"a kernel parameter {p!r} is not understood")
-        mods, ty, name, count = m.groups()
-        elem = type_bits(ty) // 8
+        name, count = m.groups()
+        elem = type_bits(types[0]) // 8
         size = elem * (int(count) if count else 1)
         align = int(a.group(1)) if (a := re.search(r"\.align\s+(\d+)", p)) else elem
-        out.append(Param(name, ty, size, align))
+        out.append(Param(name, types[0], size, align))
     return out
 
 
@@ -544,12 +545,11 @@ def parse(ptx: str) -> Module:
     while i < n:
         m = head.search(text, i)
         chunk = text[i:m.start() if m else n]
-        for stmt in chunk.split(";"):
-            stmt = " ".join(stmt.split())
-            if stmt.startswith((".shared", ".global", ".const", ".extern", ".visible", ".weak")):
-                v = _variable(stmt)
-                if v is not None:
-                    variables.append(v)
+        for vm in re.finditer(r"(?:\.(?:extern|visible|weak|common)\s+)*\.(?:shared|global|const)"
+                              r"\b[^;]*;", chunk):
+            v = _variable(" ".join(vm.group(0)[:-1].split()))
+            if v is not None:
+                variables.append(v)
         if not m:
             break
         kind, name = m.group(2), m.group(3)

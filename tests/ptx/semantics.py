@@ -18,7 +18,8 @@ import numpy as np
 
 from . import formats as fm
 from .errors import DeadlockError, PtxError, UnknownInstruction, at
-from .formats import U64, mask, signed
+from .formats import U64, signed
+from .formats import mask as ones
 from .memory import LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE, pack, unpack
 from .parser import (
     Addr,
@@ -116,7 +117,7 @@ def _mov(ins: Instruction):
 
 
 def mask_of(bits: int) -> int:
-    return mask(bits)
+    return ones(bits)
 
 
 def _selp(ins: Instruction):
@@ -277,7 +278,7 @@ def _int_op(ins: Instruction):
             if base == "mad":
                 cs = ext(src(m, 3, dbits), dbits) if sgn else src(m, 3, dbits)
                 prods = [p + int(c) for p, c in zip(prods, cs)]
-            m.write(d, np.array([p & mask(dbits) for p in prods], dtype=np.uint64), act, ins)
+            m.write(d, np.array([p & ones(dbits) for p in prods], dtype=np.uint64), act, ins)
         return run
     if base in ("div", "rem"):
         _n_operands(ins, 3)
@@ -305,7 +306,7 @@ def _int_op(ins: Instruction):
             elif base == "neg":
                 r = fm.raw(-signed(v, bits), bits)
             elif base == "not":
-                r = ~v & U64(mask(bits))
+                r = ~v & U64(ones(bits))
             elif base == "cnot":
                 r = (v == 0).astype(U64)
             elif base == "popc":
@@ -343,7 +344,7 @@ def _int_op(ins: Instruction):
                 r = fm.raw(signed(v, bits) >> np.minimum(s, U64(bits - 1)).astype(np.int64), bits)
             else:
                 r = np.where(s >= U64(bits), U64(0), v >> np.minimum(s, U64(63)))
-            m.write(d, r & U64(mask(bits)), act, ins)
+            m.write(d, r & U64(ones(bits)), act, ins)
         return run
     if base == "shf":
         _n_operands(ins, 4)
@@ -365,13 +366,13 @@ def _int_op(ins: Instruction):
             pos = (src(m, 2, 32) & U64(0xFF)).astype(np.int64)
             ln = (src(m, 3, 32) & U64(0xFF)).astype(np.int64)
             valid = np.clip(np.minimum(ln, bits - pos), 0, bits)  # bits taken from `a`
-            keep = np.where(valid >= 64, U64(mask(64)), (U64(1) << valid.astype(U64)) - U64(1))
+            keep = np.where(valid >= 64, U64(ones(64)), (U64(1) << valid.astype(U64)) - U64(1))
             field = np.where(pos >= bits, U64(0), v >> np.minimum(pos, bits - 1).astype(U64)) & keep
             if sgn:  # the bits past the field are its sign: a's bit min(pos+len-1, msb)
                 top = np.clip(pos + ln - 1, 0, bits - 1).astype(U64)
                 sbit = (ln > 0) & (((v >> top) & U64(1)) == U64(1))
                 field = np.where(sbit, field | ~keep, field)
-            m.write(d, field & U64(mask(bits)), act, ins)
+            m.write(d, field & U64(ones(bits)), act, ins)
         return run
     if base == "bfi":
         _n_operands(ins, 5)
@@ -381,10 +382,10 @@ def _int_op(ins: Instruction):
             pos = (src(m, 3, 32) & U64(0xFF)).astype(np.int64)
             ln = (src(m, 4, 32) & U64(0xFF)).astype(np.int64)
             ln = np.minimum(ln, np.maximum(bits - pos, 0))
-            field = np.where(ln >= 64, U64(mask(64)), (U64(1) << ln.astype(U64)) - U64(1))
+            field = np.where(ln >= 64, U64(ones(64)), (U64(1) << ln.astype(U64)) - U64(1))
             field = np.where(pos >= bits, U64(0), field << np.minimum(pos, 63).astype(U64))
             r = (b & ~field) | ((a << np.minimum(pos, 63).astype(U64)) & field)
-            m.write(d, r & U64(mask(bits)), act, ins)
+            m.write(d, r & U64(ones(bits)), act, ins)
         return run
     if base == "lop3":
         _n_operands(ins, 5)
@@ -395,7 +396,7 @@ def _int_op(ins: Instruction):
         def run(m, mask, act):
             a, b, c = src(m, 1), src(m, 2), src(m, 3)
             r = np.zeros(m.n, U64)
-            full = U64(mask(bits))
+            full = U64(ones(bits))
             for k in range(8):
                 if lut >> k & 1:
                     r |= ((a if k & 4 else ~a) & (b if k & 2 else ~b) & (c if k & 1 else ~c))
@@ -587,7 +588,7 @@ def _cvt(ins: Instruction):
     if not dfloat and not afloat:  # integer <- integer
         sat = "sat" in quals
         lo, hi = ((-(1 << (dbits - 1)), (1 << (dbits - 1)) - 1) if dty[0] == "s"
-                  else (0, mask(dbits)))
+                  else (0, ones(dbits)))
         big_unsigned = abits == 64 and aty[0] != "s"
 
         def run_i(m, mask_, act):
@@ -599,7 +600,7 @@ def _cvt(ins: Instruction):
                 if sat:
                     x = np.clip(x, lo, min(hi, (1 << 63) - 1))
                 r = fm.raw(x, 64)
-            r = r & U64(mask(dbits))
+            r = r & U64(ones(dbits))
             if dty[0] == "s" and dbits < 64:  # a signed result fills the register's sign
                 r = fm.raw(signed(r, dbits), 64)
             m.write(d, r, act, ins)
@@ -611,14 +612,14 @@ def _cvt(ins: Instruction):
             raise _unknown(ins, "a float-to-integer conversion needs .rni / .rzi / .rmi / .rpi")
         rnd = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[irnd.pop()]
         lo, hi = ((-(1 << (dbits - 1)), (1 << (dbits - 1)) - 1) if dty[0] == "s"
-                  else (0, mask(dbits)))
+                  else (0, ones(dbits)))
 
         def run_fi(m, mask_, act):
             x = _float_value(m.read(a, abits, ins), aty)
             with np.errstate(invalid="ignore"):
                 r = np.clip(rnd(np.where(np.isnan(x), 0, x)), lo, hi)
             r = np.array([int(t) for t in r], dtype=object)
-            m.write(d, np.array([t & mask(dbits) for t in r], dtype=object).astype(U64), act, ins)
+            m.write(d, np.array([t & ones(dbits) for t in r], dtype=object).astype(U64), act, ins)
         return run_fi
     # float <- integer
     if frnd != {"rn"}:
@@ -726,7 +727,7 @@ def _cvta(ins: Instruction):
             r = v - window
         else:
             r = v + window
-        m.write(d, r.astype(U64) & U64(mask(bits)), act, ins)
+        m.write(d, r.astype(U64) & U64(ones(bits)), act, ins)
     return run
 
 
