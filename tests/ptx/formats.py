@@ -89,7 +89,8 @@ def to_f16(x32: np.ndarray, satfinite: bool = False, relu: bool = False) -> np.n
     x = f32(x32)
     if satfinite or relu:
         x = _clamp(x, 65504.0, satfinite, relu).astype(np.float32)
-    out = from_f16(x.astype(np.float16))
+    with np.errstate(over="ignore"):  # past 65520: infinity, as round-to-nearest gives
+        out = from_f16(x.astype(np.float16))
     return np.where(np.isnan(x), U64(0x7FFF), out)
 
 

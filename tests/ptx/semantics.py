@@ -231,6 +231,8 @@ def _int_op(ins: Instruction):
     hi = "hi" in quals
     sat = "sat" in quals
     allowed = {"lo", "hi", "wide", "sat", "cc", "clamp", "wrap", "l", "r", "shiftamt"}
+    if base == "prmt":
+        allowed |= set(PRMT_MODES)
     if quals - allowed or "cc" in quals:
         raise _unknown(ins, "carry or unknown qualifier")
     dbits = 2 * bits if wide else bits
