@@ -232,7 +232,7 @@ def test_unknown_instructions_are_refused_with_their_line():
     with pytest.raises(UnknownInstruction, match=r"line 21 \(wgmma.fence.sync.aligned\): "
                                                  r"wgmma.fence.sync.aligned is not implemented"):
         words("wgmma.fence.sync.aligned;\nmov.u32 %r20, 0;")
-    with pytest.raises(UnknownInstruction, match="prmt mode .xyz"):
+    with pytest.raises(UnknownInstruction, match=r"prmt.b32.xyz is not implemented"):
         words("prmt.b32.xyz %r20, %r10, %r10, 0;")
     with pytest.raises(UnknownInstruction, match="carry"):
         words("add.cc.u32 %r20, %r10, 1;")
