@@ -26,13 +26,14 @@ def kernel(body: str, threads: int = 32, target: str = "sm_90a", store: bool = T
 
 
 def run(body: str, x: np.ndarray | None = None, threads: int = 32, smem: int = 0,
-        out_words: int | None = None, target: str = "sm_90a", store: bool = True) -> Result:
+        out_words: int | None = None, target: str = "sm_90a", store: bool = True,
+        max_steps: int = 20_000) -> Result:
     """Run ``body`` with ``in`` = ``x`` (uint32 words, default: 0, 1, 2, ...)."""
     if x is None:
         x = np.arange(threads, dtype=np.uint32)
     out = np.zeros(out_words or threads, np.uint32)
     return execute(kernel(body, threads, target, store), "k", threads,
-                   [np.asarray(x, np.uint32), out], smem_bytes=smem)
+                   [np.asarray(x, np.uint32), out], smem_bytes=smem, max_steps=max_steps)
 
 
 def words(body: str, x: np.ndarray | None = None, threads: int = 32, smem: int = 0) -> np.ndarray:
