@@ -1058,28 +1058,34 @@ def _bar(ins: Instruction):
             act = act & go
         else:
             go = mask
-        bid = m.read(ops[0], 32, ins)[act]
-        if len(bid) and (bid != bid[0]).any():
-            raise PtxError(f"{at(ins.line, ins.text)}: threads give different barrier ids")
-        passed = go & ~act  # guard false: not at the barrier
-        m.pcs[passed] += 1
+        m.pcs[go & ~act] += 1  # guard false: not at the barrier
         if not act.any():
             return HANDLED
-        b = int(bid[0])
+        ids = m.read(ops[0], 32, ins)
+        for b in np.unique(ids[act]).tolist():  # warps may name different barriers
+            arrive_at(m, act & (ids == b), int(b))
+        return HANDLED
+
+    def arrive_at(m, act, b):
+        where = at(ins.line, ins.text)
+        if aligned:
+            for w in np.flatnonzero(m.warps_of(act)):
+                if (act & (m.warp == w)).sum() != (m.alive & (m.warp == w)).sum():
+                    raise PtxError(f"{where}: the lanes of warp {w} name different barriers")
         if b > 15:
-            raise PtxError(f"{at(ins.line, ins.text)}: barrier id {b} is not 0 .. 15")
+            raise PtxError(f"{where}: barrier id {b} is not 0 .. 15")
         count = None
         if len(ops) == 2:
             cv = m.read(ops[1], 32, ins)[act]
             if (cv != cv[0]).any() or int(cv[0]) % WARP or int(cv[0]) <= 0:
-                raise PtxError(f"{at(ins.line, ins.text)}: the thread count must be one positive "
-                               f"multiple of 32 for all threads, got {sorted(set(cv.tolist()))}")
+                raise PtxError(f"{where}: the thread count must be one positive multiple of 32 "
+                               f"for all threads, got {sorted(set(cv.tolist()))}")
             count = int(cv[0])
         st = m.barriers.setdefault(b, {"count": count, "arrived": 0,
                                        "who": np.zeros(m.n, bool), "line": ins.line})
         if st["count"] != count and st["arrived"]:
-            raise PtxError(f"{at(ins.line, ins.text)}: barrier {b} is used with thread counts "
-                           f"{st['count']} and {count} at once")
+            raise PtxError(f"{where}: barrier {b} is used with thread counts {st['count']} and "
+                           f"{count} at once")
         st["count"] = count
         st["who"] |= act
         st["arrived"] += int(m.warps_of(act).sum()) * WARP if aligned else int(act.sum())
@@ -1087,18 +1093,20 @@ def _bar(ins: Instruction):
             m.pcs[act] += 1
         else:
             m.barrier_wait[act] = b
-        need = st["count"] if st["count"] is not None else int(
-            m.warps_of(m.alive).sum()) * WARP if aligned else int(m.alive.sum())
-        if st["arrived"] > need and st["count"] is not None:
-            raise PtxError(f"{at(ins.line, ins.text)}: more threads arrive at barrier {b} than "
-                           f"its count {need}")
-        if st["arrived"] >= need:
+        if st["count"] is not None:
+            need = st["count"]
+        elif aligned:
+            need = int(m.warps_of(m.alive).sum()) * WARP
+        else:
+            need = int(m.alive.sum())
+        if st["arrived"] > need:
+            raise PtxError(f"{where}: more threads arrive at barrier {b} than its count {need}")
+        if st["arrived"] == need:
             waiting = m.barrier_wait == b
             m.sync(st["who"])
             m.barrier_wait[waiting] = -1
             m.pcs[waiting] += 1
             del m.barriers[b]
-        return HANDLED
     return run
 
 
