@@ -1081,13 +1081,17 @@ def _bar(ins: Instruction):
                 raise PtxError(f"{where}: the thread count must be one positive multiple of 32 "
                                f"for all threads, got {sorted(set(cv.tolist()))}")
             count = int(cv[0])
-        st = m.barriers.setdefault(b, {"count": count, "arrived": 0,
-                                       "who": np.zeros(m.n, bool), "line": ins.line})
+        st = m.barriers.setdefault(b, {"count": count, "arrived": 0, "line": ins.line,
+                                       "clock": np.zeros(m.n, np.int64)})
         if st["count"] != count and st["arrived"]:
             raise PtxError(f"{where}: barrier {b} is used with thread counts {st['count']} and "
                            f"{count} at once")
         st["count"] = count
-        st["who"] |= act
+        # release: what the arriving threads know is handed to the waiters at completion;
+        # their own later accesses are newer than it
+        idx = np.flatnonzero(act)
+        st["clock"] = np.maximum(st["clock"], m.clocks[idx].max(axis=0))
+        m.clocks[idx, idx] += 1
         st["arrived"] += int(m.warps_of(act).sum()) * WARP if aligned else int(act.sum())
         if arrive:
             m.pcs[act] += 1
@@ -1103,7 +1107,9 @@ def _bar(ins: Instruction):
             raise PtxError(f"{where}: more threads arrive at barrier {b} than its count {need}")
         if st["arrived"] == need:
             waiting = m.barrier_wait == b
-            m.sync(st["who"])
+            w = np.flatnonzero(waiting)
+            m.clocks[w] = np.maximum(m.clocks[w], st["clock"])  # acquire
+            m.shared.prune()
             m.barrier_wait[waiting] = -1
             m.pcs[waiting] += 1
             del m.barriers[b]
