@@ -1122,6 +1122,9 @@ def _matrix_form(ins: Instruction) -> tuple[str, int, bool, str]:
     parts = ins.parts
     if "sync" not in parts or "aligned" not in parts:
         raise _unknown(ins, "needs .sync.aligned")
+    if {"b8x16", "b6x16_p32", "b4x16_p64"} & set(parts):
+        raise _unknown(ins, "the 6- and 4-bit decompressing sources (their bit packing is not "
+                            "modelled)")
     shape = next((p for p in parts if p in ("m8n8", "m16n16", "m8n16", "m16n8")), None)
     num = next((int(p[1]) for p in parts if p in ("x1", "x2", "x4")), None)
     trans = "trans" in parts
@@ -1131,9 +1134,6 @@ def _matrix_form(ins: Instruction) -> tuple[str, int, bool, str]:
     if shape is None or num is None or rest:
         raise _unknown(ins, "matrix form")
     kind = parts[0]
-    if ty in ("b8x16", "b6x16_p32", "b4x16_p64") or "b6x16_p32" in parts or "b4x16_p64" in parts:
-        raise _unknown(ins, "the 6- and 4-bit decompressing sources (their bit packing is not "
-                            "modelled)")
     ok = {("ldmatrix", "m8n8", "b16"), ("stmatrix", "m8n8", "b16"),
           ("ldmatrix", "m16n16", "b8"), ("stmatrix", "m16n8", "b8")}
     if (kind, shape, ty) not in ok:
