@@ -225,7 +225,7 @@ def sass_functions(text: str) -> dict[str, list[str]]:
 
 
 #: SASS opcodes the proof reports (shared memory, shuffles, byte permutes, barriers)
-SASS_KINDS = ("SHFL", "PRMT", "SEL", "LDSM", "STSM", "STS", "LDS", "BAR", "UTMASTG", "SYNCS")
+SASS_KINDS = ("SHFL", "PRMT", "SEL", "FSEL", "LDSM", "STSM", "STS", "LDS", "BAR", "UTMASTG", "SYNCS")
 
 
 def sass_counts(text: str, function: str | None = None) -> Counter[str]:
