@@ -69,8 +69,12 @@ def test_shfl_exchange(arch):
     want = np.where(odd[:, None], np.stack([s[t ^ 1, 1], s[:, 1]], 1),
                     np.stack([s[:, 0], s[t ^ 1, 0]], 1))
     assert r.buffers[1].reshape(64, 2).tolist() == want.tolist()
+    assert {k: v for k, v in r.counts.uniform().items() if k.startswith(("shfl", "selp"))} \
+        == {"shfl.sync.bfly.b32": 1, "selp.f32": 3}
+    # the replay's rules count the selects after the shuffle; the one before it counts
+    # only when nvcc feeds it to the shuffle directly (no mov.b32 in between, sm_100a)
     moves = r.counts.uniform(movement=True)
-    assert moves == {"shfl.sync.bfly": 1, "selp.f32": 3}
+    assert moves["shfl.sync.bfly"] == 1 and moves["selp.f32"] in (2, 3)
     if arch == "sm_90a" and (sass := r.sass()) is not None:
         assert sass["SHFL"] == 1 and sass.get("FSEL", 0) + sass.get("SEL", 0) == 3
 
