@@ -151,33 +151,46 @@ def compile_many(sources: dict[str, str], arch: str = "sm_90a") -> dict[str, str
     ``namespace k { ... }`` after all the units' ``#include`` lines, so headers are read
     once and a unit's file-scope names stay its own (its ``extern "C"`` kernels must
     have names unique across the units). Returns, per unit, the PTX of the whole batch
-    (run any kernel by its name). A batch that does not compile is compiled unit by
-    unit, so the error names the unit."""
+    (run any kernel by its name). A compiler error names the unit its line is in."""
     for k in sources:
         if not re.fullmatch(r"[A-Za-z_]\w*", k):
             raise ToolchainError(f"expected unit names that are C++ identifiers, got {k!r}")
     includes: list[str] = []
-    bodies: list[str] = []
+    bodies: list[tuple[str, list[str]]] = []
     for k, src in sources.items():
         body = []
         for line in src.splitlines():
             if line.strip().startswith("#include"):
                 if line.strip() not in includes:
                     includes.append(line.strip())
+                body.append("")  # keep the unit's line numbers
             else:
                 body.append(line)
-        bodies.append(f"namespace {k} {{\n" + "\n".join(body) + f"\n}}  // namespace {k}\n")
-    batch = "\n".join(includes) + "\n" + "\n".join(bodies)
+        bodies.append((k, body))
+    lines = list(includes)
+    starts: list[tuple[int, str]] = []  # (first line of the unit's body, 1-based, unit)
+    for k, body in bodies:
+        lines.append(f"namespace {k} {{")
+        starts.append((len(lines) + 1, k))
+        lines += body
+        lines.append(f"}}  // namespace {k}")
     try:
-        ptx = compile_ptx(batch, arch)
-    except ToolchainError:
-        for k, src in sources.items():
-            try:
-                compile_ptx(src, arch)
-            except ToolchainError as e:
-                raise ToolchainError(f"unit {k}: {e}") from e
-        raise
+        ptx = compile_ptx("\n".join(lines) + "\n", arch)
+    except ToolchainError as e:
+        raise ToolchainError(_name_units(str(e), starts)) from None
     return dict.fromkeys(sources, ptx)
+
+
+def _name_units(message: str, starts: list[tuple[int, str]]) -> str:
+    """nvcc's ``unit.cu(123): error`` lines of a batch as ``unit NAME, line 7: error``."""
+    def unit_line(m: re.Match) -> str:
+        n = int(m.group(1))
+        first, name = max((s for s in starts if s[0] <= n), default=(1, "(headers)"))
+        return f"unit {name}, line {n - first + 1}"
+
+    out = re.sub(r"unit\.cu\((\d+)\)", unit_line, message)
+    kept = out.splitlines()
+    return "\n".join(kept[:60] + ([f"... ({len(kept) - 60} more lines)"] if len(kept) > 60 else []))
 
 
 def compile_cubin(ptx: str, arch: str = "sm_90a") -> bytes:
