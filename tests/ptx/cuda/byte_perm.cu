@@ -1,5 +1,6 @@
 // An 8-bit transpose inside a thread: 4 words of 4 bytes (a 4x4 byte matrix) become its
 // transpose with __byte_perm (prmt.b32): 8 permutes, no exchange between threads.
+// harness: threads=32 smem_bytes=0 src_slots=4 dst_slots=4
 #include <cstdint>
 
 __device__ void byte_perm(const uint32_t* src, uint32_t* dst, unsigned char* smem) {

@@ -1,5 +1,6 @@
 // A register-only conversion: each thread's 8 float slots reversed and their pairs swapped
 // (dst slot j = src slot 7 - (j ^ 1)); no thread exchanges data with another.
+// harness: threads=32 smem_bytes=0 src_slots=8 dst_slots=8
 #include <cstdint>
 
 constexpr int kSlots = 8;

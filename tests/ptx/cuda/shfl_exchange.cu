@@ -1,5 +1,6 @@
 // A lane exchange: lanes t and t^1 swap the slot the other needs (a 2x2 transpose across
 // the pair): one __shfl_xor_sync of a selected slot, then selects.
+// harness: threads=64 smem_bytes=0 src_slots=2 dst_slots=2
 #include <cstdint>
 
 __device__ void shfl_exchange(const float* src, float* dst, unsigned char* smem) {

@@ -1,6 +1,7 @@
 // A 32x32 fp32 transpose through shared memory on 4 warps: thread t holds row t/4,
 // columns 8(t%4) .. +7 and receives column t/4, rows 8(t%4) .. +7. Rows are stored with
 // two st.shared.v4 at a padded pitch of 36 words, read back with scalar ld.shared.
+// harness: threads=128 smem_bytes=4608 src_slots=8 dst_slots=8
 #include <cstdint>
 
 constexpr int kPitch = 36;  // words per row: 32 + 4 of padding

@@ -1,6 +1,7 @@
 // One warp stages an 8x64 bf16 tile through a 128B-swizzled buffer: two stmatrix.x4 of
 // the mma-style fragments (lane t: row t/4, columns 8m + 2(t%4), +1 of matrix m), then
 // two ldmatrix.x4.trans give each lane rows 2(t%4), +1 of column 8m + t/4.
+// harness: threads=32 smem_bytes=1024 src_slots=8 dst_slots=8
 #include <cstdint>
 
 constexpr unsigned kRowBytes = 128;                        // one row of 64 bf16
