@@ -232,11 +232,9 @@ def ncu_counters(exe: Path, files: list[str]) -> dict[str, float] | None:
     for line in done.stdout.splitlines():
         cells = [c.strip('"') for c in line.split('","')]
         for m in NCU_METRICS:
-            if m in cells:
-                try:
-                    out[m] = float(cells[-1].strip('"').replace(",", ""))
-                except ValueError:
-                    pass
+            value = cells[-1].strip('"').replace(",", "")
+            if m in cells and re.fullmatch(r"[\d.]+", value):
+                out[m] = float(value)
     return out or None
 
 
