@@ -1,6 +1,6 @@
 """Bit-exact number formats over numpy arrays of raw bits: integer widths, IEEE f16 / f32,
-bf16, and the 8-bit floats e4m3 / e5m2 (PTX ISA 5.2.5 "Alternate Floating Point Data
-Formats"; conversions as ``cvt`` defines them, 9.7.9.21: round to nearest even,
+bf16, and the 8-bit floats e4m3 / e5m2 (PTX ISA "Alternate Floating Point Data
+Formats"; conversions as ``cvt`` defines them, PTX ISA "cvt": round to nearest even,
 ``.satfinite`` clamps to the largest finite value and keeps NaN, ``.relu`` clamps
 negatives to +0).
 

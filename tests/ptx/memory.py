@@ -7,7 +7,7 @@ hardware), and windows for the shared, local and parameter spaces
 (:data:`SHARED_WINDOW`, ...): ``cvta.shared`` adds the window's base to a shared-space
 address, ``cvta.to.shared`` removes it.
 
-Races (PTX ISA 8, "Memory Consistency Model": ``bar.sync`` / ``barrier.sync`` and
+Races (PTX ISA "Memory Consistency Model": ``bar.sync`` / ``barrier.sync`` and
 ``bar.warp.sync`` order the memory accesses of the threads taking part): every thread
 has a vector clock; a barrier merges the clocks of the threads it releases. A shared
 byte remembers its last writer and that writer's clock, and reads are logged until a

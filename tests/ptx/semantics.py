@@ -363,7 +363,7 @@ def _int_op(ins: Instruction):
     if base == "bfe":
         _n_operands(ins, 4)
 
-        def run(m, mask, act):  # PTX ISA 9.7.1.16 "bfe"
+        def run(m, mask, act):  # PTX ISA "Integer Arithmetic Instructions: bfe"
             v = src(m, 1)
             pos = (src(m, 2, 32) & U64(0xFF)).astype(np.int64)
             ln = (src(m, 3, 32) & U64(0xFF)).astype(np.int64)
@@ -418,8 +418,8 @@ def _int_op(ins: Instruction):
     raise _unknown(ins)
 
 
-#: prmt's specialised modes (PTX ISA 9.7.9.7 "prmt"): for selector ``c[1:0]``, the source
-#: byte (of ``{b, a}`` = bytes 7..0) that lands in destination bytes 0, 1, 2, 3
+#: prmt's specialised modes (PTX ISA "prmt", its table of modes): for selector
+#: ``c[1:0]``, the source byte (of ``{b, a}`` = bytes 7..0) that lands in destination bytes 0, 1, 2, 3
 PRMT_MODES = {
     "f4e": ((0, 1, 2, 3), (1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)),
     "b4e": ((0, 7, 6, 5), (1, 0, 7, 6), (2, 1, 0, 7), (3, 2, 1, 0)),
@@ -432,7 +432,7 @@ PRMT_MODES = {
 
 def prmt(a: np.ndarray, b: np.ndarray, c: np.ndarray, mode: str | None = None) -> np.ndarray:
     """``prmt.b32{.mode} d, a, b, c``: bytes of ``{b, a}`` chosen by ``c`` (PTX ISA
-    9.7.9.7). The generic form takes four 4-bit selectors; a selector's msb replicates
+    "prmt"). The generic form takes four 4-bit selectors; a selector's msb replicates
     the chosen byte's sign bit instead of copying it.
 
     >>> import numpy as np
@@ -535,7 +535,7 @@ def _cvt(ins: Instruction):
     relu, satf = "relu" in quals, "satfinite" in quals
     ops = ins.operands
     d = ops[0]
-    # packed pairs (PTX ISA 9.7.9.21: the value from `a` goes to the upper half)
+    # packed pairs (PTX ISA "cvt": the value from `a` goes to the upper half)
     if dty in ("f16x2", "bf16x2") and aty == "f32":
         _n_operands(ins, 3)
         if quals - {"rn", "relu", "satfinite"}:
@@ -1277,11 +1277,11 @@ def _cp(ins: Instruction):
 
 def _tma_store(ins: Instruction, dst: TensorRef, src: Addr):
     """``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [map, {c..}], [smem]``
-    (PTX ISA 9.7.9.25.5.2): recorded as an :class:`~tests.ptx.records.Event` with the
+    (PTX ISA "cp.async.bulk.tensor"): recorded as an :class:`~tests.ptx.records.Event` with the
     tensor map (the parameter it is, or its address), each issuing thread's coordinates
     and shared address, and a copy of shared memory. Every shared byte written before
     it must have been made visible to the async proxy by its writer
-    (``fence.proxy.async`` after the write, PTX ISA 9.7.13.4.17 "membar / fence") and,
+    (``fence.proxy.async`` after the write, PTX ISA "membar / fence") and,
     if another thread wrote it, ordered before the issuing thread by a barrier. (Without
     the tensor map's box the interpreter checks every written byte.)"""
 

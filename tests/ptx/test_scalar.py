@@ -95,7 +95,7 @@ def test_a_wrong_program_is_caught():
 
 
 def prmt_reference(a: int, b: int, c: int, mode: str | None) -> int:
-    """PTX ISA 9.7.9.7, byte by byte."""
+    """PTX ISA "prmt", byte by byte."""
     src = [(a >> 8 * i) & 0xFF for i in range(4)] + [(b >> 8 * i) & 0xFF for i in range(4)]
     out = 0
     for i in range(4):
@@ -167,7 +167,7 @@ def test_f32_to_f16_and_bf16_round_to_nearest_even():
 
 @pytest.mark.parametrize("dst", ["f16x2", "bf16x2"])
 def test_packed_pairs_put_a_in_the_upper_half(dst):
-    """PTX ISA 9.7.9.21: ``cvt.rn.f16x2.f32 d, a, b`` -- a's value in d[31:16]."""
+    """PTX ISA "cvt": ``cvt.rn.f16x2.f32 d, a, b`` -- a's value in d[31:16]."""
     ml_dtypes = pytest.importorskip("ml_dtypes")
     a = (np.arange(32) * 0.75 - 7).astype(np.float32)
     b = (np.arange(32) * -1.25 + 3).astype(np.float32)

@@ -16,7 +16,7 @@ X = (np.arange(32, dtype=np.uint32) * 0x01010101 + 0x1000) & 0xFFFFFFFF
 
 
 def shfl_reference(mode: str, b: int, c: int, values) -> tuple[list[int], list[bool]]:
-    """PTX ISA 9.7.9.6 "shfl.sync", Semantics, for every lane."""
+    """PTX ISA "shfl.sync", Semantics, for every lane."""
     out, preds = [], []
     for lane in range(32):
         bval, cval, seg = b & 31, c & 31, (c >> 8) & 31
