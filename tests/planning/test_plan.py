@@ -66,9 +66,11 @@ def test_one_register_lane_swap_uses_a_shuffle():
     p = run("S[(16,2):(2@laneid,1@laneid)]", "S[(16,2):(1@laneid,16@laneid)]", (16, 2), "float32")
     assert (p.kind, p.mechanism) == ("warp-shuffle", "warp-shuffle")
     assert p.costs["shuffle_rounds"] == 1 and p.smem is None
-    assert [s.what for s in p.stages] == ["shuffle"]
-    lanes = p.stages[0].data["src_lane"][0]
-    assert lanes[:4] == (-1, 2, 4, 6)  # lane i + 16*j reads lane 2*i + j (lane 0 keeps its own)
+    shuffles = [s for s in p.stages if s.what == "shuffle"]
+    assert len(shuffles) == 1
+    lanes = shuffles[0].data["src_lane"][0]
+    assert p.execute() == expected(p.dst, p.shape)
+    assert sorted(lanes) == list(range(32))  # a permutation of the warp's lanes
 
 
 def test_shuffle_rounds_reach_the_lower_bound():
@@ -188,7 +190,7 @@ def test_warp_local_exchange_in_passes_through_a_smaller_buffer():
     assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 128
     assert [s.what for s in p.stages[:5]] == ["store", "barrier", "load", "barrier", "store"]
     assert p.stages[-1].text.startswith("pass 4 of 4: load")
-    assert p.smem.shape != (64, 64)  # one pass's tile
+    assert p.costs["smem_bytes"] < 64 * 64 * 2  # one pass's buffer
 
 
 def test_ctas():

@@ -269,14 +269,19 @@ def _key(p: ConversionPlan) -> tuple[float, float, float]:
     data-movement instructions per warp (shared-memory instructions, shuffles, selects
     and byte permutes, barriers)."""
     c = p.costs
-    warps = max(1, int(c.get("warps", 0)) or _warps(p))
-    instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
-                    + c.get("barriers", 0) + c.get("shuffle_rounds", 0)
-                    + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0))
+    if p.mechanism == "warp-shuffle":
+        instructions = (c.get("shuffle_instructions", c.get("shuffle_rounds", 0))
+                        + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
+                        + c.get("shuffle_packs", 0))
+    else:
+        warps = _warps(p)
+        instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
+                        + c.get("barriers", 0))
     return (c.get("wavefronts", 0), c.get("smem_bytes", 0), instructions)
 
 
 def _warps(p: ConversionPlan) -> int:
+    """The warps whose instructions a plan's request counts add up."""
     smem = p.smem
     if smem is not None and smem.write.warps:
         return len(smem.write.warps)

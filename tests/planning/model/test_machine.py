@@ -33,6 +33,6 @@ def test_a_route_without_its_schedule_leaves_destinations_empty(pair):
     # the machine checks every destination is written: drop the mechanism, it refuses
     p = tl.plan_conversion(*pair, None, "float16")
     bare = dataclasses.replace(p._route, staging=None, shuffle=None, shuffle_fill=None,
-                               byte_permute=None)
+                               byte_permute=None, warp_exchange=False)
     with pytest.raises(tl.LayoutError, match="left destination coordinate"):
         execute(bare, source_values(bare.src, None))

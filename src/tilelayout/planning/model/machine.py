@@ -53,6 +53,9 @@ class Route:
     bits: int = 32
     #: sub-word values exchanged as whole registers plus byte permutes
     byte_permute: BytePermute | None = None
+    #: a lane exchange planned on bits: every destination row reads the holder of its
+    #: element in its own warp (``route.source``), as the exchange's shuffles deliver it
+    warp_exchange: bool = False
 
     def __post_init__(self) -> None:
         freeze_fields(self)  # its arrays are read-only through it
@@ -101,6 +104,8 @@ def execute(r: Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
                                                                            ps.slot[s]]
         got[d_idx[0][local], d_idx[1][local], d_idx[2][local]] = have[gs[s], ps.lane[s],
                                                                       ps.slot[s]]
+        if r.warp_exchange:
+            _run_warp_exchange(r, regs, have, out_regs, got)
         if r.shuffle is not None:
             _run_shuffles(r, regs, have, out_regs, got)
         if r.byte_permute is not None:
@@ -114,6 +119,21 @@ def execute(r: Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
     result = out_regs[d_idx]
     return {tuple(c): (v.item() if hasattr(v, "item") else v)
             for c, v in zip(pd.coords[rows].tolist(), result, strict=True)}
+
+
+def _run_warp_exchange(r: Route, regs, have, out_regs, got) -> None:
+    """Destination rows of a warp exchange read their element's holder in the same warp
+    (the exchange's shuffles are proven where its code runs: tests/ptx)."""
+    ps, pd, rows = r.src, r.dst, r.dst_rows
+    cross = r.level == 2
+    if not cross.any():
+        return
+    if (r.gwarp[0][r.source[cross]] != r.gwarp[1][rows[cross]]).any():
+        raise LayoutError("internal: a warp exchange reads another warp's registers")
+    s, d = r.source[cross], rows[cross]
+    gs, gd = r.gwarp
+    out_regs[gd[d], pd.lane[d], pd.slot[d]] = regs[gs[s], ps.lane[s], ps.slot[s]]
+    got[gd[d], pd.lane[d], pd.slot[d]] = have[gs[s], ps.lane[s], ps.slot[s]]
 
 
 def _run_shuffles(r: Route, regs, have, out_regs, got) -> None:

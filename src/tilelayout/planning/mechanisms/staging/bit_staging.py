@@ -25,7 +25,7 @@ worse than Triton's on any count.
 >>> cols = ThreadBits((32, 64, 128), (1, 2, 4, 8, 16), (), 8)
 >>> s = best(candidates(rows, cols, 2, stmatrix=False, ldmatrix=True))
 >>> s.store.instruction, s.load.instruction, s.wavefronts, s.bytes
-('st.shared.v4.b32', 'ldmatrix.x4.trans', 8, 512)
+('st.shared.b32', 'ldmatrix.x4.trans', 8, 512)
 """
 
 from __future__ import annotations
