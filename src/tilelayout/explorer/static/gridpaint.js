@@ -1,7 +1,7 @@
 // Grid painting: the visible region's tiles, cells and their texts, and the frozen
 // row / column label bands. Methods of Grid (grid.js); `this` is the grid.
 import { DPR, GAP_T } from "./gridgeometry.js";
-import { HEAD_FONT, LABEL_FONT, LABEL_PX, LINE_HEIGHT, labelStep } from "./gridtext.js";
+import { HEAD_FONT, LABEL_FONT, LABEL_PX, LINE_HEIGHT } from "./gridtext.js";
 import { state } from "./state.js";
 
 export const painting = {
@@ -145,7 +145,7 @@ export const painting = {
     ctx.fillStyle = th.label;
     const half = LABEL_PX / 2;
     if (s.rowLabel) {
-      const step = labelStep(this.ch, LABEL_PX + 2);
+      const step = this.rowStep();
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";
       for (let i = 0; i < this.tileRows; i++) {
