@@ -54,12 +54,15 @@ function stackedBoxes(m, wT, avail) {
   const aL = m.lgrid.spec.aspect || 1, aP = m.pgrid.spec.aspect || 1;
   let at = null;
   for (const c of steps) {
-    const [wl, hl] = m.lgrid.size(c, 1, aL);
-    const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT, aP), aP);
+    // (neither grid is fitted below its own least cell: fit() keeps it there)
+    const cl = Math.max(c, m.lgrid.minFit), cp = Math.max(c, m.pgrid.minFit);
+    const [wl, hl] = m.lgrid.size(cl, 1, aL);
+    const [wp, hp] = m.pgrid.size(cp, m.pgrid.wrap(cp, wT, aP), aP);
     if (wl <= wT && wp <= wT && hl + hp <= avail) { at = { c, hl, hp }; break; }
   }
   if (!at) {
-    // at their smallest cells: a view that needs less than half gets what it needs, the
+    // at their smallest cells: the line x bank view what it needs when the logical view
+    // keeps a useful box; else a view that needs less than half gets what it needs, the
     // other the rest; else half each
     const fl = m.lgrid.minFit, fp = m.pgrid.minFit;
     // (with room for a horizontal scroll bar when the grid is wider than the box)
@@ -69,10 +72,9 @@ function stackedBoxes(m, wT, avail) {
     };
     const nL = need(m.lgrid, fl, aL), nP = need(m.pgrid, fp, aP);
     const half = Math.floor(avail / 2);
-    // the line x bank view whole when the logical view keeps a useful box (its lines are
-    // the pattern a swizzle makes; the logical view scrolls instead)
+    // (the line x bank view's lines are the pattern a swizzle makes)
     const banks = lineBank() && nP <= avail - Math.min(nL, MIN_BOX);
-    const hl = nL <= half ? nL : nP <= half || banks ? avail - nP : half;
+    const hl = banks ? avail - nP : nL <= half ? nL : nP <= half ? avail - nP : half;
     return { c: 0, hl: Math.max(Math.min(nL, MIN_BOX), Math.min(hl, avail - Math.min(nP, MIN_BOX))) };
   }
   const growL = m.lgrid.fit(wT, avail - at.hp).c, growP = m.pgrid.fit(wT, avail - at.hl).c;
@@ -84,7 +86,7 @@ function stackedBoxes(m, wT, avail) {
 // gives clearly bigger cells. When not (the cells stop at their readable minimum and the
 // views scroll): the arrangement that shows more of the view that shows least.
 // ch: each view's titles, caption and legend, side by side and stacked (measured).
-function plan(m, W, H, gap, ch) {
+function plan(m, W, H, gap, ch, keep = null) {
   const pad = 22; // view padding + border
   const wS = Math.floor((W - gap) / 2) - pad;
   const wT = W - pad;
@@ -94,7 +96,8 @@ function plan(m, W, H, gap, ch) {
   const sL = m.lgrid.fit(wT, st.hl), sP = m.pgrid.fit(wT, avail - st.hl);
   const sideAll = fL.visible >= 1 && fP.visible >= 1, stackAll = sL.visible >= 1 && sP.visible >= 1;
   let stacked;
-  if (W - gap < 2 * 300) stacked = true;
+  if (keep !== null) stacked = keep;
+  else if (W - gap < 2 * 300) stacked = true;
   else if (sideAll && stackAll) stacked = Math.min(sL.raw, sP.raw) >= 1.25 * Math.min(fL.raw, fP.raw);
   else if (stackAll !== sideAll) stacked = stackAll;
   else stacked = Math.min(sL.visible, sP.visible) > 1.1 * Math.min(fL.visible, fP.visible);
@@ -109,7 +112,8 @@ function plan(m, W, H, gap, ch) {
 // controls does, the views take the least height that shows every row (the page then
 // scrolls the notes above them away under the controls: all 8 lines of a swizzle pattern
 // at once rather than 5 in a scroll box); when no height shows every row of both, every
-// line of the line x bank view. Zoomed views keep their cell size.
+// line of the line x bank view. A window too short for sticky controls scrolls the page
+// anyway: there each view may be as high as the window. Zoomed views keep their cell size.
 export function arrange() {
   const m = state.model;
   if (!m) return;
@@ -121,9 +125,12 @@ export function arrange() {
   const padY = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + 4;
   // the height below the controls, but at least MIN_VIEWS_H (a short window scrolls the page)
   const H = Math.max(MIN_VIEWS_H, window.innerHeight - top - padY);
+  // the window's height under the sticky controls (all of it when they scroll away)
   const controls = $("controls");
   const under = getComputedStyle(controls).position === "sticky" ? controls.offsetHeight : 0;
-  const Hmax = Math.max(H, window.innerHeight - under - padY);
+  const winH = window.innerHeight - under - padY;
+  // a short window scrolls the page: there the views may each be as high as the window
+  const Hmax = Math.max(H, under ? winH : 2 * winH);
   // each view's titles, caption and legend: measured both ways (they wrap differently)
   const chrome = (v) => $(`${v}-view`).offsetHeight - $(`${v}-scroll`).offsetHeight + 2;
   const was = views.classList.contains("stacked");
@@ -134,16 +141,22 @@ export function arrange() {
   views.classList.toggle("stacked", was);
   const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
   let p = plan(m, W, H, gap, ch);
-  const top2 = plan(m, W, Hmax, gap, ch);
+  // each view no higher than the window (it can be seen whole)
+  const inWindow = (q) => (q.stacked ? Math.max(q.st.hl + ch.Ls, q.avail - q.st.hl + ch.Ps) <= winH
+    : q.H <= Math.max(H, winH));
+  // (in the arrangement chosen for H: a taller one does not turn two views that both
+  // scroll sideways into narrower halves)
+  const top2 = plan(m, W, Hmax, gap, ch, p.stacked);
   // every row of both views, else every line of the line x bank view
   const goal = top2.rows ? "rows" : lineBank() && top2.prows ? "prows" : null;
   if (goal && !p[goal] && !zl && !zp && Hmax > H) {
     let lo = H, hi = Hmax;  // the least height that shows them
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
-      if (plan(m, W, mid, gap, ch)[goal]) hi = mid; else lo = mid;
+      if (plan(m, W, mid, gap, ch, p.stacked)[goal]) hi = mid; else lo = mid;
     }
-    p = plan(m, W, hi, gap, ch);
+    const q = plan(m, W, hi, gap, ch, p.stacked);
+    if (inWindow(q)) p = q;
   }
   const { stacked, wS, wT, avail, fL, fP, sL, sP, st } = p;
   views.classList.toggle("stacked", stacked);
