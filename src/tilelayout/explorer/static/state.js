@@ -14,6 +14,7 @@ export const state = Object.seal({
   renders: 0,
   timings: {},
   shapeIgnored: null,    // why the shape field was ignored for the drawn layout, or null
+  shapeAuto: false,      // the shape field holds the layout's own shape, filled in by the page
   // editing (app.js, presets.js)
   preset: null,          // the registry preset entry whose parameters the widgets show
   presetDoc: "",         // its doc line
