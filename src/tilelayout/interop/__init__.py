@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from types import MappingProxyType
 
 from ..core.errors import LayoutError
 
@@ -37,10 +38,11 @@ class InteropError(LayoutError):
 
 
 #: the tool each extra installs, as its users know it, and its top-level module
-EXTRA_TOOLS = {"triton": ("Triton", "triton"), "jax": ("JAX", "jax"),
-               "cute": ("CUTLASS's pycute (nvidia-cutlass)", "pycute"),
-               "cute-dsl": ("the CuTe DSL (nvidia-cutlass-dsl)", "cutlass"),
-               "tvm": ("TVM TIRx (apache-tvm-tirx)", "tvm_tirx"), "widget": ("anywidget", "anywidget")}
+EXTRA_TOOLS = MappingProxyType({
+    "triton": ("Triton", "triton"), "jax": ("JAX", "jax"),
+    "cute": ("CUTLASS's pycute (nvidia-cutlass)", "pycute"),
+    "cute-dsl": ("the CuTe DSL (nvidia-cutlass-dsl)", "cutlass"),
+    "tvm": ("TVM TIRx (apache-tvm-tirx)", "tvm_tirx"), "widget": ("anywidget", "anywidget")})
 
 
 def _installed(module: str) -> bool:
