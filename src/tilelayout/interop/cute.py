@@ -226,7 +226,7 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
     >>> to_pycute(tl.Swizzle(3, 3, 3))
     Swizzle(3,3,3)
     """
-    pycute = require("pycute", "cute")
+    pycute = require("pycute", "cute", "a pycute layout")
     if isinstance(layout, Swizzle | XorSwizzle):
         return pycute.Swizzle(*_swizzle_text(layout))
     if isinstance(layout, CuteLayout):
@@ -257,7 +257,7 @@ def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
         def show():
             print(to_cute_dsl(tl.parse("S[(8,4,2):(1,32,16)]"), (32, 2)))  # ((4,8),2):((32,1),16)
     """
-    dsl = require("cutlass.cute", "cute-dsl")
+    dsl = require("cutlass.cute", "cute-dsl", "a CuTe DSL layout")
     if isinstance(layout, ComposeLayout):
         tile = layout.tile
         b, m, s = _swizzle_text(layout.swizzle)
