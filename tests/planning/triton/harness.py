@@ -78,7 +78,11 @@ class Worker:
     """One child process answering pairs (:mod:`.worker`); ``ask`` never raises for what
     the child does: a dead child is ``aborted``, a slow one ``timeout`` (and killed)."""
 
-    def __init__(self) -> None:
+    #: the child: this worker module, run by this interpreter
+    COMMAND = (sys.executable, "-m", "tests.planning.triton.worker")
+
+    def __init__(self, command: Iterable[str] = COMMAND) -> None:
+        self.command = list(command)
         self.tmp = tempfile.TemporaryDirectory(prefix="vs_triton_")
         self.log_path = Path(self.tmp.name) / "stderr.log"
         self.proc: subprocess.Popen | None = None
@@ -89,8 +93,7 @@ class Worker:
                "TRITON_CACHE_DIR": str(Path(self.tmp.name) / "triton"),
                "TRITON_DEFAULT_FP_FUSION": "1"}
         log = open(self.log_path, "ab")  # noqa: SIM115  (the child owns it while it lives)
-        proc = subprocess.Popen([sys.executable, "-m", "tests.planning.triton.worker"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+        proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                 cwd=ROOT, env=env, text=True)
         log.close()
         return proc
