@@ -41,6 +41,8 @@ def patterns(r: dict[str, Any]) -> list[str]:
         out.append("stages through shared memory where Triton shuffles")
     elif t["smem_bytes"] == 0 and o["smem_bytes"] == 0 and o["instructions"] > t["instructions"]:
         out.append("shuffles costlier than Triton's")
+    elif t["smem_bytes"] > 0 and o["smem_bytes"] == 0 and o["instructions"] > t["instructions"]:
+        out.append("shuffles where Triton stages: more instructions")
     if o["smem_bytes"] > t["smem_bytes"] > 0:
         passes = _count(td, "bar.") > 1  # Triton reuses its buffer: a barrier per pass
         out.append("bigger buffer (Triton: smaller buffer in passes)" if passes else
@@ -54,7 +56,8 @@ def patterns(r: dict[str, Any]) -> list[str]:
         if o["wavefronts"] > t["wavefronts"]:
             out.append("more wavefronts (bank conflicts or more requests)")
         if _count(od, "barrier") > _count(td, "bar."):
-            out.append("more barriers")
+            out.append("more barriers (more passes through a smaller buffer)"
+                       if o["smem_bytes"] < t["smem_bytes"] else "more barriers")
     if not out:
         out.append("other: " + ", ".join(m for m in METRICS if o[m] > t[m]))
     return out
