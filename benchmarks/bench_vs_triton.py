@@ -6,10 +6,11 @@ layouts (issue 26; the harness: tests/planning/triton/harness.py).
 Draws pairs ``0, 1, 2, ...`` of the seed until ``--pairs`` of them are compared (pairs
 Triton refuses, aborts on or times out on are recorded and drawn past), prints one line
 per pair, then the table of equal / better / worse per metric with the losses grouped by
-pattern and the worst cases. Writes the table into docs/data-movement.md between the
+mechanism and the worst cases of each. Writes the table into docs/data-movement.md between the
 ``<!-- triton pairs table -->`` markers (atomically; ``--no-docs`` leaves the page alone)
 and every record as JSON to ``--json`` (default ``.cache/vs_triton/results.json``).
-Triton's measurements are cached in ``.cache/vs_triton/`` (``--no-cache``: compile all).
+Triton's measurements are cached in ``.cache/vs_triton/`` (``--no-cache``: compile all);
+``--report PATH`` only rewrites the table from a saved ``--json``.
 """
 
 from __future__ import annotations
@@ -40,10 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="Triton child processes (default 1)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per Triton compile")
     ap.add_argument("--json", type=Path, default=CACHE / "results.json")
-    ap.add_argument("--worst", type=int, default=12, help="worst cases shown (default 12)")
+    ap.add_argument("--examples", type=int, default=2,
+                    help="worst cases shown per loss mechanism (default 2)")
+    ap.add_argument("--report", type=Path, default=None,
+                    help="only write the table of a saved --json (no planning, no compiling)")
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--no-docs", action="store_true")
     args = ap.parse_args(argv)
+    if args.report is not None:
+        saved = json.loads(args.report.read_text())
+        return publish(table(saved["records"], saved["seed"], args.examples), args.no_docs)
     records = []
     ok = 0
     start = time.perf_counter()
@@ -68,15 +75,18 @@ def main(argv: list[str] | None = None) -> int:
             break
         kept.append(r)
         n += "verdict" in r
-    text = table(kept, args.seed, args.worst)
-    print()
-    print(text)
     print(f"\n{time.perf_counter() - start:.0f} s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(args.json, json.dumps({"seed": args.seed, "pairs": args.pairs,
                                         "records": kept}, indent=1).encode())
     print(f"records: {args.json}")
-    if not args.no_docs:
+    return publish(table(kept, args.seed, args.examples), args.no_docs)
+
+
+def publish(text: str, no_docs: bool) -> int:
+    print()
+    print(text)
+    if not no_docs:
         write_atomic(DOCS, replace_between(DOCS.read_text(), text).encode())
         print(f"table: {DOCS}")
     return 0

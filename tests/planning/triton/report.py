@@ -1,6 +1,6 @@
 """The differential harness's results as text: counts of equal / better / worse per
-metric, the refusals, the times, the losses grouped by the pattern they show, and the
-worst cases with their layouts (the table ``benchmarks/bench_vs_triton.py`` writes into
+metric, the refusals, the times, the losses grouped by mechanism (:data:`GROUPS`) with
+the worst cases of each and their layouts (the table ``benchmarks/bench_vs_triton.py`` writes into
 docs/data-movement.md between :data:`BEGIN` and :data:`END`)."""
 
 from __future__ import annotations
@@ -27,40 +27,39 @@ def severity(r: dict[str, Any]) -> float:
     return max(((o[m] - t[m]) / max(t[m], 1) for m in METRICS if o[m] > t[m]), default=0.0)
 
 
-def uses(detail: str, *names: str) -> bool:
-    return any(n in detail for n in names)
+def _matrix(detail: str) -> int:
+    return _count(detail, "ldmatrix", "stmatrix")
 
 
-def patterns(r: dict[str, Any]) -> list[str]:
-    """The loss mechanisms a worse record shows, from both sides' numbers and
-    instructions (a record may show several)."""
-    o, t = r["ours"], r["triton"]
-    od, td = o["detail"], t["detail"]
-    out = []
-    if t["smem_bytes"] == 0 and o["smem_bytes"] > 0:
-        out.append("stages through shared memory where Triton shuffles")
-    elif t["smem_bytes"] == 0 and o["smem_bytes"] == 0 and o["instructions"] > t["instructions"]:
-        out.append("shuffles costlier than Triton's")
-    elif t["smem_bytes"] > 0 and o["smem_bytes"] == 0 and o["instructions"] > t["instructions"]:
-        out.append("shuffles where Triton stages: more instructions")
-    if o["smem_bytes"] > t["smem_bytes"] > 0:
-        passes = _count(td, "bar.") > 1  # Triton reuses its buffer: a barrier per pass
-        out.append("bigger buffer (Triton: smaller buffer in passes)" if passes else
-                   "bigger buffer")
-    if t["smem_bytes"] > 0 and o["smem_bytes"] > 0:
-        if uses(td, "ldmatrix", "stmatrix") and not uses(od, "ldmatrix", "stmatrix"):
-            out.append("no ldmatrix/stmatrix where Triton uses them")
-        if _count(od, "st.shared", "ld.shared", "matrix") > _count(td, "st.shared", "ld.shared",
-                                                                     "matrix"):
-            out.append("more shared-memory instructions (narrower vectors)")
-        if o["wavefronts"] > t["wavefronts"]:
-            out.append("more wavefronts (bank conflicts or more requests)")
-        if _count(od, "barrier") > _count(td, "bar."):
-            out.append("more barriers (more passes through a smaller buffer)"
-                       if o["smem_bytes"] < t["smem_bytes"] else "more barriers")
-    if not out:
-        out.append("other: " + ", ".join(m for m in METRICS if o[m] > t[m]))
-    return out
+def _accesses(detail: str) -> int:
+    return _count(detail, "st.shared", "ld.shared", "ldmatrix", "stmatrix")
+
+
+#: the loss mechanisms, each a test of (ours, Triton's, verdict); a loss is in the first
+#: group whose test holds
+GROUPS: tuple[tuple[str, Any], ...] = (
+    ("bigger buffer: Triton reuses a smaller one in passes",
+     lambda o, t, v: v["smem_bytes"] == "worse" and t["smem_bytes"] > 0),
+    ("stages through shared memory where Triton shuffles",
+     lambda o, t, v: v["smem_bytes"] == "worse"),
+    ("shuffles costed above Triton's shuffles",
+     lambda o, t, v: o["smem_bytes"] == t["smem_bytes"] == 0),
+    ("shuffles where Triton stages: more instructions",
+     lambda o, t, v: o["smem_bytes"] == 0),
+    ("smaller buffer than Triton's in more passes: more instructions",
+     lambda o, t, v: o["smem_bytes"] < t["smem_bytes"] and v["instructions"] == "worse"),
+    ("fewer ldmatrix / stmatrix than Triton",
+     lambda o, t, v: _matrix(o["detail"]) < _matrix(t["detail"])),
+    ("more shared-memory instructions (narrower vectors)",
+     lambda o, t, v: _accesses(o["detail"]) > _accesses(t["detail"])),
+    ("more wavefronts (bank conflicts)", lambda o, t, v: v["wavefronts"] == "worse"),
+    ("other", lambda o, t, v: True),
+)
+
+
+def group(r: dict[str, Any]) -> str:
+    """The loss mechanism a worse record shows (the first of :data:`GROUPS` that fits)."""
+    return next(name for name, test in GROUPS if test(r["ours"], r["triton"], r["verdict"]))
 
 
 def _count(detail: str, *names: str) -> int:
@@ -80,7 +79,7 @@ def _ms(xs: list[float]) -> str:
     return f"median {statistics.median(xs) * 1e3:.0f} ms, max {max(xs) * 1e3:.0f} ms"
 
 
-def table(records: list[dict[str, Any]], seed: int, worst: int = 12) -> str:
+def table(records: list[dict[str, Any]], seed: int, examples: int = 2) -> str:
     """The markdown the docs page shows (see the module doc)."""
     done = compared(records)
     version = next((r.get("triton_version") for r in records if r.get("triton_version")), "?")
@@ -93,6 +92,21 @@ def table(records: list[dict[str, Any]], seed: int, worst: int = 12) -> str:
     for m in (*METRICS, "overall"):
         c = Counter(r["verdict"][m] for r in done)
         lines.append(f"| {NAMES[m]} | {c['equal']} | {c['better']} | {c['worse']} |")
+    gains = []
+    for m in METRICS:
+        ratios = [r["ours"][m] / r["triton"][m] for r in done
+                  if r["verdict"][m] == "better" and r["triton"][m]]
+        zero = sum(1 for x in ratios if x == 0)
+        if ratios:
+            gains.append(f"{NAMES[m]} on {len(ratios)} (median {statistics.median(ratios):.2f}x "
+                         f"Triton's; none at all on {zero})")
+    lines += ["", "Where ours is strictly better: " + "; ".join(gains) + "."]
+    still = [r for r in done if r["ours"]["mechanism"] in ("none", "registers")
+             and (r["triton"]["smem_bytes"] or r["triton"]["instructions"])]
+    if still:
+        lines.append(f"On {len(still)} pairs ours keeps every element in its thread (none / "
+                     f"registers) where Triton's code moves data between threads: the source "
+                     f"already holds, replicated, what each thread of the destination needs.")
     wrong = [r for r in done if not r.get("execute_ok")]
     disagree = [r for r in done if not r.get("agree")]
     lines += ["", f"`execute()` delivers Triton's own layout of `dst` (replicas included) on "
@@ -112,20 +126,28 @@ def table(records: list[dict[str, Any]], seed: int, worst: int = 12) -> str:
     for fam, n in sorted(by_family.items(), key=lambda kv: (-worse_family[kv[0]], kv[0])):
         lines.append(f"| {fam} | {n} | {worse_family[fam]} |")
     losses = [r for r in done if r["verdict"]["overall"] == "worse"]
-    groups = Counter(p for r in losses for p in patterns(r))
-    lines += ["", "Losses by the pattern they show (a loss may show several):", "",
-              "| pattern | pairs |", "|---|---|"]
-    lines += [f"| {p} | {n} |" for p, n in groups.most_common()]
-    lines += ["", f"The {min(worst, len(losses))} worst (largest relative excess over Triton); "
-              f"costs are shared-memory bytes / wavefronts / instructions per warp:", ""]
-    for r in sorted(losses, key=lambda r: (-severity(r), r["pair"]["index"]))[:worst]:
-        o, t = r["ours"], r["triton"]
-        lines += [f"* pair {r['pair']['index']}: {r['text']}",
-                  f"  - Triton: {t['smem_bytes']} / {t['wavefronts']} / {t['instructions']} "
-                  f"({t['detail']})",
-                  f"  - ours: {o['smem_bytes']} / {o['wavefronts']} / {o['instructions']} "
-                  f"({o['detail']})",
-                  f"  - `{paste(r)}`"]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in sorted(losses, key=lambda r: (-severity(r), r["pair"]["index"])):
+        groups.setdefault(group(r), []).append(r)
+    lines += ["", "Losses by mechanism (each loss in the first group that fits, "
+              "`report.GROUPS`):", "", "| mechanism | pairs | worse in |", "|---|---|---|"]
+    for g, rs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        worse_in = Counter(m for r in rs for m in METRICS if r["verdict"][m] == "worse")
+        lines.append(f"| {g} | {len(rs)} | "
+                     + ", ".join(f"{NAMES[m]} {n}" for m, n in worse_in.most_common()) + " |")
+    lines += ["", f"The worst of each mechanism (largest relative excess over Triton; up to "
+              f"{examples}); costs are shared-memory bytes / wavefronts / instructions per "
+              f"warp:"]
+    for g, rs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        lines += ["", f"**{g}**", ""]
+        for r in rs[:examples]:
+            o, t = r["ours"], r["triton"]
+            lines += [f"* pair {r['pair']['index']}: {r['text']}",
+                      f"  - Triton: {t['smem_bytes']} / {t['wavefronts']} / "
+                      f"{t['instructions']} ({t['detail']})",
+                      f"  - ours: {o['smem_bytes']} / {o['wavefronts']} / {o['instructions']} "
+                      f"({o['detail']})",
+                      f"  - `{paste(r)}`"]
     return "\n".join(lines)
 
 

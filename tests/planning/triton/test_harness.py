@@ -15,7 +15,7 @@ import tilelayout as tl
 from ..conftest import expected
 from .harness import Worker, hardware_map, tritons_layout, verdict
 from .pairs import DTYPES, FAMILIES, MAX_ELEMENTS, TARGETS, WARPS, Pair, draw_pair, spec_family
-from .report import BEGIN, END, patterns, replace_between, table
+from .report import BEGIN, END, group, replace_between, table
 
 DRAWS = [draw_pair(26, i) for i in range(400)]
 
@@ -123,15 +123,22 @@ RECORD = {"pair": DRAWS[0].as_json(), "text": DRAWS[0].text(), "status": "ok",
           "triton": {"smem_bytes": 2048, "wavefronts": 64, "instructions": 11,
                      "detail": "3 bar.sync, 4 ld.shared.v4.b32, 4 st.shared.v4.b32"},
           "ours": {"smem_bytes": 8192, "wavefronts": 64, "instructions": 9,
-                   "detail": "4 st.shared.v4.b32, 4 ld.shared.v4.b32, 1 barrier(s)"}}
+                   "detail": "4 st.shared.v4.b32, 4 ld.shared.v4.b32, 1 barrier(s)",
+                   "mechanism": "shared-memory", "kind": "shared-memory"}}
 
 
 def test_report_groups_losses_and_writes_between_markers():
     rec = {**RECORD, "verdict": verdict(RECORD["ours"], RECORD["triton"])}
-    assert patterns(rec) == ["bigger buffer (Triton: smaller buffer in passes)"]
+    assert group(rec) == "bigger buffer: Triton reuses a smaller one in passes"
+    shuffled = {**rec, "ours": {**rec["ours"], "smem_bytes": 0, "wavefronts": 0,
+                                "instructions": 16, "detail": "4 shfl, 8 selects, 4 packs"}}
+    shuffled["verdict"] = verdict(shuffled["ours"], rec["triton"])
+    assert group(shuffled) == "shuffles where Triton stages: more instructions"
     text = table([rec, {"pair": DRAWS[1].as_json(), "status": "aborted"}], 26)
     assert "1 pairs compared (seed 26, Triton 3.9.0); 1 drawn pairs not compared: 1 aborted" in text
     assert "| shared-memory bytes | 0 | 0 | 1 |" in text and "tl.plan_conversion(" in text
+    assert "| bigger buffer: Triton reuses a smaller one in passes | 1 | shared-memory bytes 1 |" \
+        in text
     page = f"intro\n{BEGIN}old{END}\nrest"
     assert replace_between(page, "new") == f"intro\n{BEGIN}new{END}\nrest"
     with pytest.raises(ValueError, match="markers"):
