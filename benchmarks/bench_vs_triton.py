@@ -87,7 +87,12 @@ def publish(text: str, no_docs: bool) -> int:
     print()
     print(text)
     if not no_docs:
-        write_atomic(DOCS, replace_between(DOCS.read_text(), text).encode())
+        try:
+            page = replace_between(DOCS.read_text(), text)
+        except ValueError as exc:
+            print(f"{DOCS}: {exc}; the table was not written", file=sys.stderr)
+            return 2
+        write_atomic(DOCS, page.encode())
         print(f"table: {DOCS}")
     return 0
 

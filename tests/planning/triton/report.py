@@ -11,8 +11,8 @@ from typing import Any
 
 from .harness import METRICS, paste
 
-BEGIN = "<!-- triton pairs table -->\n"
-END = "\n<!-- /triton pairs table -->"
+BEGIN = "<!-- triton pairs table -->"
+END = "<!-- /triton pairs table -->"
 NAMES = {"smem_bytes": "shared-memory bytes", "wavefronts": "wavefronts",
          "instructions": "instructions per warp", "overall": "overall"}
 
@@ -152,9 +152,13 @@ def table(records: list[dict[str, Any]], seed: int, examples: int = 2) -> str:
 
 
 def replace_between(page: str, text: str) -> str:
-    """``page`` with the text between the markers replaced (refused if they are absent)."""
-    if BEGIN not in page or END not in page:
-        raise ValueError(f"the page has no {BEGIN.strip()} ... {END.strip()} markers")
+    """``page`` with the text between the markers replaced (refused if they are absent).
+
+    >>> replace_between(f"a\\n{BEGIN}\\nold\\n{END}\\nb", "new") == f"a\\n{BEGIN}\\nnew\\n{END}\\nb"
+    True
+    """
+    if page.count(BEGIN) != 1 or page.count(END) != 1 or page.index(BEGIN) > page.index(END):
+        raise ValueError(f"the page needs one {BEGIN} and, after it, one {END}")
     head, rest = page.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    return head + BEGIN + text + END + tail
+    return f"{head}{BEGIN}\n{text}\n{END}{tail}"

@@ -4,6 +4,9 @@ refusal handling (a child that aborts or hangs), and the report's markers."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import importlib.util
 import math
 import sys
 from collections import Counter
@@ -139,7 +142,21 @@ def test_report_groups_losses_and_writes_between_markers():
     assert "| shared-memory bytes | 0 | 0 | 1 |" in text and "tl.plan_conversion(" in text
     assert "| bigger buffer: Triton reuses a smaller one in passes | 1 | shared-memory bytes 1 |" \
         in text
-    page = f"intro\n{BEGIN}old{END}\nrest"
-    assert replace_between(page, "new") == f"intro\n{BEGIN}new{END}\nrest"
-    with pytest.raises(ValueError, match="markers"):
+    page = f"intro\n{BEGIN}\n{END}\nrest"
+    assert replace_between(page, "new") == f"intro\n{BEGIN}\nnew\n{END}\nrest"
+    assert replace_between(replace_between(page, "new"), "newer") == replace_between(page, "newer")
+    with pytest.raises(ValueError, match="needs one"):
         replace_between("no markers", "new")
+
+
+SCENARIOS = __package__.rsplit(".", 1)[0] + ".scenarios"
+MODULES = [f"{__package__}.{m}" for m in ("pairs", "measure", "gluon_specs", "report")] + \
+    [f"{SCENARIOS}.{m}" for m in ("ptx_opcodes", "ptx_text", "ptx_replay")]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=[m.rsplit(".", 1)[-1] for m in MODULES])
+def test_docstring_examples(module):
+    if module.endswith("gluon_specs") and importlib.util.find_spec("triton") is None:
+        pytest.skip("gluon_specs' example needs Triton (scripts/test.sh installs it)")
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0, (module, result)
