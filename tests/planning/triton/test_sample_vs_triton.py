@@ -17,7 +17,7 @@ import importlib.util
 import pytest
 
 from .harness import METRICS, TritonSide, our_side
-from .pairs import FAMILIES, TARGETS, spec_family
+from .pairs import FAMILIES, TARGETS, Pair, spec_family
 from .sample import KNOWN_WORSE, SAMPLE, name
 
 if importlib.util.find_spec("triton") is None:
@@ -52,3 +52,16 @@ def test_the_sample_covers_every_family_and_target_and_the_list_says_why():
     for n, entry in KNOWN_WORSE.items():
         assert n in NAMES, n
         assert entry.get("why") and set(entry) - {"why"} <= set(METRICS), (n, entry)
+
+
+def test_a_pair_triton_refuses_is_recorded_not_fatal(side):
+    """Triton 3.9 has no fp8e4nv before sm_89: the compile is refused, the layouts it
+    lowered are kept, and the worker lives on for the next pair."""
+    blocked = {"kind": "blocked", "spt": [1, 4], "tpw": [8, 4], "wpc": [1, 1], "order": [1, 0]}
+    mma = {"kind": "mma", "version": 2, "warps": [1, 1], "instr": [16, 8]}
+    pair = Pair(0, 0, "blocked -> mma2", blocked, mma, (16, 16), "e4m3", "sm_80", 1)
+    rec = our_side(pair, side.measure(pair))
+    assert rec["status"] == "refused" and rec["stage"] == "compile", rec
+    assert "fp8e4nv not supported" in rec["error"] and "verdict" not in rec
+    ok = our_side(SAMPLE[0], side.measure(SAMPLE[0]))
+    assert ok["status"] == "ok"
