@@ -27,7 +27,7 @@ from pathlib import Path
 import tilelayout as tl
 from bench_smem import best  # the shared timing helper (CPU time, fastest run)
 from tilelayout import presets
-from tilelayout.planning.threads import writer_of
+from tilelayout.planning.model.threads import writer_of
 
 #: presets that place a tile on threads (or in shared memory), with extra parameters
 EXTRA = {"mma.m16n8k16.A": [{"dtype": "float16"}], "mma.m16n8k16.B": [{"dtype": "float16"}],

@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 import tilelayout as tl
-from tilelayout.planning.access import request_addresses, smem_addresses
-from tilelayout.planning.threads import register_file
+from tilelayout.planning.mechanisms.staging.access import request_addresses, smem_addresses
+from tilelayout.planning.model.threads import register_file
 
 WRITER = tl.parse("S[(4,2,2,8,16,4,2):(1@warpid,4,2,4@laneid,8,1@laneid,1)]")  # mma C, 4 warps
 READER = tl.parse("S[(4,2,16,8,2,8):(1@warpid,64,1@laneid,8,16@laneid,1)]")   # ldmatrix rows

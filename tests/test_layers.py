@@ -38,7 +38,7 @@ UPWARD_BY_NAME = {
                           "syntax, render and (the notebook display) explorer bound to the "
                           "layout, imported by name on first use (importlib), so no import "
                           "statement points up",
-    "planning/operands.py": "a 'preset:NAME' operand of the planning entry points is built "
+    "planning/problem/operands.py": "a 'preset:NAME' operand of the planning entry points is built "
                             "by tilelayout.presets, imported by name at run time "
                             "(importlib); no import statement points up",
 }
@@ -383,8 +383,8 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.eval.compiled:head_lines": "a generated function's first lines per rank",
     "tilelayout.eval.shared_code:template_code": "compiled code per generated template (the "
                                                  "source with its integers as holes), LRU",
-    "tilelayout.planning.threads:_groups": "vector groups per (register file object, width), LRU",
-    "tilelayout.planning.threads:_requests": "warp requests per (register file object, width), LRU",
+    "tilelayout.planning.model.threads:_groups": "vector groups per (register file object, width), LRU",
+    "tilelayout.planning.model.threads:_requests": "warp requests per (register file object, width), LRU",
     "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
     "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",
     "tilelayout.explorer.request:explorer_device_axes": "the mesh axis names of the fixed presets",

@@ -73,10 +73,10 @@ from .core.tile import TileLayout
 from .core.version import __version__ as __version__
 from .core.xor_swizzle import XorSwizzle
 from .eval.inverse import count_at, elements_at
-from .planning.access import AccessReport, smem_access
-from .planning.choose import SmemChoice, choose_smem_layout
-from .planning.conversion import ConversionPlan, plan_conversion
-from .planning.placement import PlanError
+from .planning.mechanisms.staging.access import AccessReport, smem_access
+from .planning.mechanisms.staging.smem_choice import SmemChoice, choose_smem_layout
+from .planning.model.placement import PlanError
+from .planning.plan import ConversionPlan, plan_conversion
 from .syntax import format_layout, parse, parse_tile
 from .syntax.builder import R, S, axis_ref
 

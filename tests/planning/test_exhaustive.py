@@ -20,11 +20,11 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.core.f2 import Subspace
-from tilelayout.planning.mechanisms import best_access
-from tilelayout.planning.placement import place
-from tilelayout.planning.staging import stage_through
-from tilelayout.planning.threads import register_file
-from tilelayout.planning.xor_family import inverse_columns
+from tilelayout.planning.mechanisms.staging.instructions import best_access
+from tilelayout.planning.mechanisms.staging.staging import stage_through
+from tilelayout.planning.mechanisms.staging.xor_family import inverse_columns
+from tilelayout.planning.model.placement import place
+from tilelayout.planning.model.threads import register_file
 
 N = 5
 HARDWARE = ["1", "2", "1@laneid", "2@laneid", "4@laneid", "8@laneid", "16@laneid", "1@warpid"]

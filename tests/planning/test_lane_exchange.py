@@ -8,10 +8,10 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.planning.lane_exchange import lane_exchange
-from tilelayout.planning.machine import execute, source_values
-from tilelayout.planning.placement import place
-from tilelayout.planning.routing import route_between
-from tilelayout.planning.targeting import resolve_target
+from tilelayout.planning.model.machine import execute, source_values
+from tilelayout.planning.model.placement import place
+from tilelayout.planning.model.routing import route_between
+from tilelayout.planning.problem.targeting import resolve_target
 
 from .conftest import expected
 from .scenarios.suite import DOT_A_FP8, WGMMA_D

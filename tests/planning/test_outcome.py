@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
-from tilelayout.planning.collective import classify
-from tilelayout.planning.machine import execute, source_values
+from tilelayout.planning.mechanisms.collective import classify
+from tilelayout.planning.model.machine import execute, source_values
+from tilelayout.planning.model.placement import place
+from tilelayout.planning.model.routing import route_between
 from tilelayout.planning.outcome import (
     Outcome,
     between_warps,
@@ -19,9 +21,7 @@ from tilelayout.planning.outcome import (
     through_smem,
     try_staging,
 )
-from tilelayout.planning.placement import place
-from tilelayout.planning.routing import route_between
-from tilelayout.planning.targeting import resolve_target
+from tilelayout.planning.problem.targeting import resolve_target
 
 from .conftest import expected
 

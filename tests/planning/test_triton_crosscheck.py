@@ -13,7 +13,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout import presets
-from tilelayout.planning.swizzle_family import swizzle_candidates
+from tilelayout.planning.mechanisms.staging.swizzle_family import swizzle_candidates
 
 pytest.importorskip("triton.experimental.gluon.language")
 from tilelayout.interop import triton_banks  # noqa: E402

@@ -20,8 +20,8 @@ from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
-from ..planning.operands import resolve
-from ..planning.tma import is_endpoint
+from ..planning.mechanisms.tma import is_endpoint
+from ..planning.problem.operands import resolve
 from ..presets.operand import build
 from ..presets.registry import Preset
 from ..syntax.parser import parse

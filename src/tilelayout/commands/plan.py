@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..planning.conversion import plan_conversion
+from ..planning.plan import plan_conversion
 from .common import add_command, add_pair_args, layout_pair
 
 

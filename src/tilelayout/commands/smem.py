@@ -2,7 +2,7 @@
 
 Chooses the shared-memory layout a tile goes through when the threads of ``WRITER``
 store it and the threads of ``READER`` load it back
-(:func:`tilelayout.planning.choose.choose_smem_layout`), and prints the chosen layout,
+(:func:`tilelayout.planning.mechanisms.staging.smem_choice.choose_smem_layout`), and prints the chosen layout,
 who accepts it (TMA / wgmma / tcgen05), the cost of each side with its worst request,
 and the table of candidates, best first. Each operand is layout text or a preset,
 ``preset:NAME`` or ``preset:NAME:KEY=VALUE[:KEY=VALUE...]``. ``--shape`` defaults to the
@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..planning.access import AccessReport
-from ..planning.choose import FAMILIES, choose_smem_layout
+from ..planning.mechanisms.staging.access import AccessReport
+from ..planning.mechanisms.staging.smem_choice import FAMILIES, choose_smem_layout
 from .common import add_command, add_pair_args, layout_pair
 
 

@@ -6,7 +6,7 @@ an sm_90 target, with no GPU. It returns the *excess wavefronts per wavefront* o
 ld.shared / st.shared instructions Triton would emit: 0 when conflict-free, ``n - 1``
 for an n-way conflict. For an F2-linear register layout and shared layout every
 request has the same conflict degree, so our
-:func:`~tilelayout.planning.access.smem_access` must give
+:func:`~tilelayout.planning.mechanisms.staging.access.smem_access` must give
 ``wavefronts == (triton + 1) * ideal``. :func:`compare_bank_conflicts` checks that.
 
 Our layouts reach Triton as a ``DistributedLinearLayout`` (register / lane / warp bases
@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..core.compose import Layout
-from ..planning.access import AccessReport, smem_access
+from ..planning.mechanisms.staging.access import AccessReport, smem_access
 from . import InteropError, require
 from .triton import to_triton_bases
 from .triton_shared import to_triton_shared
@@ -57,7 +57,7 @@ def gluon_bank_conflicts(dist: Layout, smem: Layout, shape: Sequence[int], dtype
 
 def compare_bank_conflicts(dist: Layout, smem: Layout, shape: Sequence[int],
                            dtype: str) -> dict[str, Any]:
-    """Our :func:`~tilelayout.planning.access.smem_access` next to Triton's count:
+    """Our :func:`~tilelayout.planning.mechanisms.staging.access.smem_access` next to Triton's count:
     ``{"wavefronts", "ideal", "vector_bytes", "ours" (excess per wavefront, or None when
     requests differ in cost), "triton", "agree"}``."""
     r: AccessReport = smem_access(dist, smem, shape, dtype)

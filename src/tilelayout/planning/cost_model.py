@@ -34,11 +34,11 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .access import widths
-from .placement import Placement
-from .shuffle import ShuffleSchedule
-from .staging import Staging, slot_grid
-from .threads import slot_vectors, wide_instructions
+from .mechanisms.shuffle.shuffle import ShuffleSchedule
+from .mechanisms.staging.access import widths
+from .mechanisms.staging.staging import Staging, slot_grid
+from .model.placement import Placement
+from .model.threads import slot_vectors, wide_instructions
 
 #: cost units (see the module doc)
 SHFL = 1.0

@@ -15,9 +15,9 @@
 The reason of the outcome names the winner, its cost and what it beat.
 
 >>> import tilelayout as tl
->>> from tilelayout.planning.placement import place
->>> from tilelayout.planning.routing import route_between
->>> from tilelayout.planning.targeting import resolve_target
+>>> from tilelayout.planning.model.placement import place
+>>> from tilelayout.planning.model.routing import route_between
+>>> from tilelayout.planning.problem.targeting import resolve_target
 >>> swap = place(tl.parse("S[(16,2):(2@laneid,1@laneid)]"),
 ...              tl.parse("S[(16,2):(1@laneid,16@laneid)]"), None)  # lane i+16j reads 2i+j
 >>> out = lane_exchange(route_between(*swap, 32), "float32", 0, resolve_target(None))
@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 
 from ..algebra.distinct import unique_rows
-from .byte_permute import plan_byte_permute
 from .cost_model import (
     payload_ops,
     shuffle_instructions,
@@ -42,12 +41,13 @@ from .cost_model import (
     staging_units,
     vector_bound,
 )
-from .machine import Route
+from .mechanisms.shuffle.byte_permute import plan_byte_permute
+from .mechanisms.shuffle.shuffle import degree, schedule
+from .model.machine import Route
+from .model.placement import WARP, Placement
 from .outcome import Outcome, store_rows, through_smem, try_staging
-from .placement import WARP, Placement
 from .plan_stages import Stage, byte_permute_stages, lanes_text
-from .shuffle import degree, schedule
-from .targeting import TargetChoice
+from .problem.targeting import TargetChoice
 
 
 def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Outcome:
@@ -58,9 +58,9 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Out
     change register slot.
 
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.placement import place
-    >>> from tilelayout.planning.routing import route_between
-    >>> from tilelayout.planning.targeting import resolve_target
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
+    >>> from tilelayout.planning.problem.targeting import resolve_target
     >>> transpose = place(tl.parse("S[(32,32):(1@laneid,1)]"), tl.parse("S[(32,32):(1,1@laneid)]"), None)
     >>> out = lane_exchange(route_between(*transpose, 32), "float32", 0, resolve_target(None))
     >>> out.mechanism, out.costs["shuffle_rounds"], out.costs["smem_cost_units"]

@@ -26,14 +26,14 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import LayoutError
-from .byte_permute import plan_byte_permute
-from .choose import SmemChoice
-from .collective import Collective
-from .machine import Route
-from .placement import Placement, PlanError
+from .mechanisms.collective import Collective
+from .mechanisms.shuffle.byte_permute import plan_byte_permute
+from .mechanisms.staging.smem_choice import SmemChoice
+from .mechanisms.staging.staging import Staging, stage_through
+from .model.machine import Route
+from .model.placement import Placement, PlanError
 from .plan_stages import Stage, collective_reason, staging_costs, staging_stages
-from .staging import Staging, stage_through
-from .targeting import TargetChoice
+from .problem.targeting import TargetChoice
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,8 @@ def in_registers(route: Route, moved: int) -> Outcome:
     slot (with the byte permutes of packed sub-word values, :func:`in_thread_permutes`).
 
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.placement import place
-    >>> from tilelayout.planning.routing import route_between
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
     >>> route = route_between(*place(tl.parse("S[(2,32):(1,1@laneid)]"),
     ...                              tl.parse("S[(2,32):(-1,1@laneid)] + 1"), None), 32)
     >>> out = in_registers(route, 64)
@@ -80,8 +80,8 @@ def in_thread_permutes(route: Route, moved: int) -> dict[str, int]:
     wider type: the conversion packs in any order).
 
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.placement import place
-    >>> from tilelayout.planning.routing import route_between
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
     >>> ps, pd = place(tl.parse("S[(2,32):(1,1@laneid)]"), tl.parse("S[(2,32):(-1,1@laneid)] + 1"), None)
     >>> in_thread_permutes(route_between(ps, pd, 32), 64)      # 32-bit values: no bytes move
     {}
@@ -102,9 +102,9 @@ def over_devices(coll: Collective, bits: int, route: Route) -> Outcome:
 
     >>> import numpy as np
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.collective import classify
-    >>> from tilelayout.planning.placement import place
-    >>> from tilelayout.planning.routing import route_between
+    >>> from tilelayout.planning.mechanisms.collective import classify
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
     >>> coll = classify(np.array([0, 0, 1, 1]), np.array([0, 1, 2, 3]),
     ...                 np.array([0, 0, 0, 0, 1, 1, 1, 1]), np.array([0, 1, 2, 3] * 2), 2)
     >>> route = route_between(*place(tl.parse("S[4:1@laneid]"), tl.parse("S[4:1@laneid]"), None), 16)
@@ -130,7 +130,7 @@ def store_rows(ps: Placement) -> np.ndarray:
     """Source rows that store: one holder per element (its first replica).
 
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.placement import place
+    >>> from tilelayout.planning.model.placement import place
     >>> ps, _ = place(tl.parse("S[4:1] + R[2:1@laneid]"), tl.parse("S[4:1]"), None)
     >>> ps.rows, store_rows(ps).tolist()      # lane 1's replicas do not store
     (8, [0, 2, 4, 6])
@@ -146,9 +146,9 @@ def try_staging(route: Route, dtype: str, on: TargetChoice) -> tuple[Staging | N
     or None and why shared memory cannot be planned.
 
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.placement import place
-    >>> from tilelayout.planning.routing import route_between
-    >>> from tilelayout.planning.targeting import resolve_target
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
+    >>> from tilelayout.planning.problem.targeting import resolve_target
     >>> ctas = place(tl.parse("S[(2,32):(1@bx,1@laneid)]"), tl.parse("S[(2,32):(1@laneid,1@bx)]"), None)
     >>> staging, why_not = try_staging(route_between(*ctas, 32), "float32", resolve_target(None))
     >>> staging is None, why_not[:39]
@@ -189,9 +189,9 @@ def through_smem(route: Route, staging: Staging, reason: str, *, warp_local: boo
     warp exchanges only with itself, a ``__syncwarp`` for a barrier) and costs.
 
     >>> import tilelayout as tl
-    >>> from tilelayout.planning.placement import place
-    >>> from tilelayout.planning.routing import route_between
-    >>> from tilelayout.planning.targeting import resolve_target
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
+    >>> from tilelayout.planning.problem.targeting import resolve_target
     >>> route = route_between(*place(tl.parse("S[(32,32):(1@laneid,1)]"),
     ...                              tl.parse("S[(32,32):(1,1@laneid)]"), None), 32)
     >>> staging, _ = try_staging(route, "float32", resolve_target(None))

@@ -16,10 +16,10 @@ import numpy as np
 
 from ..core.frozen import frozen
 from ..core.jsonable import jsonable
-from .access import AccessReport
-from .byte_permute import BytePermute
-from .collective import Collective
-from .staging import Staging
+from .mechanisms.collective import Collective
+from .mechanisms.shuffle.byte_permute import BytePermute
+from .mechanisms.staging.access import AccessReport
+from .mechanisms.staging.staging import Staging
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from tilelayout import presets
 from tilelayout.core.targets import UnknownTargetError
 from tilelayout.explorer.request import ApiError
 from tilelayout.explorer.views import movement
-from tilelayout.planning.access import smem_addresses
+from tilelayout.planning.mechanisms.staging.access import smem_addresses
 
 ROWS, COLS = "S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]"
 

@@ -22,8 +22,8 @@ from ...core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ...core.compose import Layout
 from ...core.dtypes import dtype_bytes
 from ...core.errors import DtypeError, LayoutError, UnknownTargetError
-from ...planning.access import AccessReport, smem_addresses
-from ...planning.operands import element_type
+from ...planning.mechanisms.staging.access import AccessReport, smem_addresses
+from ...planning.problem.operands import element_type
 from ...render.svg import MAX_ELEMENTS
 from .. import catalog, request
 from ..request import MAX_TEXT, ApiError

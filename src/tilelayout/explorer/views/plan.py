@@ -8,8 +8,8 @@ from typing import Any
 
 from ...core.dtypes import dtype_bytes
 from ...core.errors import LayoutError
-from ...planning.access import smem_addresses
-from ...planning.conversion import plan_conversion
+from ...planning.mechanisms.staging.access import smem_addresses
+from ...planning.plan import plan_conversion
 from .. import request
 from ..request import MAX_TEXT, ApiError
 from . import movement
@@ -28,7 +28,7 @@ def _permute_k(req: Mapping[str, Any]) -> int | None:
 
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
-    (:func:`~tilelayout.planning.conversion.plan_conversion`) with its stages to step
+    (:func:`~tilelayout.planning.plan.plan_conversion`) with its stages to step
     through; when it stages through shared memory, also the chosen layout's line x bank
     grid and each side's worst request cells (as ``/api/smem``).
 

@@ -1,5 +1,5 @@
 """``POST /api/smem {writer, reader, shape?, dtype?, family?, target?}``: the shared-memory layout
-:func:`~tilelayout.planning.choose.choose_smem_layout` picks, both sides' costs, the
+:func:`~tilelayout.planning.mechanisms.staging.smem_choice.choose_smem_layout` picks, both sides' costs, the
 candidates table, the chosen layout's line x bank grid and each side's worst request
 (lanes, banks, the cells it touches). A layout is text or ``{"preset": name,
 "params": {...}}``; ``shape`` and ``dtype`` default to a preset's.
@@ -16,8 +16,8 @@ from typing import Any
 
 from ...core.dtypes import dtype_bytes
 from ...core.errors import LayoutError
-from ...planning.access import smem_addresses
-from ...planning.choose import FAMILIES, choose_smem_layout
+from ...planning.mechanisms.staging.access import smem_addresses
+from ...planning.mechanisms.staging.smem_choice import FAMILIES, choose_smem_layout
 from .. import request
 from ..request import ApiError
 from . import movement

@@ -1,0 +1,264 @@
+"""Conversion plans: how a tile held in one layout gets to another, and what it costs.
+
+``plan_conversion(src, dst, shape, dtype)`` compares where each element sits before and
+after (:mod:`~tilelayout.planning.model.placement`). For every destination coordinate it finds
+the closest source holder of the same element: the same register (nothing to do), the
+same thread (a register move), the same warp (a lane exchange), the same CTA or device
+(through shared memory), or another device (a collective). ``kind`` is the coarsest of
+these levels over the tile (docs/data-movement.md); ``mechanism`` is the cheapest way that works:
+
+* ``registers`` never leaves the registers;
+* a lane exchange is planned both as ``shfl.sync`` rounds (:mod:`.shuffle`) and as a
+  store / barrier / load through shared memory (:mod:`.staging`); the plan takes the
+  one with fewer instructions per warp (a shuffle round costs one ``shfl`` plus the
+  selects that pick a lane-dependent register to send and to fill), and says why;
+* a warp or CTA exchange goes through shared memory;
+* a device exchange is the collective of :mod:`.collective`.
+
+``plan.execute()`` runs the plan on a small numpy machine -- register files
+``[warp, lane, slot]``, shuffle rounds, a shared-memory array, device buffers -- and
+returns ``{dst coordinate (dst.axes order): value}``.
+
+>>> import tilelayout as tl
+>>> p = tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32), "float32")
+>>> p.kind, p.mechanism
+('warp-shuffle', 'shared-memory')
+>>> out = p.execute()
+>>> out[(5, 7)]          # (m, laneid): register 5 of lane 7 now holds element (5, 7)
+167
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from ..core import budget
+from ..core.budget import Limits
+from ..core.compose import Layout
+from ..core.dtypes import dtype_bits
+from .cost_model import cvt_instruction
+from .lane_exchange import lane_exchange
+from .mechanisms.collective import classify
+from .mechanisms.staging.smem_choice import SmemChoice, tma_endpoint_choice
+from .mechanisms.tma import TmaBoxes, is_endpoint
+from .model.k_order import match_k, relabel
+from .model.machine import Route, execute, source_values
+from .model.placement import LEVELS, place
+from .model.routing import route_between
+from .outcome import Outcome, between_warps, in_registers, over_devices
+from .plan_stages import Stage
+from .problem.operands import resolve
+from .problem.targeting import TargetChoice
+
+
+@dataclass(frozen=True)
+class ConversionPlan:
+    """How to move a tile from layout ``src`` to layout ``dst`` (see the module doc)."""
+
+    src: Layout
+    dst: Layout
+    shape: tuple[int, ...]
+    dtype: str
+    kind: str
+    mechanism: str
+    reason: str
+    costs: Mapping[str, Any]
+    stages: tuple[Stage, ...]
+    smem: SmemChoice | None = None
+    collective: str | None = None
+    collective_steps: tuple[str, ...] = ()
+    #: the GPU target planned for (:mod:`.targeting`) and why it was chosen
+    target: str | None = None
+    target_from: str = ""
+    #: with a ``"tma"`` endpoint: how TMA moves the tile (:mod:`.tma`)
+    tma: TmaBoxes | None = None
+    _route: Route | None = field(default=None, repr=False, compare=False)
+    #: with ``permute_k``: ``dst[.., k]`` holds ``src[.., k_order[k]]`` (None: K unpermuted)
+    k_order: tuple[int, ...] | None = None
+
+    @property
+    def shuffle_rounds(self) -> int:
+        return int(self.costs.get("shuffle_rounds", 0))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {"src": str(self.src), "dst": str(self.dst), "shape": list(self.shape),
+                "dtype": self.dtype, "target": self.target, "target_from": self.target_from,
+                "k_order": None if self.k_order is None else list(self.k_order),
+                "tma": None if self.tma is None else str(self.tma),
+                "kind": self.kind, "mechanism": self.mechanism,
+                "reason": self.reason,
+                "costs": {k: list(v) if isinstance(v, tuple) else v
+                          for k, v in self.costs.items()},
+                "collective": self.collective, "collective_steps": list(self.collective_steps),
+                "smem": None if self.smem is None else self.smem.to_dict(),
+                "stages": [s.to_dict() for s in self.stages]}
+
+    def __str__(self) -> str:
+        lines = [f"{self.src}  ->  {self.dst}  ({'x'.join(map(str, self.shape))} {self.dtype})",
+                 f"target: {self.target} ({self.target_from})",
+                 f"kind: {self.kind}    mechanism: {self.mechanism}"
+                 + (f" ({self.collective})" if self.collective else ""),
+                 f"why: {self.reason}"]
+        lines += [f"  {i + 1}. {s.text}" for i, s in enumerate(self.stages)]
+        shown = {k: v for k, v in self.costs.items() if not isinstance(v, list | tuple)}
+        lines.append("costs: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+        return "\n".join(lines)
+
+    def execute(self, values: Any = None) -> dict[tuple[int, ...], Any]:
+        """Run the plan on a numpy model of the machine.
+
+        ``values``: ``None`` (every element carries its own flat logical index), an
+        array of the logical shape (per-element values), or a mapping
+        ``{src coordinate tuple (src.axes order): value}``. Returns
+        ``{dst coordinate tuple (dst.axes order): value}``.
+
+        >>> import tilelayout as tl
+        >>> p = tl.plan_conversion("S[(4,8):(1@laneid,1)]", "S[(4,8):(1@laneid,1)]", (4, 8), "float32")
+        >>> p.kind, p.execute()[(1, 2)]
+        ('none', 10)
+        """
+        assert self._route is not None
+        return execute(self._route, source_values(self._route.src, values))
+
+
+def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
+                    dtype: str | None = None, *, target: Any = None,
+                    permute_k: int | None = None,
+                    limits: Limits | None = None) -> ConversionPlan:
+    """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
+
+    Each side is a layout, layout text or ``"preset:NAME[:KEY=VALUE...]"``
+    (:mod:`.operands`): ``shape`` and ``dtype`` default to the presets' (float32 when
+    nothing says; different preset dtypes need ``dtype=``); ``plan.dtype`` is the one
+    planned for. ``target`` (``"sm_80"``, ``"sm_90a"``, ...; default: sm_90a, or the one
+    the presets need, :mod:`.targeting`) decides the instructions and swizzle modes;
+    ``plan.target`` states it.
+
+    Either side may be a shared-memory tile (only axis ``m``): then the plan is the
+    store (or load) through it. Costs: registers moved, shuffle rounds, shared-memory
+    bytes, wavefronts vs ideal, barriers; for collectives the elements and bytes each
+    device sends and receives. The (element x replica) rows it evaluates count against
+    the ``elements`` limit (``limits=`` or ``tl.limits``).
+
+    ``permute_k=dim``: the destination is an MMA operand whose reduction index is tile
+    dimension ``dim``, and the caller will permute the other operand's K the same way
+    (:mod:`.k_order`); the plan may then deliver ``dst[.., k] = src[.., order[k]]`` with
+    ``plan.k_order`` the order that keeps every element in its thread (else its warp).
+
+    >>> import tilelayout as tl
+    >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,1)] + 0", None, "float32")
+    >>> p.kind
+    'none'
+    >>> a, b = "S[(2,4,2):(2,1@laneid,1)]", "S[(2,2,4):(2,1,1@laneid)]"   # lane k // 2, lane k % 4
+    >>> tl.plan_conversion(a, b, (2, 8), "float32").kind
+    'warp-shuffle'
+    >>> q = tl.plan_conversion(a, b, (2, 8), "float32", permute_k=1)
+    >>> q.kind, q.k_order
+    ('none', (0, 2, 4, 6, 1, 3, 5, 7))
+    """
+    if is_endpoint(src) or is_endpoint(dst):
+        with budget.using(limits):
+            return _with_tma(src, dst, shape, dtype, target)
+    ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
+    with budget.using(limits):
+        return _converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target, permute_k),
+                          ops.operands[0].dtype)
+
+
+def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
+    """``p`` with the conversion of the source's element type (its preset's, e.g. a
+    float32 accumulator) to the planned one before the move: ``cvt`` instructions per
+    warp, two values packed into one register where PTX has the ``x2`` form."""
+    if held is None or held.lower() == p.dtype.lower() or p._route is None:
+        return p
+    name, pack = cvt_instruction(held, p.dtype)
+    ps = p._route.src
+    per_lane = int(np.unique(np.stack([p._route.gwarp[0], ps.lane], 1), axis=0,
+                             return_counts=True)[1].max(initial=0))
+    count = -(-per_lane // pack)
+    step = Stage("convert", f"convert {held} -> {p.dtype} in registers: {count} {name} per "
+                 f"thread ({pack} value(s) each)", {"instruction": name, "count": count})
+    return replace(p, stages=(step,) + p.stages,
+                   costs=MappingProxyType({**p.costs, "conversions": count,
+                                           "conversion_instruction": name}))
+
+
+def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None,
+              target: Any) -> ConversionPlan:
+    """A plan with ``"tma"`` as one side: the threads store (load) the shared-memory tile
+    TMA then moves (:func:`~tilelayout.planning.mechanisms.staging.smem_choice.tma_endpoint_choice`)."""
+    store = is_endpoint(dst)
+    choice = tma_endpoint_choice(src, dst, shape, dtype, target)
+    assert choice.tma is not None
+    thread = dst if not store else src
+    ops = resolve([(thread, "src" if store else "dst")], choice.shape, choice.dtype,
+                  "float32", target)
+    layout, on = ops.layouts[0], ops.target
+    pair = (layout, choice.layout) if store else (choice.layout, layout)
+    p = _plan(*pair, choice.shape, choice.dtype, on)
+    if store:
+        p = _converted(p, ops.operands[0].dtype)
+    step = Stage("tma", f"{choice.tma} (cp.async.bulk.tensor, "
+                 f"{'after a fence.proxy.async' if store else 'then an mbarrier wait'})",
+                 {"boxes": choice.tma.boxes, "box": list(choice.tma.box),
+                  "swizzle": choice.tma.swizzle})
+    stages = p.stages + (step,) if store else (step,) + p.stages
+    reason = (f"{p.reason}; TMA then {'stores' if store else 'loaded'} it: {choice.tma}")
+    return replace(p, reason=reason, stages=stages, smem=choice, tma=choice.tma,
+                   costs=MappingProxyType({**p.costs, "tma_boxes": choice.tma.boxes,
+                                           "tma_inner_bytes": choice.tma.inner_bytes}))
+
+
+def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
+          on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
+    bits = dtype_bits(dtype)
+    ps, pd = place(src_l, dst_l, shape)
+    k_order = None
+    if permute_k is not None:
+        order = match_k(ps, pd, permute_k)
+        if order is not None and (order != np.arange(len(order))).any():
+            k_order = tuple(int(x) for x in order)
+            pd = relabel(pd, permute_k, order)
+    route = route_between(ps, pd, bits)
+    rows, level, source = route.dst_rows, route.level, route.source
+    coll = None
+    if any(d.max(initial=0) > 0 for d in (ps.device, pd.device)):
+        coll = classify(ps.device, ps.element, pd.device[rows], pd.element[rows],
+                        int(max(ps.device.max(), pd.device.max())) + 1)
+    shared_side = "shared" in (ps.role, pd.role)
+    if coll is not None and coll.name != "none":
+        kind = "collective"
+    elif shared_side:
+        kind = "shared-memory"
+    else:
+        kind = LEVELS[int(level.max(initial=0))]
+    moved = int(((level == 1) & (ps.slot[source] != pd.slot[rows])).sum()) if not shared_side else 0
+    if kind == "none":
+        out = Outcome("none", "every destination coordinate already holds its element",
+                      (Stage("none", "nothing to move: same coordinates up to replicas"),))
+    elif kind == "registers":
+        out = in_registers(route, moved)
+    elif kind == "collective":
+        assert coll is not None
+        out = over_devices(coll, bits, route)
+    elif kind == "warp-shuffle":
+        out = lane_exchange(route, dtype, moved, on)
+    else:
+        out = between_warps(route, dtype, on)
+    costs = {"elements": int(len(np.unique(pd.element))),
+             "destination_coordinates": int(len(rows)), **out.costs}
+    plan = ConversionPlan(src_l, dst_l, ps.shape, dtype, kind, out.mechanism, out.reason,
+                          MappingProxyType(costs), out.stages, out.smem,
+                          None if kind != "collective" or coll is None else coll.name,
+                          () if kind != "collective" or coll is None else coll.steps,
+                          on.name, on.why, _route=out.route or route, k_order=k_order)
+    if k_order is not None:
+        plan = replace(plan, reason=f"with K (dimension {permute_k}) taken in the order "
+                                    f"{list(k_order)}: {plan.reason}")
+    return plan
