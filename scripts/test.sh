@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite from a fresh clone: sets up .venv, Chromium, a C/C++ compiler and
-# the optional interop tools, runs ruff and pytest (unit, property, CLI, browser, interop tests).
+# The whole test suite from a fresh clone: sets up .venv, Chromium, a C/C++ compiler, the
+# optional interop tools and NVIDIA's CUDA compiler (scripts/ensure-cuda.sh), runs ruff and
+# pytest (unit, property, CLI, browser, interop tests).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -9,6 +10,7 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-compiler.sh
 bash scripts/ensure-axe.sh
 TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute cute-dsl triton}" bash scripts/optional-extras.sh
+bash scripts/ensure-cuda.sh
 echo "[test] ruff" >&2
 .venv/bin/ruff check src tests benchmarks
 echo "[test] pytest" >&2

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tilelayout as tl
-from tilelayout.analysis.conflicts import wavefronts_batch
+from tilelayout.analysis.conflicts import linear_wavefronts, wavefronts_batch
 
 
 def brute_wavefronts(addrs, access):
@@ -131,3 +132,26 @@ def test_tile_conflicts_bad_inputs(dtype, shape, access):
     L = tl.TileLayout([(math.prod(shape), 1, "m")])
     with pytest.raises(tl.LayoutError):
         tl.tile_conflicts(L, dtype, shape, access)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([1, 2, 4, 8, 16]), st.integers(0, 5), st.data())
+def test_the_closed_form_of_xor_linear_requests_is_the_model(access, lanes, data):
+    """linear_wavefronts equals wavefronts_batch on every XOR-linear request (sub-word
+    accesses charged as the word that holds them)."""
+    unit = max(access, 4)
+    vectors = [data.draw(st.integers(0, 4095)) * access for _ in range(lanes)]
+    base = data.draw(st.integers(0, 255)) * unit
+    addr = []
+    for lane in range(32):
+        if lane >= 1 << lanes:
+            addr.append(-1)
+            continue
+        a = base
+        for k, v in enumerate(vectors):
+            if lane >> k & 1:
+                a ^= v
+        addr.append(a // unit * unit)
+    wavefronts, ideal = linear_wavefronts(vectors, access)
+    assert wavefronts == int(wavefronts_batch(np.array([addr]), unit)[0])
+    assert ideal == max(1, (1 << lanes) * unit // 128)

@@ -97,6 +97,48 @@ def smem_wavefronts(byte_addresses: Sequence[int | None], access_bytes: int) -> 
     return int(wavefronts_batch(np.asarray([row], dtype=np.int64), access_bytes)[0])
 
 
+def linear_wavefronts(lane_bytes: Sequence[int], access_bytes: int) -> tuple[int, int]:
+    """Wavefronts and ideal of one warp-wide request whose lane addresses are XOR-linear in
+    the lane id: lane ``l`` starts at ``c ^ XOR(lane_bytes[k] for the set bits k of l)``
+    for some constant ``c`` (lanes ``2**len(lane_bytes)`` and up are inactive). The same
+    model as :func:`smem_wavefronts`, in closed form: in a phase the lanes' units
+    (``access_bytes``, at least one 4-byte word) form an affine subspace, each bank line
+    of ``128 / unit`` units is hit by the same number of distinct units, so a phase costs
+    ``2**(rank(units) - rank(units mod lines))``. Accesses under 4 bytes are charged as
+    the 4-byte word holding them (docs/data-movement.md).
+
+    >>> linear_wavefronts([4, 8, 16, 32, 64], 4)        # 32 consecutive words
+    (1, 1)
+    >>> linear_wavefronts([128, 256, 512, 1024, 2048], 4)  # all in bank 0
+    (32, 1)
+    >>> linear_wavefronts([16, 32, 0, 0, 0], 16)        # lanes 4.. repeat: broadcast
+    (4, 4)
+    """
+    unit = max(SMEM_BANK_BYTES, int(access_bytes))
+    if unit & (unit - 1) or unit > 16:
+        raise LayoutError(f"access_bytes must be a power of two up to 16, got {access_bytes}")
+    shift = unit.bit_length() - 1
+    phase_bits = (WARP * SMEM_BANK_BYTES // unit).bit_length() - 1
+    line = WARP * SMEM_BANK_BYTES // unit  # units per bank line
+    lanes = list(lane_bytes)
+    phases = 1 << max(0, len(lanes) - phase_bits)
+    units = [int(b) >> shift for b in lanes[:phase_bits]]
+    excess = _rank(units) - _rank([u % line for u in units])
+    return phases << excess, phases
+
+
+def _rank(vectors: Sequence[int]) -> int:
+    rows: dict[int, int] = {}
+    for v in vectors:
+        while v:
+            top = v.bit_length() - 1
+            if top not in rows:
+                rows[top] = v
+                break
+            v ^= rows[top]
+    return len(rows)
+
+
 @dataclass(frozen=True)
 class ConflictReport:
     """Bank conflicts of one warp-wide access (model; see the module docstring)."""

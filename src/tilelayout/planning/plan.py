@@ -30,8 +30,9 @@ returns ``{dst coordinate (dst.axes order): value}``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -41,6 +42,7 @@ from ..core import budget
 from ..core.budget import Limits
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bits
+from ..core.errors import LayoutError
 from .cost_model import cvt_instruction
 from .lane_exchange import lane_exchange
 from .mechanisms.collective import classify
@@ -48,8 +50,9 @@ from .mechanisms.staging.smem_choice import SmemChoice, tma_endpoint_choice
 from .mechanisms.tma import TmaBoxes, is_endpoint
 from .model.k_order import match_k, relabel
 from .model.machine import Route, execute, source_values
-from .model.placement import LEVELS, place
+from .model.placement import LEVELS, PlanError, place
 from .model.routing import route_between
+from .on_bits import plan_on_bits
 from .outcome import Outcome, between_warps, in_registers, over_devices
 from .plan_stages import Stage
 from .problem.operands import resolve
@@ -77,9 +80,21 @@ class ConversionPlan:
     target_from: str = ""
     #: with a ``"tma"`` endpoint: how TMA moves the tile (:mod:`.tma`)
     tma: TmaBoxes | None = None
-    _route: Route | None = field(default=None, repr=False, compare=False)
+    _route_value: Route | None = field(default=None, repr=False, compare=False)
+    #: a plan found on bits (:mod:`.on_bits`) builds its route only when executed
+    _make_route: Callable[[], Route] | None = field(default=None, repr=False, compare=False)
+    #: register values each source thread holds (a plan found on bits knows it unrouted)
+    _values_per_thread: int | None = field(default=None, repr=False, compare=False)
     #: with ``permute_k``: ``dst[.., k]`` holds ``src[.., k_order[k]]`` (None: K unpermuted)
     k_order: tuple[int, ...] | None = None
+
+    @cached_property
+    def _route(self) -> Route:
+        """The machine model's route (built on first use for a plan found on bits)."""
+        if self._route_value is not None:
+            return self._route_value
+        assert self._make_route is not None
+        return self._make_route()
 
     @property
     def shuffle_rounds(self) -> int:
@@ -123,8 +138,8 @@ class ConversionPlan:
         >>> p.kind, p.execute()[(1, 2)]
         ('none', 10)
         """
-        assert self._route is not None
-        return execute(self._route, source_values(self._route.src, values))
+        route = self._route
+        return execute(route, source_values(route.src, values))
 
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
@@ -175,12 +190,17 @@ def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
     """``p`` with the conversion of the source's element type (its preset's, e.g. a
     float32 accumulator) to the planned one before the move: ``cvt`` instructions per
     warp, two values packed into one register where PTX has the ``x2`` form."""
-    if held is None or held.lower() == p.dtype.lower() or p._route is None:
+    if held is None or held.lower() == p.dtype.lower():
         return p
     name, pack = cvt_instruction(held, p.dtype)
-    ps = p._route.src
-    per_lane = int(np.unique(np.stack([p._route.gwarp[0], ps.lane], 1), axis=0,
-                             return_counts=True)[1].max(initial=0))
+    if p._values_per_thread is not None:
+        per_lane = p._values_per_thread
+    elif p._route_value is None:
+        return p
+    else:
+        ps = p._route_value.src
+        per_lane = int(np.unique(np.stack([p._route_value.gwarp[0], ps.lane], 1), axis=0,
+                                 return_counts=True)[1].max(initial=0))
     count = -(-per_lane // pack)
     step = Stage("convert", f"convert {held} -> {p.dtype} in registers: {count} {name} per "
                  f"thread ({pack} value(s) each)", {"instruction": name, "count": count})
@@ -217,6 +237,52 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
 
 def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
           on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
+    """The plan: on bits when both layouts are bit maps (:mod:`.on_bits`); element by
+    element otherwise, and also when the bit plan does not provably reach the lower
+    bounds, keeping the cheaper of the two (:func:`_key`)."""
+    bit = None
+    if permute_k is None:
+        try:
+            dims = src_l.check_shape(shape)
+        except LayoutError as exc:
+            raise PlanError(f"source layout: {exc}") from None
+        found = plan_on_bits(src_l, dst_l, dims, dtype, on) if dst_l.size() == src_l.size() \
+            else None
+        if found is not None:
+            bit = ConversionPlan(src_l, dst_l, dims, dtype, found.kind, found.mechanism,
+                                 found.reason, MappingProxyType(dict(found.costs)),
+                                 found.stages, found.smem, None, (), on.name, on.why,
+                                 _make_route=found.make_route,
+                                 _values_per_thread=found.values_per_thread)
+            if found.at_floor:
+                return bit
+    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
+    return bit if bit is not None and _key(bit) <= _key(plan) else plan
+
+
+def _key(p: ConversionPlan) -> tuple[float, float, float]:
+    """How two plans of one conversion compare: wavefronts, shared-memory bytes, then
+    data-movement instructions per warp (shared-memory instructions, shuffles, selects
+    and byte permutes, barriers)."""
+    c = p.costs
+    warps = max(1, int(c.get("warps", 0)) or _warps(p))
+    instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
+                    + c.get("barriers", 0) + c.get("shuffle_rounds", 0)
+                    + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0))
+    return (c.get("wavefronts", 0), c.get("smem_bytes", 0), instructions)
+
+
+def _warps(p: ConversionPlan) -> int:
+    smem = p.smem
+    if smem is not None and smem.write.warps:
+        return len(smem.write.warps)
+    if smem is not None and smem.read.warps:
+        return len(smem.read.warps)
+    return 1
+
+
+def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
+                   on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
     k_order = None
@@ -257,7 +323,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                           MappingProxyType(costs), out.stages, out.smem,
                           None if kind != "collective" or coll is None else coll.name,
                           () if kind != "collective" or coll is None else coll.steps,
-                          on.name, on.why, _route=out.route or route, k_order=k_order)
+                          on.name, on.why, _route_value=out.route or route, k_order=k_order)
     if k_order is not None:
         plan = replace(plan, reason=f"with K (dimension {permute_k}) taken in the order "
                                     f"{list(k_order)}: {plan.reason}")

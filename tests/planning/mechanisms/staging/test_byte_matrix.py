@@ -85,7 +85,7 @@ def test_8_bit_transposes_use_them_where_the_target_has_them(src, dst, shape):
     floor = 2 * int(np.prod(shape)) // 128
     assert new.costs["wavefronts"] == floor < old.costs["wavefronts"]
     assert new.costs["load_instruction"] == "ldmatrix.m16n16.x2.trans.b8"
-    assert "b8" not in str(old.costs["load_instruction"])
+    assert "matrix" not in str(old.costs["load_instruction"])
     warps = int(np.prod(shape)) // 1024
     assert new.costs["store_requests"] + new.costs["load_requests"] == 6 * warps
     for p in (new, old):

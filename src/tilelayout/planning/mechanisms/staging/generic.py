@@ -1,0 +1,435 @@
+"""Triton's own shared-memory choice for a register-to-register conversion, on bits.
+
+When a conversion crosses warps, Triton (``transferWithinBlockSwizzling``) stages the
+tile through a swizzled shared-memory buffer that it synthesizes from the two layouts'
+bit maps (``optimalSwizzling`` in ``lib/Tools/GenericSwizzling.cpp``; docs/hardware.md,
+*Triton's generic swizzle*). This module is that synthesis, written here from its
+published behaviour, so that the compiler's own choice is always one of our
+candidates (docs/data-movement.md):
+
+* the **vector** bases: element bits both layouts keep in registers (16 bytes at most),
+  so both sides move whole vectors;
+* for each pair of instructions the target has (``st.shared`` / ``stmatrix`` /
+  ``stmatrix.trans`` for the store, the ``ld`` forms for the load: :func:`tiles`), the
+  **tile** whose addresses one wavefront carries;
+* the **segment** bases (:func:`segment`): the address bits above one 128-byte line,
+  chosen outside both sides' tiles where possible and otherwise as XORs of the two
+  sides' differing bases, which is what removes bank conflicts; the **bank** bases
+  complete the space;
+* the **reps**: segment bases both layouts hold in registers are taken out of the
+  buffer -- the tile is moved in passes through a buffer that size (a barrier between
+  passes) -- keeping two for the matrix instructions' ``.x4``.
+
+The pair with the fewest estimated conflicts (then the most passes) wins, as in Triton.
+Every vector here is a flat element index in Triton's bit order (dimension 0 lowest:
+callers convert with :func:`triton_order`), because the synthesis breaks ties by bit
+position.
+
+>>> src = ((1, 2, 4), (8, 16, 32, 64, 128), ())           # 8 elements per lane in a row
+>>> dst = ((32, 64, 128), (1, 2, 4, 8, 16), ())           # ... in a column
+>>> s = swizzle(src, dst, 16, 8)
+>>> s.reps, (s.store, s.load), len(s.address)
+((), ('shared', 'shared'), 8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Map = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # (reg, lane, warp) vectors
+
+
+@dataclass(frozen=True)
+class InstructionTile:
+    """What one warp-wide shared-memory instruction needs of a layout (Triton's
+    ``LocalMemOpTile``): ``lane_contig`` -- the lane bits whose elements sit side by side
+    in one 16-byte row (the rest of the row are register bits); ``lane_addr`` -- the lane
+    bits that give the row addresses one wavefront carries (with ``3 - len`` register
+    bits first)."""
+
+    name: str
+    lane_contig: tuple[int, ...]
+    lane_addr: tuple[int, ...]
+
+
+#: ld.shared / st.shared (.v4 at most), stmatrix / ldmatrix (.x4), and the .trans forms
+SHARED = InstructionTile("shared", (), (0, 1, 2))
+MATRIX = InstructionTile("matrix", (0, 1), (2, 3, 4))
+MATRIX_TRANS = InstructionTile("matrix.trans", (2, 3, 4), (0, 1))
+
+
+def tiles(bits: int, stmatrix: bool, ldmatrix: bool
+          ) -> tuple[tuple[InstructionTile, ...], tuple[InstructionTile, ...]]:
+    """The instruction tiles the target offers the store side and the load side for
+    ``bits``-bit elements (Triton's ``getSrcDstTiles``): the shared forms always, the
+    matrix forms for elements of at most 32 bits, their ``.trans`` forms for 16 bits.
+
+    >>> [t.name for t in tiles(16, True, True)[0]]
+    ['shared', 'matrix', 'matrix.trans']
+    """
+    src, dst = [SHARED], [SHARED]
+    if bits <= 32:
+        if stmatrix:
+            src.append(MATRIX)
+        if ldmatrix:
+            dst.append(MATRIX)
+    if bits == 16:
+        if stmatrix:
+            src.append(MATRIX_TRANS)
+        if ldmatrix:
+            dst.append(MATRIX_TRANS)
+    return tuple(src), tuple(dst)
+
+
+# -- F2 helpers in Triton's conventions (pivots are the lowest set bits) ------------------
+
+def _low(v: int) -> int:
+    return (v & -v).bit_length() - 1
+
+
+def _rref(vectors: Sequence[int]) -> list[int]:
+    """The reduced row echelon form of ``vectors`` (columns = bits, lowest first): each
+    nonzero row's lowest set bit is its pivot, and no other row has that bit."""
+    rows: list[int] = []
+    for v in vectors:
+        for r in rows:
+            if v >> _low(r) & 1:
+                v ^= r
+        if v:
+            p = _low(v)
+            rows = [r ^ v if r >> p & 1 else r for r in rows]
+            rows.append(v)
+    return rows
+
+
+def orthogonal(vectors: Sequence[int], dim: int) -> list[int]:
+    """A basis of the vectors orthogonal (dot product over F2) to all of ``vectors``
+    (Triton's ``nullspaceBasis``).
+
+    >>> orthogonal([0b011], 3)
+    [3, 4]
+    """
+    piv = {_low(r): r for r in _rref(vectors)}
+    out = []
+    for f in range(dim):
+        if f in piv:
+            continue
+        v = 1 << f
+        for p, r in piv.items():
+            if r >> f & 1:
+                v ^= 1 << p
+        out.append(v)
+    return out
+
+
+def complement(vectors: Sequence[int], dim: int) -> list[int]:
+    """Unit vectors completing ``vectors`` to the whole space: the bits that are not
+    pivots (Triton's ``complementBasis``).
+
+    >>> complement([0b011], 3)
+    [2, 4]
+    """
+    piv = {_low(r) for r in _rref(vectors)}
+    return [1 << i for i in range(dim) if i not in piv]
+
+
+def intersection(b1: Sequence[int], b2: Sequence[int], dim: int) -> list[int]:
+    """A basis of ``span(b1) & span(b2)``; when both are unit vectors, the common ones in
+    ``b1``'s order (Triton's ``intersectionBasis``).
+
+    >>> intersection([4, 1, 2], [2, 4], 3)
+    [4, 2]
+    """
+    if all(v & (v - 1) == 0 for v in (*b1, *b2)):
+        other = set(b2)
+        return [v for v in b1 if v and v in other]
+    return orthogonal(orthogonal(b1, dim) + orthogonal(b2, dim), dim)
+
+
+def segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int, length: int
+            ) -> list[int]:
+    """``length`` segment bases (the address bits above one bank line): first unit
+    vectors neither side's bank tile uses, then the XORs ``a ^ b`` of the sides'
+    differing tile bases (neither side conflicts on those), then -- only when there are
+    not enough -- the differing bases themselves (each one a 2-way conflict on one
+    side). Triton's ``computeSegment``.
+
+    >>> segment([1, 2], [4, 8], 4, 2)
+    [5, 10]
+    """
+    s, d = set(bank_src) - {0}, set(bank_dst) - {0}
+    out = [1 << b for b in range(dim) if (1 << b) not in s and (1 << b) not in d]
+    if len(out) >= length:
+        return out[:length]
+    a = sorted(v for v in s if v not in d)
+    b = sorted(v for v in d if v not in s)
+    if len(a) > len(b):
+        a, b = b, a
+    conflicts = min(max(0, length - len(a) - len(out)), len(a))
+    out += [a[i] ^ b[i] for i in range(conflicts, len(a))]
+    out += a[:conflicts] + b[:conflicts]
+    return out[:length]
+
+
+@dataclass(frozen=True)
+class Swizzled:
+    """The shared-memory buffer Triton synthesizes: element-index vectors of the
+    address bits, lowest first -- ``vector`` (inside one vector), ``bank`` (inside one
+    128-byte line), ``segment`` (the lines) -- and ``reps``, the element bits moved in
+    passes (outside the buffer). ``store`` / ``load``: the instruction tiles chosen
+    (``shared``, ``matrix`` or ``matrix.trans``)."""
+
+    vector: tuple[int, ...]
+    bank: tuple[int, ...]
+    segment: tuple[int, ...]
+    reps: tuple[int, ...]
+    store: str
+    load: str
+
+    @property
+    def address(self) -> tuple[int, ...]:
+        """The buffer's address bits, lowest first: vector, bank, segment."""
+        return self.vector + self.bank + self.segment
+
+
+def synthesize(src: Map, dst: Map, bits: int, vector: Sequence[int], tile_src: Sequence[int],
+                tile_dst: Sequence[int], dim: int, keep: int = 0
+                ) -> tuple[tuple[int, ...], ...]:
+    """(vector, bank, segment, reps) for the given vector bases and sides' tiles
+    (Triton's ``optimalSwizzling`` with ``buildReps``)."""
+    vector = list(vector)
+    bank_bits = min(max(0, (1024 // ((1 << len(vector)) * bits)).bit_length() - 1),
+                    dim - len(vector))
+    seg = segment(vector + list(tile_src), vector + list(tile_dst), dim,
+                  dim - bank_bits - len(vector))
+    bank = complement(vector + seg, dim)
+    both = set(src[0]) & set(dst[0])
+    kept, reps = [], []
+    for v in seg:
+        if v in both:
+            if keep > 0:
+                keep -= 1
+                kept.append(v)
+            else:
+                reps.append(v)
+        else:
+            kept.append(v)
+    return tuple(vector), tuple(bank), tuple(kept), tuple(reps)
+
+
+def _vector_bases(src: Map, dst: Map, bits: int, dim: int) -> list[int]:
+    """The vector bases of the plain ``ld`` / ``st.shared`` synthesis (Triton's
+    ``getVbasis``): registers both sides share (16 bytes at most); under 32 bits,
+    filled up to a word with one side's next registers -- the side whose remaining
+    registers are more often the other side's lanes (those widen its vectors without
+    conflicts on the other side) -- then those extra registers."""
+    reg_s, reg_d = list(src[0]), list(dst[0])
+    lane_s, lane_d = set(src[1]), set(dst[1])
+    vb = intersection(reg_s, reg_d, dim)[: max(0, (128 // bits).bit_length() - 1)]
+    per_word = 0 if bits > 32 else (32 // bits).bit_length() - 1
+    widest = max(0, (128 // max(bits, 32)).bit_length() - 1)
+
+    def extra(regs: list[int], have: list[int], lanes: set[int]) -> list[int]:
+        out: list[int] = []
+        for r in regs:
+            if r in have:
+                continue
+            if r in lanes:
+                out.append(r)
+            if len(out) == widest:
+                break
+        return out
+
+    def fill(regs: list[int], have: list[int]) -> list[int]:
+        return have + [regs[i] for i in range(len(have), min(per_word, len(regs)))]
+
+    vec_src = True
+    if (1 << len(vb)) * bits < 32:
+        sp, dp = reg_s[: len(vb)] == vb, reg_d[: len(vb)] == vb
+        if vb and not sp and not dp:
+            reg_s = vb + [r for r in reg_s if r not in vb]
+            reg_d = vb + [r for r in reg_d if r not in vb]
+            sp = dp = True
+        if sp and dp:
+            es = extra(reg_s, fill(reg_s, vb), lane_d)
+            ed = extra(reg_d, fill(reg_d, vb), lane_s)
+            sp = len(es) >= len(ed)
+        vec_src = sp
+        vb = fill(reg_s if vec_src else reg_d, vb)
+    return vb + (extra(reg_s, vb, lane_d) if vec_src else extra(reg_d, vb, lane_s))
+
+
+def _plain(src: Map, dst: Map, bits: int, dim: int) -> Swizzled:
+    """The ``ld`` / ``st.shared`` synthesis (Triton's ``optimalSwizzlingLdSt``)."""
+    vb = _vector_bases(src, dst, bits, dim)
+
+    def tile(side: Map) -> list[int]:
+        n = 0
+        while n < len(vb) and n < len(side[0]) and side[0][n] == vb[n]:
+            n += 1
+        lanes = list(side[1])
+        if (1 << n) * bits > 32:
+            lanes = lanes[: len(lanes) - ((1 << n) * bits // 32).bit_length() + 1]
+        return [v for v in lanes if v not in vb]
+
+    v, b, s, r = synthesize(src, dst, bits, vb, tile(src), tile(dst), dim)
+    return Swizzled(v, b, s, r, "shared", "shared")
+
+
+def coordinates(side: Map, vector: int) -> tuple[int, int, int] | None:
+    """``vector`` as (register bits, lane bits, warp bits) of ``side``: the hardware
+    position that holds it (its nonzero bases are independent), or None when none does.
+
+    >>> coordinates(((1, 2), (4,), (8,)), 0b1101)
+    (1, 1, 1)
+    """
+    basis = [(v, k, w) for w, vs in enumerate(side) for k, v in enumerate(vs) if v]
+    rows: dict[int, tuple[int, int]] = {}  # leading bit -> (vector, which bases)
+    for i, (v, _, _) in enumerate(basis):
+        x = 1 << i
+        while v:
+            top = v.bit_length() - 1
+            if top not in rows:
+                rows[top] = (v, x)
+                break
+            v ^= rows[top][0]
+            x ^= rows[top][1]
+    x, t = 0, vector
+    while t:
+        top = t.bit_length() - 1
+        if top not in rows:
+            return None
+        t ^= rows[top][0]
+        x ^= rows[top][1]
+    out = [0, 0, 0]
+    for i, (_, k, w) in enumerate(basis):
+        if x >> i & 1:
+            out[w] |= 1 << k
+    return out[0], out[1], out[2]
+
+
+def _tile_vector(a: Map, b: Map, reg_a: int, reg_b: int, contig_a: Sequence[int],
+                 contig_b: Sequence[int], dim: int) -> list[int] | None:
+    """The vector bases for an instruction pair, or None when the two layouts cannot
+    both use it (Triton's ``optimalSwizzlingTile``): registers both share, then the
+    lanes of the side with fewer registers per row, which must be registers (its first
+    ones) or the same lanes (the rest) of the other side."""
+    if reg_a < reg_b:
+        return _tile_vector(b, a, reg_b, reg_a, contig_b, contig_a, dim)
+    vb = intersection(a[0], b[0], dim)
+    if len(vb) < reg_b:
+        return None
+    vb = vb[:reg_b]
+    lane_a = [a[1][i] if i < len(a[1]) else 0 for i in contig_a]
+    lane_b = [b[1][i] if i < len(b[1]) else 0 for i in contig_b]
+    if 0 in lane_a or 0 in lane_b:
+        return None
+    where = [coordinates(a, v) for v in lane_b]
+    if any(c is None for c in where):
+        return None
+    for i in range(reg_a - reg_b):
+        if where[i][0] == 0:  # type: ignore[index]
+            return None
+    for ia, c in zip(contig_a, where[len(where) - len(contig_a):], strict=True):
+        if c[1] != 1 << ia:  # type: ignore[index]
+            return None
+    return vb + lane_b
+
+
+def _side_tile(t: InstructionTile, side: Map, vb: Sequence[int]) -> list[int] | None:
+    """The element bases one wavefront's addresses vary over on this side: the first
+    registers outside the vector, then the address lanes (Triton's ``getTile``)."""
+    need = 3 - len(t.lane_addr)
+    out = [r for r in side[0] if r not in vb][:need]
+    if len(out) < need or any(i >= len(side[1]) for i in t.lane_addr):
+        return None
+    return out + [side[1][i] for i in t.lane_addr]
+
+
+def _conflicts(seg: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int],
+               dim: int) -> int:
+    """Triton's estimate of the bank conflicts: ``2**dim(segment & tile) - 1`` per side."""
+    return (2 ** len(intersection(seg, tile_src, dim)) - 1) + \
+        (2 ** len(intersection(seg, tile_dst, dim)) - 1)
+
+
+def pair_options(src: Map, dst: Map, bits: int, dim: int, *, stmatrix: bool = False,
+                 ldmatrix: bool = False) -> list[tuple[tuple[int, int], Swizzled]]:
+    """Every instruction pair both layouts can use, with the buffer Triton synthesizes
+    for it and Triton's ranking key (estimated conflicts, then minus the passes)."""
+    total = max(0, (128 // bits).bit_length() - 1)
+    src_tiles, dst_tiles = tiles(bits, stmatrix, ldmatrix)
+    out = []
+    for ts in src_tiles:
+        for td in dst_tiles:
+            vb = _tile_vector(src, dst, total - len(ts.lane_contig), total - len(td.lane_contig),
+                              ts.lane_contig, td.lane_contig, dim)
+            if vb is None:
+                continue
+            tile_s, tile_d = _side_tile(ts, src, vb), _side_tile(td, dst, vb)
+            if tile_s is None or tile_d is None:
+                continue
+            keep = min(len(ts.lane_contig) + len(ts.lane_addr) - 3,
+                       len(td.lane_contig) + len(td.lane_addr) - 3)
+            v, b, s, r = synthesize(src, dst, bits, vb, tile_s, tile_d, dim, keep)
+            out.append(((_conflicts(s, tile_s, tile_d, dim), -len(r)),
+                        Swizzled(v, b, s, r, ts.name, td.name)))
+    return out
+
+
+def plain(src: Map, dst: Map, bits: int, dim: int) -> Swizzled:
+    """The ``ld`` / ``st.shared`` synthesis (Triton's ``optimalSwizzlingLdSt``), which
+    Triton uses when no instruction pair fits both layouts."""
+    return _plain(src, dst, bits, dim)
+
+
+def swizzle(src: Map, dst: Map, bits: int, dim: int, *, stmatrix: bool = False,
+            ldmatrix: bool = False) -> Swizzled:
+    """The buffer Triton synthesizes to stage ``src -> dst`` (both without broadcast
+    registers, vectors in Triton's bit order, over a tile of ``2**dim`` elements) for
+    ``bits``-bit elements (its ``optimalSwizzling``): among the instruction pairs both
+    layouts can use -- ``stmatrix`` / ``ldmatrix``: whether the target has them -- the
+    one with the fewest estimated conflicts, then the most passes; the plain ``ld`` /
+    ``st.shared`` synthesis when no pair fits."""
+    options = pair_options(src, dst, bits, dim, stmatrix=stmatrix, ldmatrix=ldmatrix)
+    if not options:
+        return _plain(src, dst, bits, dim)
+    best = options[0]
+    for o in options[1:]:
+        if o[0] < best[0]:
+            best = o
+    return best[1]
+
+
+def triton_order(shape: Sequence[int]) -> tuple[int, ...]:
+    """For each bit of our row-major flat index, the bit of Triton's flat index (its
+    dimension 0 lowest) it is.
+
+    >>> triton_order((2, 4))     # row-major bits: col 0, col 1, row 0
+    (1, 2, 0)
+    """
+    logs = [int(s).bit_length() - 1 for s in shape]
+    start = [sum(logs[:d]) for d in range(len(shape))]
+    out: list[int] = []
+    for d in reversed(range(len(shape))):
+        out.extend(start[d] + b for b in range(logs[d]))
+    return tuple(out)
+
+
+def permute_bits(v: int, order: Sequence[int]) -> int:
+    """``v`` with bit ``i`` moved to bit ``order[i]``.
+
+    >>> permute_bits(0b011, (1, 2, 0))
+    6
+    """
+    out = 0
+    for i, o in enumerate(order):
+        if v >> i & 1:
+            out |= 1 << o
+    return out
+
+
+__all__ = ["InstructionTile", "MATRIX", "MATRIX_TRANS", "SHARED", "Swizzled", "complement",
+           "coordinates", "intersection", "orthogonal", "pair_options", "permute_bits", "plain",
+           "segment", "swizzle", "synthesize", "tiles", "triton_order"]

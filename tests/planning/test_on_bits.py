@@ -1,0 +1,61 @@
+"""Plans found on bits: they execute to the destination layout, they are what
+plan_conversion returns for bit maps crossing warps, they never cost more than the
+element-by-element planner, and layouts that are not bit maps are left to it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tilelayout as tl
+from tests.planning.conftest import expected
+from tests.planning.mechanisms.staging.test_instructions import linear_pair
+from tilelayout.planning import plan as plan_module
+from tilelayout.planning.on_bits import plan_on_bits
+from tilelayout.planning.problem.targeting import resolve_target
+
+
+@settings(max_examples=30, deadline=None)
+@given(linear_pair(), st.sampled_from(["float16", "float32", "int8"]),
+       st.sampled_from(["sm_80", "sm_90a"]))
+def test_plans_on_bits_deliver_and_never_cost_more(p, dtype, target):
+    src, dst, n = p
+    on = resolve_target(target)
+    a, b = tl.parse(src), tl.parse(dst)
+    found = plan_on_bits(a, b, (1 << n,), dtype, on)
+    plan = tl.plan_conversion(src, dst, (1 << n,), dtype, target=target)
+    assert plan.execute() == expected(plan.dst, plan.shape)
+    if found is None:
+        return
+    element = plan_module._plan_elements(a, b, (1 << n,), dtype, on)
+    assert plan_module._key(plan) <= plan_module._key(element)
+
+
+def test_the_issue_example_is_planned_on_bits_in_passes():
+    mma = [tl.presets.get("triton.nvmma_distributed", version=2, warps_per_cta=w,
+                          shape=(256, 256)).layout for w in ((1, 4), (4, 1))]
+    p = tl.plan_conversion(*mma, (256, 256), "float16", target="sm_80")
+    assert p.smem.family == "bits"
+    assert (p.costs["smem_bytes"], p.costs["wavefronts"]) == (8192, 2048)
+    assert p.costs["passes"] == 16
+
+
+def test_layouts_that_are_not_bit_maps_are_left_to_the_element_planner():
+    on = resolve_target("sm_80")
+    a = tl.parse("S[(4,32):(1@warpid,1@laneid)] + 1@warpid")
+    b = tl.parse("S[(32,4):(1@laneid,1@warpid)]")
+    assert plan_on_bits(a, b, (4, 32), "float32", on) is None
+    assert plan_on_bits(tl.parse("S[(32,4):(1@laneid,1)]"), tl.parse("S[(32,4):(1,1@laneid)]"),
+                        (32, 4), "float32", on) is None  # inside one warp: shuffles
+
+
+def test_a_float32_source_converted_counts_its_registers():
+    """A float32 accumulator stored as float16: the conversion count comes from the bit
+    map (two values per cvt), without building the route."""
+    src = tl.presets.get("triton.nvmma_distributed", version=2, warps_per_cta=(1, 4),
+                         shape=(64, 64)).layout
+    dst = tl.presets.get("triton.nvmma_distributed", version=2, warps_per_cta=(4, 1),
+                         shape=(64, 64)).layout
+    p = tl.plan_conversion(src, dst, (64, 64), "float16")
+    assert p._route_value is None  # nothing was enumerated
+    assert p.execute() == expected(p.dst, p.shape)
