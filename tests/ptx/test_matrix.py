@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tilelayout.planning.byte_matrix import byte_lane_addresses
+from tilelayout.planning.mechanisms.staging.byte_matrix import byte_lane_addresses
 
 from ..planning.scenarios.ptx_replay import replay
 from .errors import UnknownInstruction

@@ -40,6 +40,17 @@ from .problem.targeting import TargetChoice
 
 
 @dataclass(frozen=True)
+class BitProgram:
+    """What a plan found on bits does, as bits: both register layouts' bit maps and the
+    staging (buffer address and pass bits, each side's instruction), from which code
+    computes every address as an XOR of lane and warp bits."""
+
+    src: ThreadBits
+    dst: ThreadBits
+    staging: BitStaging | None = None
+
+
+@dataclass(frozen=True)
 class BitOutcome:
     """A plan found on bits: its kind and mechanism, why, stages, costs, the buffer it
     stages through, and how to build the machine model's route when it is executed."""
@@ -56,6 +67,7 @@ class BitOutcome:
     #: the plan reaches the lower bounds (no plan moves fewer wavefronts or issues
     #: fewer instructions): nothing else need be searched
     at_floor: bool
+    program: BitProgram
 
 
 def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
@@ -102,7 +114,8 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
         return replace(route, staging=run)
 
     return BitOutcome("shared-memory", "shared-memory", reason, stages, costs, choice,
-                      make_route, 1 << len(s.reg), at_floor(chosen, s, d))
+                      make_route, 1 << len(s.reg), at_floor(chosen, s, d),
+                      BitProgram(s, d, chosen))
 
 
 def at_floor(chosen: BitStaging, s: ThreadBits, d: ThreadBits) -> bool:
@@ -119,4 +132,4 @@ def at_floor(chosen: BitStaging, s: ThreadBits, d: ThreadBits) -> bool:
     return chosen.wavefronts <= wave and chosen.store.per_warp + chosen.load.per_warp <= instr
 
 
-__all__ = ["BitOutcome", "plan_on_bits"]
+__all__ = ["BitOutcome", "BitProgram", "at_floor", "plan_on_bits"]

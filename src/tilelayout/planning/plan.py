@@ -85,6 +85,9 @@ class ConversionPlan:
     _make_route: Callable[[], Route] | None = field(default=None, repr=False, compare=False)
     #: register values each source thread holds (a plan found on bits knows it unrouted)
     _values_per_thread: int | None = field(default=None, repr=False, compare=False)
+    #: a plan found on bits: what it moves and how, as bits (:class:`.on_bits.BitProgram`),
+    #: for code that computes addresses from lane and warp bits
+    _bits: Any = field(default=None, repr=False, compare=False)
     #: with ``permute_k``: ``dst[.., k]`` holds ``src[.., k_order[k]]`` (None: K unpermuted)
     k_order: tuple[int, ...] | None = None
 
@@ -253,7 +256,8 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  found.reason, MappingProxyType(dict(found.costs)),
                                  found.stages, found.smem, None, (), on.name, on.why,
                                  _make_route=found.make_route,
-                                 _values_per_thread=found.values_per_thread)
+                                 _values_per_thread=found.values_per_thread,
+                                 _bits=found.program)
             if found.at_floor:
                 return bit
     plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
