@@ -40,6 +40,7 @@ import numpy as np
 from tilelayout.analysis.conflicts import wavefronts_batch
 
 from .ptx_integer import COMPARE, MASK, alu
+from .ptx_opcodes import kind
 from .ptx_text import (
     MEM,
     REG,
@@ -276,6 +277,9 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if base in ("bra", "brx", "call"):
         raise ReplayError(f"line {line}: {op}: control flow (a loop or a call) is not "
                           f"replayed; the replay evaluates straight-line kernels only")
+    if kind(op) is None:
+        raise ReplayError(f"line {line}: {op} is an instruction the replay does not know "
+                          f"(the known ones: tests/planning/scenarios/ptx_opcodes.py)")
     pred = None if guard is None else m.value(guard[1:], line)
     if guard is not None and pred is None:  # a data-dependent guard (e.g. elect.sync)
         if op.startswith(("st.shared", "ld.shared", "stmatrix", "ldmatrix")):
