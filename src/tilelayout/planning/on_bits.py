@@ -88,6 +88,9 @@ class BitOutcome:
     #: fewer instructions): nothing else need be searched
     at_floor: bool
     program: BitProgram
+    #: the compiler's own choice for this conversion, as (shared-memory bytes,
+    #: wavefronts, instructions per warp): no plan may be worse in any of them
+    reference: tuple[int, int, int] = (0, 0, 0)
 
 
 def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
@@ -113,7 +116,12 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
     if not options:
         return None
     chosen = best(options, reference=options[0], budget=smem_budget)
-    return _staged(chosen, s, d, src, dst, shape, dtype, on, level)
+    return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, level),
+                   reference=_triple(options[0]))
+
+
+def _triple(st: BitStaging) -> tuple[int, int, int]:
+    return (st.bytes, st.wavefronts, st.instructions)
 
 
 def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
@@ -176,8 +184,12 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
     else the staging."""
     bits = 8 * dtype_bytes(dtype)
     dec = decompose(s, d, bits)
-    if dec is None:
-        return None
+    if dec is None:  # not one permutation in every warp (replicated warps): stage
+        if not options:
+            return None
+        chosen = best(options, reference=options[0], budget=smem_budget)
+        return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
+                       reference=_triple(options[0]))
     shuffled = counts(dec, bits)
     staged = best(options, reference=options[0], budget=smem_budget) if options else None
     triton_stages = options and not triton_shuffles(s, d)
@@ -191,7 +203,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
                f"instructions than staging through shared memory "
                f"({_warp_local_instructions(staged)} per warp, {units} units)")
         return replace(out, costs={**out.costs, **extra},
-                       reason=why + out.reason[out.reason.index(";"):])
+                       reason=why + out.reason[out.reason.index(";"):],
+                       reference=_triple(options[0]))
     costs = {"elements": 1 << s.bits,
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              "shuffle_rounds": shuffled.shuffles, "registers_moved": 0,
@@ -214,9 +227,10 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
         return replace(route_between(ps, pd, width), warp_exchange=True)
 
     floor = _crossing_registers(s, d, bits)
+    reference = (0, 0, shuffled.instructions) if not triton_stages else _triple(options[0])
     return BitOutcome("warp-shuffle", "warp-shuffle", reason, stages, costs, None, make_route,
                       1 << len(s.reg), shuffled.instructions <= floor,
-                      BitProgram(s, d, None, dec))
+                      BitProgram(s, d, None, dec), reference)
 
 
 def _crossing_registers(s: ThreadBits, d: ThreadBits, bits: int) -> int:
@@ -286,7 +300,11 @@ def _shuffle_stages(dec: Decomposition, shuffled: WarpShuffle) -> list[Stage]:
 
 def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
             shape: tuple[int, ...], dtype: str, on: TargetChoice, level: str) -> BitOutcome:
-    warp_local = level == "warp-shuffle"
+    # each warp reads only what it stored itself -- unless warps hold copies and the
+    # buffer is reused in passes: a copy's next pass could overwrite what another copy
+    # still reads, so the CTA synchronizes
+    copies = 0 in s.warp or 0 in d.warp
+    warp_local = level == "warp-shuffle" and not (copies and chosen.passes > 1)
     choice = smem_choice(chosen, s, d, src, dst, shape, dtype, on.name, on.why)
     staging = stand_in(choice, chosen)
     stages = tuple(staging_stages(staging, "registers", "registers", warp_local))
@@ -294,7 +312,7 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              **staging_costs(staging, False, warp_local)}
     why = ("lanes of one warp exchange data, and staging costs fewer instructions than "
-           "shuffles (a store, a __syncwarp, a load)" if warp_local else
+           "shuffles (a store, a barrier, a load)" if level == "warp-shuffle" else
            "warps (or CTAs) exchange data: only shared memory connects them (a store, a "
            "barrier, a load)")
     reason = (f"{why}; staged through {choice.name}: {chosen.wavefronts} "

@@ -261,7 +261,16 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
             if found.at_floor:
                 return bit
     plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
-    return bit if bit is not None and _key(bit) <= _key(plan) else plan
+    if bit is None:
+        return plan
+    # the element search's plan replaces the bit plan only when it is cheaper and no
+    # worse than the compiler's own choice in any count (docs/data-movement.md, *The
+    # choice*): more shared memory, more wavefronts or more instructions than Triton's
+    # code would be a loss whatever the other counts gain
+    ref = found.reference
+    k = _key(plan)
+    dominates = k[0] <= ref[1] and k[1] <= ref[0] and k[2] <= ref[2]
+    return plan if dominates and k < _key(bit) else bit
 
 
 def _key(p: ConversionPlan) -> tuple[float, float, float]:

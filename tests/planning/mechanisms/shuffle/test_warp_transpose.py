@@ -78,7 +78,17 @@ def test_a_transpose_has_five_transpositions_and_triton_stages_it():
     assert not triton_shuffles(rows, cols)
 
 
-def test_warps_that_differ_are_not_a_warp_exchange():
+def test_warps_that_need_other_registers_are_not_one_permutation():
     a = ThreadBits((1,), (2, 4, 8, 16, 32), (64,), 7)
     b = ThreadBits((64,), (2, 4, 8, 16, 32), (1,), 7)
     assert decompose(a, b, 32) is None
+
+
+def test_copied_warps_that_need_other_lanes_shuffle_by_index():
+    # source warps hold copies; destination warp 2 needs what source lanes 2.. hold
+    src = ThreadBits((), (8, 16, 4, 2, 1), (0, 0), 5)
+    dst = ThreadBits((8,), (0, 0, 1, 2, 4), (0, 16), 5)
+    d = decompose(src, dst, 32)
+    assert d.warp_lanes and d.lanes_permuted
+    c = counts(d, 32)
+    assert (c.shuffles, c.selects, c.permutes) == (2, 0, 0)   # Triton: 2 shfl.sync.idx

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ....core.f2 import Subspace
 from ...model.bits import ThreadBits
 
 #: the identity byte selectors of ``prmt`` (low word, high word of the pair)
@@ -74,6 +75,9 @@ class Decomposition:
     lane_perm: tuple[int, ...]
     mixed: tuple[Transposition, ...]
     pack: int
+    #: the lane a value comes from also depends on the warp (warps that hold copies on
+    #: one side need different elements on the other): every shuffle is an indexed one
+    warp_lanes: bool = False
 
     @property
     def transpositions(self) -> tuple[tuple[int, int], ...]:
@@ -81,7 +85,7 @@ class Decomposition:
 
     @property
     def lanes_permuted(self) -> bool:
-        return self.lane_perm != tuple(range(self.lanes))
+        return self.warp_lanes or self.lane_perm != tuple(range(self.lanes))
 
 
 @dataclass(frozen=True)
@@ -100,11 +104,18 @@ class WarpShuffle:
 
 def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | None:
     """The factors of the warp-local conversion ``src -> dst`` for ``bits``-bit values, or
-    None when it is not a permutation of register and lane bits (the warps differ, or a
-    side's bits are not unit vectors)."""
+    None when it is not a permutation of register and lane bits (a side's bits are not
+    unit vectors, or a warp needs elements its source warp holds in other registers)."""
     s, d = src.without_broadcast_registers(), dst.without_broadcast_registers()
+    warp_lanes = False
     if s.warp != d.warp:
-        return None
+        # a warp that needs other elements than its source warp holds them in other
+        # lanes: the lane a value comes from then also depends on the warp (shfl.idx)
+        lanes = Subspace(s.lane)
+        if len(s.warp) != len(d.warp) or any((a ^ b) not in lanes for a, b in
+                                             zip(s.warp, d.warp, strict=True)):
+            return None
+        warp_lanes = True
     n_reg = max(len(s.reg), len(d.reg))
     n_lane = max(len(s.lane), len(d.lane))
     sides = []
@@ -123,9 +134,13 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
     for dim, size in ((0, n_reg), (1, n_lane)):
         for i in range(size):
             sv, tv = sides[0][dim][i], sides[1][dim][i]
-            if sv:
-                if sv & (sv - 1) or sv not in where:
+            if sv and sv & (sv - 1):
+                return None
+            if sv and sv not in where:
+                if not warp_lanes:
                     return None
+                sv = 0  # the destination holds it in another warp: a free source bit
+            if sv:
                 perm[(dim, i)] = where[sv]
             if not sv and not tv:
                 perm[(dim, i)] = (dim, i)
@@ -135,6 +150,8 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
                 dst_free.append((dim, i))
     for a, b in zip(src_free, dst_free, strict=False):
         perm[a] = b
+    free = set(src_free)
+    one_sided = False
     if len(perm) != n_reg + n_lane or len(set(perm.values())) != len(perm):
         return None
     reg_perm = list(range(n_reg))
@@ -161,7 +178,12 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
                 if reg_end >= 0:
                     reg_perm[reg_start] = reg_end
                     lane_perm[lane_end] = lane_start
-                    mixed.append((reg_end, lane_start))
+                    if (0, reg_start) in free:
+                        # the source register bit holds copies: the exchange is one-sided,
+                        # each destination register reads its own lane (shfl.idx), no select
+                        one_sided = True
+                    else:
+                        mixed.append((reg_end, lane_start))
                     reg_start = lane_start = lane_end = reg_end = -1
                 cur = nxt
                 if cur == entry:
@@ -171,7 +193,7 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
     pack = max(pack, 0)
     processed = _selectors(mixed, reg_perm, pack)
     return Decomposition(n_reg, n_lane, tuple(reg_perm), tuple(lane_perm), tuple(processed),
-                         pack)
+                         pack, warp_lanes or one_sided)
 
 
 def _permute_selector(sel: int, bit: int, pack: int) -> int:
@@ -299,18 +321,18 @@ def _shippable(t: Transposition) -> bool:
 
 def counts(d: Decomposition, bits: int) -> WarpShuffle:
     """Shuffles, selects and byte permutes per warp of Triton's code for ``d``
-    (:mod:`module doc <.warp_transpose>`): ``R`` packed 32-bit registers (64-bit values
-    take two)."""
+    (:mod:`module doc <.warp_transpose>`) over ``R`` packed registers; a 64-bit value is
+    shuffled as two 32-bit words and selected whole (``selp.b64``), as Triton's PTX
+    shows."""
     regs = (1 << d.regs) >> d.pack
-    if bits > 32:
-        regs *= bits // 32
+    words = max(1, bits // 32)  # a 64-bit value is shuffled as two words, selected as one
     m = len(d.mixed)
     pairs = regs // 2
     if m == 1 and not d.lanes_permuted and _shippable(d.mixed[0]):
         t = d.mixed[0]
         if t.top_pre == TOP and t.top_post == TOP:
-            return WarpShuffle(pairs, 3 * pairs, 0, "ship")
-        return WarpShuffle(pairs, 0, 3 * pairs, "ship")
+            return WarpShuffle(pairs * words, 3 * pairs, 0, "ship")
+        return WarpShuffle(pairs * words, 0, 3 * pairs, "ship")
     selects = permutes = 0
     for t in d.mixed:
         for plain in (t.plain_pre, t.plain_post):
@@ -322,7 +344,7 @@ def counts(d: Decomposition, bits: int) -> WarpShuffle:
         shuffles = regs
     else:
         shuffles = sum(1 for r in range(regs) if any(r >> (t.reg - d.pack) & 1 for t in d.mixed))
-    return WarpShuffle(shuffles, selects, permutes, "swap")
+    return WarpShuffle(shuffles * words, selects, permutes, "swap")
 
 
 def triton_shuffles(src: ThreadBits, dst: ThreadBits) -> bool:

@@ -317,6 +317,25 @@ def _synthesized(src: ThreadBits, dst: ThreadBits, elem_bytes: int) -> list[BitB
     return out
 
 
+def in_passes(buf: BitBuffer, src: ThreadBits, dst: ThreadBits) -> list[BitBuffer]:
+    """``buf`` moved in more passes through a smaller buffer: its highest address bits
+    that both sides hold in registers become pass bits, one at a time (each halves the
+    buffer and adds two barriers; every instruction and wavefront stays the same, as
+    each pass moves the same registers of every thread)."""
+    both = set(src.reg) & set(dst.reg)
+    address = list(buf.address)
+    reps = list(buf.reps)
+    out = []
+    for i in reversed(range(len(address))):
+        if address[i] not in both or i < len(address) - 1 and address[i + 1:] and \
+                any(a not in both for a in address[i + 1:]):
+            continue  # only the top bits: the buffer stays one contiguous block
+        reps = [address[i]] + reps
+        address = address[:i]
+        out.append(BitBuffer(tuple(address), tuple(reps), buf.name + " in passes"))
+    return out
+
+
 def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: bool,
                ldmatrix: bool, order: Sequence[int] | None = None) -> list[BitStaging]:
     """The stagings worth costing for ``src -> dst`` (register layouts, any broadcast
@@ -342,6 +361,7 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
                 pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)]
     buffers.append(_from_triton(plain(ts, td, 8 * elem_bytes, n), back, "triton ld/st"))
     buffers += _synthesized(s, d, elem_bytes)
+    buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
     out, seen = [], set()
     for buf in buffers:
         if (buf.address, buf.reps) in seen:
@@ -379,4 +399,5 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
     return min(pool, key=BitStaging.key)
 
 
-__all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "side_access"]
+__all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "in_passes",
+           "side_access", "vector_choices"]
