@@ -8,7 +8,8 @@ Each operand is layout text or a preset, ``preset:NAME`` or
 ``preset:NAME:KEY=VALUE[:KEY=VALUE...]`` (as ``tilelayout smem``); ``--shape`` defaults
 to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
 ``--permute-k DIM`` allows permuting the reduction index together with the other operand
-(``plan_conversion(..., permute_k=DIM)``).
+(``plan_conversion(..., permute_k=DIM)``); ``--smem-budget BYTES`` caps the shared memory
+the plan may use at once (``plan_conversion(..., smem_budget=BYTES)``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="DST is an MMA operand with reduction index DIM, and the other "
                         "operand's K will be permuted the same way: the plan may take K in "
                         "another order (stated) to keep elements in their threads")
+    p.add_argument("--smem-budget", type=int, metavar="BYTES",
+                   help="the most shared memory the plan may use at once (default: never "
+                        "more than the compiler's own choice); a plan within it may trade "
+                        "bytes for fewer wavefronts or barriers")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +43,6 @@ def run(args: argparse.Namespace) -> int:
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
     plan = plan_conversion(src, dst, shape, dtype, target=args.target,
-                           permute_k=args.permute_k)
+                           permute_k=args.permute_k, smem_budget=args.smem_budget)
     print(json.dumps(plan.to_dict()) if args.json else str(plan))
     return 0

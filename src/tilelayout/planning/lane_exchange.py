@@ -39,10 +39,10 @@ from .cost_model import (
     shuffle_instructions,
     shuffle_units,
     staging_units,
-    vector_bound,
 )
 from .mechanisms.shuffle.byte_permute import plan_byte_permute
 from .mechanisms.shuffle.shuffle import degree, schedule
+from .mechanisms.staging.bounds import vector_bound
 from .model.machine import Route
 from .model.placement import WARP, Placement
 from .outcome import Outcome, store_rows, through_smem, try_staging

@@ -147,7 +147,7 @@ class ConversionPlan:
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
                     dtype: str | None = None, *, target: Any = None,
-                    permute_k: int | None = None,
+                    permute_k: int | None = None, smem_budget: int | None = None,
                     limits: Limits | None = None) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
 
@@ -163,6 +163,13 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     bytes, wavefronts vs ideal, barriers; for collectives the elements and bytes each
     device sends and receives. The (element x replica) rows it evaluates count against
     the ``elements`` limit (``limits=`` or ``tl.limits``).
+
+    ``smem_budget``: bytes of shared memory the plan may use at once. Without one, a
+    plan never uses more than the compiler's own choice nor more than the smallest buffer
+    that reaches its wavefronts (docs/data-movement.md, *The choice*); with one, any plan
+    within it may be chosen (fewest wavefronts, then instructions, then bytes), in more
+    passes through a smaller buffer where that fits; over the budget for every mechanism
+    is a :class:`~tilelayout.LayoutError` naming both.
 
     ``permute_k=dim``: the destination is an MMA operand whose reduction index is tile
     dimension ``dim``, and the caller will permute the other operand's K the same way
@@ -180,13 +187,35 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     >>> q.kind, q.k_order
     ('none', (0, 2, 4, 6, 1, 3, 5, 7))
     """
+    smem_budget = _budget(smem_budget)
     if is_endpoint(src) or is_endpoint(dst):
         with budget.using(limits):
-            return _with_tma(src, dst, shape, dtype, target)
+            return _within(_with_tma(src, dst, shape, dtype, target), smem_budget)
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
-        return _converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target, permute_k),
-                          ops.operands[0].dtype)
+        return _within(_converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target,
+                                        permute_k, smem_budget), ops.operands[0].dtype),
+                       smem_budget)
+
+
+def _budget(value: Any) -> int | None:
+    """``smem_budget`` checked: None or a non-negative whole number of bytes."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise LayoutError(f"smem_budget is a number of bytes (a non-negative integer) or None, "
+                          f"got {value!r}")
+    return int(value)
+
+
+def _within(p: ConversionPlan, smem_budget: int | None) -> ConversionPlan:
+    """``p``, or a one-line error when it needs more shared memory than the budget."""
+    need = int(p.costs.get("smem_bytes", 0) or 0)
+    if smem_budget is not None and need > smem_budget:
+        raise PlanError(f"this conversion needs {need} bytes of shared memory at once (its "
+                        f"smallest staging; no shuffle or register plan moves it), over "
+                        f"smem_budget={smem_budget}")
+    return p
 
 
 def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
@@ -232,14 +261,17 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
                  {"boxes": choice.tma.boxes, "box": list(choice.tma.box),
                   "swizzle": choice.tma.swizzle})
     stages = p.stages + (step,) if store else (step,) + p.stages
-    reason = (f"{p.reason}; TMA then {'stores' if store else 'loaded'} it: {choice.tma}")
+    why = [n for n in choice.notes[1:] if n]
+    reason = (f"{p.reason}; TMA then {'stores' if store else 'loaded'} it: {choice.tma}"
+              + (f" ({'; '.join(why)})" if why else ""))
     return replace(p, reason=reason, stages=stages, smem=choice, tma=choice.tma,
                    costs=MappingProxyType({**p.costs, "tma_boxes": choice.tma.boxes,
                                            "tma_inner_bytes": choice.tma.inner_bytes}))
 
 
 def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
-          on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
+          on: TargetChoice, permute_k: int | None = None,
+          smem_budget: int | None = None) -> ConversionPlan:
     """The plan: on bits when both layouts are bit maps (:mod:`.on_bits`); element by
     element otherwise, and also when the bit plan does not provably reach the lower
     bounds, keeping the cheaper of the two (:func:`_key`)."""
@@ -249,8 +281,8 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
             dims = src_l.check_shape(shape)
         except LayoutError as exc:
             raise PlanError(f"source layout: {exc}") from None
-        found = plan_on_bits(src_l, dst_l, dims, dtype, on) if dst_l.size() == src_l.size() \
-            else None
+        found = plan_on_bits(src_l, dst_l, dims, dtype, on, smem_budget) \
+            if dst_l.size() == src_l.size() else None
         if found is not None:
             bit = ConversionPlan(src_l, dst_l, dims, dtype, found.kind, found.mechanism,
                                  found.reason, MappingProxyType(dict(found.costs)),
@@ -269,6 +301,9 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
     # code would be a loss whatever the other counts gain
     ref = found.reference
     k = _key(plan)
+    if smem_budget is not None:  # the caller allows shared memory up to the budget
+        fits = k[1] <= smem_budget
+        return plan if fits and k < _key(bit) or _key(bit)[1] > smem_budget >= k[1] else bit
     dominates = k[0] <= ref[1] and k[1] <= ref[0] and k[2] <= ref[2]
     return plan if dominates and k < _key(bit) else bit
 

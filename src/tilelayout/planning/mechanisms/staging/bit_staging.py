@@ -390,8 +390,11 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
     choice) in wavefronts, bytes and instructions per warp -- and within ``budget``
     bytes when one is given -- the first by :meth:`BitStaging.key`."""
     pool = list(options)
-    if budget is not None:
-        pool = [o for o in pool if o.bytes <= budget] or pool
+    if budget is not None:  # any staging within the budget: fewest wavefronts first
+        within = [o for o in pool if o.bytes <= budget]
+        if within:
+            return min(within, key=lambda o: (o.wavefronts, o.instructions, o.bytes))
+        return min(pool, key=lambda o: o.bytes)
     if reference is not None:
         ok = [o for o in pool if o.wavefronts <= reference.wavefronts and o.bytes <= reference.bytes
               and o.instructions <= reference.instructions]
