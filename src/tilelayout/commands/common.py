@@ -21,7 +21,7 @@ from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
 from ..interop.cute import cute_logical_shape, from_cute
-from ..planning.mechanisms.tma import is_endpoint
+from ..planning.mechanisms.staging.tma import is_endpoint
 from ..planning.problem.operands import resolve
 from ..presets.operand import build
 from ..presets.registry import Preset

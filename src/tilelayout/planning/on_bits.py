@@ -42,9 +42,8 @@ from .mechanisms.staging.bit_staging import BitStaging, best, candidates
 from .mechanisms.staging.generic import triton_order
 from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
-from .model.machine import Route
 from .model.placement import place
-from .model.routing import route_between
+from .model.routing import Route, route_between
 from .outcome import store_rows
 from .plan_stages import Stage, staging_costs, staging_stages
 from .problem.targeting import TargetChoice

@@ -45,13 +45,13 @@ from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from .cost_model import cvt_instruction
 from .lane_exchange import lane_exchange
+from .machine import execute, source_values
 from .mechanisms.collective import classify
 from .mechanisms.staging.smem_choice import SmemChoice, tma_endpoint_choice
-from .mechanisms.tma import TmaBoxes, is_endpoint
+from .mechanisms.staging.tma import TmaBoxes, is_endpoint
 from .model.k_order import match_k, relabel
-from .model.machine import Route, execute, source_values
 from .model.placement import LEVELS, PlanError, place
-from .model.routing import route_between
+from .model.routing import Route, route_between
 from .on_bits import plan_on_bits
 from .outcome import Outcome, between_warps, in_registers, over_devices
 from .plan_stages import Stage

@@ -36,7 +36,10 @@ from ....core.errors import LayoutError
 from ....core.shape import Shape
 from ...problem.operands import resolve
 from ...problem.targeting import TargetChoice
-from ..tma import (
+from .access import AccessReport, check_tile, no_access
+from .costing import Costed, Sides, best, cost, lower_bound, prepare
+from .swizzle_family import swizzle_candidates
+from .tma import (
     TmaBoxes,
     TmaCandidate,
     TmaEndpoint,
@@ -46,9 +49,6 @@ from ..tma import (
     tma_candidates,
     worst_of,
 )
-from .access import AccessReport, check_tile, no_access
-from .costing import Costed, Sides, best, cost, lower_bound, prepare
-from .swizzle_family import swizzle_candidates
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")

@@ -29,16 +29,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.compose import Layout
-from ...core.dtypes import dtype_bytes
-from ...core.errors import LayoutError
-from ...core.shape import int_tuple
-from ..cost_model import TMA_BOX
-from ..model.threads import RegisterFile, register_file, writer_of
-from ..problem.targeting import TargetChoice, kinds_for
-from .staging.access import AccessReport, footprint, smem_addresses
-from .staging.instructions import best_access
-from .staging.swizzle_family import Candidate, swizzle_candidates
+from ....core.compose import Layout
+from ....core.dtypes import dtype_bytes
+from ....core.errors import LayoutError
+from ....core.shape import int_tuple
+from ...cost_model import TMA_BOX
+from ...model.threads import RegisterFile, register_file, writer_of
+from ...problem.targeting import TargetChoice, kinds_for
+from .access import AccessReport, footprint, smem_addresses
+from .instructions import best_access
+from .swizzle_family import Candidate, swizzle_candidates
 
 #: the operand text that names the TMA endpoint
 NAME = "tma"

@@ -16,51 +16,16 @@ returns ``{dst coordinate: value}``; a destination left empty is an error.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ...core.errors import LayoutError
-from ...core.frozen import freeze_fields
-from ..mechanisms.collective import Collective
-from ..mechanisms.shuffle.byte_permute import BytePermute
-from ..mechanisms.shuffle.byte_permute import run as run_byte_permute
-from ..mechanisms.shuffle.shuffle import ShuffleSchedule
-from ..mechanisms.staging.instructions import MatrixAccess
-from ..mechanisms.staging.staging import Side, Staging
-from .placement import WARP, Placement
-
-
-@dataclass(frozen=True)
-class Route:
-    """Everything :func:`execute` needs: both placements, the destination rows and their
-    source rows and levels, the warp numbering, and the mechanism's schedule (shuffle
-    rounds, a staging or a collective)."""
-
-    src: Placement
-    dst: Placement
-    dst_rows: np.ndarray  # deduped destination rows
-    gwarp: tuple[np.ndarray, np.ndarray]
-    warps: int
-    level: np.ndarray  # per destination row
-    source: np.ndarray  # per destination row: the chosen source row
-    shuffle: ShuffleSchedule | None = None
-    shuffle_fill: tuple[np.ndarray, ...] | None = None  # per lane-crossing row (lane_exchange)
-    collective: Collective | None = None
-    epw: int = 1
-    staging: Staging | None = None
-    bits: int = 32
-    #: sub-word values exchanged as whole registers plus byte permutes
-    byte_permute: BytePermute | None = None
-    #: a lane exchange planned on bits: every destination row reads the holder of its
-    #: element in its own warp (``route.source``), as the exchange's shuffles deliver it
-    warp_exchange: bool = False
-
-    def __post_init__(self) -> None:
-        freeze_fields(self)  # its arrays are read-only through it
-
-
+from ..core.errors import LayoutError
+from .mechanisms.shuffle.byte_permute import run as run_byte_permute
+from .mechanisms.staging.instructions import MatrixAccess
+from .mechanisms.staging.staging import Side, Staging
+from .model.placement import WARP, Placement
+from .model.routing import Route
 
 
 def source_values(ps: Placement, values: Any) -> np.ndarray:
