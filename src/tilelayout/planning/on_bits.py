@@ -194,7 +194,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
     triton_stages = options and not triton_shuffles(s, d)
     units = None if staged is None else _units(staged, len(d.warp))
     if staged is not None and triton_stages and \
-            shuffled.instructions > _warp_local_instructions(options[0]):
+            shuffled.instructions > min(_warp_local_instructions(options[0]),
+                                        _warp_local_instructions(staged)):
         out = _staged(staged, s, d, src, dst, shape, dtype, on, "warp-shuffle")
         extra = {"shuffle_rounds": shuffled.shuffles, "smem_cost_units": units}
         why = (f"lanes of one warp exchange data, but {shuffled.shuffles} shfl.sync and "

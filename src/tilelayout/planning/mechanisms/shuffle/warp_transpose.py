@@ -78,6 +78,9 @@ class Decomposition:
     #: the lane a value comes from also depends on the warp (warps that hold copies on
     #: one side need different elements on the other): every shuffle is an indexed one
     warp_lanes: bool = False
+    #: a source register bit holds copies (the source has fewer registers): each
+    #: destination register reads its own lane, every shuffle an indexed one
+    one_sided: bool = False
 
     @property
     def transpositions(self) -> tuple[tuple[int, int], ...]:
@@ -85,7 +88,7 @@ class Decomposition:
 
     @property
     def lanes_permuted(self) -> bool:
-        return self.warp_lanes or self.lane_perm != tuple(range(self.lanes))
+        return self.warp_lanes or self.one_sided or self.lane_perm != tuple(range(self.lanes))
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,7 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
     pack = max(pack, 0)
     processed = _selectors(mixed, reg_perm, pack)
     return Decomposition(n_reg, n_lane, tuple(reg_perm), tuple(lane_perm), tuple(processed),
-                         pack, warp_lanes or one_sided)
+                         pack, warp_lanes, one_sided)
 
 
 def _permute_selector(sel: int, bit: int, pack: int) -> int:
@@ -348,11 +351,13 @@ def counts(d: Decomposition, bits: int) -> WarpShuffle:
 
 
 def triton_shuffles(src: ThreadBits, dst: ThreadBits) -> bool:
-    """Whether Triton converts ``src -> dst`` with warp shuffles (at most one mixed
-    transposition, counted on 32-bit values: ``cvtNeedsWarpShuffle``) rather than through
-    shared memory."""
+    """Whether Triton converts ``src -> dst`` with warp shuffles rather than through
+    shared memory: at most one mixed transposition, counted on 32-bit values
+    (``cvtNeedsWarpShuffle``), between layouts that are one permutation of each other in
+    every warp (Triton 3.9 stages one-sided and warp-dependent exchanges in most cases:
+    the differential harness, docs/data-movement.md)."""
     d = decompose(src, dst, 32)
-    return d is not None and len(d.mixed) < 2
+    return d is not None and len(d.mixed) < 2 and not (d.warp_lanes or d.one_sided)
 
 
 __all__ = ["Decomposition", "Transposition", "WarpShuffle", "counts", "decompose",
