@@ -75,7 +75,8 @@ def test_objects_are_ours_and_keep_their_class():
     assert isinstance(C, tl.ComposeLayout) and type(C.unpack(2)) is T.ComposeLayout
     assert (C.per_element, C.swizzle_len, C.atom_len, C.swizzle_inner) == (3, 3, 3, True)
     assert C.tile_layout == tl.parse("S[(8,64):(64,1)]")
-    assert C.tile(T.TileLayout(T.S[2]), [2, 1], [8, 64]) == tl.parse("ComposeLayout(Swizzle(3,3,3), S[1024:1])")
+    assert C.tile(T.TileLayout(T.S[2]), [2, 1], [8, 64]) == tl.parse(
+        "ComposeLayout(Swizzle(3,3,3), S[1024:1])")
     assert T.ComposeLayout(0, 2, 3, T.TileLayout(T.S[8, 8]), swizzle_inner=False).swizzle_inner \
         is False
     for obj in (L, C):

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from enum import Enum
 from types import MappingProxyType
 
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from .dtype import dtype_bits
+from .errors import check_ints
 from .layouts import ComposeLayout, TileLayout
 from .spec import S
 
@@ -41,10 +42,19 @@ ROW_BITS = MappingProxyType({m: 8 * 16 << m.value for m in SwizzleMode if m.valu
 def _mode(swizzle_mode: SwizzleMode | int) -> SwizzleMode:
     if isinstance(swizzle_mode, SwizzleMode):
         return swizzle_mode
-    try:
+    if isinstance(swizzle_mode, int) and not isinstance(swizzle_mode, bool) \
+            and 0 <= swizzle_mode <= 3:
         return SwizzleMode(swizzle_mode)
-    except ValueError:
-        raise LayoutError(f"swizzle_mode is a SwizzleMode or 0..3, got {swizzle_mode!r}") from None
+    raise LayoutError(f"swizzle_mode is a SwizzleMode or 0..3, got {shown(swizzle_mode)}")
+
+
+def _element_bits(dtype: str) -> int:
+    """The element width, which must divide a 16-byte chunk (the atoms are built of them)."""
+    bits = dtype_bits(dtype)
+    if 128 % bits:
+        raise LayoutError(f"a {dtype} element is {bits} bits, which does not divide the "
+                          f"16-byte chunks a swizzle atom is made of (PTX ISA 9.7.15.5.1.2)")
+    return bits
 
 
 def mma_atom_layout(dtype: str, swizzle_mode: SwizzleMode | int) -> ComposeLayout:
@@ -54,7 +64,7 @@ def mma_atom_layout(dtype: str, swizzle_mode: SwizzleMode | int) -> ComposeLayou
     {'m': 37}
     """
     mode = _mode(swizzle_mode)
-    per_element = (128 // dtype_bits(dtype)).bit_length() - 1
+    per_element = (128 // _element_bits(dtype)).bit_length() - 1
     period = 1 << (per_element + mode.value + 3)
     return ComposeLayout(per_element, mode.value, 3, TileLayout(S[(period,)]))
 
@@ -70,8 +80,13 @@ def mma_atom_shape(dtype: str, swizzle_mode: SwizzleMode | int,
     mode = _mode(swizzle_mode)
     if mode is SwizzleMode.SWIZZLE_NONE:
         raise LayoutError(f"{mode.name} has no swizzle atom (TIRx refuses it too)")
-    atom = [8, ROW_BITS[mode] // dtype_bits(dtype)]
-    return atom if shape is None else [1] * (len(shape) - 2) + atom
+    atom = [8, ROW_BITS[mode] // _element_bits(dtype)]
+    if shape is None:
+        return atom
+    dims = check_ints(shape, "shape", low=1)
+    if len(dims) < 2:
+        raise LayoutError(f"shape is (..., rows, K) with at least 2 dims, got {dims}")
+    return [1] * (len(dims) - 2) + atom
 
 
 def mma_shared_layout(dtype: str, swizzle_mode: SwizzleMode | int,
@@ -85,9 +100,12 @@ def mma_shared_layout(dtype: str, swizzle_mode: SwizzleMode | int,
     {'m': 8192}
     """
     mode = _mode(swizzle_mode)
-    dims = [int(s) for s in shape]
+    dims = list(check_ints(shape, "shape", low=1))
+    if len(dims) < 2:
+        raise LayoutError(f"mma_shared_layout: shape is (..., rows, K) with at least 2 dims, "
+                          f"got {tuple(dims)}")
     if mode is SwizzleMode.SWIZZLE_NONE:
-        e16 = 128 // dtype_bits(dtype)
+        e16 = 128 // _element_bits(dtype)
         m, k = dims[-2], dims[-1]
         if k % e16:
             return TileLayout(S[tuple(dims)]).canonicalize()

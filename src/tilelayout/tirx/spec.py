@@ -25,6 +25,7 @@ from ..core.errors import LayoutError, LayoutTypeError, shown
 from ..core.iter import Iter, as_int
 from ..core.tile import TileLayout
 from ..syntax.builder import AxisRef, Term
+from .expr import is_symbolic
 
 #: the built-in axes TIRx kernels name as attributes (``T.laneid``, ``T.TLane``, ...)
 AXIS_NAMES: tuple[str, ...] = (
@@ -169,7 +170,7 @@ class Axis(str, metaclass=_AxisClass):
 def _offset_value(value: object) -> int:
     """An int for ``value @ axis``; a symbolic TIRx expression is refused (our layouts
     hold integers)."""
-    if hasattr(value, "__tvm_ffi_object__") or type(value).__module__.startswith("tvm"):
+    if is_symbolic(value):
         raise LayoutTypeError(f"'{shown(value)} @ axis': strides and offsets are integers here "
                               f"(symbolic layouts are not supported); bind the variable first")
     return as_int(value, "stride or offset")
@@ -286,6 +287,9 @@ class Spec:
                         (Offset(self.offset) + Offset(other.offset)).terms)
         if isinstance(other, Offset | Term | int) and not isinstance(other, bool):
             return Spec(self.shard, self.replica, (Offset(self.offset) + other).terms)
+        if is_symbolic(other):
+            raise LayoutTypeError(f"a symbolic offset ({shown(other)}): strides and offsets are "
+                                  f"integers here (symbolic layouts are not supported)")
         raise LayoutTypeError(f"a layout spec adds S[...], R[...] and offsets (an int on m, "
                               f"'value @ axis'), got {shown(other)}")
 
