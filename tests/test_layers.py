@@ -413,6 +413,9 @@ REGISTRIES: dict[str, str] = {
     "tilelayout.presets.registry:_REGISTRY": "the preset registry: each preset module registers "
                                              "its presets as tilelayout.presets imports it "
                                              "(register/add refuse a name twice)",
+    "tilelayout.tirx.expr:_IMPL": "the operations the expression nodes delegate to (+, ==, "
+                                  "evaluate, str, ...), bound once by tilelayout.tirx.symbolic "
+                                  "and .spelling as tilelayout.tirx imports",
 }
 
 #: every module-level name the library binds to a mutable container, with the reason: the

@@ -300,8 +300,10 @@ class ComposeLayout(TirxMethods, _compose.ComposeLayout):
         """``layout`` wrapped; a ComposeLayout with this swizzle keeps the
         ``swizzle_inner`` flag as given."""
         out = wrap(layout)
-        if isinstance(out, ComposeLayout) and out.swizzle == self.swizzle and out._inner is None:
-            out._inner = self._inner
+        if isinstance(out, ComposeLayout) and out._inner is None:
+            params = swizzle_shift(out.swizzle)
+            if out.swizzle == self.swizzle or (params is not None and params[1] == 0):
+                out._inner = self.swizzle_inner  # a swizzle of 0 bits does not say it
         return out
 
     def __init__(self, per_element: int | Swizzle | XorSwizzle, swizzle_len: Any = None,

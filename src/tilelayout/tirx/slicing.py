@@ -7,7 +7,9 @@ covers whole stay, the first partly covered iter keeps the region's length, and 
 region that crosses one boundary of that iter at its midpoint becomes two iters (the
 two halves, apart by the step to the next outer value). The region's start goes into
 the offset. A region no strided layout describes is None, as in TIRx (apache/tvm main,
-``src/tirx/ir/layout/tile_slice.cc``). A region outside the shape is refused.
+``src/tirx/ir/layout/tile_slice.cc``). A region outside the shape is refused, and so (None)
+is a midpoint region whose second half would carry past the next iter, where TIRx's
+check always passes and its layout maps that half to the wrong elements.
 
 >>> from tilelayout import parse
 >>> slice_layout(parse("S[(4,4,4,4):(64,4,16,1)]"), [16, 16], [(2, 3), (6, 10)])
@@ -84,7 +86,9 @@ def _slice_group(shard: Sequence[Iter], begin: int, extent: int
     if starts[pivot] + rest <= it.extent:
         return [Iter(rest, it.stride, it.axis), *peeled], offset
     half = rest // 2
-    fits = pivot == 0 or starts[pivot - 1] + 1 <= iters[pivot - 1].extent
+    # the second half starts one step up the next iter, which must not carry past it
+    # (TIRx checks ``<=`` here, which always holds, and then maps that half wrongly)
+    fits = pivot == 0 or starts[pivot - 1] + 1 < iters[pivot - 1].extent
     if rest % 2 == 0 and starts[pivot] + half == it.extent and fits \
             and (pivot == 0 or iters[pivot - 1].axis == it.axis):
         outer = iters[pivot - 1].stride if pivot > 0 else 0
