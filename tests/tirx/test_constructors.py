@@ -120,7 +120,8 @@ def test_mma_shared_layout_grid():
 
     Where K is not whole atoms TIRx's ``tile_to`` floors the repeat count and returns a
     layout smaller than the tile (8 x 24 float16 128B has 128 elements, not 192); we
-    refuse those, naming the atom (docs/interop/tvm.md)."""
+    refuse those, naming the atom, and ``floor=True`` gives TIRx's layout
+    (docs/interop/tvm.md)."""
     counts = {"ok": 0, "refused": 0, "floored": 0}
     sides = (4, 8, 16, 24, 32, 64, 128, 256)
     shapes = [[r, c] for r in sides for c in sides] + [[2, 64, 128], [3, 16, 64], [2, 2, 8, 64]]
@@ -130,6 +131,8 @@ def test_mma_shared_layout_grid():
         if kind == "ok" and int(theirs.size()) != math.prod(shape):
             with pytest.raises(LayoutError, match="whole .* atoms"):
                 T.mma_shared_layout(dtype, mode, shape)
+            floored = T.mma_shared_layout(dtype, mode, shape, floor=True)  # TIRx's answer
+            same_elements(theirs, floored, seed=k)
             counts["floored"] += 1
             continue
         counts[_both(partial(TX.mma_shared_layout, dtype, mode, shape),

@@ -64,3 +64,17 @@ def test_compose_keeps_swizzle_inner_through_the_methods():
 def test_refusals(call, message):
     with pytest.raises(LayoutError, match=message):
         call()
+
+
+def test_the_keywords_that_give_tirx_behaviour():
+    L = T.TileLayout(T.S[2, 3])
+    assert L.permute_dims([0, 0], check=False) == T.TileLayout.from_iters([L.shard[0], L.shard[0]])
+    with pytest.raises(AssertionError, match="not a permutation"):
+        L.permute_dims([0, 0])
+    assert T.TileLayout(T.S[2, 2]).tile_to([5, 4], [2, 2], floor=True) == \
+        T.TileLayout(T.S[2, 2]).tile_to([4, 4], [2, 2])
+    small = T.mma_shared_layout("float16", T.SwizzleMode.SWIZZLE_128B_ATOM, [8, 96], floor=True)
+    assert small.size() == 8 * 64  # one whole atom, as TIRx floors it
+    assert T.TileLayout(T.S[8, 8]).apply(70) == {"m": 70}
+    with pytest.raises(LayoutError, match="outside"):
+        T.TileLayout(T.S[8, 8]).apply(70, strict=True)

@@ -215,9 +215,10 @@ class TileLayout(TirxMethods, _tile.TileLayout):
         found = scope_pair(self)
         return None if found is None else (ScopeName(found[0]), ScopeName(found[1]))
 
-    def permute_dims(self, perm: Sequence[int]) -> TileLayout:
+    def permute_dims(self, perm: Sequence[int], *, check: bool = True) -> TileLayout:
         """TIRx's ``permute_dims``: the shard iters reordered (new iter ``j`` is old
-        ``perm[j]``). TIRx asserts only the length; a non-permutation is refused too.
+        ``perm[j]``). TIRx asserts only the length; a non-permutation is refused too
+        (``check=False`` takes any in-range indices of the right length, as TIRx does).
 
         >>> from tilelayout.tirx import S, TileLayout
         >>> TileLayout(S[2, 3]).permute_dims([1, 0])
@@ -228,8 +229,13 @@ class TileLayout(TirxMethods, _tile.TileLayout):
             raise TirxAssertionError(f"perm must have the same length as the number of "
                                      f"dimensions in the layout: {len(self.shard)} shard "
                                      f"iters, perm {p}")
-        if sorted(p) != list(range(len(self.shard))):
+        if not isinstance(check, bool):
+            raise TirxTypeError(f"check is True or False, got {shown(check)}")
+        if check and sorted(p) != list(range(len(self.shard))):
             raise TirxAssertionError(f"perm {p} is not a permutation of the {len(self.shard)} "
+                                     f"shard iters (check=False takes it, as TIRx does)")
+        if any(not 0 <= i < len(self.shard) for i in p):
+            raise TirxAssertionError(f"perm {p} has an index outside the {len(self.shard)} "
                                      f"shard iters")
         return TileLayout.from_iters([self.shard[i] for i in p], self.replica, self.offset)
 

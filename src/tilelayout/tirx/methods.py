@@ -161,22 +161,30 @@ class TirxMethods:
         """
         return self._like(recognize.tile_layout(self, outer, outer_shape, inner_shape))
 
-    def tile_to(self, to_shape: Sequence[int], current_shape: Sequence[int]
-                ) -> Any:
+    def tile_to(self, to_shape: Sequence[int], current_shape: Sequence[int], *,
+                floor: bool = False) -> Any:
         """Repeat this layout (of ``current_shape``) to fill ``to_shape`` (TIRx's
-        ``tile_to``: ``tile`` by the row-major layout of the repeat counts). The repeat
-        counts must be whole (TIRx floors them; we refuse).
+        ``tile_to``: ``tile`` by the row-major layout of the repeat counts). Repeat counts
+        that are not whole are refused; ``floor=True`` floors them, as TIRx does (the
+        result is then smaller than ``to_shape``).
 
         >>> from tilelayout.tirx import S, TileLayout
         >>> TileLayout(S[2, 2]).tile_to([4, 4], [2, 2])
         parse('S[(2,2,2,2):(8,2,4,1)]')
+        >>> TileLayout(S[2, 2]).tile_to([5, 4], [2, 2], floor=True).size()
+        16
         """
+        if not isinstance(floor, bool):
+            raise TirxTypeError(f"floor is True or False, got {shown(floor)}")
         to = check_ints(to_shape, "to_shape", low=1)
         cur = check_ints(current_shape, "current_shape", low=1, length=len(to))
-        if any(t % c for t, c in zip(to, cur, strict=True)):
+        if not floor and any(t % c for t, c in zip(to, cur, strict=True)):
             raise ShapeError(f"to_shape {to} is not a whole number of current_shape {cur} "
-                             f"(TIRx floors the repeat count; we refuse)")
+                             f"(TIRx floors the repeat count: floor=True)")
         counts = tuple(t // c for t, c in zip(to, cur, strict=True))
+        if 0 in counts:
+            raise ShapeError(f"to_shape {to} is smaller than current_shape {cur}: a repeat "
+                             f"count of 0")
         strides = [1] * len(counts)
         for k in range(len(counts) - 2, -1, -1):
             strides[k] = strides[k + 1] * counts[k + 1]

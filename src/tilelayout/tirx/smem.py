@@ -90,10 +90,12 @@ def mma_atom_shape(dtype: str, swizzle_mode: SwizzleMode | int,
 
 
 def mma_shared_layout(dtype: str, swizzle_mode: SwizzleMode | int,
-                      shape: Sequence[int]) -> TileLayout | ComposeLayout:
+                      shape: Sequence[int], *, floor: bool = False) -> TileLayout | ComposeLayout:
     """The MMA operand tile ``shape`` in shared memory: atoms down the rows, then along
     K (the last dim), then the leading dims. Without a swizzle: 16-byte core-matrix
-    columns (8 rows x 16 bytes each) when K splits into them, else row-major.
+    columns (8 rows x 16 bytes each) when K splits into them, else row-major. A tile that
+    is not whole atoms is refused; ``floor=True`` floors the atom counts as TIRx's
+    ``tile_to`` does (the layout is then smaller than the tile).
 
     >>> L = mma_shared_layout("float16", SwizzleMode.SWIZZLE_128B_ATOM, [128, 128])
     >>> L.apply(0, 64, shape=[128, 128])
@@ -116,14 +118,14 @@ def mma_shared_layout(dtype: str, swizzle_mode: SwizzleMode | int,
             step *= e
         return TileLayout(S[(*lead, m, k // e16, e16):(*strides, e16, m * e16, 1)]).canonicalize()
     atom_shape = mma_atom_shape(dtype, mode, dims)
-    if dims[-2] % 8 or dims[-1] % atom_shape[-1]:
+    if not floor and (dims[-2] % 8 or dims[-1] % atom_shape[-1]):
         raise LayoutError(
             f"a {dims[-2]} x {dims[-1]} tile is not whole {mode.name} atoms of 8 x "
             f"{atom_shape[-1]} {dtype} (rows a multiple of 8, K of {atom_shape[-1]}); TIRx "
-            f"floors it to a smaller tile, we refuse")
+            f"floors it to a smaller tile (floor=True)")
     column = [*atom_shape[:-2], dims[-2], atom_shape[-1]]
-    return (mma_atom_layout(dtype, mode).tile_to(column, atom_shape)
-            .tile_to(dims, column).canonicalize())
+    return (mma_atom_layout(dtype, mode).tile_to(column, atom_shape, floor=floor)
+            .tile_to(dims, column, floor=floor).canonicalize())
 
 
 __all__ = ["ROW_BITS", "SwizzleMode", "mma_atom_layout", "mma_atom_shape",
