@@ -393,6 +393,10 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
     "tilelayout.presets.registry:_built_default": "each registered preset built with its defaults",
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
+    "tilelayout.tirx.apply:try_group": "a layout grouped by a shape (TIRx's TryGroup) per "
+                                       "(layout value, shape), LRU",
+    "tilelayout.tirx.apply:_plan": "a layout's extents, strides and offset as tuples per "
+                                   "layout value, LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
     "tilelayout.interop.gluon:_context": "one MLIR context and Gluon builder, made once Triton "

@@ -29,6 +29,7 @@ results have TIRx's structure and integer results TIRx's values.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,6 +57,12 @@ def split_coord(coord: Value, extents: Sequence[int]) -> list[Value]:
     """
     out: list[Value] = [0] * len(extents)
     rest = coord
+    if isinstance(rest, int):  # the integer fast path (the same arithmetic)
+        for i in range(len(extents) - 1, 0, -1):
+            rest, out[i] = divmod(rest, extents[i])
+        if extents:
+            out[0] = rest
+        return out
     for i in range(len(extents) - 1, -1, -1):
         if i == 0:
             out[0] = rest
@@ -77,6 +84,16 @@ def flatten_coord(coord: Sequence[Value], shape: Sequence[int]) -> Value:
     return flat
 
 
+@functools.lru_cache(maxsize=4096)
+def _plan(tile: _tile.TileLayout) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...],
+                                           tuple[tuple[str, int], ...]]:
+    """The shard extents, (stride, axis name) per shard iter and the offset of ``tile``,
+    as plain tuples: what every ``apply`` of the layout reads (cached per layout value)."""
+    return (tuple(it.extent for it in tile.shard),
+            tuple((it.stride, str.__str__(it.axis)) for it in tile.shard),
+            tuple((str.__str__(a), v) for a, v in tile.offset.items()))
+
+
 def apply_iters(tile: _tile.TileLayout, coord: Sequence[Value]) -> dict[str, Value]:
     """One index per shard iter: ``sum(c_k * stride_k)`` per axis, plus the offset.
 
@@ -84,24 +101,34 @@ def apply_iters(tile: _tile.TileLayout, coord: Sequence[Value]) -> dict[str, Val
     >>> apply_iters(parse("S[(8,4):(4@laneid,1)] + 2@warpid"), [9, 1])
     {'laneid': 36, 'm': 1, 'warpid': 2}
     """
+    _, iters, offset = _plan(tile)
+    if len(coord) != len(iters):
+        raise ShapeError(f"{len(coord)} indices for a layout of {len(iters)} shard iters")
     out: dict[str, Value] = {}
-    for it, c in zip(tile.shard, coord, strict=True):
-        a = str.__str__(it.axis)
-        term = mul(c, it.stride)
+    if all(type(c) is int for c in coord):  # the integer fast path
+        for (stride, a), c in zip(iters, coord):  # noqa: B905 - lengths checked above
+            out[a] = out.get(a, 0) + c * stride
+        for a, v in offset:
+            out[a] = out.get(a, 0) + v
+        return out
+    for (stride, a), c in zip(iters, coord):  # noqa: B905
+        term = mul(c, stride)
         out[a] = add(out[a], term) if a in out else term
-    for a, v in tile.offset.items():
-        a = str.__str__(a)
+    for a, v in offset:
         out[a] = add(out[a], v) if a in out else v
     return out
 
 
-def try_group(tile: _tile.TileLayout, shape: Sequence[int]
+@functools.lru_cache(maxsize=4096)
+def try_group(tile: _tile.TileLayout, shape: tuple[int, ...]
               ) -> tuple[_tile.TileLayout, tuple[int, ...]] | None:
     """TIRx's ``TryGroup``: ``tile`` grouped by ``shape``, or None when it does not group.
 
     >>> from tilelayout import parse
     >>> try_group(parse("S[(2,4,8,8):(256,64,8,1)]"), (8, 64))[1], try_group(parse("S[6:1]"), (4,))
     ((0, 2, 4), None)
+
+    Cached per (layout value, shape), LRU: the shaped form of ``apply`` asks it per call.
     """
     if not tile.shard:  # TIRx's Group places no dimension on an empty shard
         return None
@@ -142,7 +169,7 @@ def apply_tile(tile: _tile.TileLayout, coord: Sequence[Value],
         grouped, seps = found
         return apply_iters(grouped, _grouped_coord(grouped, seps, coord))
     if len(coord) == 1:
-        return apply_iters(tile, split_coord(coord[0], [it.extent for it in tile.shard]))
+        return apply_iters(tile, split_coord(coord[0], _plan(tile)[0]))
     return apply_iters(tile, coord)
 
 
@@ -165,7 +192,11 @@ def _swizzle_q(q: Value, params: tuple[int, int, int, bool]) -> Value:
 
 def _swizzled(m: Value, params: tuple[int, int, int, bool]) -> Value:
     """TIRx's one-expression swizzle of ``m``: ``(f(m // 2**M) << M) + m % 2**M``."""
-    pe = params[0]
+    pe, b, s, inner = params
+    if isinstance(m, int):  # the integer fast path
+        q, mask = m >> pe, (1 << b) - 1
+        q ^= ((q & (mask << s)) >> s) if inner else ((q & mask) << s)
+        return (q << pe) + (m & ((1 << pe) - 1))
     return add(shift(SHL, _swizzle_q(floordiv(m, 1 << pe), params), pe), floormod(m, 1 << pe))
 
 

@@ -31,7 +31,7 @@ def register(**functions: Callable[..., Any]) -> None:
     _IMPL.update(functions)
 
 
-MAX_DEPTH = 400
+MAX_DEPTH = 100
 
 
 class Op:
@@ -70,7 +70,7 @@ class PrimExpr:
     operators build new (simplified) expressions; ``==`` compares structurally (see the
     module docstring); ``bool()`` is refused (an expression has no truth value)."""
 
-    __slots__ = ("_memo",)
+    __slots__ = ("_memo", "_depth")
     dtype = "int32"
 
     # -- operators ------------------------------------------------------------------
@@ -248,10 +248,20 @@ class Var(PrimExpr):
         return other is self
 
 
+def depth_of(*children: Any) -> int:
+    """One more than the deepest child (leaves are depth 0); a node deeper than
+    :data:`MAX_DEPTH` is refused, so every walk over an expression stays shallow."""
+    d = 1 + max((getattr(c, "_depth", 0) for c in children), default=0)
+    if d > MAX_DEPTH:
+        raise LayoutError(f"an index expression nested deeper than {MAX_DEPTH} levels")
+    return d
+
+
 class _Binary(PrimExpr):
     __slots__ = ("a", "b")
 
     def __init__(self, a: Any, b: Any) -> None:
+        self._depth = depth_of(a, b)
         self.a = a
         self.b = b
 
@@ -293,6 +303,7 @@ class Call(PrimExpr):
     __slots__ = ("op", "args")
 
     def __init__(self, op: Op, args: tuple[Any, Any]) -> None:
+        self._depth = depth_of(*args)
         self.op = op
         self.args = args
 
@@ -303,6 +314,7 @@ class Cast(PrimExpr):
     __slots__ = ("dtype", "value")
 
     def __init__(self, dtype: str, value: Any) -> None:
+        self._depth = depth_of(value)
         self.dtype = dtype
         self.value = value
 
@@ -313,6 +325,7 @@ class Let(PrimExpr):
     __slots__ = ("var", "value", "body")
 
     def __init__(self, var: Any, value: Any, body: Any) -> None:
+        self._depth = depth_of(value, body)
         self.var = var
         self.value = value
         self.body = body
@@ -357,6 +370,6 @@ def _int_bits(dtype: str) -> tuple[bool, int] | None:
     return None
 
 
-__all__ = ["AND", "MAX_DEPTH", "OR", "SHL", "SHR", "XOR", "Add", "Call", "Cast", "FloorDiv",
+__all__ = ["AND", "MAX_DEPTH", "depth_of", "OR", "SHL", "SHR", "XOR", "Add", "Call", "Cast", "FloorDiv",
            "FloorMod", "IntImm", "Let", "Mul", "Op", "PrimExpr", "Sub", "Var", "is_foreign",
            "is_symbolic", "register"]
