@@ -456,6 +456,10 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
     "tilelayout.presets.registry:_built_default": "each registered preset built with its defaults",
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
+    "tilelayout.tirx.apply:try_group": "a layout grouped by a shape (TIRx's TryGroup) per "
+                                       "(layout value, shape), LRU",
+    "tilelayout.tirx.apply:_plan": "a layout's extents, strides and offset as tuples per "
+                                   "layout value, LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
     "tilelayout.interop.gluon:_context": "one MLIR context and Gluon builder, made once Triton "
@@ -476,6 +480,9 @@ REGISTRIES: dict[str, str] = {
     "tilelayout.presets.registry:_REGISTRY": "the preset registry: each preset module registers "
                                              "its presets as tilelayout.presets imports it "
                                              "(register/add refuse a name twice)",
+    "tilelayout.tirx.expr:_IMPL": "the operations the expression nodes delegate to (+, ==, "
+                                  "evaluate, str, ...), bound once by tilelayout.tirx.symbolic "
+                                  "and .spelling as tilelayout.tirx imports",
 }
 
 #: every module-level name the library binds to a mutable container, with the reason: the

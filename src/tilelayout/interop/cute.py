@@ -232,7 +232,7 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
     if isinstance(layout, CuteLayout):
         return pycute.Layout(layout.shape, layout.stride)
     if isinstance(layout, ComposeLayout):
-        tile = layout.tile
+        tile = layout.tile_layout
         offset = dict(tile.offset).get("m", 0)
         inner = TileLayout(tile.shard, tile.replica)
         sh, st = cute_shape_stride(inner, shape)
@@ -259,7 +259,7 @@ def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
     """
     dsl = require("cutlass.cute", "cute-dsl", "a CuTe DSL layout")
     if isinstance(layout, ComposeLayout):
-        tile = layout.tile
+        tile = layout.tile_layout
         b, m, s = _swizzle_text(layout.swizzle)
         inner = to_cute_dsl(TileLayout(tile.shard, tile.replica), shape)
         return dsl.make_composed_layout(dsl.make_swizzle(b, m, s), dict(tile.offset).get("m", 0), inner)
