@@ -231,7 +231,7 @@ def _to_codegen(e: Any, lang: str, names: dict, depth: int) -> ex.Expr:
 
 
 def _tvm() -> Any:
-    return require("tvm_tirx.tirx", "tvm")
+    return require("tvm_tirx.tirx", "tvm", "converting an index expression to TVM")
 
 
 def _to_tvm(e: Any, tir: Any, vars_: dict, depth: int) -> Any:
