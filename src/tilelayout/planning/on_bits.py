@@ -193,9 +193,10 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
     staged = best(options, reference=options[0], budget=smem_budget) if options else None
     triton_stages = options and not triton_shuffles(s, d)
     units = None if staged is None else _units(staged, len(d.warp))
+    # where Triton stages, the shuffles win when they take no more instructions than its
+    # staging: they need no shared memory and no wavefronts at all
     if staged is not None and triton_stages and \
-            shuffled.instructions > min(_warp_local_instructions(options[0]),
-                                        _warp_local_instructions(staged)):
+            shuffled.instructions > _warp_local_instructions(options[0]):
         out = _staged(staged, s, d, src, dst, shape, dtype, on, "warp-shuffle")
         extra = {"shuffle_rounds": shuffled.shuffles, "smem_cost_units": units}
         why = (f"lanes of one warp exchange data, but {shuffled.shuffles} shfl.sync and "

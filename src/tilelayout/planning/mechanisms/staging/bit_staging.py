@@ -274,12 +274,17 @@ def _phase_lanes(nbytes: int) -> int:
 def vector_choices(src: ThreadBits, dst: ThreadBits, elem_bytes: int) -> list[tuple[int, ...]]:
     """The vector bases worth trying, widest first: element bits both sides hold in
     registers (the common vector), optionally extended by one side's registers that
-    are the other side's lanes (that side's vector grows; the other's lanes then read
-    consecutive elements). At most 16 bytes per side."""
+    are the other side's lanes or warps (that side's vector grows; the other side's
+    lanes or warps then move consecutive parts of it). At most 16 bytes per side."""
     cap = (WIDEST // elem_bytes).bit_length() - 1
     common = [r for r in src.reg if r and r in set(dst.reg)]
-    grow_src = [r for r in src.reg if r and r not in common and r in set(dst.lane)]
-    grow_dst = [r for r in dst.reg if r and r not in common and r in set(src.lane)]
+
+    def grow(side: ThreadBits, other: ThreadBits) -> list[int]:
+        lanes = [r for r in side.reg if r and r not in common and r in set(other.lane)]
+        warps = [r for r in side.reg if r and r not in common and r in set(other.warp)]
+        return lanes + warps
+
+    grow_src, grow_dst = grow(src, dst), grow(dst, src)
     out: list[tuple[int, ...]] = []
     for j in range(min(len(common), cap), -1, -1):
         base = tuple(common[:j])
