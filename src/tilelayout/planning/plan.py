@@ -290,22 +290,35 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _make_route=found.make_route,
                                  _values_per_thread=found.values_per_thread,
                                  _bits=found.program)
-            if found.at_floor:
+            if found.at_floor or not _searchable(found, dims, dtype, on):
                 return bit
     plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
     if bit is None:
         return plan
-    # the element search's plan replaces the bit plan only when it is cheaper and no
-    # worse than the compiler's own choice in any count (docs/data-movement.md, *The
-    # choice*): more shared memory, more wavefronts or more instructions than Triton's
-    # code would be a loss whatever the other counts gain
-    ref = found.reference
-    k = _key(plan)
-    if smem_budget is not None:  # the caller allows shared memory up to the budget
-        fits = k[1] <= smem_budget
-        return plan if fits and k < _key(bit) or _key(bit)[1] > smem_budget >= k[1] else bit
-    dominates = k[0] <= ref[1] and k[1] <= ref[0] and k[2] <= ref[2]
-    return plan if dominates and k < _key(bit) else bit
+    # the element search's plan replaces the bit plan only where it is cheaper in one
+    # count and no worse in any (docs/data-movement.md, *The choice*): the bit plan is
+    # already no worse than the compiler's own choice, and so stays whatever replaces it
+    k, b = _key(plan), _key(bit)
+    if smem_budget is not None and b[1] > smem_budget >= k[1]:
+        return plan
+    if smem_budget is not None and k[1] > smem_budget:
+        return bit
+    return plan if all(x <= y for x, y in zip(k, b, strict=True)) and k < b else bit
+
+
+#: tiles up to this many elements are also searched element by element when their plan
+#: on bits is not at its floors: that search costs milliseconds there, and finds layouts
+#: outside the bit families (8-bit matrix forms, XOR syntheses of odd shapes)
+SEARCH_ELEMENTS = 4096
+
+
+def _searchable(found: Any, dims: tuple[int, ...], dtype: str, on: TargetChoice) -> bool:
+    """Whether the element search may still find a cheaper plan than ``found`` within the
+    planning time a compiler can spend: small tiles, and 8-bit tiles on a target with
+    the 8-bit ldmatrix / stmatrix forms (which only that search builds)."""
+    elements = int(np.prod(dims, dtype=np.int64))
+    b8 = dtype_bits(dtype) == 8 and (on.allows("ldmatrix.b8") or on.allows("stmatrix.b8"))
+    return elements <= SEARCH_ELEMENTS or (b8 and found.kind != "warp-shuffle")
 
 
 def _key(p: ConversionPlan) -> tuple[float, float, float]:
