@@ -171,10 +171,10 @@ def _payload(route: Route, through: np.ndarray, epw: int, wpe: int):
         ps, pd, rows, through, route.source, route.gwarp, epw)
     sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
     rnd = sched.edge_round[which]
-    shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot)
+    r_keep = rows[(route.level <= 1) & ~through]
+    shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot, kept=pd.slot[r_keep])
     packs = 0
     if epw > 1:  # sub-word payloads: registers picked and packed by prmt
-        r_keep = rows[(route.level <= 1) & ~through]
         local = set(zip(route.gwarp[1][r_keep].tolist(), pd.lane[r_keep].tolist(),
                         (pd.slot[r_keep] // epw).tolist(), strict=True))
         selects, packs = payload_ops(rnd, w, s_lane, lane, edges[which, 2], pos, s_slot,

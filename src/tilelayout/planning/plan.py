@@ -308,17 +308,23 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
 
 #: tiles up to this many elements are also searched element by element when their plan
 #: on bits is not at its floors: that search costs milliseconds there, and finds layouts
-#: outside the bit families (8-bit matrix forms, XOR syntheses of odd shapes)
-SEARCH_ELEMENTS = 4096
+#: outside the bit families (XOR syntheses of the element families)
+SEARCH_ELEMENTS = 1024
+
+#: sub-word lane exchanges up to this many elements are searched too: the element
+#: search's byte permutes may send whole registers and pick their bytes on receipt,
+#: which the bit transpositions (packed before they are sent, as Triton does) do not
+SEARCH_SHUFFLE_ELEMENTS = 256
 
 
 def _searchable(found: Any, dims: tuple[int, ...], dtype: str, on: TargetChoice) -> bool:
     """Whether the element search may still find a cheaper plan than ``found`` within the
-    planning time a compiler can spend: small tiles, and 8-bit tiles on a target with
-    the 8-bit ldmatrix / stmatrix forms (which only that search builds)."""
+    planning time a compiler can spend: a staging of a small tile, or a lane exchange of
+    sub-word values in a tiny one."""
     elements = int(np.prod(dims, dtype=np.int64))
-    b8 = dtype_bits(dtype) == 8 and (on.allows("ldmatrix.b8") or on.allows("stmatrix.b8"))
-    return elements <= SEARCH_ELEMENTS or (b8 and found.kind != "warp-shuffle")
+    if found.mechanism != "shared-memory":
+        return dtype_bits(dtype) < 32 and elements <= SEARCH_SHUFFLE_ELEMENTS
+    return elements <= SEARCH_ELEMENTS
 
 
 def _key(p: ConversionPlan) -> tuple[float, float, float]:
