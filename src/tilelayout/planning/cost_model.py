@@ -32,7 +32,6 @@ so the same exchange done by every warp of a CTA is decided as it is for one war
 
 from __future__ import annotations
 
-import math
 from types import MappingProxyType
 from typing import Protocol
 
