@@ -50,12 +50,14 @@ from .plan_stages import Stage, byte_permute_stages, lanes_text
 from .problem.targeting import TargetChoice
 
 
-def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Outcome:
+def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
+                  limit: float = math.inf) -> Outcome:
     """Lanes of each warp exchange data: shuffle rounds (of packed payloads, or for
     sub-word values of whole registers plus byte permutes, :mod:`.byte_permute`) or
     staging, the fewest cost units (:mod:`.cost_model`; each warp exchanges only with
     itself, so a ``__syncwarp``). ``moved``: the values that stay in their thread but
-    change register slot.
+    change register slot; ``limit``: byte permutes are searched only for plans under
+    this many cost units (a caller's plan already costs that much).
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place
@@ -97,7 +99,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Out
     # sub-word values: whole registers plus byte permutes, searched when a lower bound
     # on them beats what is known
     known = min(units if sched is not None else math.inf,
-                math.inf if staging is None else smem())
+                math.inf if staging is None else smem(), limit)
     bp = None if bits >= 32 else plan_byte_permute(
         route.gwarp[1][rows], ps.lane[route.source], ps.slot[route.source], pd.lane[rows],
         pd.slot[rows], route.warps, bits, limit=known)

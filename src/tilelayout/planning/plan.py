@@ -30,6 +30,8 @@ returns ``{dst coordinate (dst.axes order): value}``.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -292,7 +294,10 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _bits=found.program)
             if found.at_floor or not _searchable(found, dims, dtype, on):
                 return bit
-    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
+    # beside a bit plan, byte permutes are searched only under its instruction count
+    # (each costs at least its cost units): nothing dearer could replace it
+    limit = math.inf if bit is None else _key(bit)[2]
+    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit)
     if bit is None:
         return plan
     # the element search's plan replaces the bit plan only where it is cheaper in one
@@ -354,7 +359,8 @@ def _warps(p: ConversionPlan) -> int:
 
 
 def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
-                   on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
+                   on: TargetChoice, permute_k: int | None = None,
+                   limit: float = math.inf) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
     k_order = None
@@ -386,7 +392,7 @@ def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dt
         assert coll is not None
         out = over_devices(coll, bits, route)
     elif kind == "warp-shuffle":
-        out = lane_exchange(route, dtype, moved, on)
+        out = lane_exchange(route, dtype, moved, on, limit)
     else:
         out = between_warps(route, dtype, on)
     costs = {"elements": int(len(np.unique(pd.element))),
