@@ -100,10 +100,8 @@ def _rounds_of(c: np.ndarray) -> list[list[int]]:
                                (lanes[None, :] + lanes[:, None]) % len(c)])
     for _ in range(degree):
         fits = (total[lanes[None, :], families] > 0).all(axis=1)
-        if fits.any():
-            match = families[int(np.argmax(fits))]
-        else:
-            match = np.asarray(_matching(total > 0, prev))
+        match = (families[int(np.argmax(fits))] if fits.any()
+                 else np.asarray(_matching(total > 0, prev)))
         total[lanes, match] -= 1
         moved = real[lanes, match] > 0
         real[lanes[moved], match[moved]] -= 1
