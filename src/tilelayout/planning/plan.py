@@ -31,7 +31,6 @@ returns ``{dst coordinate (dst.axes order): value}``.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
