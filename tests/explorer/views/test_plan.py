@@ -28,6 +28,27 @@ def test_text_operands_equal_the_library():
     assert [s["what"] for s in r["stages"]] == ["store", "barrier", "load"]
 
 
+@pytest.mark.parametrize("dtype,target", [("float32", None), ("float16", None),
+                                          ("float8", None), ("float8", "sm_100a")])
+def test_a_plan_on_bits_shows_each_sides_worst_request_of_its_own_instruction(dtype, target):
+    """A plan found on bits costs its sides in closed form; the view takes each side's
+    worst request element by element for the instruction the plan names (vectors, packed
+    vectors, ldmatrix, the 8-bit ldmatrix), and it costs what the plan says."""
+    r = plan_view({"src": TRANSPOSE[0], "dst": TRANSPOSE[1], "dtype": dtype,
+                   **({"target": target} if target else {})})
+    p = tl.plan_conversion(*TRANSPOSE, (32, 32), dtype, target=target)
+    assert p.smem.family == "bits" and p.smem.write.worst is None
+    for side, cost in (("write", "store"), ("read", "load")):
+        rep = r["smem"][side]
+        assert rep["worst"] is not None and len(r["worst_cells"][side]) > 0
+        assert rep["wavefronts"] == p.costs[f"{cost}_wavefronts"]
+        assert rep["vector_bytes"] == p.costs[f"{cost}_vector_bytes"]
+        named = p.costs[f"{cost}_instruction"]
+        if "matrix" in named:
+            assert rep["mechanism"] == named
+    assert {c["element"] for c in r["worst_cells"]["read"]} <= set(range(32 * 32))
+
+
 def test_presets_and_shuffle_rounds():
     r = plan_view({"src": {"preset": "mma.m16n8k16.C"},
                    "dst": {"preset": "mma.m16n8k16.B", "params": {"dtype": "float16"}},

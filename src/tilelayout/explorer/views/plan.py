@@ -4,12 +4,16 @@ and its stages, with the shared-memory grid when it stages through shared memory
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...core.dtypes import dtype_bytes
 from ...core.errors import LayoutError
-from ...planning.mechanisms.staging.access import smem_addresses
-from ...planning.plan import plan_conversion
+from ...planning.mechanisms.staging.access import AccessReport, smem_addresses
+from ...planning.mechanisms.staging.instructions import best_access
+from ...planning.mechanisms.staging.smem_choice import SmemChoice
+from ...planning.model.threads import register_file
+from ...planning.plan import ConversionPlan, plan_conversion
 from .. import request
 from ..request import MAX_TEXT, ApiError
 from . import movement
@@ -47,9 +51,47 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
         raise movement.refusal(exc) from None
     out = p.to_dict()
     if p.smem is not None:
-        tile = p.smem.shape  # in passes: one pass's tile
-        addr = smem_addresses(p.smem.layout, tile)
-        out["grid"] = movement.grid(p.smem.layout, tile, dtype)
-        out["worst_cells"] = {"write": movement.worst_cells(p.smem.write, addr, tile),
-                              "read": movement.worst_cells(p.smem.read, addr, tile)}
+        smem = _with_requests(p)
+        out["smem"] = smem.to_dict()
+        tile = smem.shape  # in passes: one pass's tile
+        addr = smem_addresses(smem.layout, tile)
+        out["grid"] = movement.grid(smem.layout, tile, dtype)
+        out["worst_cells"] = {"write": movement.worst_cells(smem.write, addr, tile),
+                              "read": movement.worst_cells(smem.read, addr, tile)}
     return out
+
+
+def _with_requests(p: ConversionPlan) -> SmemChoice:
+    """The plan's shared-memory choice with each side's worst request for the picture. A
+    plan found on bits costs its sides in closed form, without per-request addresses:
+    they are taken here, element by element, for the very instruction the plan names
+    (kept only where that costs what the plan says; in one pass, the tile the page
+    draws)."""
+    c = p.smem
+    assert c is not None
+    if c.family != "bits" or p.costs.get("passes", 1) != 1 or tuple(c.shape) != tuple(p.shape):
+        return c
+    addr = smem_addresses(c.layout, c.shape)
+    sides = []
+    for layout, rep, store in ((p.src, c.write, True), (p.dst, c.read, False)):
+        if rep.worst is not None or rep.requests == 0:
+            sides.append(rep)
+            continue
+        kinds = (("matrix.b8",) if rep.mechanism.endswith(".b8") else ("matrix",)) \
+            if "matrix" in rep.mechanism else ("vector", "packed")
+        try:
+            found = best_access(register_file(layout, c.shape), addr, c.dtype, store,
+                                kinds=kinds)
+        except (LayoutError, ValueError):  # no access of that kind fits (ValueError)
+            found = None
+        sides.append(found if _same(found, rep) else rep)
+    return replace(c, write=sides[0], read=sides[1])
+
+
+def _same(found: AccessReport | None, rep: AccessReport) -> bool:
+    """Whether the element-by-element report describes the plan's own access."""
+    if found is None or found.worst is None or found.wavefronts != rep.wavefronts:
+        return False
+    if "matrix" in rep.mechanism:  # one 16-byte row a lane per request
+        return found.mechanism == rep.mechanism
+    return found.vector_bytes == rep.vector_bytes
