@@ -143,7 +143,7 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     destination register is assembled from the rounds it receives from (and its own
     values) with one ``prmt`` fewer than those. A register name that differs between
     lanes at one position of such an operand list takes one ``selp`` fewer than the
-    distinct names (a register received in some lanes and kept in others takes one).""" 
+    distinct names (a register received in some lanes and kept in others takes one)."""
     full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
     sel = perm = 0
     lane_key = warp.astype(np.int64) * 64 + sender
