@@ -34,7 +34,7 @@ from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from ..core.errors import LayoutError
-from ..core.shape import Shape
+from ..core.shape import Shape, shape_arg
 from .operands import resolve
 from .threads import RegisterFile, WarpName, register_file
 
@@ -309,6 +309,7 @@ def access_report(rf: RegisterFile, addr: np.ndarray, dtype: str,
 def check_tile(layout: Layout, shape: Sequence[int] | None, what: str) -> Shape:
     """``shape`` admitted by ``layout`` (None: the layout's own), or a one-line error
     naming the side."""
+    shape = shape_arg(shape)
     try:
         return layout.check_shape(shape)
     except LayoutError as exc:
