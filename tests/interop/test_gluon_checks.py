@@ -106,3 +106,12 @@ def test_isolate_runs_the_lowering_in_a_child():
     obj, shape = OBJECTS[0]
     assert from_triton(obj, shape, isolate=True) == from_triton(obj, shape)
     assert to_gluon(from_triton(obj, shape), shape, isolate=True) == obj
+
+
+def test_a_shape_of_true_is_refused_and_one_is_tritons_own():
+    """issue 29: from_triton(BlockedLayout(...), (True, 64)) read True as 1."""
+    blocked = ttgl.BlockedLayout([1, 4], [4, 8], [2, 2], [1, 0])
+    with pytest.raises(tl.LayoutError, match="shape entries must be integers"):
+        from_triton(blocked, (True, 64))
+    assert to_triton_bases(from_triton(blocked, (1, 64)), (1, 64)) == \
+        {k: v for k, v in triton_bases(blocked, [1, 64]).items() if v}
