@@ -211,7 +211,7 @@ def interop_trial(rng: random.Random) -> None:
                 if len(L.axes) == 1 else None
             theirs = reference(lambda: sorted(got(i) for i in range(got.size())))
             expect(mine is None or theirs is None or mine == theirs,
-                   f"to_pycute({L}) holds other values: {theirs[:8]}")
+                   f"to_pycute({L}) holds other values: {(theirs or [])[:8]}")
             expect(back.size() == L.size(), f"to_pycute({L}) has {back.size()} elements")
     elif op == "to_cute_dsl":
         IC.to_cute_dsl(layout_input(rng), shape_input(rng))

@@ -62,9 +62,11 @@ def widget_trial(rng: random.Random) -> None:
     w = widget(source, shape, color=maybe(rng, None, 0.2), select=select,
                height=maybe(rng, 640, 0.15))
     query = dict(urllib.parse.parse_qsl(w.query))
-    if select is not None:
-        expect(query.get("select") == ",".join(str(int(i)) for i in select) and
-               all(isinstance(i, int) and not isinstance(i, bool) for i in select),
+    if select is not None:  # exactly the integers given (or their text), never truncated
+        given = tl.core.shape.int_tuple(select, "select") if isinstance(select, str) else \
+            (select,) if isinstance(select, int) else tuple(select)
+        expect(all(isinstance(i, int) and not isinstance(i, bool) for i in given) and
+               query.get("select") == ",".join(map(str, given)),
                f"widget(select={select!r}) gave select={query.get('select')!r}")
     if shape is not None:  # admitted only as ints (or their text), never truncated
         want = ",".join(map(str, tl.core.shape.as_shape(shape)))

@@ -46,6 +46,7 @@ from triton.tools import LinearLayout
 
 from ..algebra.offsets import restrided
 from ..core.compose import Layout, tile_of
+from ..core.errors import shown
 from ..core.shape import format_shape, shape_arg
 from ..core.swizzle_modes import TRITON_WIDTHS
 from ..core.tile import TileLayout
@@ -325,6 +326,11 @@ def gluon_code(obj: Any, name: str = "layout") -> str:
     from triton.experimental.gluon import language as ttgl
     layout = ttgl.SliceLayout(dim=0, parent=ttgl.BlockedLayout(size_per_thread=[1], ...))
     """
+    if not (dataclasses.is_dataclass(obj) and not isinstance(obj, type) and
+            type(obj).__module__.startswith("triton.experimental.gluon")):
+        raise InteropError(f"gluon_code writes a Gluon layout object, got {type(obj).__name__}")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise InteropError(f"gluon_code's name must be a Python identifier, got {shown(name)}")
     modules: dict[str, None] = {}
     body = _code(obj, modules)
     heads = []
