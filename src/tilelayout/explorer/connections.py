@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import socket
 import threading
 import time
@@ -111,9 +112,11 @@ class Connections:
                 rec.idle_since, rec.deadline = None, now + self.request_timeout
 
     def deadline(self, sock: socket.socket) -> float:
+        """The deadline of ``sock``'s current read (infinite for a socket never admitted:
+        a server that does not track connections; a dropped one is shut down instead)."""
         with self._lock:
             rec = self._open.get(sock)
-            return rec.deadline if rec is not None else 0.0
+            return rec.deadline if rec is not None else math.inf
 
     def remove(self, sock: socket.socket) -> None:
         with self._lock:
@@ -144,7 +147,7 @@ class DeadlineReader(io.RawIOBase):
         left = self._conns.deadline(self._sock) - time.monotonic()
         if left <= 0:
             raise TimeoutError("the request was not received in time")
-        self._sock.settimeout(left)
+        self._sock.settimeout(None if left == math.inf else left)
         n = self._sock.recv_into(buffer)
         if n:
             self._conns.started(self._sock)

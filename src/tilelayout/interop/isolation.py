@@ -231,7 +231,8 @@ class _Child:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.send, self.receive = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         try:
-            _write(self.send, _frame((list(sys.path), preload)))
+            path = [os.path.abspath(p) if isinstance(p, str) else p for p in sys.path]
+            _write(self.send, _frame((path, preload)))
             _read(self.receive, time.monotonic() + start_timeout)
         except (OSError, _Gone, TimeoutError, EOFError):
             words = self.last_words()
