@@ -147,7 +147,11 @@ def run(trials: Iterable[tuple[str, int]], *, workers: int = 2, timeout: float =
     return report
 
 
+#: trial seeds of campaign ``seed`` are ``seed * CAMPAIGN + k``: two campaigns never share one
+CAMPAIGN = 1_000_000
+
+
 def seeded(surfaces: Iterable[str], per_surface: int, seed: int = 0) -> list[tuple[str, int]]:
-    """``per_surface`` trials of each surface, interleaved, seeds from ``seed`` on."""
+    """``per_surface`` trials of each surface, interleaved, from campaign ``seed``."""
     names = list(surfaces)
-    return [(s, seed + k) for k in range(per_surface) for s in names]
+    return [(s, seed * CAMPAIGN + k) for k in range(per_surface) for s in names]

@@ -33,7 +33,7 @@ from ..core import budget
 from ..core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from ..core.shape import Shape, shape_arg
 from .operands import resolve
 from .threads import RegisterFile, WarpName, register_file
@@ -219,7 +219,7 @@ def _pick_vector(rf: RegisterFile, addr: np.ndarray, nbytes: int,
             or vector_bytes <= 0 or vector_bytes % nbytes
             or vector_bytes // nbytes not in widths(nbytes)):
         raise LayoutError(f"vector_bytes must be a power-of-two multiple of the element size "
-                          f"({nbytes} B) of at most {MAX_VECTOR_BYTES}, got {vector_bytes!r}")
+                          f"({nbytes} B) of at most {MAX_VECTOR_BYTES}, got {shown(vector_bytes)}")
     k = int(vector_bytes) // nbytes
     if not vector_ok(rf, None, k):
         raise LayoutError(f"{vector_bytes}-byte vectors need register slots filled in aligned "
