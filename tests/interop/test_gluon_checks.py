@@ -35,6 +35,7 @@ REPRODUCERS = [
     (ttgl.NVMMASharedLayout(32, 16, 3, True), (8, 8, 2), r"needs 16 contiguous elements along dimension 0"),
     (amd.AMDWMMALayout(1, True, [[1, 0], [1048576, 0]]), (32, 16), r"bases must be 1, 2, 4"),
     (amd.AMDWMMALayout(1, False, [[4, 0]], [[8, 0]]), (256, 1), r"bases must be 1, 2, 4"),
+    (amd.AMDWMMALayout(2, False, [[0, 64]]), (32, 32), r"bases must be 1, 2, 4"),  # outside
     (ttgl.BlockedLayout([1], [32], [4], [0]), (1 << 31,), r"power-of-two shapes of at most 2\*\*30"),
     (ttgl.BlockedLayout([1, 1], [1, 32], [4, 1], [1, 0]), (1 << 16, 1 << 16), r"at most 2\*\*30"),
     (ttgl.BlockedLayout([8, 2, 8], [4, 32, 4], [4, 4, 1], [2, 0, 1]), (8, 4, 1 << 20),
