@@ -276,6 +276,9 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
         _check_rank(name, shape, size_per_thread=size_per_thread,
                     threads_per_warp=threads_per_warp, warps_per_cta=warps_per_cta)
         check_warp(name, threads_per_warp)
+        if len(order) != len(shape):
+            raise fail(name, f"order {tuple(order)} has {len(order)} entries; shape "
+                       f"{tuple(shape)} has rank {len(shape)}")
         regs = list(size_per_thread)
         regs[k_dim] = shape[k_dim]
         rep = tuple(order)
