@@ -352,11 +352,13 @@ class ChildPool:
                                f"(stopped)", name="seconds", cost=limit, limit=limit) from None
         except (_Gone, EOFError, pickle.UnpicklingError):
             status, words = child.status(), child.last_words()
+            child.kill()
             self._release(None)
             self.deaths += 1
             raise ChildDied(f"{what} ended the child process that ran it ({status}"
                             f"{': ' + words if words else ''})") from None
         except BaseException:  # interrupted while waiting: the child's state is unknown
+            child.kill()
             self._release(None)
             raise
         self._release(child)
