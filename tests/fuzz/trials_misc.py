@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 import urllib.parse
+import warnings
 
 import tilelayout as tl
 from tests.fuzz.runner import expect
 from tests.fuzz.values import junk, layout_input, maybe, shape_input
-from tilelayout.explorer.widget import widget
+from tilelayout.explorer.widget import NotebookWarning, explorer_widget, widget
 from tilelayout.interop import jax as J
 from tilelayout.interop.triton import to_triton_bases
 
@@ -59,8 +60,11 @@ def widget_trial(rng: random.Random) -> None:
     dims = default if isinstance(source, str) and default else None
     select = (tuple(rng.randrange(d) for d in dims) if clean and dims else
               maybe(rng, (rng.randrange(4),), 0.5))
-    w = widget(source, shape, color=maybe(rng, None, 0.2), select=select,
-               height=maybe(rng, 640, 0.15))
+    color, height = maybe(rng, None, 0.2), maybe(rng, 640, 0.15)
+    make = rng.choice((widget, explorer_widget))  # outside a notebook: the static view, the widget
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NotebookWarning)
+        w = make(source, shape, color=color, select=select, height=height)
     query = dict(urllib.parse.parse_qsl(w.query))
     if select is not None:  # exactly the integers given (or their text), never truncated
         given = tl.core.shape.int_tuple(select, "select") if isinstance(select, str) else \
@@ -73,6 +77,8 @@ def widget_trial(rng: random.Random) -> None:
         got = query.get("shape", query.get("p.shape"))
         expect(got == want, f"widget(shape={shape!r}) gave shape={got!r}")
     if rng.random() < 0.3:
+        if not hasattr(w, "answer_request"):  # tl.widget's static view: the widget answers
+            w = explorer_widget(source, shape, color=color, select=select, height=height)
         reply = w.answer_request(maybe(rng, {"id": 1, "method": "POST", "path": "/api/explain",
                                              "body": {"layout": "S[4:2]", "index": [3]}}, 0.5))
         expect(isinstance(reply, dict) and "status" in reply, f"answer_request gave {reply!r}")

@@ -1,6 +1,6 @@
 """What the interop entry points take: a layout as a layout object, its text or a
 ``"preset:NAME[:KEY=VALUE...]"`` string (as the planning entry points do,
-:mod:`tilelayout.planning.operands`), and a shape as a sequence or as text (``"8,16"``).
+:mod:`tilelayout.planning.problem.operands`), and a shape as a sequence or as text (``"8,16"``).
 Anything else is one :class:`~tilelayout.interop.InteropError` saying what was expected.
 
 >>> str(layout_arg("S[(4,8):(8,1)]"))
@@ -20,7 +20,7 @@ from ..core.compose import ComposeLayout, Layout
 from ..core.errors import shown
 from ..core.shape import Shape, shape_arg
 from ..core.tile import TileLayout
-from ..planning.operands import ACCEPTED, operand
+from ..planning.problem.operands import ACCEPTED, operand
 from . import InteropError
 
 
