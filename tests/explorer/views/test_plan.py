@@ -94,3 +94,22 @@ def test_mesh_presets_name_the_collective():
     assert (r["kind"], r["collective"]) == ("collective", "all-gather")
     assert r["collective_steps"] == ["local slice", "all-gather"]
     assert r["costs"]["bytes_received_per_device"] == [64] * 8
+
+
+def test_a_budget_caps_the_shared_memory_or_is_refused_in_words():
+    """``smem_budget`` is the library's: the plan moves the tile in passes through a
+    smaller buffer, and a budget below any plan is a 400 naming the bytes."""
+    mma = [f"triton.nvmma_distributed:version=2:warps_per_cta={w}:shape=256,256"
+           for w in ("1,4", "4,1")]
+    src, dst = ({"preset": m.split(":")[0], "params": dict(kv.split("=") for kv in m.split(":")[1:])}
+                for m in mma)
+    free = plan_view({"src": src, "dst": dst, "dtype": "float16", "target": "sm_80"})
+    capped = plan_view({"src": src, "dst": dst, "dtype": "float16", "target": "sm_80",
+                        "smem_budget": 4096})
+    assert capped["costs"]["smem_bytes"] <= 4096 < free["costs"]["smem_bytes"] or \
+        capped["costs"]["smem_bytes"] <= 4096 == free["costs"]["smem_bytes"]
+    assert capped["costs"]["passes"] >= free["costs"]["passes"]
+    with pytest.raises(ApiError, match="smem_budget"):
+        plan_view({"src": src, "dst": dst, "dtype": "float16", "smem_budget": "8k"})
+    with pytest.raises(ApiError, match="smem_budget=16"):
+        plan_view({"src": src, "dst": dst, "dtype": "float16", "smem_budget": 16})

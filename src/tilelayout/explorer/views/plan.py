@@ -1,5 +1,6 @@
-"""``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
-and its stages, with the shared-memory grid when it stages through shared memory."""
+"""``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
+conversion plan and its stages, with the shared-memory grid when it stages through shared
+memory."""
 
 from __future__ import annotations
 
@@ -30,9 +31,21 @@ def _permute_k(req: Mapping[str, Any]) -> int | None:
     return value
 
 
+def _budget(req: Mapping[str, Any]) -> int | None:
+    """The request's ``smem_budget`` (bytes of shared memory, or None: no budget)."""
+    value = req.get("smem_budget")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ApiError(f"smem_budget must be a positive number of bytes, got {value!r}"[:MAX_TEXT],
+                       field="smem_budget")
+    return value
+
+
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
-    (:func:`~tilelayout.planning.plan.plan_conversion`) with its stages to step
+    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
+    conversion plan (:func:`~tilelayout.planning.plan.plan_conversion`, ``smem_budget``
+    its bytes of shared memory at most) with its stages to step
     through; when it stages through shared memory, also the chosen layout's line x bank
     grid and each side's worst request cells (as ``/api/smem``).
 
@@ -46,7 +59,7 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     try:
         dtype_bytes(dtype)
         p = plan_conversion(src, dst, shape, dtype, target=movement.target(req),
-                            permute_k=_permute_k(req))
+                            permute_k=_permute_k(req), smem_budget=_budget(req))
     except LayoutError as exc:
         raise movement.refusal(exc) from None
     out = p.to_dict()
