@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..core.axes import axis_of as lookup_axis
@@ -47,7 +48,7 @@ from ..core.mesh import format_mesh
 from ..core.shape import format_shape
 from ..core.swizzle import swizzle_shift
 from ..core.tile import TileLayout
-from . import InteropError, require
+from . import InteropError, present, require
 from .cute import parse_cute, thread_axes, to_cute, to_cute_tv
 from .isolation import isolated
 from .jax import partition_spec_entries
@@ -60,8 +61,10 @@ TARGETS = ("cute", "cute-tv", "jax", "triton", "gluon", "tvm")
 #: the notations the explorer's "in other tools" panel lists, in its order (the page asks
 #: the server for them: ``POST /api/convert`` without ``targets``)
 PANEL_TARGETS = ("cute", "cute-tv", "jax", "triton", "gluon")
-#: the notations whose converters call native code that can abort (run isolated)
-NATIVE_TARGETS = frozenset({"gluon", "tvm"})
+#: the notations whose converters call native code that can abort (run isolated): the
+#: extra each needs and the feature a missing one is named by
+NATIVE_TARGETS = MappingProxyType({"gluon": ("triton", "the Gluon conversion"),
+                                   "tvm": ("tvm", "a TVM TIRx layout")})
 
 
 def assumed_mesh(layout: Layout) -> dict[str, int]:
@@ -101,6 +104,7 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
     """
     dims = tuple(int(d) for d in shape)
     if isolate and target in NATIVE_TARGETS:
+        present(*NATIVE_TARGETS[target])
         return isolated("tilelayout.interop.convert:convert", layout, dims, target, mesh=mesh,
                         thread_axis=thread_axis, permute=permute,
                         what=f"converting {layout} over {format_shape(dims)} to {target}")
