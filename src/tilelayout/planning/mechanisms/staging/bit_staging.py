@@ -215,10 +215,17 @@ def _vector(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
         if not _low_free(others, k + 1):
             break
         k += 1
-    nbytes = (1 << k) * elem_bytes
-    w, ideal = linear_wavefronts([a * elem_bytes for a in lanes], nbytes)
-    per_thread = (1 << (len(regs) - k)) * passes
-    packed = list(regs[:k]) != [1 << i for i in range(k)]
+    # the widest vector, or a narrower one where that takes fewer wavefronts (a narrower
+    # access spreads its lanes over more phases: Triton's 8-byte 8-bit stores)
+    found = None
+    for j in range(k, -1, -1):
+        nbytes = (1 << j) * elem_bytes
+        w, ideal = linear_wavefronts([a * elem_bytes for a in lanes], nbytes)
+        per_thread = (1 << (len(regs) - j)) * passes
+        if found is None or w * per_thread < found[0] * found[1]:
+            found = (w, per_thread, ideal, nbytes, j)
+    w, per_thread, ideal, nbytes, j = found
+    packed = list(regs[:j]) != [1 << i for i in range(j)]
     return BitAccess(_name(store, nbytes), "vector", nbytes, per_thread, w, ideal, warps, packed)
 
 
