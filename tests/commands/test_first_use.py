@@ -120,3 +120,15 @@ def test_an_installed_tool_missing_a_part_says_so():
     with pytest.raises(tl.LayoutError, match=r"^the Gluon conversion needs Triton: pip install "
                        r"'tilelayout\[triton\]' \(it is installed, but: No module named"):
         tl.interop.require("triton.no_such_part", "triton", "the Gluon conversion")
+
+
+def test_a_preset_written_as_text_is_a_layout_operand_for_every_command(capsys):
+    """``preset:NAME[:KEY=VALUE]`` works where LAYOUT is asked for, as for the two-layout
+    commands; a required parameter missing is named with the text to add."""
+    assert main(["map", "preset:mma.m16n8k16.A:dtype=float16"]) == 0
+    assert capsys.readouterr().out == (main(["map", "--preset", "mma.m16n8k16.A", "--param",
+                                             "dtype=float16"]) == 0 and capsys.readouterr().out)
+    assert main(["map", "preset:mma.m16n8k16.A"]) == 2
+    assert "preset:mma.m16n8k16.A:dtype=float16" in capsys.readouterr().err
+    assert main(["map", "preset:mma.m16n8k16.A:dtype=float16", "--param", "dtype=bfloat16"]) == 2
+    assert "not both" in capsys.readouterr().err

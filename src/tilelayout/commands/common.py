@@ -329,6 +329,15 @@ def layout_args(args: argparse.Namespace) -> LayoutArgs:
         if preset.swizzle_mode is not None and not dtype:
             dtype = preset.dtype  # m is a shared-memory address: banks are meaningful
         layout = preset.layout
+    elif args.layout and presets.is_preset_text(args.layout.strip()):
+        # "preset:NAME[:KEY=VALUE...]", as the two-layout commands take it
+        if getattr(args, "param", None):
+            raise LayoutError("give a preset's parameters in its text (preset:NAME:KEY=VALUE) "
+                              "or as --preset NAME --param KEY=VALUE, not both")
+        preset = presets.from_text(args.layout.strip(), "LAYOUT")
+        if preset.swizzle_mode is not None and not dtype:
+            dtype = preset.dtype
+        layout = preset.layout
     elif getattr(args, "param", None):
         raise LayoutError("--param needs --preset NAME")
     elif not args.layout:
