@@ -45,8 +45,11 @@ def pairs(records: Path) -> list[list]:
     from tests.planning.scenarios.suite import SCENARIOS, layouts
 
     for s in SCENARIOS:
-        src, dst = layouts(s)  # a mesh reshard's from its partition specs
-        out.append([str(src), str(dst), list(s.shape), s.dtype, s.target, f"scenario {s.name}"])
+        # a mesh reshard's layouts are built from its partition specs in the worker (their
+        # mesh axes exist only there)
+        src, dst = layouts(s) if s.xla is None else ("", "")
+        out.append([str(src), str(dst), list(s.shape), s.dtype, s.target, f"scenario {s.name}",
+                    s.xla])
     return out
 
 
@@ -58,8 +61,17 @@ def worker(path: str, repeat: int) -> None:
 
     items = json.loads(Path(path).read_text())
     times: list[float | None] = []
-    for src, dst, shape, dtype, target, _ in items:
+
+    def tupled(x):
+        return tuple(tupled(v) for v in x) if isinstance(x, list) else x
+
+    for src, dst, shape, dtype, target, _, *xla in items:
         best = None
+        if xla and xla[0]:
+            from tilelayout.interop.jax import from_partition_spec
+
+            mesh, a, b = xla[0]
+            src, dst = (from_partition_spec(tupled(spec), mesh, tuple(shape)) for spec in (a, b))
         try:
             for _ in range(repeat):
                 t0 = time.process_time()

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..core import budget
 from ..core.budget import Limits
-from ..core.compose import Layout
+from ..core.compose import Layout, tile_of
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
 from .cost_model import cvt_instruction
@@ -291,7 +291,7 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _make_route=found.make_route,
                                  _values_per_thread=found.values_per_thread,
                                  _bits=found.program)
-            if found.at_floor or not _searchable(found, dims, dtype, on):
+            if found.at_floor or not _searchable(found, dims, dtype, src_l, dst_l):
                 return bit
     # beside a bit plan, byte permutes are searched only under its instruction count
     # (each costs at least its cost units): nothing dearer could replace it
@@ -321,14 +321,31 @@ SEARCH_ELEMENTS = 1024
 SEARCH_SHUFFLE_ELEMENTS = 256
 
 
-def _searchable(found: Any, dims: tuple[int, ...], dtype: str, on: TargetChoice) -> bool:
+#: ... and when both layouts together place at most this many values (register slots of
+#: all threads, replicas included): the element search's work grows with them
+SEARCH_POSITIONS = 1 << 15
+
+
+def _searchable(found: Any, dims: tuple[int, ...], dtype: str, src: Layout, dst: Layout
+                ) -> bool:
     """Whether the element search may still find a cheaper plan than ``found`` within the
     planning time a compiler can spend: a staging of a small tile, or a lane exchange of
-    sub-word values in a tiny one."""
+    sub-word values in a tiny one, placed on few enough register slots (the plan on bits
+    is already no worse than the compiler's own choice; this search only finds plans
+    better than it)."""
     elements = int(np.prod(dims, dtype=np.int64))
+    if _positions(src) + _positions(dst) > SEARCH_POSITIONS:
+        return False
     if found.mechanism != "shared-memory":
         return dtype_bits(dtype) < 32 and elements <= SEARCH_SHUFFLE_ELEMENTS
     return elements <= SEARCH_ELEMENTS
+
+
+def _positions(layout: Layout) -> int:
+    """The values ``layout`` places: the product of its iterators' extents (shard and
+    replica)."""
+    t = tile_of(layout)
+    return math.prod(it.extent for it in (*t.shard, *t.replica))
 
 
 def _key(p: ConversionPlan) -> tuple[float, float, float]:
