@@ -1,0 +1,239 @@
+"""A staging (:mod:`.staging`) as CUDA: inline-PTX ``st`` / ``ld.shared`` at the plan's
+widths and ``stmatrix`` / ``ldmatrix``, each thread's addresses as one base (a strided
+form, or named XOR constants for a swizzle) plus a constant per instruction, the
+barriers, and the passes.
+
+Shared-memory instructions are inline PTX on 32-bit shared addresses
+(``__cvta_generic_to_shared``), so the instruction is the plan's whatever the compiler
+knows about ``smem``. Registers a vector or matrix moves that are not one of the
+thread's words in order are repacked with ``mov.b32`` (register packing, which the plan
+counts as free), never ``prmt``.
+
+>>> import tilelayout as tl
+>>> from .cuda_text import Writer
+>>> from .staging import from_route
+>>> p = tl.plan_conversion("S[(4,8):(1@laneid,1)]", "S[(4,8):(1@laneid,1@warpid)]", None, "float32")
+>>> w = Writer("convert")
+>>> out = emit_staging(w, from_route(p._route, 256), [f"s[{i}]" for i in range(8)], 256)
+>>> w.counts
+{'st.shared.v4.b32': 2, 'bar.sync': 1, 'ld.shared.b32': 1}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cuda_text import Writer
+from .exchange import per_word
+from .staging import Access, StagingProgram
+from .thread_values import ANY, Form, fit, fit_condition
+
+WARP = 32
+#: the named barrier the code synchronizes its threads with (0 is __syncthreads')
+BARRIER_ID = 1
+
+
+def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
+                 with_barrier: bool = True) -> list[str | None]:
+    """Emit the staging; ``own``: expressions of the thread's source words (empty for a
+    shared-memory source). Returns the destination words' expressions (None: none)."""
+    w.emit("const uint32_t buffer = static_cast<uint32_t>(__cvta_generic_to_shared(smem));")
+    loaded: list[str] = []
+    bar = _barrier(s.barrier, threads)
+    for step in range(s.passes):
+        tag = f"pass {step + 1} of {s.passes}: " if s.passes > 1 else ""
+        if step and bar:
+            w.comment(f"{tag}every load of the previous pass is done before the buffer "
+                      f"is written again")
+            _emit_barrier(w, s.barrier, bar)
+        stores = [a for a in s.store if a.step == step]
+        loads = [a for a in s.load if a.step == step]
+        if stores:
+            w.comment(f"{tag}store {_summary(stores)}")
+            _emit_accesses(w, stores, own, s.bits, True, loaded, f"store{step}")
+        if stores and loads and bar and with_barrier:
+            w.comment(f"{tag}every store lands before any load")
+            _emit_barrier(w, s.barrier, bar)
+        if loads:
+            w.comment(f"{tag}load {_summary(loads)}")
+            _emit_accesses(w, loads, own, s.bits, False, loaded, f"load{step}")
+    pw = per_word(s.bits)
+    out: list[str | None] = []
+    units = s.take.shape[1]
+    for j in range(-(-units // pw)):
+        parts = []
+        for p in range(pw):
+            u = j * pw + p
+            if u >= units:
+                parts.append(None)
+                continue
+            names = s.take[:, u, 0]
+            got = names[names >= 0]
+            if not len(got):
+                parts.append(None)
+                continue
+            regs = np.unique(got)
+            if len(regs) != 1 or len(np.unique(s.take[names >= 0, u, 1])) != 1:
+                raise AssertionError("a destination unit loaded by different instructions "
+                                     "in different threads")
+            parts.append((loaded[int(regs[0])], int(s.take[names >= 0, u, 1][0])))
+        out.append(pack(w, parts, s.bits))
+    return out
+
+
+def _summary(accs: list[Access]) -> str:
+    kinds: dict[str, int] = {}
+    for a in accs:
+        kinds[a.op] = kinds.get(a.op, 0) + 1
+    return ", ".join(f"{n} x {k}" for k, n in kinds.items())
+
+
+def _barrier(kind: str | None, threads: int) -> str | None:
+    if kind is None:
+        return None
+    if kind == "bar.warp.sync":
+        return "__syncwarp();"
+    return f'asm volatile("bar.sync {BARRIER_ID}, {threads};" ::: "memory");'
+
+
+def _emit_barrier(w: Writer, kind: str | None, text: str) -> None:
+    w.emit(text)
+    w.count(kind or "")
+
+
+def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | None:
+    """A 32-bit register of ``per_word(bits)`` units, unit ``p`` being position
+    ``parts[p][1]`` of register ``parts[p][0]`` (None: any): the register itself when it
+    is one in order, else ``mov.b32`` unpack / pack."""
+    real = [x for x in parts if x is not None]
+    if not real:
+        return None
+    if len(parts) == 1:
+        return real[0][0]
+    src = {x[0] for x in real}
+    if len(src) == 1 and all(x is None or x[1] == p for p, x in enumerate(parts)):
+        return real[0][0]
+    out = w.fresh("packed")
+    if bits == 16:
+        w.helpers.add("halves")
+        h = [f"{w.name}_detail::half_of({x[0]}, {x[1]})" if x is not None else "0"
+             for x in parts]
+        w.emit(f"const uint32_t {out} = {w.name}_detail::pack_halves({h[0]}, {h[1]});")
+        return out
+    # bytes: one mov.b32 unpack per source register, one pack (inline PTX)
+    names = sorted(src)
+    regs = ", ".join(f"b{i}_{k}" for i in range(len(names)) for k in range(4))
+    lines = [f".reg .b8 {regs};"]
+    for i in range(len(names)):
+        lines.append(f"mov.b32 {{b{i}_0, b{i}_1, b{i}_2, b{i}_3}}, %{i + 1};")
+    picks = [f"b{names.index(x[0])}_{x[1]}" if x is not None else "b0_0" for x in parts]
+    lines.append(f"mov.b32 %0, {{{', '.join(picks)}}};")
+    body = "\\n\"\n      \"".join(lines)
+    ins = ", ".join(f'"r"({n})' for n in names)
+    w.emit(f'uint32_t {out};\nasm("{{\\n"\n      "{body}\\n"\n      "}}" : "=r"({out}) : {ins});')
+    return out
+
+
+def _register(w: Writer, units: tuple[int, ...], own: list[str], bits: int) -> str:
+    """The 32-bit operand of a store holding ``units`` (one unit: in the low bits)."""
+    pw = per_word(bits)
+    if len(units) == 1 and pw > 1:  # a narrow access: the unit in the low bits
+        word, p = divmod(units[0], pw)
+        return own[word] if not p else f"({own[word]} >> {p * bits})"
+    parts = [(own[u // pw], u % pw) if u >= 0 else None for u in units]
+    out = pack(w, parts + [None] * (pw - len(parts)) if pw > 1 else parts, bits)
+    return out or "0u"
+
+
+def _addresses(w: Writer, accs: list[Access], tag: str) -> tuple[str, list[str]]:
+    """One base expression and each access's address relative to it."""
+    first = np.asarray(accs[0].address)
+    base_form = fit(first)
+    base_vals = base_form.values(len(first))
+    offsets = []
+    kind = None
+    for a in accs:
+        live = a.address >= 0
+        d_add = np.unique((a.address - base_vals)[live])
+        d_xor = np.unique((a.address ^ base_vals)[live])
+        if len(d_add) == 1 and kind in (None, "add"):
+            offsets.append(("add", int(d_add[0])))
+        elif len(d_xor) == 1:
+            offsets.append(("xor", int(d_xor[0])))
+        else:
+            offsets.append(("own", fit(a.address)))
+    name = w.fresh(f"{tag}_offset")
+    w.emit(f"const uint32_t {name} = {w.value(base_form, f'{tag} offset')};")
+    out = []
+    span = int(np.bitwise_or.reduce(base_vals[base_vals >= 0])) if (base_vals >= 0).any() else 0
+    for kind, off in offsets:
+        if kind == "add" or (kind == "xor" and not off & span):  # an XOR that adds
+            out.append(f"buffer + {name}" + (f" + {off}" if off else ""))
+        elif kind == "xor":
+            out.append(f"buffer + ({name} ^ {hex(off)}u)")
+        else:
+            assert isinstance(off, Form)
+            out.append(f"buffer + {_value(w, off, tag)}")
+    return name, out
+
+
+def _value(w: Writer, f: Form, tag: str) -> str:
+    text = w.value(f, f"{tag} address")
+    return f"({text})" if " " in text and not text.startswith("(") else text
+
+
+def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, store: bool,
+                   loaded: list[str], tag: str) -> None:
+    # accesses grouped by which threads take part (one condition per group)
+    groups: dict[bytes, list[Access]] = {}
+    for a in accs:
+        groups.setdefault(_takes_part(a).tobytes(), []).append(a)
+    for key, group in groups.items():
+        part = np.frombuffer(key, dtype=bool)
+        cond = fit_condition(part.astype(np.int64))
+        if not store:  # declared outside the condition: the destination reads them
+            names = [[w.fresh("x") for _ in a.regs] for a in group]
+            w.emit(f"uint32_t {', '.join(n for ns in names for n in ns)};")
+        if cond.kind != "true":
+            w.open(f"if ({w.condition(cond)}) {{")
+        _, addrs = _addresses(w, group, tag)
+        for i, (a, addr) in enumerate(zip(group, addrs, strict=True)):
+            if store:
+                ops = [_register(w, u, own, bits) for u in a.regs]
+                regs = _operands(range(1, len(ops) + 1), a.matrix)
+                ins = ", ".join(f'"r"({o})' for o in ops)
+                w.emit(f'asm volatile("{a.op} [%0], {regs};" :: "r"({addr}), {ins} '
+                       f': "memory");')
+            else:
+                loaded += names[i]
+                regs = _operands(range(len(names[i])), a.matrix)
+                outs = ", ".join(f'"=r"({n})' for n in names[i])
+                w.emit(f'asm volatile("{a.op} {regs}, [%{len(names[i])}];" : {outs} : '
+                       f'"r"({addr}) : "memory");')
+            w.count(a.op)
+        if cond.kind != "true":
+            w.close()
+
+
+def _operands(numbers, matrix: bool) -> str:
+    """Inline-PTX register operands: ``{%1, %2}``, or ``%1`` for one scalar."""
+    items = [f"%{i}" for i in numbers]
+    return items[0] if len(items) == 1 and not matrix else "{" + ", ".join(items) + "}"
+
+
+def _takes_part(a: Access) -> np.ndarray:
+    """The threads that issue ``a``: those with an address (a vector), every lane of a
+    warp with a row address (a matrix instruction is warp-wide)."""
+    live = a.address >= 0
+    if not a.matrix:
+        return live
+    warps = live.reshape(-1, WARP).any(axis=1)
+    return np.repeat(warps, WARP)
+
+
+def filled(values: np.ndarray) -> np.ndarray:
+    """``values`` with the threads that need none given any value (for fitting)."""
+    return np.where(values >= 0, values, ANY)
+
+
+__all__ = ["BARRIER_ID", "emit_staging", "pack"]
