@@ -40,25 +40,30 @@ def emit_exchange(w: Writer, ex: Exchange, own: list[str]) -> list[str | None]:
     the thread's source words. Returns each destination word's expression (None: the
     word takes nothing in any thread)."""
     pw = per_word(ex.bits)
-    names = list(own)
+    names = list(own) + ["0u"] * (ex.words - len(own))  # words no source slot fills
     for k in range(ex.rounds):
         pay = ex.payload[k]
         op = np.where(pay >= 0, pay // pw, -1)
         pos = np.where(pay >= 0, pay % pw, -1)
-        sent = assemble(w, op, pos, names, f"send{k}", ex.bits)
-        if sent is None:
-            sent = "0u"
         lane = _lanes(w, ex.src_lane[k], k)
+        used = sorted(set(op[op >= 0].tolist()))
+        packed = any(len(set(op[t][op[t] >= 0].tolist())) > 1 or
+                     (op[t] >= 0).any() and (pos[t][op[t] >= 0] != np.flatnonzero(op[t] >= 0)).any()
+                     for t in range(ex.threads))
+        what = " or ".join(names[i] for i in used) if not packed else \
+            "values of " + " and ".join(names[i] for i in used) + " packed into one word"
+        reads = f"lane ^ {lane[1]}" if lane[0] == "xor" else f"lane {lane[1]}"
+        w.comment(f"round {k + 1}: each lane offers {what or 'nothing'}, and reads {reads}")
+        sent = assemble(w, op, pos, names, f"send{k}", ex.bits) or "0u"
         temp = w.fresh(f"t{k}")
-        what = sent if sent in names else "its payload"
         if lane[0] == "xor":
-            w.comment(f"round {k + 1}: every lane offers {what} and reads lane ^ {lane[1]}")
             w.emit(f"const uint32_t {temp} = __shfl_xor_sync({FULL_MASK}, {sent}, {lane[1]});")
         else:
-            w.comment(f"round {k + 1}: every lane offers {what} and reads the lane it needs")
             w.emit(f"const uint32_t {temp} = __shfl_sync({FULL_MASK}, {sent}, {lane[1]});")
         w.count("shfl")
         names.append(temp)
+    if ex.rounds:
+        w.comment("each destination register from the received words and the thread's own")
     units = ex.take.shape[1]
     out: list[str | None] = []
     for j in range(-(-units // pw)):
@@ -81,7 +86,8 @@ def _lanes(w: Writer, src_lane: np.ndarray, k: int) -> tuple[str, str]:
         c = np.unique((src_lane ^ (t % WARP))[known])
         if len(c) == 1 and 0 < int(c[0]) < WARP:
             return "xor", str(int(c[0]))
-    return "idx", w.value(fit(np.where(known, src_lane, ANY)), f"round {k + 1} source lane")
+    expr = w.value(fit(np.where(known, src_lane, ANY)), "source lane")
+    return "idx", w.named(expr, "from_lane", "the lane this thread reads in a round")
 
 
 def assemble(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag: str,
@@ -156,7 +162,8 @@ def _sel_text(w: Writer, sel: np.ndarray, tag: str) -> str:
     f = fit(sel)
     if f.kind == "const":
         return hex(f.base)
-    return w.value(f, f"{tag} selector")
+    return w.named(w.value(f, "byte selector"), "selector",
+                   "a prmt selector that depends on the thread")
 
 
 def _mux(w: Writer, cand: np.ndarray, names: list[str], tag: str) -> str:

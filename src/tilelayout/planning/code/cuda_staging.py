@@ -21,6 +21,8 @@ counts as free), never ``prmt``.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .cuda_text import Writer
@@ -135,51 +137,84 @@ def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | Non
 
 
 def _register(w: Writer, units: tuple[int, ...], own: list[str], bits: int) -> str:
-    """The 32-bit operand of a store holding ``units`` (one unit: in the low bits)."""
+    """The 32-bit operand of a store holding ``units`` (fewer than a word's: in the low
+    bits, as ``st.shared.b8`` / ``.b16`` take them)."""
     pw = per_word(bits)
-    if len(units) == 1 and pw > 1:  # a narrow access: the unit in the low bits
+    if 1 < pw and len(units) < pw:  # a narrow access: the units in the low bits
         word, p = divmod(units[0], pw)
-        return own[word] if not p else f"({own[word]} >> {p * bits})"
+        if all(u == units[0] + i for i, u in enumerate(units)) and p + len(units) <= pw:
+            return own[word] if not p else f"({own[word]} >> {p * bits})"
     parts = [(own[u // pw], u % pw) if u >= 0 else None for u in units]
-    out = pack(w, parts + [None] * (pw - len(parts)) if pw > 1 else parts, bits)
+    out = pack(w, parts + [None] * (pw - len(parts)), bits) if pw > 1 else \
+        (parts[0][0] if parts[0] else None)
     return out or "0u"
 
 
-def _addresses(w: Writer, accs: list[Access], tag: str) -> tuple[str, list[str]]:
-    """One base expression and each access's address relative to it."""
+def _offsets(accs: list[Access]) -> tuple[Form, list[tuple[str, int | Form]]]:
+    """One base form for the group and each access's address relative to it: ``("add",
+    c)`` (base + c), ``("xor", c)`` (base ^ c) or ``("own", form)``."""
     first = np.asarray(accs[0].address)
     base_form = fit(first)
     base_vals = base_form.values(len(first))
-    offsets = []
-    kind = None
+    span = int(np.bitwise_or.reduce(base_vals[base_vals >= 0])) if (base_vals >= 0).any() else 0
+    offsets: list[tuple[str, int | Form]] = []
     for a in accs:
         live = a.address >= 0
         d_add = np.unique((a.address - base_vals)[live])
         d_xor = np.unique((a.address ^ base_vals)[live])
-        if len(d_add) == 1 and kind in (None, "add"):
+        if len(d_add) == 1 and int(d_add[0]) >= 0:
             offsets.append(("add", int(d_add[0])))
+        elif len(d_xor) == 1 and not int(d_xor[0]) & span:  # an XOR that adds
+            offsets.append(("add", int(d_xor[0])))
         elif len(d_xor) == 1:
             offsets.append(("xor", int(d_xor[0])))
         else:
             offsets.append(("own", fit(a.address)))
-    name = w.fresh(f"{tag}_offset")
-    w.emit(f"const uint32_t {name} = {w.value(base_form, f'{tag} offset')};")
-    out = []
-    span = int(np.bitwise_or.reduce(base_vals[base_vals >= 0])) if (base_vals >= 0).any() else 0
-    for kind, off in offsets:
-        if kind == "add" or (kind == "xor" and not off & span):  # an XOR that adds
-            out.append(f"buffer + {name}" + (f" + {off}" if off else ""))
-        elif kind == "xor":
-            out.append(f"buffer + ({name} ^ {hex(off)}u)")
-        else:
-            assert isinstance(off, Form)
-            out.append(f"buffer + {_value(w, off, tag)}")
-    return name, out
+    return base_form, offsets
 
 
 def _value(w: Writer, f: Form, tag: str) -> str:
     text = w.value(f, f"{tag} address")
     return f"({text})" if " " in text and not text.startswith("(") else text
+
+
+def _address(w: Writer, base: str, off: tuple[str, int | Form], tag: str) -> str:
+    kind, c = off
+    if kind == "add":
+        return f"buffer + {base}" + (f" + {c}" if c else "")
+    if kind == "xor":
+        return f"buffer + ({base} ^ {hex(c)}u)"  # type: ignore[arg-type]
+    assert isinstance(c, Form)
+    return f"buffer + {_value(w, c, tag)}"
+
+
+def _word_index(text: str) -> int | None:
+    m = re.fullmatch(r"s\[(\d+)\]", text)
+    return int(m.group(1)) if m else None
+
+
+def _runs(accs: list[Access], offs, words: list[list[int | None]]) -> list[tuple[int, int]]:
+    """Maximal runs ``[i, j)`` of three or more accesses that differ only by a constant
+    address step and a constant step of their registers (written as one loop)."""
+    out, i = [], 0
+    while i < len(accs):
+        j = i + 1
+        while j < len(accs) and accs[j].op == accs[i].op and offs[j][0] == offs[i][0] == "add" \
+                and _steps(offs, words, i, j):
+            j += 1
+        out.append((i, j) if j - i >= 3 else (i, i + 1))
+        i = out[-1][1]
+    return out
+
+
+def _steps(offs, words, i: int, j: int) -> bool:
+    if j - i == 1:
+        return all(x is not None for x in words[j] + words[i]) and len(words[j]) == len(words[i])
+    d_off = offs[i + 1][1] - offs[i][1]
+    if offs[j][1] - offs[j - 1][1] != d_off:
+        return False
+    return all(a is not None and b is not None and c is not None and a - b == c - d
+               for a, b, c, d in zip(words[j], words[j - 1], words[i + 1], words[i], strict=True))
 
 
 def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, store: bool,
@@ -189,30 +224,65 @@ def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, sto
     for a in accs:
         groups.setdefault(_takes_part(a).tobytes(), []).append(a)
     for key, group in groups.items():
-        part = np.frombuffer(key, dtype=bool)
-        cond = fit_condition(part.astype(np.int64))
-        if not store:  # declared outside the condition: the destination reads them
-            names = [[w.fresh("x") for _ in a.regs] for a in group]
-            w.emit(f"uint32_t {', '.join(n for ns in names for n in ns)};")
+        cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
+        base_form, offs = _offsets(group)
+        if store:
+            ops = [[_register(w, u, own, bits) for u in a.regs] for a in group]
+            words = [[_word_index(o) for o in op] for op in ops]
+        else:
+            words = [[k for k in range(len(a.regs))] for a in group]
+            total = sum(len(a.regs) for a in group)
+            array = w.fresh("v")  # declared outside the condition: the destination reads it
+            w.emit(f"uint32_t {array}[{total}];")
+            names, k = [], 0
+            for a in group:
+                names.append([f"{array}[{k + r}]" for r in range(len(a.regs))])
+                words[len(names) - 1] = [k + r for r in range(len(a.regs))]
+                k += len(a.regs)
+            loaded += [n for ns in names for n in ns]
         if cond.kind != "true":
             w.open(f"if ({w.condition(cond)}) {{")
-        _, addrs = _addresses(w, group, tag)
-        for i, (a, addr) in enumerate(zip(group, addrs, strict=True)):
-            if store:
-                ops = [_register(w, u, own, bits) for u in a.regs]
-                regs = _operands(range(1, len(ops) + 1), a.matrix)
-                ins = ", ".join(f'"r"({o})' for o in ops)
-                w.emit(f'asm volatile("{a.op} [%0], {regs};" :: "r"({addr}), {ins} '
-                       f': "memory");')
+        base = w.fresh(f"{tag}_offset")
+        w.emit(f"const uint32_t {base} = {w.value(base_form, f'{tag} offset')};")
+        for i, j in _runs(group, offs, words):
+            a = group[i]
+            n = len(a.regs)
+            if j - i > 1:  # one loop over the run
+                step = offs[i + 1][1] - offs[i][1]
+                wstep = [words[i + 1][r] - words[i][r] for r in range(n)]
+                addr = _address(w, base, offs[i], tag) + f" + {step} * i"
+                regs = [f"{'s' if store else array}[{_affine(words[i][r], wstep[r])}]"
+                        for r in range(n)]
+                w.emit("#pragma unroll")
+                w.open(f"for (int i = 0; i < {j - i}; ++i) {{")
+                _one(w, a, addr, regs, store)
+                w.close()
             else:
-                loaded += names[i]
-                regs = _operands(range(len(names[i])), a.matrix)
-                outs = ", ".join(f'"=r"({n})' for n in names[i])
-                w.emit(f'asm volatile("{a.op} {regs}, [%{len(names[i])}];" : {outs} : '
-                       f'"r"({addr}) : "memory");')
-            w.count(a.op)
+                addr = _address(w, base, offs[i], tag)
+                _one(w, a, addr, ops[i] if store else names[i], store)
+            for _ in range(j - i):
+                w.count(a.op)
         if cond.kind != "true":
             w.close()
+
+
+def _affine(start: int, step: int) -> str:
+    if not step:
+        return str(start)
+    term = "i" if step == 1 else f"{step} * i"
+    return f"{term} + {start}" if start else term
+
+
+def _one(w: Writer, a: Access, addr: str, regs: list[str], store: bool) -> None:
+    if store:
+        ops = _operands(range(1, len(regs) + 1), a.matrix)
+        ins = ", ".join(f'"r"({o})' for o in regs)
+        w.emit(f'asm volatile("{a.op} [%0], {ops};" :: "r"({addr}), {ins} : "memory");')
+    else:
+        ops = _operands(range(len(regs)), a.matrix)
+        outs = ", ".join(f'"=r"({n})' for n in regs)
+        w.emit(f'asm volatile("{a.op} {ops}, [%{len(regs)}];" : {outs} : "r"({addr}) '
+               f': "memory");')
 
 
 def _operands(numbers, matrix: bool) -> str:

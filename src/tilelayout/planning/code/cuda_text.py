@@ -35,6 +35,7 @@ class Writer:
         self.helpers: set[str] = set()
         self.headers: set[str] = set()
         self._taken: set[str] = set()
+        self._constants: dict[str, str] = {}
         self.level = 1
         #: data-movement instructions the code issues per warp, by kind (its own count)
         self.counts: dict[str, int] = {}
@@ -71,7 +72,11 @@ class Writer:
                  ctype: str = "uint32_t") -> str:
         """A named ``constexpr`` array in the function body (one comment saying what it
         holds); returns its name."""
+        text = f"{ctype} [{len(values)}] = {{{', '.join(_hex(v) for v in values)}}};"
+        if text in self._constants:  # the same constants again: one name
+            return self._constants[text]
         name = self.fresh(base)
+        self._constants[text] = name
         self.constants.append(f"// {what}")
         self.constants.append(f"constexpr {ctype} {name}[{len(values)}] = "
                               f"{{{', '.join(_hex(v) for v in values)}}};")
@@ -86,6 +91,18 @@ class Writer:
         self.tables.append(f"__constant__ {ctype} {name}[{len(values)}] = "
                            f"{{{', '.join(str(v) for v in values)}}};")
         return f"{self.name}_detail::{name}"
+
+    def named(self, expr: str, base: str, what: str) -> str:
+        """``expr`` (a value of the thread) as a named ``const`` computed once at the top
+        of the function; the same expression again gets the same name."""
+        if re.fullmatch(r"\w+|0x[0-9a-f]+u?|\d+u?", expr):
+            return expr
+        key = f"named {expr}"
+        if key not in self._constants:
+            name = self.fresh(base)
+            self._constants[key] = name
+            self.constants.append(f"const uint32_t {name} = {expr};  // {what}")
+        return self._constants[key]
 
     def uses(self, word: str) -> bool:
         """Whether the body (or its constants) names ``word``."""
@@ -103,6 +120,8 @@ class Writer:
             return f"({self.condition(f.condition)} ? {_hex(f.bits[1])}u : {_hex(f.bits[0])}u)"
         if f.kind == "add":
             return _additive(f)
+        if f.kind == "xor" and _permutes_bits(f.bits):
+            return _bitfield(f)
         if f.kind == "xor":
             self.helpers.add("xor_bits")
             bits = list(f.bits)
@@ -157,6 +176,38 @@ def _hex(v: int) -> str:
 
 def _camel(text: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", text))
+
+
+def _permutes_bits(bits: tuple[int, ...]) -> bool:
+    """Every thread-id bit moves one distinct bit (or none): a bit permutation."""
+    ones = [c for c in bits if c]
+    return all(c & (c - 1) == 0 for c in ones) and len(set(ones)) == len(ones)
+
+
+def _bitfield(f: Form) -> str:
+    """A bit permutation of the thread id (XOR a constant) as shifted fields:
+    ``(lane & 0x1c | (lane & 1) << 1 | lane >> 1 & 1) ^ 1``."""
+    by_shift: dict[int, int] = {}
+    for i, c in enumerate(f.bits):
+        if c:
+            d = c.bit_length() - 1 - i
+            by_shift[d] = by_shift.get(d, 0) | 1 << i
+    masks = sum(by_shift.values())
+    var, low = ("lane", 0) if masks < 1 << WARP_BITS else \
+        (("warp", WARP_BITS) if not masks & ((1 << WARP_BITS) - 1) else ("tid", 0))
+    terms = []
+    for d, mask in sorted(by_shift.items(), key=lambda x: -x[0]):
+        m = mask >> low
+        if d > 0:
+            terms.append(f"({var} & {hex(m)}) << {d}")
+        elif d < 0:
+            terms.append(f"({var} >> {-d} & {hex(m >> -d)})")
+        else:
+            terms.append(f"({var} & {hex(m)})")
+    out = " | ".join(terms) or "0u"
+    if f.base:
+        out = f"(({out}) ^ {_hex(f.base)}u)" if len(terms) > 1 else f"({out} ^ {_hex(f.base)}u)"
+    return out
 
 
 def _additive(f: Form) -> str:

@@ -141,34 +141,62 @@ def _source(w: Writer, prog: ConversionProgram) -> list[str]:
     wider), returning their names."""
     bits = prog.bits
     if prog.conversion is not None:
-        c = prog.conversion
-        per = 32 // c.out_bits
-        nwords = -(-prog.src_slots // per)
-        w.comment(f"convert {c.held} -> {c.planned}: {c.instruction}, "
-                  f"{c.per_instruction} values each, packed {per} to a register")
-        w.emit(f"uint32_t s[{nwords}];")
-        have = (prog.src_units >= 0).any(axis=0)
-        for j in range(nwords):
-            vals = [f"src[{j * per + i}]" if j * per + i < prog.src_slots and have[j * per + i]
-                    else "0.0f" for i in range(per)]
-            if c.out_bits == 16:
-                w.emit(f'asm("{c.instruction} %0, %2, %1;" : "=r"(s[{j}]) : "f"({vals[0]}), '
-                       f'"f"({vals[1]}));')
-                w.count(c.instruction)
-            else:
-                w.emit(f'asm("{{\\n.reg .b16 lo, hi;\\n{c.instruction} lo, %2, %1;\\n'
-                       f'{c.instruction} hi, %4, %3;\\nmov.b32 %0, {{lo, hi}};\\n}}" : '
-                       f'"=r"(s[{j}]) : "f"({vals[0]}), "f"({vals[1]}), "f"({vals[2]}), '
-                       f'"f"({vals[3]}));')
-                w.count(c.instruction, 2)
-        return [f"s[{j}]" for j in range(nwords)]
+        return _convert(w, prog)
     nbytes = prog.src_slots * bits // 8
     nwords = -(-nbytes // 4)
     w.comment(f"the source slots as 32-bit registers ({max(1, 32 // bits)} per register)"
               if bits < 32 else "the source slots as 32-bit registers")
-    w.emit(f"uint32_t s[{nwords}];")
+    w.emit(f"uint32_t s[{nwords}]{' = {}' if nbytes % 4 else ''};")
     w.emit(f"memcpy(s, src, {nbytes});")
     return [f"s[{j}]" for j in range(nwords)]
+
+
+def _convert(w: Writer, prog: ConversionProgram) -> list[str]:
+    """Convert the source slots to the planned type, packed into 32-bit words: one
+    ``cvt`` per pair of values (``.x2`` forms), pairs that hold nothing skipped."""
+    c = prog.conversion
+    assert c is not None
+    per = 32 // c.out_bits
+    nwords = -(-prog.src_slots // per)
+    have = np.zeros(nwords * per, dtype=bool)
+    have[:prog.src_slots] = (prog.src_units >= 0).any(axis=0)[:prog.src_slots]
+    pairs = have.reshape(nwords, per // 2, 2).any(axis=2)
+    w.comment(f"convert {c.held} -> {c.planned}: {c.instruction}, {c.per_instruction} "
+              f"values each, packed {per} to a register")
+    w.emit(f"uint32_t s[{nwords}];")
+    cvt = f'{c.instruction} %0, %2, %1;' if c.out_bits == 16 else ""
+    if have.all():  # every slot: one loop
+        w.emit("#pragma unroll")
+        w.open(f"for (int j = 0; j < {nwords}; ++j) {{")
+        w.emit(_cvt_word(c.instruction, c.out_bits, "s[j]",
+                         [f"src[{per} * j + {i}]" if i else f"src[{per} * j]"
+                          for i in range(per)], [True] * (per // 2)))
+        w.close()
+    else:
+        for j in range(nwords):
+            vals = [f"src[{j * per + i}]" if have[j * per + i] else "0.0f" for i in range(per)]
+            w.emit(_cvt_word(c.instruction, c.out_bits, f"s[{j}]", vals, pairs[j].tolist()))
+    del cvt
+    w.count(c.instruction, int(pairs.sum()))
+    return [f"s[{j}]" for j in range(nwords)]
+
+
+def _cvt_word(ins: str, out_bits: int, word: str, vals: list[str], pairs: list[bool]) -> str:
+    """One 32-bit word of converted values (the value from ``a`` lands in the upper
+    half or byte: PTX ISA "cvt")."""
+    if out_bits == 16:
+        if not pairs[0]:
+            return f"{word} = 0u;"
+        return f'asm("{ins} %0, %2, %1;" : "=r"({word}) : "f"({vals[0]}), "f"({vals[1]}));'
+    if not any(pairs):
+        return f"{word} = 0u;"
+    lines = [".reg .b16 lo, hi;"]
+    lines.append(f"{ins} lo, %2, %1;" if pairs[0] else "mov.b16 lo, 0;")
+    lines.append(f"{ins} hi, %4, %3;" if pairs[1] else "mov.b16 hi, 0;")
+    lines.append("mov.b32 %0, {lo, hi};")
+    body = "\\n".join(lines)
+    return (f'asm("{{\\n{body}\\n}}" : "=r"({word}) : "f"({vals[0]}), "f"({vals[1]}), '
+            f'"f"({vals[2]}), "f"({vals[3]}));')
 
 
 def _write_back(w: Writer, prog: ConversionProgram, words: list[str | None], pw: int) -> None:
@@ -182,14 +210,14 @@ def _write_back(w: Writer, prog: ConversionProgram, words: list[str | None], pw:
         return
     nwords = len(words)
     w.comment("the destination slots")
-    w.emit(f"uint32_t d[{nwords}];")
-    for j in real:
-        w.emit(f"d[{j}] = {words[j]};")
+    array = _array_of(words)
+    if array is None:
+        array = "d"
+        w.emit(f"const uint32_t d[{nwords}] = {{{', '.join(x or '0u' for x in words)}}};")
     everyone = need.all(axis=0) | ~need.any(axis=0)
     runs = _runs([u for u in range(units) if need[:, u].all()])
     for start, stop in runs:
-        w.emit(f"memcpy(reinterpret_cast<char*>(dst) + {start * ub}, "
-               f"reinterpret_cast<const char*>(d) + {start * ub}, {(stop - start) * ub});")
+        w.emit(_memcpy(array, start * ub, (stop - start) * ub))
     partial = [u for u in range(units) if not everyone[u]]
     groups: dict[bytes, list[int]] = {}
     for u in partial:
@@ -198,9 +226,24 @@ def _write_back(w: Writer, prog: ConversionProgram, words: list[str | None], pw:
         cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
         w.open(f"if ({w.condition(cond)}) {{")
         for start, stop in _runs(us):
-            w.emit(f"memcpy(reinterpret_cast<char*>(dst) + {start * ub}, "
-                   f"reinterpret_cast<const char*>(d) + {start * ub}, {(stop - start) * ub});")
+            w.emit(_memcpy(array, start * ub, (stop - start) * ub))
         w.close()
+
+
+def _memcpy(array: str, at: int, n: int) -> str:
+    if not at:
+        return f"memcpy(dst, {array}, {n});"
+    return (f"memcpy(reinterpret_cast<char*>(dst) + {at}, reinterpret_cast<const char*>({array}) "
+            f"+ {at}, {n});")
+
+
+def _array_of(words: list[str | None]) -> str | None:
+    """The array ``A`` when word ``j`` is ``A[j]`` for every ``j`` (the loads filled the
+    destination registers in order), else None."""
+    m = re.fullmatch(r"(\w+)\[0\]", words[0] or "")
+    if m and all(x == f"{m.group(1)}[{j}]" for j, x in enumerate(words)):
+        return m.group(1)
+    return None
 
 
 def _runs(units: list[int]) -> list[tuple[int, int]]:

@@ -107,6 +107,56 @@ def run(ex: Exchange, units: np.ndarray) -> np.ndarray:
     return np.where(name >= 0, got, -1)
 
 
+def fetch_own(ex: Exchange) -> Exchange:
+    """``ex`` with lanes that keep their own value in a register that other lanes fill
+    from a shuffle reading it through a round where they receive nothing: a lane idle in
+    round ``k`` reads itself and gets what it offers -- the value it keeps, when it
+    already offers it or when nobody reads it in that round (then it offers the register
+    holding that value, one its warp's mux already picks from) -- so the register is
+    the round's word in every lane and needs no select between its own value and the
+    received one. Applied per destination word when it removes the own registers from
+    the word's candidates in every thread."""
+    if not ex.rounds:
+        return ex
+    pw = per_word(ex.bits)
+    take, src_lane, payload = ex.take.copy(), ex.src_lane.copy(), ex.payload.copy()
+    lane = np.arange(ex.threads) % WARP
+    for j in range(-(-take.shape[1] // pw)):
+        units = range(j * pw, min((j + 1) * pw, take.shape[1]))
+        names = take[:, list(units), 0]
+        own = (names >= 0) & (names < ex.words)
+        if not own.any() or not (names >= ex.words).any():
+            continue
+        trial = (take.copy(), src_lane.copy(), payload.copy())
+        if all(_fetch(trial, ex.words, pw, int(t), units[i], int(lane[t]))
+               for t, i in zip(*np.nonzero(own), strict=True)):
+            take, src_lane, payload = trial
+    return Exchange(ex.bits, ex.words, payload, src_lane, take)
+
+
+def _fetch(trial, words: int, pw: int, t: int, u: int, lane: int) -> bool:
+    """Deliver thread ``t``'s own destination unit ``u`` through a round it idles in
+    (see :func:`fetch_own`), updating ``trial`` = (take, src_lane, payload)."""
+    take, src_lane, payload = trial
+    word, pos = int(take[t, u, 0]), int(take[t, u, 1])
+    want = word * pw + pos
+    for k in range(len(src_lane)):
+        if src_lane[k, t] not in (-1, lane):
+            continue
+        hit = np.flatnonzero(payload[k, t] == want)
+        if not len(hit) and (payload[k, t] < 0).all() and src_lane[k, t] == -1:
+            offered = payload[k][:, 0]
+            if word * pw in set(offered[offered >= 0].tolist()) or pw == 1 and \
+                    want in set(offered[offered >= 0].tolist()):
+                payload[k, t] = word * pw + np.arange(pw)
+                hit = np.array([pos])
+        if len(hit):
+            take[t, u] = (words + k, int(hit[0]))
+            src_lane[k, t] = lane
+            return True
+    return False
+
+
 def thread_ids(route: Route, side: int) -> np.ndarray:
     """The CTA thread id of each row of the route's source (``side`` 0) or destination
     placement: ``32 * warp + lane``."""
@@ -149,7 +199,7 @@ def from_route(route: Route, threads: int) -> Exchange:
         su = s_slot[keep] * (2 if bits > 32 else 1) + h
         take[d_tid[keep], du, 0] = su // pw
         take[d_tid[keep], du, 1] = su % pw
-    return Exchange(bits, words, payload, src_lane, take)
+    return fetch_own(Exchange(bits, words, payload, src_lane, take))
 
 
 def _rounds(route: Route, real: np.ndarray, threads: int, words: int, take: np.ndarray):
@@ -199,8 +249,8 @@ def _from_byte_permute(bp: BytePermute, real: np.ndarray, threads: int, units: i
             u = j * pw + np.arange(n)
             take[t[:, None], u[None, :], 0] = name[:, :n]
             take[t[:, None], u[None, :], 1] = np.where(idx >= 0, pos, -1)[:, :n]
-    return Exchange(bp.bits, bp.words, payload, src_lane, take)
+    return fetch_own(Exchange(bp.bits, bp.words, payload, src_lane, take))
 
 
-__all__ = ["Exchange", "from_route", "joint_to_real", "per_word", "run", "thread_ids",
+__all__ = ["Exchange", "fetch_own", "from_route", "joint_to_real", "per_word", "run", "thread_ids",
            "unit_bits", "units_of"]

@@ -99,9 +99,10 @@ def op_name(store: bool, kind: str, vector_bytes: int = 0, count: int = 0, trans
 
 def registers(slots: list[int], bits: int) -> tuple[tuple[int, ...], ...]:
     """The register operands of a vector of ``slots``: ``per_word`` units each (two
-    words per 64-bit value), or one unit for an access narrower than a word."""
+    words per 64-bit value), or one register holding every unit (in its low bits) for
+    an access narrower than a word."""
     units = [u for s in slots for u in ([s] if bits <= 32 else [2 * s, 2 * s + 1])]
-    pw = per_word(bits) if len(slots) * bits >= 32 else 1
+    pw = per_word(bits) if len(slots) * bits >= 32 else len(units)
     return tuple(tuple(units[i:i + pw]) for i in range(0, len(units), pw))
 
 

@@ -209,7 +209,7 @@ def fit_condition(values: np.ndarray) -> Condition:
     parity = _xor_form(values.clip(0), values >= 0)
     if parity is not None and parity.base in (0, 1) and all(c in (0, 1) for c in parity.bits):
         m = sum(1 << i for i, c in enumerate(parity.bits) if c)
-        return Condition("parity", m, parity.base)
+        return Condition("parity", m, 1 ^ parity.base)  # 1 = base ^ parity(t & m)
     return Condition("table", table=tuple(int(v == 1) for v in values))
 
 
