@@ -233,3 +233,47 @@ def compile_batch(plans: dict[str, tl.ConversionPlan], arch: str) -> str:
     """One nvcc run for many plans' harness units (names must be unique)."""
     units = {k: p.code(harness=True, name=k) for k, p in plans.items()}
     return next(iter(toolchain.compile_many(units, arch).values()))
+
+
+#: why a measured count may differ from the plan's claim (the only accepted reasons)
+REASONS = {
+    "selects": "the cost model charges ceil(log2 n) selects to pick one of n lane-dependent "
+               "registers and none where a register takes its own value in some lanes and "
+               "a shuffled one in others (when no idle round can deliver the own value); "
+               "the code needs a chain of n - 1 selects",
+    "keep": "the destination holds an element in some threads only: the others keep the "
+            "slot's value (SPEC section 8), a select nvcc makes of the conditional write",
+    "race": "the plan stages a lane exchange with __syncwarp, but its replicated source "
+            "stores an element from another warp than the one loading it: the code "
+            "synchronizes the CTA's threads (bar.sync)",
+    "fewer": "the code issues fewer than the plan claims",
+}
+
+
+def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
+    """``{count: reason}`` for every count that differs from the claim (see
+    :data:`REASONS`); a difference no reason explains is ``"unexplained"``."""
+    from tilelayout.planning.code.cuda_unit import code_counts  # noqa: PLC0415
+
+    prog = p._program
+    own = code_counts(p)
+    written = own.get("select", 0) + own.get("prmt", 0)
+    need = prog.dst_units >= 0
+    partial = bool((need.any(axis=0) & ~need.all(axis=0)).any())
+    out = {}
+    for key, (got, want) in proof.differences().items():
+        if got < want:
+            out[key] = "fewer"
+        elif key == "selp+prmt" and want < got <= written:
+            out[key] = "selects"  # (nvcc may fold some of the code's selects)
+        elif key == "selp+prmt" and partial and got > written and written <= want:
+            out[key] = "keep"
+        elif key == "selp+prmt" and partial and got > written > want:
+            out[key] = "selects+keep"
+        elif key.startswith("barrier:") and prog.staging is not None and \
+                prog.staging.barrier == "bar.sync" and \
+                p.costs.get("barrier_instruction") == "bar.warp.sync":
+            out[key] = "race"
+        else:
+            out[key] = "unexplained"
+    return out

@@ -72,6 +72,15 @@ def cuda_unit(plan, name: str = "convert", harness: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def code_counts(plan) -> dict[str, int]:
+    """The data-movement instructions the plan's code issues per warp, by kind (the
+    code's own count: ``shfl``, ``select``, ``prmt``, each shared-memory instruction,
+    barriers, ``cvt``)."""
+    w = Writer("convert")
+    body(w, program_of(plan))
+    return dict(w.counts)
+
+
 def _head(plan, prog: ConversionProgram, w: Writer, harness: bool) -> list[str]:
     shape = "x".join(map(str, plan.shape))
     lines = [f"// {plan.src}  ->  {plan.dst}",
@@ -316,4 +325,4 @@ def _copy(local: str, glob: str, slots: int, bits: int, t: str, load: bool) -> l
     return ["#pragma unroll", f"  for (int i = 0; i < {slots}; ++i) {a} = {b};"]
 
 
-__all__ = ["body", "cuda_unit"]
+__all__ = ["body", "code_counts", "cuda_unit"]
