@@ -21,6 +21,7 @@ executes it on a byte model of shared memory (the emitter's self-check).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from ..model.placement import WARP
 from .exchange import joint_to_real, per_word, unit_bits
 
 #: vector bytes -> the PTX width suffix of st/ld.shared
-WIDTHS = {1: "b8", 2: "b16", 4: "b32", 8: "v2.b32", 16: "v4.b32"}
+WIDTHS = MappingProxyType({1: "b8", 2: "b16", 4: "b32", 8: "v2.b32", 16: "v4.b32"})
 
 
 @dataclass(frozen=True, eq=False)
