@@ -85,8 +85,12 @@ class Writer:
     def table(self, base: str, values: list[int] | tuple[int, ...], what: str) -> str:
         """A named constant table in the unit's detail namespace (read with a thread-
         dependent index: ``__constant__`` memory); returns its qualified name."""
-        name = self.fresh(base)
         ctype = "uint16_t" if max(values, default=0) < 1 << 16 else "uint32_t"
+        key = f"table {ctype} {tuple(values)}"
+        if key in self._constants:  # the same table again: one name
+            return self._constants[key]
+        name = self.fresh(base)
+        self._constants[key] = f"{self.name}_detail::{name}"
         self.tables.append(f"// {what}")
         self.tables.append(f"__constant__ {ctype} {name}[{len(values)}] = "
                            f"{{{', '.join(str(v) for v in values)}}};")

@@ -43,6 +43,7 @@ def cuda_unit(plan, name: str = "convert", harness: bool = False) -> str:
     w = Writer(name)
     body(w, prog)
     src_t, dst_t = cuda_type(prog.held), cuda_type(prog.dtype)
+    tail = _harness(prog, name, src_t, dst_t, w) if harness else []
     lines = _head(plan, prog, w, harness)
     includes = ["<cstdint>", "<cstring>"]
     for t in (prog.held, prog.dtype):
@@ -68,7 +69,7 @@ def cuda_unit(plan, name: str = "convert", harness: bool = False) -> str:
         lines += emit_tma(prog.tma, name, prog.threads)
     if harness:
         lines.append("")
-        lines += _harness(prog, name, src_t, dst_t)
+        lines += tail
     return "\n".join(lines) + "\n"
 
 
@@ -269,8 +270,12 @@ def _storage(bits: int) -> str:
     return {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t"}[bits]
 
 
-def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str) -> list[str]:
-    """``NAME_kernel(in, out)`` of SPEC section 8 (one CTA of ``threads`` threads)."""
+def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str, w: Writer
+             ) -> list[str]:
+    """``NAME_kernel(in, out)`` of SPEC section 8 (one CTA of ``threads`` threads); it
+    stores back only the slots each thread holds (the others keep ``out``'s values), as
+    a kernel reads only the slots it holds, so the compiler keeps no select for the
+    others (``w``: the unit's writer, for the conditions' tables)."""
     n = prog.threads
     lines = ["// The test kernel: one CTA of "
              f"{n} threads, {prog.smem_bytes} bytes of dynamic shared memory;",
@@ -303,10 +308,38 @@ def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str) -> list
                   f"    reinterpret_cast<{dt}*>(out)[a] = reinterpret_cast<const {dt}*>(smem)[a];"]
     else:
         lines += [f"  alignas(16) {dst_t} dst[{prog.dst_slots}];"]
-        lines += _copy("dst", "out", prog.dst_slots, db, "t", load=True)
         lines.append(f"  {name}({src}, dst, smem);")
-        lines += _copy("dst", "out", prog.dst_slots, db, "t", load=False)
-    lines.append("}")
+        lines += _store_held(prog, w, db)
+    at = lines.index("  const unsigned t = threadIdx.x;") + 1
+    if any(re.search(rf"\b{x}\b", line) for line in lines[at:] for x in ("tid", "lane", "warp")):
+        lines.insert(at, "  const unsigned tid = t, lane = t % 32, warp = t / 32;")
+    return lines + ["}"]
+
+
+def _store_held(prog: ConversionProgram, h: Writer, bits: int) -> list[str]:
+    """Store back the destination slots thread ``t`` holds: all of them (as words when
+    they fill words) when every thread holds the same ones, else the common ones and,
+    under a condition of the thread id, the others."""
+    per = 2 if prog.bits > 32 else 1
+    need = prog.dst_units[:, ::per][:, :prog.dst_slots] >= 0
+    some = need.any(axis=0)
+    if (need.all(axis=0) | ~some).all():
+        return _copy("dst", "out", prog.dst_slots, bits, "t", load=False)
+    d = prog.dst_slots
+    lines = []
+    for start, stop in _runs([j for j in range(d) if need[:, j].all()]):
+        lines += ["#pragma unroll",
+                  f"  for (int j = {start}; j < {stop}; ++j) out[t * {d} + j] = dst[j];"]
+    groups: dict[bytes, list[int]] = {}
+    for j in range(d):
+        if some[j] and not need[:, j].all():
+            groups.setdefault(need[:, j].tobytes(), []).append(j)
+    for key, slots in groups.items():
+        cond = h.condition(fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64)))
+        lines.append(f"  if ({cond}) {{")
+        for start, stop in _runs(slots):
+            lines.append(f"    for (int j = {start}; j < {stop}; ++j) out[t * {d} + j] = dst[j];")
+        lines.append("  }")
     return lines
 
 
