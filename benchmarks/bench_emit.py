@@ -87,7 +87,11 @@ def run(arch: str, random_n: int, quick: bool) -> dict:
         chunk = {f"u{i + k}": p for k, (_, p) in enumerate(coded[i:i + BATCH])}
         ptx = compile_batch(chunk, arch)
         for k, (label, p) in zip(chunk, coded[i:i + BATCH], strict=True):
-            proof = prove(p, arch, name=k, ptx=ptx)
+            try:
+                proof = prove(p, arch, name=k, ptx=ptx)
+            except tl.LayoutError as exc:  # the interpreter refused the code
+                unexplained.append((label, "refused by the interpreter", str(exc)[:200]))
+                continue
             units += 1
             checked += proof.checked
             wrong += proof.wrong

@@ -246,6 +246,9 @@ REASONS = {
     "race": "the plan stages a lane exchange with __syncwarp, but its replicated source "
             "stores an element from another warp than the one loading it: the code "
             "synchronizes the CTA's threads (bar.sync)",
+    "extract": "the test kernel stores sub-word destination slots that fill no whole word "
+               "one by one to global memory, and nvcc extracts each with a prmt of the "
+               "received register (the harness's instruction, not the function's)",
     "fewer": "the code issues fewer than the plan claims",
 }
 
@@ -270,6 +273,9 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
             out[key] = "keep"
         elif key == "selp+prmt" and partial and got > written > want:
             out[key] = "selects+keep"
+        elif key == "selp+prmt" and prog.bits < 32 and prog.dst_slots * prog.bits % 32 and \
+                got > written >= want:
+            out[key] = "extract"
         elif key.startswith("barrier:") and prog.staging is not None and \
                 prog.staging.barrier == "bar.sync" and \
                 p.costs.get("barrier_instruction") == "bar.warp.sync":

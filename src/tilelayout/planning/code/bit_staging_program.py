@@ -156,7 +156,8 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
 def _vectors(addr: np.ndarray, k: int, eb: int) -> list[tuple[list[int], np.ndarray]]:
     """Slots grouped into vectors of ``k`` at consecutive, aligned byte addresses, the
     same groups in every thread (the reference thread's address order), with each
-    vector's first byte per thread (-1 where the thread moves none of it)."""
+    vector's first byte per thread (-1 where the thread moves none of it); the vectors
+    in the order of their first slot."""
     live = addr >= 0
     if not live.any():
         return []
@@ -175,7 +176,7 @@ def _vectors(addr: np.ndarray, k: int, eb: int) -> list[tuple[list[int], np.ndar
             raise LayoutError("internal: the bit staging's vectors are not the same slots "
                               "in every thread")
         out.append((group, np.where(on, a[:, 0], -1)))
-    return out
+    return sorted(out, key=lambda g: g[0][0])  # in slot order: registers in order
 
 
 __all__ = ["from_bits"]

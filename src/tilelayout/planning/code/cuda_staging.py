@@ -199,8 +199,8 @@ def _runs(accs: list[Access], offs, words: list[list[int | None]]) -> list[tuple
     out, i = [], 0
     while i < len(accs):
         j = i + 1
-        while j < len(accs) and accs[j].op == accs[i].op and offs[j][0] == offs[i][0] == "add" \
-                and _steps(offs, words, i, j):
+        while j < len(accs) and accs[j].op == accs[i].op and offs[j][0] == offs[i][0] and \
+                offs[i][0] in ("add", "xor") and _steps(offs, words, i, j):
             j += 1
         out.append((i, j) if j - i >= 3 else (i, i + 1))
         i = out[-1][1]
@@ -250,7 +250,10 @@ def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, sto
             if j - i > 1:  # one loop over the run
                 step = offs[i + 1][1] - offs[i][1]
                 wstep = [words[i + 1][r] - words[i][r] for r in range(n)]
-                addr = _address(w, base, offs[i], tag) + f" + {step} * i"
+                if offs[i][0] == "add":
+                    addr = _address(w, base, offs[i], tag) + f" + {step} * i"
+                else:
+                    addr = f"buffer + ({base} ^ ({hex(offs[i][1])}u + {step} * i))"
                 regs = [f"{'s' if store else array}[{_affine(words[i][r], wstep[r])}]"
                         for r in range(n)]
                 w.emit("#pragma unroll")

@@ -235,8 +235,9 @@ def _write_back(w: Writer, prog: ConversionProgram, words: list[str | None], pw:
     for key, us in groups.items():
         cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
         w.open(f"if ({w.condition(cond)}) {{")
-        for start, stop in _runs(us):
-            w.emit(_memcpy(array, start * ub, (stop - start) * ub))
+        for start, stop in _runs(us):  # word by word (no 64-bit value of a partial word)
+            for at in range(start * ub, stop * ub, 4):
+                w.emit(_memcpy(array, at, min(4 - at % 4, stop * ub - at)))
         w.close()
 
 
@@ -318,12 +319,13 @@ def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str, w: Writ
 
 def _store_held(prog: ConversionProgram, h: Writer, bits: int) -> list[str]:
     """Store back the destination slots thread ``t`` holds: all of them (as words when
-    they fill words) when every thread holds the same ones, else the common ones and,
-    under a condition of the thread id, the others."""
+    they fill words) when every thread holds every slot, else the ones every thread
+    holds and, under a condition of the thread id, the others (slots nobody holds are
+    never written)."""
     per = 2 if prog.bits > 32 else 1
     need = prog.dst_units[:, ::per][:, :prog.dst_slots] >= 0
     some = need.any(axis=0)
-    if (need.all(axis=0) | ~some).all():
+    if need.all():
         return _copy("dst", "out", prog.dst_slots, bits, "t", load=False)
     d = prog.dst_slots
     lines = []
