@@ -246,6 +246,9 @@ REASONS = {
     "race": "the plan stages a lane exchange with __syncwarp, but its replicated source "
             "stores an element from another warp than the one loading it: the code "
             "synchronizes the CTA's threads (bar.sync)",
+    "pack": "the plan counts reordering sub-word values between registers as free "
+            "(register allocation); a register built from two registers' values takes a "
+            "prmt, in the machine code of any spelling of it",
     "extract": "the test kernel stores sub-word destination slots that fill no whole word "
                "one by one to global memory, and nvcc extracts each with a prmt of the "
                "received register (the harness's instruction, not the function's)",
@@ -267,6 +270,8 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
     for key, (got, want) in proof.differences().items():
         if got < want:
             out[key] = "fewer"
+        elif key == "selp+prmt" and prog.staging is not None and want < got <= written:
+            out[key] = "pack"
         elif key == "selp+prmt" and want < got <= written:
             out[key] = "selects"  # (nvcc may fold some of the code's selects)
         elif key == "selp+prmt" and partial and got > written and written <= want:

@@ -48,11 +48,13 @@ def test_a_lane_exchange_synchronizes_its_warp_only():
     assert "__syncwarp();" in body and w.counts["bar.warp.sync"] == 1
 
 
-def test_packing_uses_mov_not_prmt():
+def test_packing_is_one_byte_permute_per_further_register():
     w = Writer("f")
     assert pack(w, [("a", 0), ("a", 1)], 16) == "a"
     pack(w, [("a", 1), ("b", 0)], 16)
-    assert "pack_halves(f_detail::half_of(a, 1), f_detail::half_of(b, 0))" in w.body[-1]
+    assert w.body[-1].endswith("__byte_perm(a, b, 0x5432);")   # a's half 1, b's half 0
     pack(w, [("a", 3), ("b", 0), None, ("a", 0)], 8)
-    text = "\n".join(w.body)
-    assert "mov.b32 %0, {b0_3, b1_0, b0_0, b0_0};" in text and "prmt" not in text
+    assert w.body[-1].endswith("__byte_perm(a, b, 0x243);")     # bytes a3, b0, -, a0
+    pack(w, [("a", 1), ("a", 0)], 16)
+    assert w.body[-1].endswith("__byte_perm(a, a, 0x1032);")    # inside one register
+    assert w.counts == {"prmt": 3}

@@ -21,18 +21,6 @@ HELPERS = MappingProxyType({
         "  for (int i = 0; i < N; ++i) r ^= (x >> i & 1u) ? bit[i] : 0u;\n"
         "  return r;\n"
         "}"),
-    "halves": (
-        "// the 16-bit halves of a register, and a register of two halves (mov.b32 packing)\n"
-        "__device__ __forceinline__ uint16_t half_of(uint32_t w, int h) {\n"
-        "  uint16_t lo, hi;\n"
-        '  asm("mov.b32 {%0, %1}, %2;" : "=h"(lo), "=h"(hi) : "r"(w));\n'
-        "  return h ? hi : lo;\n"
-        "}\n"
-        "__device__ __forceinline__ uint32_t pack_halves(uint16_t lo, uint16_t hi) {\n"
-        "  uint32_t w;\n"
-        '  asm("mov.b32 %0, {%1, %2};" : "=r"(w) : "h"(lo), "h"(hi));\n'
-        "  return w;\n"
-        "}"),
 })
 
 

@@ -6,8 +6,9 @@ barriers, and the passes.
 Shared-memory instructions are inline PTX on 32-bit shared addresses
 (``__cvta_generic_to_shared``), so the instruction is the plan's whatever the compiler
 knows about ``smem``. Registers a vector or matrix moves that are not one of the
-thread's words in order are repacked with ``mov.b32`` (register packing, which the plan
-counts as free), never ``prmt``.
+thread's words in order are repacked with ``__byte_perm`` (``prmt``), one per further
+source register -- what a person writes, and what the machine code does for any
+spelling of it (the plan counts such register packing as free).
 
 >>> import tilelayout as tl
 >>> from .cuda_text import Writer
@@ -106,33 +107,36 @@ def _emit_barrier(w: Writer, kind: str | None, text: str) -> None:
 def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | None:
     """A 32-bit register of ``per_word(bits)`` units, unit ``p`` being position
     ``parts[p][1]`` of register ``parts[p][0]`` (None: any): the register itself when it
-    is one in order, else ``mov.b32`` unpack / pack."""
+    is one in order, else byte permutes (``__byte_perm``): one per further source
+    register, as a person writes it (a register's values moved inside it: one)."""
     real = [x for x in parts if x is not None]
     if not real:
         return None
     if len(parts) == 1:
         return real[0][0]
-    src = {x[0] for x in real}
-    if len(src) == 1 and all(x is None or x[1] == p for p, x in enumerate(parts)):
+    srcs = list(dict.fromkeys(x[0] for x in real))
+    if len(srcs) == 1 and all(x is None or x[1] == p for p, x in enumerate(parts)):
         return real[0][0]
-    out = w.fresh("packed")
-    if bits == 16:
-        w.helpers.add("halves")
-        h = [f"{w.name}_detail::half_of({x[0]}, {x[1]})" if x is not None else "0"
-             for x in parts]
-        w.emit(f"const uint32_t {out} = {w.name}_detail::pack_halves({h[0]}, {h[1]});")
-        return out
-    # bytes: one mov.b32 unpack per source register, one pack (inline PTX)
-    names = sorted(src)
-    regs = ", ".join(f"b{i}_{k}" for i in range(len(names)) for k in range(4))
-    lines = [f".reg .b8 {regs};"]
-    for i in range(len(names)):
-        lines.append(f"mov.b32 {{b{i}_0, b{i}_1, b{i}_2, b{i}_3}}, %{i + 1};")
-    picks = [f"b{names.index(x[0])}_{x[1]}" if x is not None else "b0_0" for x in parts]
-    lines.append(f"mov.b32 %0, {{{', '.join(picks)}}};")
-    body = "\\n\"\n      \"".join(lines)
-    ins = ", ".join(f'"r"({n})' for n in names)
-    w.emit(f'uint32_t {out};\nasm("{{\\n"\n      "{body}\\n"\n      "}}" : "=r"({out}) : {ins});')
+    nb = bits // 8
+    acc, have = srcs[0], {srcs[0]: 0}  # register -> its word in {b, a} (0: a, 1: b)
+    rounds = srcs[1:] or [srcs[0]]
+    out = acc
+    for step, other in enumerate(rounds):
+        sel = 0
+        for i, x in enumerate(parts):
+            if x is None:
+                src = i
+            elif step == 0:
+                src = x[1] + (len(parts) if x[0] == other and other != acc else 0)
+            else:
+                src = i if x[0] != other else len(parts) + x[1]
+            for b in range(nb):
+                sel |= (src * nb + b) << (4 * (i * nb + b))
+        out = w.fresh("packed")
+        w.emit(f"const uint32_t {out} = __byte_perm({acc}, {other}, {hex(sel)});")
+        w.count("prmt")
+        acc = out
+        have[other] = 1
     return out
 
 
@@ -227,7 +231,11 @@ def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, sto
         cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
         base_form, offs = _offsets(group)
         if store:
+            mark = len(w.body)
             ops = [[_register(w, u, own, bits) for u in a.regs] for a in group]
+            if len(w.body) > mark:  # registers repacked: say so once
+                w.body.insert(mark, "  " * w.level + "// registers of values in the order of "
+                              "their addresses")
             words = [[_word_index(o) for o in op] for op in ops]
         else:
             words = [[k for k in range(len(a.regs))] for a in group]

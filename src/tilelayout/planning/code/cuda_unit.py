@@ -84,12 +84,11 @@ def code_counts(plan) -> dict[str, int]:
 
 def _head(plan, prog: ConversionProgram, w: Writer, harness: bool) -> list[str]:
     shape = "x".join(map(str, plan.shape))
-    lines = [f"// {plan.src}  ->  {plan.dst}",
-             f"// a {shape} {plan.dtype} tile on {plan.target}: {plan.kind} exchange by "
-             f"{prog.mechanism}, as planned by tilelayout.",
-             "//"]
+    lines = [f"// {w.name}: {plan.src}  ->  {plan.dst}",
+             f"// a {shape} {plan.dtype} tile on {plan.target}; {plan.kind} exchange by "
+             f"{prog.mechanism} (planned by tilelayout):"]
     for i, s in enumerate(plan.stages):
-        lines.append(f"// {i + 1}. {s.text}")
+        lines.append(f"//   {i + 1}. {s.text}")
     counts = ", ".join(f"{n} {k}" for k, n in sorted(w.counts.items()))
     lines.append(f"// per warp: {counts or 'no data-movement instruction'}")
     if harness:
