@@ -250,8 +250,9 @@ def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, sto
             loaded += [n for ns in names for n in ns]
         if cond.kind != "true":
             w.open(f"if ({w.condition(cond)}) {{")
-        base = w.fresh(f"{tag}_offset")
-        w.emit(f"const uint32_t {base} = {w.value(base_form, f'{tag} offset')};")
+        side = "store" if store else "load"
+        base = w.named(w.value(base_form, f"{side} offset"), f"{side}_offset",
+                       f"the byte in the buffer of this thread's first {side}")
         for i, j in _runs(group, offs, words):
             a = group[i]
             n = len(a.regs)
