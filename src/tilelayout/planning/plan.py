@@ -178,7 +178,7 @@ class ConversionPlan:
         >>> p.threads, p.src_slots, p.smem_bytes
         (32, 2, 0)
         >>> print(p.code().splitlines()[1])
-        // a 32x2 float32 tile on sm_90a: registers exchange by registers, as planned by tilelayout.
+        // a 32x2 float32 tile on sm_90a; registers exchange by registers (planned by tilelayout):
         """
         if lang == "cuda":
             return cuda_unit(self, name, harness)

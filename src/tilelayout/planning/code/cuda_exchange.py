@@ -20,8 +20,9 @@ inside it. A round is ``__shfl_sync`` (``__shfl_xor_sync`` when every lane reads
 >>> emit_exchange(w, ex, ["s[0]"])
 ['t0']
 >>> print("\\n".join(w.body))
-  // round 1: every lane offers s[0] and reads lane ^ 1
+  // round 1: each lane offers s[0], and reads lane ^ 1
   const uint32_t t0 = __shfl_xor_sync(0xffffffffu, s[0], 1);
+  // each destination register from the received words and the thread's own
 """
 
 from __future__ import annotations
