@@ -34,12 +34,29 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+def playwright_driver():
+    """Playwright's driver for the session (one per thread: every browser shares it)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not (os.access(CHROMIUM, os.X_OK) or shutil.which("chromium")):
         pytest.skip("Debian's chromium is not installed (run scripts/ensure-chromium.sh)")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser), with
+    overlay scroll bars (Playwright passes --hide-scrollbars: they take no room)."""
+    b = playwright_driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def browser_bars(playwright_driver):
+    """The same Chromium with classic scroll bars (15 px each, as on Windows and most Linux
+    desktops): Playwright's --hide-scrollbars left out. Started on first use."""
+    b = playwright_driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                                          ignore_default_args=["--hide-scrollbars"])
+    yield b
+    b.close()

@@ -118,6 +118,69 @@ def test_every_import_points_down_the_layers():
     assert violations(SRC) == []
 
 
+#: the planning pipeline's stages, lowest first (docs/architecture.md, *The planner*): a
+#: module imports its own stage or a lower one, and a mechanism only its own package
+PIPELINE = {"problem": 0, "model": 1, "cost_model": 2, "mechanisms": 3}
+
+
+def _stage(parts: list[str]) -> tuple[int, str] | None:
+    """(rank, mechanism package) of a planning module ``tilelayout.planning.<parts>``;
+    the top-level modules (plan, choice, machine ...) rank above every stage."""
+    if not parts:
+        return None
+    head = parts[0]
+    if head not in PIPELINE:
+        return (len(PIPELINE), "")
+    package = parts[1] if head == "mechanisms" and len(parts) > 1 else ""
+    return (PIPELINE[head], package)
+
+
+def pipeline_violations(root: Path) -> list[str]:
+    """Imports inside ``planning/`` that point up the pipeline, or from one mechanism
+    into another's internals."""
+    found = []
+    planning = root / "planning"
+    for path in sorted(planning.rglob("*.py")):
+        rel = path.relative_to(root)
+        src = list(rel.with_suffix("").parts)[1:]
+        if src and src[-1] == "__init__":
+            src = src[:-1]
+        here = _stage(src)
+        if here is None:
+            continue
+        for line, target in imports_of(path, root):
+            if target[:1] != ["planning"]:
+                continue
+            there = _stage(target[1:])
+            if there is None:
+                continue
+            if there[0] > here[0]:
+                found.append(f"{rel}:{line}: imports {'.'.join(target)} (up the pipeline)")
+            elif here[0] == there[0] == PIPELINE["mechanisms"] and here[1] != there[1]:
+                found.append(f"{rel}:{line}: mechanism {here[1]} imports {'.'.join(target)} "
+                             f"(another mechanism)")
+    return found
+
+
+def test_the_planner_reads_as_its_pipeline():
+    """problem < model < cost model < mechanisms < plan: no import points up, and a
+    mechanism never reaches into another mechanism."""
+    assert pipeline_violations(SRC) == []
+
+
+def test_the_pipeline_check_finds_a_synthetic_violation(tmp_path):
+    root = _package(tmp_path, {
+        "planning/model/placement.py": "from ..mechanisms.staging import staging\n",
+        "planning/mechanisms/staging/staging.py": "from ..shuffle import shuffle\n",
+        "planning/mechanisms/shuffle/shuffle.py": "",
+        "planning/cost_model.py": "from .model import placement\n",
+    })
+    found = pipeline_violations(root)
+    assert any("placement.py" in f and "up the pipeline" in f for f in found)
+    assert any("another mechanism" in f for f in found)
+    assert not any("cost_model.py" in f for f in found)
+
+
 def test_the_layout_methods_import_nothing_up_by_statement():
     # the layout methods still use no import statement that points up: they name modules
     methods = SRC / "core" / "operations.py"
@@ -397,6 +460,10 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.presets.registry:_documented": "each registered preset's doc text with example",
     "tilelayout.presets.registry:_built_default": "each registered preset built with its defaults",
     "tilelayout.algebra.cute.modes:_tile": "our layout per CuTe (shape, stride, axis), LRU",
+    "tilelayout.tirx.apply:try_group": "a layout grouped by a shape (TIRx's TryGroup) per "
+                                       "(layout value, shape), LRU",
+    "tilelayout.tirx.apply:_plan": "a layout's extents, strides and offset as tuples per "
+                                   "layout value, LRU",
     "tilelayout.explorer.widget:_assets": "the page's files, read once (fixed by the package)",
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
     "tilelayout.interop.gluon:_context": "one MLIR context and Gluon builder, made once Triton "
@@ -417,6 +484,9 @@ REGISTRIES: dict[str, str] = {
     "tilelayout.presets.registry:_REGISTRY": "the preset registry: each preset module registers "
                                              "its presets as tilelayout.presets imports it "
                                              "(register/add refuse a name twice)",
+    "tilelayout.tirx.expr:_IMPL": "the operations the expression nodes delegate to (+, ==, "
+                                  "evaluate, str, ...), bound once by tilelayout.tirx.symbolic "
+                                  "and .spelling as tilelayout.tirx imports",
 }
 
 #: every module-level name the library binds to a mutable container, with the reason: the

@@ -183,10 +183,13 @@ _operations.bind_methods()
 def widget(layout_or_preset: Layout | str, shape: tuple[int, ...] | None = None,
            **params: object) -> object:
     """The explorer's view of a layout or preset as a notebook widget, run by the kernel
-    (:func:`tilelayout.explorer.widget.widget`; needs the ``widget`` extra).
+    (:func:`tilelayout.explorer.widget.widget`; needs the ``widget`` extra). Outside a
+    notebook a warning says where it can be shown and the static SVG view is returned.
 
-    >>> import tilelayout as tl
-    >>> tl.widget("mma.m16n8k16.C", color="laneid").query
+    >>> import tilelayout as tl, warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     tl.widget("mma.m16n8k16.C", color="laneid").query
     'preset=mma.m16n8k16.C&p.dtype=float32&color=laneid'
     """
     return importlib.import_module(".explorer.widget", __name__).widget(layout_or_preset, shape,

@@ -86,3 +86,22 @@ def test_legality_unused_counts_swizzled_addresses():
 def test_register_slots_over_255_are_flagged(text, dtype, flagged):
     kinds = [f.kind for f in tl.legality(tl.parse(text), dtype=dtype).findings]
     assert ("registers" in kinds) is flagged, kinds
+
+
+def _why(text):
+    (f,) = [f for f in tl.legality(tl.parse(text)).findings if f.kind == "unused"]
+    assert f.why.endswith(".") and ". " not in f.why  # one plain sentence
+    return f
+
+
+def test_an_unused_finding_says_why_it_matters_and_whether_it_is_normal():
+    # the reference case study: the offset and the replica put the tile on warps 5, 6, 9, 10
+    tc = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
+    f = _why(tc)
+    assert f.why.startswith("warpid 7, 8 hold no element") and "5, 6, 9, 10 only" in f.why
+    assert "normal for this layout" in f.why and f.to_dict()["why"] == f.why
+    assert f.why in str(tl.legality(tl.parse(tc)))  # `tilelayout check` prints it
+    # lanes a small tile leaves idle, and holes between addresses
+    idle = _why("S[(4,4):(1@laneid,1)]").why
+    assert idle.startswith("laneid 4-31 hold no element, so those threads sit idle")
+    assert "padded or strided" in _why("S[(4,4):(8,1)]").why

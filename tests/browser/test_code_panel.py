@@ -58,3 +58,30 @@ def test_inverse_refused_in_plain_words(page):
     # nothing to copy from a refusal
     assert page.page.evaluate("window.__tl.lastCopied") is None
     assert page.errors == []
+
+
+def test_a_late_answer_to_an_earlier_choice_is_not_shown(page):
+    """The flake of test_inverse_refused_in_plain_words (issue 28): choosing C and then
+    the inverse asks twice; under load the refused inverse (quick) could be answered
+    before the C code (slow), and the late C code replaced it, so the panel never showed
+    the inverse. Here the first answer is held back until the second one is shown."""
+    text = "S[(4,2):(1@laneid,1@laneid)]"
+    L = tl.parse(text)
+    page.open(f"?layout={quote(text)}&shape=4,2")
+    page.page.click("[data-testid=codegen-toggle] summary")
+    _wait(page, L, "python", False)
+    held = []
+    page.page.route("**/api/codegen?*", lambda route: held.append(route)
+                    if '"inverse":false' in (route.request.post_data or "") else route.continue_())
+    answers = page.page.evaluate("window.__tl.codegenAnswers || 0")
+    page.page.select_option("[data-testid=codegen-lang]", "c")  # asks for C, held
+    page.page.check("[data-testid=codegen-inverse]")            # asks for the inverse
+    _wait(page, L, "c", True)
+    assert len(held) == 1
+    held[0].continue_()  # the C code arrives late
+    page.page.wait_for_function(f"window.__tl.codegenAnswers >= {answers + 2}")
+    assert page.page.evaluate("window.__tl.codegenFor") == f"{L}|c|true"
+    assert page.page.text_content("[data-testid=codegen-code]").startswith(
+        "No inverse code for this layout: ")
+    page.page.unroute("**/api/codegen?*")
+    assert page.errors == []

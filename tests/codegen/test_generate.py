@@ -27,7 +27,7 @@ def _function(code, name="layout_fn"):
 def test_forward_python_gives_every_coordinate(text, shape):
     L = tl.parse(text)
     f = _function(codegen(L, shape))
-    reps = L.tile.replica_count if isinstance(L, tl.ComposeLayout) else L.replica_count
+    reps = L.tile_layout.replica_count if isinstance(L, tl.ComposeLayout) else L.replica_count
     for index in itertools.product(*(range(n) for n in shape)):
         want = {tuple(c[a] for a in L.axes) for c in L.apply(index, shape)}
         got = {tuple(f(*index, r)) if reps > 1 else tuple(f(*index)) for r in range(reps)}

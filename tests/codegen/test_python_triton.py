@@ -30,7 +30,7 @@ def test_the_corpus_is_what_the_issue_asks_for():
     rand = random_cases()
     assert len(rand) >= 300
     layouts = [lay for lay, _ in rand]
-    tiles = [lay.tile if isinstance(lay, tl.ComposeLayout) else lay for lay in layouts]
+    tiles = [lay.tile_layout if isinstance(lay, tl.ComposeLayout) else lay for lay in layouts]
     assert sum(isinstance(lay, tl.ComposeLayout) for lay in layouts) >= 30
     assert sum(isinstance(getattr(lay, "swizzle", None), tl.XorSwizzle) for lay in layouts) >= 10
     assert sum(t.replica_count > 1 for t in tiles) >= 50

@@ -20,7 +20,7 @@ def test_layout_args_reads_the_arguments_without_writing_them():
 
 def test_elements_at_and_presets_leave_their_arguments_alone(capsys):
     parser = build_parser()
-    for argv in (["elements-at", "--preset", "mma.m16n8k16.A", "laneid=5"],
+    for argv in (["elements-at", "--preset", "mma.m16n8k16.A", "--param", "dtype=float16", "laneid=5"],
                  ["presets", "mma.m16n8k16.A"]):
         args = parser.parse_args(argv)
         before = argparse.Namespace(**vars(args))

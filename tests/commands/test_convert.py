@@ -47,7 +47,8 @@ def test_cute_tv_of_the_mma_a_preset_is_cutlass_text():
 
 
 def test_cute_tv_b_operand_permute_and_wgmma_thread_axes():
-    out = ok("--preset", "mma.m16n8k16.B", "--to", "cute-tv", "--permute", "1,0")
+    out = ok("--preset", "mma.m16n8k16.B", "--param", "dtype=float16", "--to", "cute-tv",
+             "--permute", "1,0")
     assert out[0] == "((4,8),(2,2)):((16,1),(8,64))"
     out = ok("--preset", "wgmma.m64nNk16.D", "--param", "n=16", "--to", "cute-tv")
     assert out[0] == "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))"

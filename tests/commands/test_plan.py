@@ -30,8 +30,9 @@ def test_presets_on_both_sides_and_json():
     assert d["shape"] == [16, 8] and d["dtype"] == "float16"
     assert (d["kind"], d["mechanism"]) == ("warp-shuffle", "warp-shuffle")
     assert d["costs"]["shuffle_rounds"] == 2
-    assert [s["what"] for s in d["stages"]] == ["convert", "shuffle", "shuffle"]
-    assert len(d["stages"][1]["src_lane"][0]) == 32
+    assert [s["what"] for s in d["stages"]] == ["convert", "pack", "select", "shuffle", "shuffle",
+                                               "select"]
+    assert len(d["stages"][3]["src_lane"][0]) == 32
     assert d["costs"]["conversion_instruction"] == "cvt.rn.f16x2.f32"   # C is float32
 
 

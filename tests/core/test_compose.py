@@ -16,7 +16,7 @@ SW = tl.Swizzle(3, 3, 3)
 def test_swizzle_applies_to_m_only():
     L = ComposeLayout(SW, tl.parse("S[(8,64):(64,1)] + R[2:1@pid]"))
     for index in [(0, 0), (1, 0), (7, 63), (3, 17)]:
-        plain = L.tile.apply(index)
+        plain = L.tile_layout.apply(index)
         swizzled = L.apply(index)
         assert [c["pid"] for c in swizzled] == [c["pid"] for c in plain]
         assert {c["m"] for c in swizzled} == {SW(plain[0]["m"])}
@@ -24,7 +24,7 @@ def test_swizzle_applies_to_m_only():
 
 def test_parts_and_sizes_are_the_tile_s():
     L = ComposeLayout(SW, TILE)
-    assert (L.swizzle, L.tile) == (SW, TILE)
+    assert (L.swizzle, L.tile_layout) == (SW, TILE)
     assert L.size() == 512 and L.axes == TILE.axes
     assert L.check_shape(None) == (8, 64) and L.admits((64, 8)) and not L.admits((3,))
 
@@ -50,7 +50,7 @@ def test_tile_of_and_rewrap():
     assert tile_of(L) is TILE and tile_of(TILE) is TILE
     canon = rewrap(L, lambda t: t.canonicalize())
     assert isinstance(canon, ComposeLayout) and canon.swizzle == SW
-    assert canon.tile == tl.parse("S[512:1]")
+    assert canon.tile_layout == tl.parse("S[512:1]")
     assert rewrap(TILE, lambda t: t.canonicalize()) == tl.parse("S[512:1]")
 
 

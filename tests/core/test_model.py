@@ -39,7 +39,7 @@ def test_value_equality_and_hash():
 def test_compose_value_semantics():
     a = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]"))
     b = tl.parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])")
-    assert a == b and hash(a) == hash(b) and a != b.tile
+    assert a == b and hash(a) == hash(b) and a != b.tile_layout
     assert a.swizzle == tl.Swizzle(3, 3, 3) and a.size() == 512 and a.axes == ("m",)
 
 

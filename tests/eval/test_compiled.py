@@ -92,7 +92,7 @@ def test_layouts_hold_no_plans_the_cache_is_keyed_by_value():
     L = tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)] + R[2:1@pid]"))
     L.apply(5)
     frozen = (int, str, tuple, tl.TileLayout, tl.Swizzle, tl.XorSwizzle, LayoutKey)
-    for layout in (L, L.tile):  # every slot holds immutable data only
+    for layout in (L, L.tile_layout):  # every slot holds immutable data only
         slots = [s for c in type(layout).__mro__ for s in getattr(c, "__slots__", ())
                  if s != "__weakref__"]
         assert slots and all(isinstance(getattr(layout, s), frozen) for s in slots), slots

@@ -15,7 +15,7 @@ def four_steps(layout, index, shape):
     """A direct transcription of the reference document's four steps."""
     swizzle = None
     if isinstance(layout, tl.ComposeLayout):
-        swizzle, layout = layout.swizzle, layout.tile
+        swizzle, layout = layout.swizzle, layout.tile_layout
     # 1. flatten row-major
     flat = sum(x * math.prod(shape[d + 1 :]) for d, x in enumerate(index))
     # 2. split: c_k = floor(flat / prod_{l>k} e_l) mod e_k

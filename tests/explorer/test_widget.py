@@ -14,11 +14,13 @@ from tilelayout.explorer.answers import answer
 from tilelayout.explorer.server import serve_in_thread
 
 pytest.importorskip("anywidget")
-from tilelayout.explorer.widget import widget  # noqa: E402
+# the widget itself (tl.widget outside a notebook gives its static view:
+# tests/explorer/test_widget_outside.py)
+from tilelayout.explorer.widget import explorer_widget as widget  # noqa: E402
 
 
 def test_the_view_it_opens():
-    assert tl.widget("mma.m16n8k16.A", dtype="bfloat16", select=(9, 10)).query == \
+    assert widget("mma.m16n8k16.A", dtype="bfloat16", select=(9, 10)).query == \
         "preset=mma.m16n8k16.A&p.dtype=bfloat16&select=9%2C10"
     w = widget(tl.parse("S[(8,64):(64,1)]"), (8, 64), dtype="float16", swizzle="128B",
                color="bank", height=700)

@@ -8,7 +8,7 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.planning.lane_exchange import lane_exchange
-from tilelayout.planning.model.machine import execute, source_values
+from tilelayout.planning.machine import execute, source_values
 from tilelayout.planning.model.placement import place
 from tilelayout.planning.model.routing import route_between
 from tilelayout.planning.problem.targeting import resolve_target

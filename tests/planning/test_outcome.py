@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tilelayout.planning.machine import execute, source_values
 from tilelayout.planning.mechanisms.collective import classify
-from tilelayout.planning.model.machine import execute, source_values
 from tilelayout.planning.model.placement import place
 from tilelayout.planning.model.routing import route_between
 from tilelayout.planning.outcome import (

@@ -115,7 +115,7 @@ def test_wide_tiles_are_boxes_rows_first_then_k(dtype, mode, shape, boxes):
     p = presets.get("smem.tile", dtype=dtype, mode=mode, shape=shape)
     assert same_arrays(preset_arrays(p), expected(shape, dtype, mode, ptx_phys))
     if count > 1:  # the second box starts after all rows of the first (before the swizzle)
-        assert p.layout.tile.base((0, width), shape=shape)["m"] == shape[0] * width
+        assert p.layout.tile_layout.base((0, width), shape=shape)["m"] == shape[0] * width
 
 
 def test_the_other_orders_are_keywords():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tilelayout.render.page_view import PLAIN, GridView, PageView, PageViewError, rank_colours
-from tilelayout.render.palette import colour_scale
+from tilelayout.render.page_view import PLAIN, GridView, PageView, PageViewError
+from tilelayout.render.palette import colour_scale, rank_colours
 
 GRID = {"cell": [16, 12], "rows": [0, 12, 24], "cols": [0, 16], "tiles": [[22, 16]],
         "size": [42, 44]}

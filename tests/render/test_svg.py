@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import tilelayout as tl
-from tilelayout.render.palette import PALETTE, color
+from tilelayout.render.palette import MAX_COLOURS, PALETTE, color, colour_scale
 from tilelayout.render.svg import RenderError, layout_svg
 
 REF = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid"
@@ -30,14 +30,25 @@ def _group_spans(svg: str) -> list[tuple[float, float]]:
     return spans
 
 
-def test_svg_is_well_formed_and_uses_the_shared_palette():
+def test_svg_is_well_formed_and_colours_as_the_page_does():
     svg = layout_svg(tl.parse(REF), (8, 16))
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
     assert "warpid" in svg and "laneid" in svg
-    # coloured by laneid: values 0..31 -> every palette colour
-    assert _fills(svg) - {"#eeeeee"} == {color(v) for v in range(32)} == set(PALETTE)
+    # coloured by laneid: lanes 0..31 -> 32 different colours, the page's (by rank from
+    # the one colour scale), not the 16-colour palette twice
+    assert _fills(svg) - {"#eeeeee"} == set(colour_scale(32)) > set(PALETTE)
+    assert "32 values in all, each its own colour" in svg and "repeat" not in svg
+    swatches = re.findall(r'width="12" height="12" fill="(#[0-9a-f]{6})"', svg)
+    assert swatches == list(colour_scale(16))  # the legend's swatch for lane v is lane v's colour
     assert tl.parse(REF)._repr_svg_() == layout_svg(tl.parse(REF))
+
+
+def test_more_values_than_colours_say_that_they_repeat():
+    svg = layout_svg(tl.parse("S[(24,32):(32,1)]"), color="dim:1")  # 32 values: no repeat
+    assert "each its own colour" in svg
+    big = layout_svg(tl.parse("S[(2,600):(600,1)]"), color="dim:1")  # 600 values: repeat
+    assert f"600 values in all, colours repeat every {MAX_COLOURS}" in big
 
 
 def test_svg_views_per_axis_kind():
@@ -66,7 +77,7 @@ def test_big_tiles_stay_compact_and_fast():
     svg = layout_svg(L, dtype="float16")
     assert time.perf_counter() - start < 5
     assert len(svg) < 1_500_000  # 32768 elements: a few bytes per cell, one path per colour
-    assert svg.count("<path fill=") <= 2 * (len(PALETTE) + 1)
+    assert svg.count("<path fill=") <= 2 * (32 + 1)  # coloured by bank: 32 colours (+ empty)
     ET.fromstring(svg)
     threads = layout_svg(tl.parse("S[(4,32,256):(1@warpid,1@laneid,1)]"), (128, 256))
     assert len(threads) < 1_500_000 and "warpid" in threads

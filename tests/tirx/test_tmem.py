@@ -37,7 +37,7 @@ def test_row_zero_and_the_folds():
 
 
 @pytest.mark.parametrize(("M", "cta_group", "ws", "letter"), [
-    (128, 1, False, "D"), (64, 1, False, "F"), (64, 1, True, "E"), (128, 1, True, "D"),
+    (128, 1, False, "D"), (64, 1, False, "F"), (64, 1, True, "E"),
     (256, 2, False, "A"), (128, 2, False, "B"),
 ])
 def test_mma_datapath(M, cta_group, ws, letter):  # noqa: N803
@@ -49,7 +49,7 @@ def test_mma_datapath(M, cta_group, ws, letter):  # noqa: N803
     lambda: tmem_datapath_layout("D", 128, 8, sub_slab=1),
     lambda: tmem_datapath_layout("G", 32, 6), lambda: tmem_datapath_layout("B", 64, 7),
     lambda: mma_datapath(64, 1, sparse=True), lambda: mma_datapath(32, 1),
-    lambda: mma_datapath(256, 2, ws=True),
+    lambda: mma_datapath(256, 2, ws=True), lambda: mma_datapath(128, 1, ws=True),
     lambda: tmem_mma_operand_layout("X", (128, 8), "float32", M=128, cta_group=1),
     lambda: tmem_mma_operand_layout("D", (64, 8), "float32", M=128, cta_group=1),
 ])

@@ -163,7 +163,7 @@ def canonicalize(layout: Layout, *, fuse_threads: bool = False,
     parse('S[8:1]')
     """
     if isinstance(layout, ComposeLayout):
-        tile = canonicalize(layout.tile, fuse_threads=fuse_threads,
+        tile = canonicalize(layout.tile_layout, fuse_threads=fuse_threads,
                             normalize_replicas=normalize_replicas)
         assert isinstance(tile, TileLayout)
         sw = layout.swizzle

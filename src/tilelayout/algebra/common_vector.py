@@ -104,7 +104,7 @@ def _run_cap(layout: Layout) -> int | None:
     if not isinstance(layout, ComposeLayout):
         return None
     cap = 1 << min(layout.swizzle.vector_bits, 62)
-    o = layout.tile.offset.get("m", 0)
+    o = layout.tile_layout.offset.get("m", 0)
     if o:
         cap = min(cap, o & -o)
     return cap

@@ -68,7 +68,7 @@ def unpack(layout: Layout, n: int, axis: str = "m") -> Layout:
     if isinstance(layout, ComposeLayout):
         k = _power_of_two(n, "unpack")
         sw = layout.swizzle
-        inner = unpack(layout.tile, n, axis)
+        inner = unpack(layout.tile_layout, n, axis)
         assert isinstance(inner, TileLayout)
         if axis != "m":
             return ComposeLayout(sw, inner)
@@ -100,7 +100,7 @@ def pack(layout: Layout, n: int, axis: str = "m") -> Layout:
     if isinstance(layout, ComposeLayout):
         k = _power_of_two(n, "pack")
         sw = layout.swizzle
-        inner = pack(layout.tile, n, axis)
+        inner = pack(layout.tile_layout, n, axis)
         assert isinstance(inner, TileLayout)
         if axis != "m":
             return ComposeLayout(sw, inner)
@@ -154,7 +154,7 @@ def storage(layout: Layout) -> Layout:
     parse('S[(8,4,2):(0,0,1)]')
     """
     if isinstance(layout, ComposeLayout):
-        inner = storage(layout.tile)
+        inner = storage(layout.tile_layout)
         assert isinstance(inner, TileLayout)
         return ComposeLayout(layout.swizzle, inner)
     memory = [a for a in layout.axes if not is_thread_axis(a)]

@@ -131,7 +131,7 @@ def direct_sum(outer: Layout, inner: Layout, outer_shape, inner_shape) -> Layout
         raise AlgebraError("the outer of a direct sum or tile must be a TileLayout (unswizzled)")
     if isinstance(inner, ComposeLayout):
         _check_atom_aligned(outer, inner, "direct_sum")
-        return ComposeLayout(inner.swizzle, _interleave(outer, inner.tile, os, ins))
+        return ComposeLayout(inner.swizzle, _interleave(outer, inner.tile_layout, os, ins))
     return _interleave(outer, inner, os, ins)
 
 
@@ -311,7 +311,7 @@ def _offset_difference(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, 
 
 def _unswizzled(layout: Layout, what: str) -> TileLayout:
     if isinstance(layout, ComposeLayout):
-        raise AlgebraError(f"{what}: recognition works on TileLayouts; pass the .tile")
+        raise AlgebraError(f"{what}: recognition works on TileLayouts; pass the .tile_layout")
     return layout
 
 

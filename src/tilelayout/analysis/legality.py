@@ -70,6 +70,8 @@ class Finding:
     examples: tuple[tuple[int, ...], ...] = ()
     axis: str | None = None
     elements: tuple[int, ...] = ()
+    #: one plain sentence: why the finding matters and whether it is normal for this layout
+    why: str = ""
 
     @property
     def element_level(self) -> bool:
@@ -81,7 +83,7 @@ class Finding:
         """Plain JSON-ready data."""
         return {"kind": self.kind, "message": self.message, "count": self.count,
                 "examples": [list(e) for e in self.examples], "axis": self.axis,
-                "elements": list(self.elements)}
+                "elements": list(self.elements), "why": self.why}
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class LegalityReport:
         for f in self.findings:
             ex = ", ".join(str(e) for e in f.examples)
             lines.append(f"  [{f.kind}] {f.message}" + (f" e.g. {ex}" if ex else ""))
+            if f.why:
+                lines.append(f"    {f.why}")
         return "\n".join(lines)
 
 
@@ -198,6 +202,46 @@ def _capacity_findings(ranges: dict[str, tuple[int, int]], dtype: str | None,
                     f"({SBUF_SOURCE[generation]})", axis="F")]
 
 
+def _value_text(values: np.ndarray) -> str:
+    """``"7, 8"`` or ``"16-31"`` for sorted integers (runs shortened), the first few."""
+    runs, start = [], 0
+    for i in range(1, len(values) + 1):
+        if i == len(values) or values[i] != values[i - 1] + 1:
+            a, b = int(values[start]), int(values[i - 1])
+            runs.append(f"{a}-{b}" if b > a + 1 else f"{a}, {b}" if b > a else f"{a}")
+            start = i
+    return ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")
+
+
+def _unused_why(tile: TileLayout, coords: dict[str, np.ndarray],
+                spans: dict[str, tuple[int, int]]) -> str:
+    """The one sentence a reader of an ``unused`` finding needs: which threads idle (or
+    that it is holes between addresses), why that matters, and whether it is normal here."""
+    placed = {a for a, _ in tile.offset.items()} | {it.axis for it in tile.replica}
+    for a, (lo, hi) in spans.items():
+        if lookup_axis(a).kind != "thread" or hi - lo >= 1 << 20:
+            continue
+        idle = np.setdiff1d(np.arange(lo, hi + 1), coords[a])
+        if not len(idle):
+            continue
+        who = f"{a} {_value_text(idle)}"
+        if a in placed:
+            used = _value_text(np.unique(coords[a]))
+            return (f"{who} hold no element because the layout's offset or replica places it on "
+                    f"{a} {used} only: normal for this layout, and it matters only if the "
+                    f"threads of {who} were meant to share this tile's work.")
+        return (f"{who} hold no element, so those threads sit idle on this tile: normal for a "
+                f"tile smaller than the threads that run it, worth a look if every thread "
+                f"should hold data.")
+    if all(lookup_axis(a).kind != "thread" for a in spans):
+        return ("The layout skips places inside the range it spans (padding or a strided "
+                "placement): normal for padded or strided layouts, wasted space if the tile "
+                "was meant to be dense.")
+    return ("Every thread holds data but not in every slot of the box (uneven register or "
+            "address use across threads): normal for uneven splits, worth a look if the work "
+            "should be balanced.")
+
+
 def legality(
     layout: Layout, shape: tuple[int, ...] | None = None, dtype: str | None = None,
     *, generation: str = "trn2",
@@ -263,7 +307,7 @@ def legality(
                                     f"{int((ccount > 1).sum())} coordinate(s) hold more than one "
                                     f"logical element (the layout is not injective)",
                                     len(flat), _examples(flat, s), elements=tuple(flat.tolist())))
-        box = 1
+        box, spans = 1, {}
         for a in axes:
             # from the values themselves: a swizzle moves 'm' outside the tile's range
             lo, hi = int(coords[a].min()), int(coords[a].max())
@@ -271,12 +315,13 @@ def legality(
             if info.kind == "thread" and info.extent is not None and lo >= 0 and hi < info.extent:
                 lo, hi = 0, info.extent - 1
             box *= hi - lo + 1
+            spans[a] = (lo, hi)
         unused = box - len(cu)
         if unused > 0:
             findings.append(Finding("unused",
                                     f"{unused} of the {box} coordinates in the covered box of "
                                     f"({', '.join(axes)}) hold no element (idle threads or holes)",
-                                    unused))
+                                    unused, why=_unused_why(tile, coords, spans)))
     return LegalityReport(str(layout), s, tuple(findings))
 
 

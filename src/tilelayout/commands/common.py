@@ -20,7 +20,8 @@ from ..core.shape import int_tuple
 from ..core.swizzle import Swizzle
 from ..core.swizzle_modes import modes_help
 from ..core.tile import TileLayout
-from ..planning.mechanisms.tma import is_endpoint
+from ..interop.cute import cute_logical_shape, from_cute
+from ..planning.mechanisms.staging.tma import is_endpoint
 from ..planning.problem.operands import resolve
 from ..presets.operand import build
 from ..presets.registry import Preset
@@ -168,9 +169,18 @@ def add_command(sub: argparse._SubParsersAction, name: str, *, help: str, descri
     return p
 
 
+#: the notations a LAYOUT operand may be written in (``--from``)
+NOTATIONS = ("tilelayout", "cute")
+
+
 def add_layout_args(p: argparse.ArgumentParser, *, shape_required: bool = False) -> None:
     p.add_argument("layout", nargs="?",
-                   help='layout text, e.g. "S[(8,16):(16,1)]" (or use --preset)')
+                   help='layout text, e.g. "S[(8,16):(16,1)]" (or use --preset; CuTe text '
+                   'with --from cute)')
+    p.add_argument("--from", dest="notation", choices=NOTATIONS, default="tilelayout",
+                   help='the notation LAYOUT is written in: tilelayout (default) or cute, e.g. '
+                   '"Swizzle<3,3,3> o (8,64):(64,1)" (read as tilelayout.from_cute reads it, '
+                   'on the logical shape of its top-level modes)')
     p.add_argument("--shape", help="logical shape, e.g. 8,16 (default: the shard extents, "
                    "or the preset's shape)", required=shape_required)
     p.add_argument("--dtype", help="element type for shared-memory banks (e.g. float16)")
@@ -184,27 +194,47 @@ def add_preset_args(p: argparse.ArgumentParser) -> None:
                    help="use a named hardware layout instead of LAYOUT (see `tilelayout presets`)")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="a preset parameter, e.g. --param dtype=float16 (repeatable; "
-                   "parameters not given take the preset's defaults)")
+                   "parameters not given take the preset's defaults, except a required "
+                   "one such as the dtype of an mma A or B operand)")
 
 
-def preset_from_args(args: argparse.Namespace) -> Preset:
+def preset_from_args(args: argparse.Namespace, *, fill_required: bool = False) -> Preset:
     """The :class:`~tilelayout.presets.Preset` named by ``--preset`` / ``--param``.
 
-    Parameters not given on the command line take the preset's defaults.
+    Parameters not given on the command line take the preset's defaults, except a required
+    one (``dtype`` of an mma A or B operand): it must be given (``fill_required``: its
+    default too, for showing the preset).
     """
-    return build(args.preset, getattr(args, "param", None) or [], "--param")
+    return build(args.preset, getattr(args, "param", None) or [], "--param",
+                 spell="--param {key}={value}", fill_required=fill_required)
 
 
-def parse_layout_text(text: str) -> TileLayout | ComposeLayout:
+def is_cute_text(text: str) -> bool:
+    """Whether ``text`` reads as a CuTe layout (``tilelayout.from_cute`` takes it).
+
+    >>> is_cute_text("Swizzle<3,3,3> o (8,64):(64,1)"), is_cute_text("S[(8,64):(64,1)]")
+    (True, False)
+    """
+    try:
+        from_cute(text)
+    except LayoutError:
+        return False
+    return True
+
+
+def parse_layout_text(text: str, cute_hint: str = "read it with tilelayout.from_cute"
+                      ) -> TileLayout | ComposeLayout:
     """Layout text parsed. A parse error is one line naming the column; on a terminal
-    the text follows with a caret under the column (piped output stays one line)."""
+    the text follows with a caret under the column (piped output stays one line). CuTe
+    text is recognised and the error says so (``cute_hint``: how to read it instead)."""
     try:
         return parse(text)
     except LayoutParseError as exc:
+        cute = f"; this is CuTe notation: {cute_hint}" if is_cute_text(text) else ""
         if not sys.stderr.isatty() or len(text) > 200:
-            raise
+            raise LayoutError(f"{exc}{cute}") from None
         raise LayoutError(
-            f"{exc}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
+            f"{exc}{cute}\n  {exc.caret().replace(chr(10), chr(10) + '  ')}"
         ) from None
 
 
@@ -304,8 +334,10 @@ def layout_args(args: argparse.Namespace) -> LayoutArgs:
     elif not args.layout:
         raise LayoutError('give a LAYOUT such as "S[(8,16):(16,1)]" or --preset NAME '
                           "(`tilelayout presets` lists the names)")
+    elif getattr(args, "notation", "tilelayout") == "cute":
+        layout = from_cute(args.layout)
     else:
-        layout = parse_layout_text(args.layout)
+        layout = parse_layout_text(args.layout, "add --from cute (tilelayout.from_cute in Python)")
     if getattr(args, "swizzle", None):
         if not dtype:
             raise LayoutError("--swizzle needs --dtype (the swizzle depends on the element size)")
@@ -315,6 +347,8 @@ def layout_args(args: argparse.Namespace) -> LayoutArgs:
     shape = None if getattr(args, "shape", None) is None else int_tuple(args.shape, "--shape")
     if shape is None and preset is not None:
         shape = preset.shape
+    if shape is None and preset is None and getattr(args, "notation", None) == "cute":
+        shape = cute_logical_shape(args.layout)  # CuTe's top-level modes
     return LayoutArgs(layout, layout.check_shape(shape), dtype, preset)
 
 
@@ -328,4 +362,6 @@ def shape_from_args(args: argparse.Namespace, layout: TileLayout | ComposeLayout
     shape = None if args.shape is None else int_tuple(args.shape, "--shape")
     if shape is None and getattr(args, "preset", None):
         shape = preset_from_args(args).shape
+    elif shape is None and getattr(args, "notation", None) == "cute" and args.layout:
+        shape = cute_logical_shape(args.layout)
     return layout.check_shape(shape)

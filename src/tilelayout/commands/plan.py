@@ -8,9 +8,11 @@ Each operand is layout text or a preset, ``preset:NAME`` or
 ``preset:NAME:KEY=VALUE[:KEY=VALUE...]`` (as ``tilelayout smem``); ``--shape`` defaults
 to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
 ``--permute-k DIM`` allows permuting the reduction index together with the other operand
-(``plan_conversion(..., permute_k=DIM)``). ``--emit cuda|gluon`` prints the plan as code
-instead (``ConversionPlan.code``: a CUDA translation unit, ``--harness`` with its test
-kernel, or a Gluon helper; ``--name`` the function's name).
+(``plan_conversion(..., permute_k=DIM)``); ``--smem-budget BYTES`` caps the shared memory
+the plan may use at once (``plan_conversion(..., smem_budget=BYTES)``). ``--emit
+cuda|gluon`` prints the plan as code instead (``ConversionPlan.code``: a CUDA translation
+unit, ``--harness`` with its test kernel, or a Gluon helper; ``--name`` the function's
+name).
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="DST is an MMA operand with reduction index DIM, and the other "
                         "operand's K will be permuted the same way: the plan may take K in "
                         "another order (stated) to keep elements in their threads")
+    p.add_argument("--smem-budget", type=int, metavar="BYTES",
+                   help="the most shared memory the plan may use at once (default: never "
+                        "more than the compiler's own choice); a plan within it may trade "
+                        "bytes for fewer wavefronts or barriers")
     code = p.add_argument_group("code")
     code.add_argument("--emit", choices=("cuda", "gluon"),
                       help="print the plan as code: a CUDA C++ translation unit "
@@ -49,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
     plan = plan_conversion(src, dst, shape, dtype, target=args.target,
-                           permute_k=args.permute_k)
+                           permute_k=args.permute_k, smem_budget=args.smem_budget)
     if args.harness and args.emit != "cuda":
         raise LayoutError("--harness adds the CUDA test kernel: use it with --emit cuda")
     if args.emit:

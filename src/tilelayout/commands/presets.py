@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
             out.write(f"{entry.name:<{width}}  {entry.summary}\n")
         return 0
     args = argparse.Namespace(**{**vars(args), "preset": args.name})
-    preset = preset_from_args(args)
+    preset = preset_from_args(args, fill_required=True)  # shown with its defaults
     entry = presets.info(args.name)
     if args.json:
         doc = preset.to_dict()
@@ -49,10 +49,13 @@ def run(args: argparse.Namespace) -> int:
     if entry.params:
         out.write("parameters:\n")
         for p in entry.params:
-            allowed = "" if p.choices is None else "  one of " + ", ".join(map(str, p.choices))
-            need = " (required by presets.get)" if p.required else ""
-            out.write(f"  {p.name} = {preset.params[p.name]!r}  [{p.kind}, default "
-                      f"{p.default!r}]{need}  {p.doc}{allowed}\n")
+            # values in the text form --param KEY=VALUE takes (never a Python repr)
+            allowed = "" if p.choices is None else "  one of " + ", ".join(map(p.text, p.choices))
+            shown = "(the preset picks)" if preset.params[p.name] is None else p.text(preset.params[p.name])
+            default = "" if p.default is None else p.text(p.default)
+            how = (f"required: --param {p.name}=..., e.g. {p.name}={default}" if p.required
+                   else f"default {default or '(the preset picks)'}")
+            out.write(f"  {p.name} = {shown}  [{p.kind}; {how}]  {p.doc}{allowed}\n")
         out.write("\n")
     out.write(f"shape   {format_shape(preset.shape)}\nlayout  {preset.layout}\n")
     if preset.dtype:

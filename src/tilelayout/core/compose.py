@@ -12,6 +12,7 @@ Other axes (threads, devices) pass through unchanged. The swizzle is a
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 
 from .errors import LayoutTypeError, SwizzleError, shown
@@ -60,8 +61,24 @@ class ComposeLayout(LayoutOperations):
         return self._swizzle
 
     @property
+    def tile_layout(self) -> TileLayout:
+        """The tile layout that produces the linear address (TIRx's name).
+
+        >>> import tilelayout as tl
+        >>> tl.parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])").tile_layout
+        parse('S[(8,64):(64,1)]')
+        """
+        return self._tile
+
+    @property
     def tile(self) -> TileLayout:
-        """The tile layout that produces the linear address."""
+        """Deprecated: the tile layout, now :attr:`tile_layout`. ``.tile`` is becoming the
+        tiling method, as on a TileLayout and on ``tilelayout.tirx``'s ComposeLayout
+        (TIRx's ``compose.tile(outer, outer_shape, inner_shape)``); ``tl.tile`` tiles
+        either kind today."""
+        warnings.warn("ComposeLayout.tile (the tile layout) is deprecated: use .tile_layout; "
+                      ".tile becomes the tiling method, as on TileLayout and "
+                      "tilelayout.tirx.ComposeLayout", DeprecationWarning, stacklevel=2)
         return self._tile
 
     # the structural properties are the tile's
@@ -106,7 +123,7 @@ def tile_of(layout: Layout) -> TileLayout:
     >>> str(tile_of(tl.parse("ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)])")))
     'S[(8,64):(64,1)]'
     """
-    return layout.tile if isinstance(layout, ComposeLayout) else layout
+    return layout._tile if isinstance(layout, ComposeLayout) else layout
 
 
 def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
@@ -119,7 +136,7 @@ def rewrap(layout: Layout, f: Callable[[TileLayout], TileLayout]) -> Layout:
     'ComposeLayout(Swizzle(3,3,3), S[512:1])'
     """
     if isinstance(layout, ComposeLayout):
-        return ComposeLayout(layout.swizzle, f(layout.tile))
+        return ComposeLayout(layout.swizzle, f(layout._tile))
     return f(layout)
 
 

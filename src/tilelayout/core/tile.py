@@ -201,7 +201,7 @@ class TileLayout(LayoutOperations):
 
     # -- algebra specific to tile layouts (the rest: core/operations.py) ------------
     #: ``L.tile(outer, outer_shape, inner_shape)`` is :func:`tilelayout.tile` (``L`` the
-    #: inner tile). On a ComposeLayout ``.tile`` is its TileLayout (a property), so tile a
+    #: inner tile). A ComposeLayout's TileLayout is ``.tile_layout`` (TIRx's name); tile a
     #: swizzled layout with ``tl.tile(L, outer, ...)``, which takes either kind.
     tile = LayoutMethod("tilelayout.algebra.tiling", "tile")
 

@@ -16,6 +16,7 @@ from typing import Any
 from .. import presets as registry
 from ..core.errors import LayoutError
 from ..core.jsonable import jsonable
+from ..presets.params import param_text
 from . import examples, request
 from .request import MAX_TEXT, ApiError
 
@@ -24,33 +25,6 @@ def _example_entry(e: examples.Example) -> dict[str, Any]:
     return {"name": e.name, "group": "teaching examples", "layout": e.layout,
             "shape": list(e.shape), "dtype": e.dtype, "swizzle": e.swizzle, "doc": e.doc,
             "color": e.color}
-
-
-def param_text(kind: str, value: Any) -> str:
-    """The text a parameter widget shows for ``value`` (``presets.parse_params`` reads it back).
-
-    >>> param_text("shape", (8, 64)), param_text("mesh", {"dp": 2, "tp": 4})
-    ('8,64', 'dp=2,tp=4')
-    >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
-    ('(dp,tp),None', 'true')
-    """
-    if value is None and kind in ("int", "shape", "spec", "order"):
-        return ""  # an optional parameter left unset: the preset picks it
-    if kind == "bool":
-        return "true" if value else "false"
-    if kind in ("shape", "order"):
-        return ",".join(str(v) for v in value)
-    if kind == "mesh":
-        return ",".join(f"{k}={v}" for k, v in value.items())
-    if kind == "spec":
-        def one(e: Any) -> str:
-            if e is None:
-                return "None"
-            if isinstance(e, tuple | list):
-                return "(" + ",".join(e) + ")"
-            return str(e)
-        return ",".join(one(e) for e in value)
-    return str(value)
 
 
 def _preset_entry(name: str, p: Any) -> dict[str, Any]:

@@ -8,7 +8,11 @@ functions, limits and messages, without a server or a network. Built on anywidge
 ``widget``); where widgets cannot be shown (a static render of the notebook), its display
 falls back to the static SVG picture.
 
->>> w = widget("mma.m16n8k16.C", color="laneid", select=(3, 5))
+Outside a notebook (a script, a plain REPL) there is nowhere to show the widget:
+``widget`` says so (a :class:`NotebookWarning` naming where it can be shown) and returns
+the :class:`StaticView`, the same view as a static SVG picture, instead.
+
+>>> w = explorer_widget("mma.m16n8k16.C", color="laneid", select=(3, 5))
 >>> w.query
 'preset=mma.m16n8k16.C&p.dtype=float32&color=laneid&select=3%2C5'
 >>> w.answer_request({"id": 1, "method": "POST", "path": "/api/explain",
@@ -21,6 +25,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -28,10 +33,11 @@ from urllib.parse import urlencode
 
 from ..core.compose import ComposeLayout
 from ..core.errors import LayoutError
+from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from ..interop import require
 from ..presets import registry
-from ..render.svg import notebook_svg
+from ..render.svg import layout_svg, notebook_svg
 from ..syntax import format_layout, parse
 from .answers import answer
 from .catalog import param_text
@@ -44,6 +50,37 @@ WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 class WidgetError(LayoutError):
     """A widget that cannot be made from what was given (one line, what was expected)."""
+
+
+class NotebookWarning(UserWarning):
+    """``tl.widget`` was called where no notebook can show the explorer widget."""
+
+
+#: where the widget can be shown, and what to do elsewhere
+WHERE = ("the explorer widget shows in a Jupyter or VS Code notebook whose kernel has anywidget "
+         "(pip install 'tilelayout[widget]'); elsewhere `tilelayout serve` opens the explorer "
+         "in a browser")
+
+
+class StaticView:
+    """What :func:`widget` returns outside a notebook: the view as a static picture.
+
+    ``svg`` is the picture (``None`` when the layout is too large to draw), ``query`` the
+    explorer's URL query that opens the same view (``tilelayout serve``, then
+    ``/?<query>``); a notebook or IPython shows the picture (``_repr_svg_``).
+    """
+
+    def __init__(self, svg: str | None, query: str, what: str) -> None:
+        self.svg, self.query, self._what = svg, query, what
+
+    def _repr_svg_(self) -> str | None:
+        return self.svg
+
+    def __repr__(self) -> str:
+        pic = ".svg is its picture" if self.svg else "too large for a static picture"
+        return (f"<tl.widget outside a notebook: the static view of {self._what[:80]}; {pic}; "
+                f"`tilelayout serve` and /?{self.query[:60]}{'...' if len(self.query) > 60 else ''} "
+                f"open it in the explorer>")
 
 
 @functools.cache
@@ -59,8 +96,8 @@ def _assets() -> dict[str, str]:
 
 @functools.cache
 def _widget_class() -> type:
-    anywidget = require("anywidget", "widget")
-    traitlets = require("traitlets", "widget")
+    anywidget = require("anywidget", "widget", "the explorer widget")
+    traitlets = require("traitlets", "widget", "the explorer widget")
 
     class ExplorerWidget(anywidget.AnyWidget):  # type: ignore[misc, name-defined]
         """The explorer page in a notebook output (see :func:`widget`)."""
@@ -120,26 +157,24 @@ def _preset_query(name: str, shape: Sequence[int] | None,
     return query, built
 
 
-def widget(layout_or_preset: TileLayout | ComposeLayout | str, shape: Sequence[int] | None = None,
-           *, color: str | None = None, select: Sequence[int] | None = None, height: int = HEIGHT,
-           **params: Any) -> Any:
-    """The explorer's view of a layout or a registry preset, as a notebook widget.
-
-    ``layout_or_preset`` is a layout, its text, or a preset name (``params`` are then the
-    preset's parameters; for a layout they may be ``dtype`` and ``swizzle``). ``color``
-    picks what colours the cells (an axis name, as the page's "colour by"), ``select`` an
-    element to select, ``height`` the frame's pixels. Needs anywidget (extra ``widget``).
-
-    >>> widget("S[(8,4):(4@laneid,1@laneid)]", color="laneid").query
-    'layout=S%5B%288%2C4%29%3A%284%40laneid%2C1%40laneid%29%5D&color=laneid'
-    """
+def _view(layout_or_preset: Any, shape: Sequence[int] | None, color: str | None,
+          select: Sequence[int] | None, height: int, params: Mapping[str, Any]) -> tuple:
+    """The page's query, the notebook's fallback picture, and what a static picture draws:
+    ``(query, fallback, (layout, shape, dtype), name)``."""
     if isinstance(layout_or_preset, str) and layout_or_preset in registry.names():
         query, built = _preset_query(layout_or_preset, shape, params)
         fallback = notebook_svg(built.layout) if shape is None else None
+        drawn = (built.layout, built.shape, built.dtype)
+        name = layout_or_preset
     elif isinstance(layout_or_preset, str | TileLayout | ComposeLayout):
         layout = parse(layout_or_preset) if isinstance(layout_or_preset, str) else layout_or_preset
         query = _layout_query(layout, shape, params)
         fallback = notebook_svg(layout) if shape is None else None
+        dtype, mode = params.get("dtype"), params.get("swizzle")
+        if dtype and mode and mode != "none" and isinstance(layout, TileLayout):
+            layout = ComposeLayout(Swizzle.for_dtype(str(dtype), str(mode)), layout)
+        drawn = (layout, shape, dtype)
+        name = format_layout(layout)
     else:
         raise WidgetError("tl.widget expects a layout, layout text or a preset name, "
                           f"got {type(layout_or_preset).__name__}")
@@ -149,7 +184,78 @@ def widget(layout_or_preset: TileLayout | ComposeLayout | str, shape: Sequence[i
         query.append(("select", ",".join(str(int(i)) for i in select)))
     if not isinstance(height, int) or not 200 <= height <= 4000:
         raise WidgetError(f"height must be an int of pixels in 200..4000, got {height!r}")
-    return _widget_class()(urlencode(query), height, fallback)
+    return urlencode(query), fallback, drawn, name
+
+
+def explorer_widget(layout_or_preset: TileLayout | ComposeLayout | str,
+                    shape: Sequence[int] | None = None, *, color: str | None = None,
+                    select: Sequence[int] | None = None, height: int = HEIGHT,
+                    **params: Any) -> Any:
+    """The explorer widget itself, wherever this runs (:func:`widget` without the check for
+    a notebook; a notebook shows it, a plain process only holds it). Needs anywidget.
+
+    >>> explorer_widget("S[(8,4):(4@laneid,1@laneid)]", color="laneid").query
+    'layout=S%5B%288%2C4%29%3A%284%40laneid%2C1%40laneid%29%5D&color=laneid'
+    """
+    query, fallback, _, _ = _view(layout_or_preset, shape, color, select, height, params)
+    return _widget_class()(query, height, fallback)
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside this package (``tl.widget`` is a
+    wrapper): the warning names the caller's line."""
+    root = str(resources.files("tilelayout"))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(root):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _static(drawn: tuple, color: str | None, select: Sequence[int] | None) -> str | None:
+    layout, shape, dtype = drawn
+    try:
+        dims = layout.check_shape(shape)
+        flat = None
+        if select is not None and len(select) == len(dims):
+            flat = 0
+            for i, n in zip(select, dims, strict=True):
+                flat = flat * n + int(i)
+        return layout_svg(layout, dims, dtype=dtype, color=color, selected=flat)
+    except LayoutError:
+        return None
+
+
+def widget(layout_or_preset: TileLayout | ComposeLayout | str, shape: Sequence[int] | None = None,
+           *, color: str | None = None, select: Sequence[int] | None = None, height: int = HEIGHT,
+           **params: Any) -> Any:
+    """The explorer's view of a layout or a registry preset, as a notebook widget.
+
+    ``layout_or_preset`` is a layout, its text, or a preset name (``params`` are then the
+    preset's parameters; for a layout they may be ``dtype`` and ``swizzle``). ``color``
+    picks what colours the cells (an axis name, as the page's "colour by"), ``select`` an
+    element to select, ``height`` the frame's pixels. Needs anywidget (extra ``widget``)
+    and a notebook to show it in: elsewhere (a script, a plain REPL, or without anywidget)
+    a :class:`NotebookWarning` says where it can be shown and the :class:`StaticView`
+    (the same view as an SVG picture) is returned.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     view = widget("S[(8,4):(4@laneid,1@laneid)]", color="laneid")
+    >>> type(view).__name__, view.svg.startswith("<svg"), "notebook" in str(said[0].message)
+    ('StaticView', True, True)
+    >>> view.query
+    'layout=S%5B%288%2C4%29%3A%284%40laneid%2C1%40laneid%29%5D&color=laneid'
+    """
+    query, fallback, drawn, name = _view(layout_or_preset, shape, color, select, height, params)
+    kernel = _in_kernel()
+    if kernel and importlib.util.find_spec("anywidget") is not None:
+        return _widget_class()(query, height, fallback)
+    why = "this notebook's kernel has no anywidget" if kernel else "this is not a notebook"
+    warnings.warn(f"tl.widget: {why}, so there is no widget to show here; {WHERE}. "
+                  f"Returned instead: the static SVG view (its .svg).", NotebookWarning,
+                  stacklevel=_caller_level())
+    return StaticView(_static(drawn, color, select), query, name)
 
 
 def _in_kernel() -> bool:
@@ -174,7 +280,7 @@ def layout_mimebundle(layout: TileLayout | ComposeLayout, include: Any = None,
     if not _in_kernel() or importlib.util.find_spec("anywidget") is None:
         return None
     try:
-        view = widget(layout)
+        view = explorer_widget(layout)
     except LayoutError:
         return None
     return view._repr_mimebundle_(include=include, exclude=exclude)

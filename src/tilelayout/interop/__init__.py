@@ -27,6 +27,8 @@ the function raises :class:`InteropError` saying why.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from types import MappingProxyType
 
 from ..core.errors import LayoutError
 
@@ -35,20 +37,41 @@ class InteropError(LayoutError):
     """A layout that the other tool's notation cannot express (or bad foreign input)."""
 
 
-def require(module: str, extra: str):
-    """Import optional third-party ``module``, or raise an :class:`InteropError` that names
-    the extra to install.
+#: the tool each extra installs, as its users know it, and its top-level module
+EXTRA_TOOLS = MappingProxyType({
+    "triton": ("Triton", "triton"), "jax": ("JAX", "jax"),
+    "cute": ("CUTLASS's pycute (nvidia-cutlass)", "pycute"),
+    "cute-dsl": ("the CuTe DSL (nvidia-cutlass-dsl)", "cutlass"),
+    "tvm": ("TVM TIRx (apache-tvm-tirx)", "tvm_tirx"), "widget": ("anywidget", "anywidget")})
 
-    >>> require("math", "none").sqrt(4.0)
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def require(module: str, extra: str, feature: str):
+    """Import optional ``module``, or raise an :class:`InteropError` that names the
+    ``feature`` that needs it, the tool and the extra to install (never the module, which
+    may be one of ours that imports the tool).
+
+    >>> require("math", "none", "arithmetic").sqrt(4.0)
     2.0
+    >>> require("no_such_tool", "triton", "the Gluon conversion")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tilelayout.interop.InteropError: the Gluon conversion needs Triton: pip install 'tilelayout[triton]' ...
     """
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise InteropError(
-            f"this conversion needs the optional package that provides '{module}' "
-            f"(pip install 'tilelayout[{extra}]'): {exc}"
-        ) from None
+        tool, top = EXTRA_TOOLS.get(extra, (f"the {extra} extra", extra))
+        # installed but a part is missing (another version): the import's own words
+        detail = f" (it is installed, but: {exc})" if _installed(top) else ""
+        raise InteropError(f"{feature} needs {tool}: pip install 'tilelayout[{extra}]'{detail}"
+                           ) from None
 
 
 __all__ = ["InteropError", "require"]

@@ -154,7 +154,7 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
         return {"text": text, "value": {"bases": bases, "out_dims": list(dims)},
                 "notes": [f"LinearLayout bases; out dims {outs}; in dims {ins}"]}
     if target == "gluon":
-        gluon = require("tilelayout.interop.gluon", "triton")
+        gluon = require("tilelayout.interop.gluon", "triton", "the Gluon conversion")
         obj = gluon.to_gluon(layout, dims)
         kind = type(obj).__name__
         named = "a linear layout (no named Gluon layout equals it)" if "Linear" in kind else \

@@ -226,13 +226,13 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
     >>> to_pycute(tl.Swizzle(3, 3, 3))
     Swizzle(3,3,3)
     """
-    pycute = require("pycute", "cute")
+    pycute = require("pycute", "cute", "a pycute layout")
     if isinstance(layout, Swizzle | XorSwizzle):
         return pycute.Swizzle(*_swizzle_text(layout))
     if isinstance(layout, CuteLayout):
         return pycute.Layout(layout.shape, layout.stride)
     if isinstance(layout, ComposeLayout):
-        tile = layout.tile
+        tile = layout.tile_layout
         offset = dict(tile.offset).get("m", 0)
         inner = TileLayout(tile.shard, tile.replica)
         sh, st = cute_shape_stride(inner, shape)
@@ -257,9 +257,9 @@ def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
         def show():
             print(to_cute_dsl(tl.parse("S[(8,4,2):(1,32,16)]"), (32, 2)))  # ((4,8),2):((32,1),16)
     """
-    dsl = require("cutlass.cute", "cute-dsl")
+    dsl = require("cutlass.cute", "cute-dsl", "a CuTe DSL layout")
     if isinstance(layout, ComposeLayout):
-        tile = layout.tile
+        tile = layout.tile_layout
         b, m, s = _swizzle_text(layout.swizzle)
         inner = to_cute_dsl(TileLayout(tile.shard, tile.replica), shape)
         return dsl.make_composed_layout(dsl.make_swizzle(b, m, s), dict(tile.offset).get("m", 0), inner)

@@ -47,7 +47,8 @@ _HOPPER = "from triton.experimental.gluon.language.nvidia.hopper import fence_as
 def _spelled(layout: Layout, shape: list[int], imports: dict[str, None]) -> str:
     """The Gluon object equal to ``layout`` as Python source (its imports collected)."""
     obj = to_gluon(layout, shape)
-    text = require("tilelayout.interop.gluon", "triton").gluon_code(obj, "x")
+    text = require("tilelayout.interop.gluon", "triton", "the Gluon helper of a plan").gluon_code(
+        obj, "x")
     lines = text.splitlines()
     for line in lines[:-1]:
         imports[line] = None

@@ -239,7 +239,7 @@ def to_partition_spec(layout: TileLayout, mesh_shape: MeshShape, shape: Sequence
     >>> to_partition_spec(tl.parse("S[(2,4):(1@pid,1)]"), {"pid": 2})  # doctest: +SKIP
     PartitionSpec('pid',)
     """
-    sharding = require("jax.sharding", "jax")
+    sharding = require("jax.sharding", "jax", "a JAX sharding")
     return sharding.PartitionSpec(*partition_spec_entries(layout, mesh_shape, shape))
 
 
@@ -249,7 +249,7 @@ def to_named_sharding(layout: TileLayout, mesh: Any, shape: Sequence[int] | None
     >>> # NamedSharding(mesh, PartitionSpec('x', None)) for an (8, 6) array on a 2x4 mesh
     >>> to_named_sharding(from_partition_spec(("x",), mesh, (8, 6)), mesh)  # doctest: +SKIP
     """
-    sharding = require("jax.sharding", "jax")
+    sharding = require("jax.sharding", "jax", "a JAX sharding")
     return sharding.NamedSharding(mesh, to_partition_spec(layout, mesh, shape))
 
 

@@ -222,7 +222,7 @@ def to_triton(
     >>> to_triton(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8)).out_dims
     [('dim0', 16), ('dim1', 8)]
     """
-    tools = require("triton.tools", "triton")
+    tools = require("triton.tools", "triton", "a Triton LinearLayout")
     dims = layout.check_shape(shape)
     bases = to_triton_bases(layout, dims, in_dims)
     return tools.LinearLayout.from_bases(
@@ -245,7 +245,8 @@ def from_triton(obj: Any, shape: Sequence[int] | None = None,
     >>> from_triton(to_triton(L, (16, 8))) == L
     True
     """
-    return require("tilelayout.interop.gluon", "triton").from_gluon(obj, shape, in_dims)
+    gluon = require("tilelayout.interop.gluon", "triton", "reading a Gluon layout")
+    return gluon.from_gluon(obj, shape, in_dims)
 
 
 def to_gluon(layout: Any, shape: Sequence[int] | None = None) -> Any:
@@ -258,7 +259,7 @@ def to_gluon(layout: Any, shape: Sequence[int] | None = None) -> Any:
     >>> to_gluon(tl.parse("S[(4,32,4):(1@warpid,1@laneid,1)]"), (4, 128))
     BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[1, 32], warps_per_cta=[4, 1], ...)
     """
-    return require("tilelayout.interop.gluon", "triton").to_gluon(layout, shape)
+    return require("tilelayout.interop.gluon", "triton", "the Gluon conversion").to_gluon(layout, shape)
 
 
 __all__ = [

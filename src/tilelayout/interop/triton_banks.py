@@ -44,8 +44,8 @@ def gluon_bank_conflicts(dist: Layout, smem: Layout, shape: Sequence[int], dtype
     if dtype not in TRITON_DTYPES:
         raise InteropError(f"no Triton dtype for {dtype!r}; known: {', '.join(TRITON_DTYPES)}")
     s = tuple(dist.check_shape(shape))
-    kernels = require("tilelayout.interop.triton_gluon", "triton")
-    ttgl = require("triton.experimental.gluon.language", "triton")
+    kernels = require("tilelayout.interop.triton_gluon", "triton", "Triton's bank-conflict count")
+    ttgl = require("triton.experimental.gluon.language", "triton", "Triton's bank-conflict count")
     b = to_triton_bases(dist, s)  # type: ignore[arg-type]
     layout = ttgl.DistributedLinearLayout(
         reg_bases=b.get("register", []), lane_bases=b.get("lane", []),

@@ -121,7 +121,7 @@ def from_triton_shared_bases(
 
 
 def _gluon():
-    return require("triton.experimental.gluon.language._layouts", "triton")
+    return require("triton.experimental.gluon.language._layouts", "triton", "a Gluon shared layout")
 
 
 def to_triton_shared(layout: Layout, shape: Sequence[int] | None = None, alignment: int = 16) -> Any:
@@ -170,7 +170,8 @@ def _lower(shared: Any, shape: list[int]) -> Any:
     """Triton's own lowering of a Gluon shared layout to a SharedLinearLayout (on the CPU):
     :func:`tilelayout.interop.gluon.lower` (one cached MLIR context; inputs that would
     abort Triton refused first)."""
-    return require("tilelayout.interop.gluon", "triton").lower(shared, shape)
+    gluon = require("tilelayout.interop.gluon", "triton", "lowering a Gluon shared layout")
+    return gluon.lower(shared, shape)
 
 
 __all__ = [

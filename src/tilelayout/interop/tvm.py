@@ -33,7 +33,7 @@ from . import InteropError, require
 
 
 def _layout_module():
-    return require("tvm_tirx.tirx.layout", "tvm")
+    return require("tvm_tirx.tirx.layout", "tvm", "a TVM TIRx layout")
 
 
 def to_tvm(layout: Layout) -> Any:

@@ -19,7 +19,10 @@ Per warp, a plan is charged in **cost units**:
   value, or per two values where PTX packs them (:func:`cvt_instruction`); it is the same
   for every mechanism, so it decides nothing;
 * a barrier is :data:`BAR_SYNC` (1) when warps exchange data (``bar.sync``) and
-  :data:`SYNCWARP` (1/4) when every warp exchanges only with itself (``__syncwarp``).
+  :data:`SYNCWARP` (1/4) when every warp exchanges only with itself (``__syncwarp``);
+* a TMA box is :data:`TMA_BOX` (1): one ``cp.async.bulk.tensor`` copies one box and one
+  thread issues it (PTX ISA 9.7.9.25.5.1, cp.async.bulk.tensor; docs/hardware.md), like
+  one shared-memory instruction of the warp that issues it.
 
 A lane exchange takes shuffles or staging, whichever costs fewer units (shuffles win
 ties). A staging is chosen among layouts and passes by wavefronts, then instructions,
@@ -31,14 +34,9 @@ from __future__ import annotations
 
 import math
 from types import MappingProxyType
+from typing import Protocol
 
 import numpy as np
-
-from .mechanisms.shuffle.shuffle import ShuffleSchedule
-from .mechanisms.staging.access import widths
-from .mechanisms.staging.staging import Staging, slot_grid
-from .model.placement import Placement
-from .model.threads import slot_vectors, wide_instructions
 
 #: cost units (see the module doc)
 SHFL = 1.0
@@ -47,6 +45,7 @@ SMEM_INSTRUCTION = 1.0
 ROUND_TRIP = 2.75
 BAR_SYNC = 1.0
 SYNCWARP = 0.25
+TMA_BOX = 1.0
 
 
 def selects(values: np.ndarray) -> int:
@@ -61,7 +60,25 @@ def barrier_cost(warp_local: bool) -> float:
     return SYNCWARP if warp_local else BAR_SYNC
 
 
-def staging_units(s: Staging, warp_local: bool, warps: int = 1) -> float:
+class _Side(Protocol):
+    per_warp: int
+
+
+class StagingCounts(Protocol):
+    """What the cost model reads of a staging (any mechanism's): instructions per warp of
+    each side, wavefronts, passes."""
+
+    store: _Side
+    load: _Side
+    wavefronts: int
+    passes: int
+
+
+class Rounds(Protocol):
+    rounds: int
+
+
+def staging_units(s: StagingCounts, warp_local: bool, warps: int = 1) -> float:
     """Cost units of a staging per warp (of ``warps`` doing it): its shared-memory
     instructions' wavefronts (at least one each), ``2 x passes - 1`` barriers and a
     store -> load round trip per pass.
@@ -87,57 +104,7 @@ def shuffle_units(shuffles: int, select_count: int) -> float:
     return shuffles * SHFL + select_count * SELECT
 
 
-def per_warp(grid: np.ndarray, k: int) -> int:
-    """Requests the busiest warp issues moving its slots in ``k``-slot vectors."""
-    live = (slot_vectors(grid, k) >= 0).any(axis=(1, 3))
-    return int(live.sum(axis=1).max(initial=0))
-
-
-def groups(grid: np.ndarray, k: int) -> np.ndarray | None:
-    """Per element, its ``k``-slot vector group (``-1`` if absent), or None when some lane
-    fills a group only partly (no ``k``-wide vectors on that side)."""
-    warps, lanes, _ = grid.shape
-    g = slot_vectors(grid, k).reshape(warps * lanes, -1, k)
-    present = g >= 0
-    if not (present.all(axis=2) | ~present.any(axis=2)).all():
-        return None
-    gid = np.full(int(grid.max(initial=-1)) + 1, -1, dtype=np.int64)
-    ids = np.broadcast_to(np.arange(g.shape[0] * g.shape[1]).reshape(g.shape[:2])[..., None],
-                          g.shape)
-    gid[g[present]] = ids[present]
-    return gid
-
-
-def vector_bound(ps: Placement, src_rows: np.ndarray, pd: Placement, rows: np.ndarray,
-                 gwarp: tuple[np.ndarray, np.ndarray], warps: int, bits: int,
-                 warp_local: bool = True) -> float:
-    """A lower bound on the staging cost units over every shared-memory layout: the
-    fewest stores + loads per warp with vectors both register files allow and that can
-    both be contiguous (one side's vectors nest inside the other's) -- or, when fewer,
-    16 bytes per lane per instruction (packed registers, ldmatrix / stmatrix) -- + a
-    barrier + a round trip."""
-    grids = (slot_grid(ps, src_rows, gwarp[0], warps), slot_grid(pd, rows, gwarp[1], warps))
-    best = None
-    sides = [[(k, groups(g, k)) for k in widths(bits // 8)] for g in grids]
-    for ks, gs in sides[0]:
-        for kd, gd in sides[1]:
-            if gs is None or gd is None:
-                continue
-            fine, coarse = (gs, gd) if ks <= kd else (gd, gs)
-            # every fine group inside one coarse group
-            order = np.argsort(fine, kind="stable")
-            f, c = fine[order], coarse[order]
-            if not (c[1:][f[1:] == f[:-1]] == c[:-1][f[1:] == f[:-1]]).all():
-                continue
-            n = per_warp(grids[0], ks) + per_warp(grids[1], kd)
-            best = n if best is None else min(best, n)
-    # packed registers and ldmatrix / stmatrix move up to 16 bytes per lane whatever the
-    # slot order: no staging issues fewer instructions than that either
-    wide = sum(int(wide_instructions(g, bits).max(initial=0)) for g in grids)
-    return min(best if best is not None else wide, wide) + barrier_cost(warp_local) + ROUND_TRIP
-
-
-def shuffle_instructions(sched: ShuffleSchedule, rnd: np.ndarray, src_slot: np.ndarray,
+def shuffle_instructions(sched: Rounds, rnd: np.ndarray, src_slot: np.ndarray,
                           dst_slot: np.ndarray) -> tuple[int, int]:
     """Per warp: one shfl per round, and the selects that pick lane-dependent registers
     to send and to fill (``ceil(log2(distinct slots))`` each side per round)."""

@@ -39,12 +39,12 @@ from .cost_model import (
     shuffle_instructions,
     shuffle_units,
     staging_units,
-    vector_bound,
 )
 from .mechanisms.shuffle.byte_permute import plan_byte_permute
 from .mechanisms.shuffle.shuffle import degree, schedule
-from .model.machine import Route
+from .mechanisms.staging.bounds import vector_bound
 from .model.placement import WARP, Placement
+from .model.routing import Route
 from .outcome import Outcome, store_rows, through_smem, try_staging
 from .plan_stages import Stage, byte_permute_stages, lanes_text
 from .problem.targeting import TargetChoice

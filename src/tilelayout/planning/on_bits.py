@@ -11,8 +11,8 @@ plan is executed.
 
 >>> import tilelayout as tl
 >>> from tilelayout.planning.problem.targeting import resolve_target
->>> a = tl.parse("S[(64,64):(1@laneid,1)]")                     # a row per lane
->>> b = tl.parse("S[(2,32,64):(1@warpid,1,1@laneid)]")           # ... a column, 2 warps
+>>> a = tl.parse("S[(2,32,64):(1@warpid,1@laneid,1)]")           # a row per thread
+>>> b = tl.parse("S[(64,2,32):(1,1@warpid,1@laneid)]")           # a column per thread
 >>> out = plan_on_bits(a, b, (64, 64), "float32", resolve_target("sm_80"))
 >>> out.kind, out.mechanism, out.costs["smem_bytes"] is not None
 ('shared-memory', 'shared-memory', True)
@@ -24,16 +24,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
+from ..core import budget
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
+from .cost_model import ROUND_TRIP, SMEM_INSTRUCTION, SYNCWARP
+from .mechanisms.shuffle.warp_transpose import (
+    Decomposition,
+    WarpShuffle,
+    counts,
+    decompose,
+    triton_shuffles,
+)
 from .mechanisms.staging.bit_reports import execution_staging, smem_choice, stand_in
 from .mechanisms.staging.bit_staging import BitStaging, best, candidates
 from .mechanisms.staging.generic import triton_order
 from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
-from .model.machine import Route
 from .model.placement import place
-from .model.routing import route_between
+from .model.routing import Route, route_between
 from .outcome import store_rows
 from .plan_stages import Stage, staging_costs, staging_stages
 from .problem.targeting import TargetChoice
@@ -48,6 +58,15 @@ class BitProgram:
     src: ThreadBits
     dst: ThreadBits
     staging: BitStaging | None = None
+    #: a lane exchange: its bit transpositions (:mod:`.mechanisms.shuffle.warp_transpose`)
+    shuffle: Decomposition | None = None
+
+    @property
+    def mechanism(self) -> str:
+        """``registers``, ``warp-shuffle`` or ``shared-memory``."""
+        if self.staging is not None:
+            return "shared-memory"
+        return "warp-shuffle" if self.shuffle is not None else "registers"
 
 
 @dataclass(frozen=True)
@@ -68,40 +87,236 @@ class BitOutcome:
     #: fewer instructions): nothing else need be searched
     at_floor: bool
     program: BitProgram
+    #: the compiler's own choice for this conversion, as (shared-memory bytes,
+    #: wavefronts, instructions per warp): no plan may be worse in any of them
+    reference: tuple[int, int, int] = (0, 0, 0)
 
 
 def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
                  on: TargetChoice, smem_budget: int | None = None) -> BitOutcome | None:
     """The plan of ``src -> dst`` when both are bit maps and the exchange is one this
-    module plans (between warps, through shared memory); else None."""
+    module plans; else None (see the module doc)."""
     s, d = thread_bits(src, shape), thread_bits(dst, shape)
     if s is None or d is None:
         return None
+    rows = (src.replica_count + dst.replica_count) * (1 << s.bits)
+    budget.check("plan_conversion evaluates (element x replica rows of both layouts)",
+                 rows, "elements")
     level = exchange_level(s, d)
-    if level != "shared-memory":
-        return None
     nbytes = dtype_bytes(dtype)
-    if nbytes > 16 or nbytes & (nbytes - 1):
+    if level is None or nbytes > 16 or nbytes & (nbytes - 1):
         return None
+    if level in ("none", "registers"):
+        return _in_threads(level, s, d, src, dst, shape, dtype)
     stm, ldm = on.allows("stmatrix"), on.allows("ldmatrix")
     options = candidates(s, d, nbytes, stmatrix=stm, ldmatrix=ldm, order=triton_order(shape))
+    if level == "warp-shuffle":
+        return _in_warps(s, d, src, dst, shape, dtype, on, options, smem_budget)
     if not options:
         return None
     chosen = best(options, reference=options[0], budget=smem_budget)
-    return _staged(chosen, s, d, src, dst, shape, dtype, on, level)
+    return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, level),
+                   reference=_triple(options[0]))
+
+
+def _triple(st: BitStaging) -> tuple[int, int, int]:
+    return (st.bytes, st.wavefronts, st.instructions)
+
+
+def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
+                shape: tuple[int, ...], dtype: str) -> BitOutcome:
+    """Every thread holds what it needs: nothing moves, or only register slots change
+    (renaming: no instruction)."""
+    coords = 1 << (len(d.reg) + len(d.lane) + len(d.warp))
+    base = {"elements": 1 << s.bits, "destination_coordinates": coords}
+    bits = 8 * dtype_bytes(dtype)
+
+    def make_route() -> Route:
+        return route_between(*place(src, dst, shape), bits)
+
+    if level == "none":
+        return BitOutcome("none", "none", "every destination coordinate already holds its "
+                          "element", (Stage("none", "nothing to move: same coordinates up to "
+                                                    "replicas"),), base, None, make_route,
+                          1 << len(s.reg), True, BitProgram(s, d))
+    moved = moved_registers(s, d)
+    return BitOutcome("registers", "registers", "every thread already holds the elements it "
+                      "needs; only register slots change",
+                      (Stage("registers", f"permute registers inside each thread ({moved} "
+                             f"values change slot)", {"moved": moved}),),
+                      {**base, "registers_moved": moved}, None, make_route, 1 << len(s.reg),
+                      True, BitProgram(s, d))
+
+
+def moved_registers(s: ThreadBits, d: ThreadBits) -> int:
+    """Destination coordinates whose element sits in another register slot of the same
+    thread on the source side.
+
+    >>> moved_registers(ThreadBits((1, 2), (4,), (), 3), ThreadBits((2, 1), (4,), (), 3))
+    4
+    """
+    threads = np.arange(1 << (len(s.lane) + len(s.warp)), dtype=np.int64)
+    slots = np.arange(1 << len(d.reg), dtype=np.int64)
+
+    def combine(vectors: tuple[int, ...], index: np.ndarray) -> np.ndarray:
+        out = np.zeros(index.shape, dtype=np.int64)
+        for k, v in enumerate(vectors):
+            out ^= np.where((index >> k) & 1 == 1, v, 0)
+        return out
+
+    need = combine(d.reg, slots)[None, :] ^ combine(d.threads, threads)[:, None]
+    held = combine(s.threads, threads)[:, None]
+    # the source slot of element e in thread t: the register bits that make e ^ held
+    rel = need ^ held
+    src_slot = np.zeros(rel.shape, dtype=np.int64)
+    for k, v in enumerate(s.reg):
+        if v:
+            src_slot |= np.where(rel & v != 0, 1 << k, 0)
+    return int((src_slot != slots[None, :]).sum())
+
+
+def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tuple[int, ...],
+              dtype: str, on: TargetChoice, options: list[BitStaging],
+              smem_budget: int | None) -> BitOutcome | None:
+    """Lanes of each warp exchange data: the bit transpositions (:mod:`.warp_transpose`)
+    where Triton shuffles, or where they cost no more instructions than Triton's staging;
+    else the staging."""
+    bits = 8 * dtype_bytes(dtype)
+    dec = decompose(s, d, bits)
+    if dec is None:  # not one permutation in every warp (replicated warps): stage
+        if not options:
+            return None
+        chosen = best(options, reference=options[0], budget=smem_budget)
+        return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
+                       reference=_triple(options[0]))
+    shuffled = counts(dec, bits)
+    staged = best(options, reference=options[0], budget=smem_budget) if options else None
+    triton_stages = options and not triton_shuffles(s, d)
+    units = None if staged is None else _units(staged, len(d.warp))
+    # where Triton stages, the shuffles win when they take no more instructions than its
+    # staging: they need no shared memory and no wavefronts at all
+    if staged is not None and triton_stages and \
+            shuffled.instructions > _warp_local_instructions(options[0]):
+        out = _staged(staged, s, d, src, dst, shape, dtype, on, "warp-shuffle")
+        extra = {"shuffle_rounds": shuffled.shuffles, "smem_cost_units": units}
+        why = (f"lanes of one warp exchange data, but {shuffled.shuffles} shfl.sync and "
+               f"{shuffled.selects + shuffled.permutes} selects / permutes per warp cost more "
+               f"instructions than staging through shared memory "
+               f"({_warp_local_instructions(staged)} per warp, {units} units)")
+        return replace(out, costs={**out.costs, **extra},
+                       reason=why + out.reason[out.reason.index(";"):],
+                       reference=_triple(options[0]))
+    costs = {"elements": 1 << s.bits,
+             "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
+             "shuffle_rounds": shuffled.shuffles, "registers_moved": 0,
+             "shuffle_instructions": shuffled.shuffles, "shuffle_selects": shuffled.selects,
+             "byte_permutes": shuffled.permutes, "smem_cost_units": units}
+    how = (f"{len(dec.mixed)} register-lane transposition(s)"
+           + (" and a lane permutation" if dec.lanes_permuted else "")
+           + (f", {1 << dec.pack} values packed per 32-bit register" if dec.pack else ""))
+    reason = (f"lanes of one warp exchange data: {how}, {shuffled.shuffles} shfl.sync, "
+              f"{shuffled.selects} selects and {shuffled.permutes} prmt per warp ({shuffled.form})")
+    if staged is not None:
+        reason += (f"; staging would take {staged.store.per_warp + staged.load.per_warp} "
+                   f"shared-memory instructions, {staged.barriers} __syncwarp and "
+                   f"{staged.bytes} bytes")
+    stages = tuple(_shuffle_stages(dec, shuffled))
+    width = 8 * dtype_bytes(dtype)
+
+    def make_route() -> Route:
+        ps, pd = place(src, dst, shape)
+        return replace(route_between(ps, pd, width), warp_exchange=True)
+
+    floor = _crossing_registers(s, d, bits)
+    reference = (0, 0, shuffled.instructions) if not triton_stages else _triple(options[0])
+    return BitOutcome("warp-shuffle", "warp-shuffle", reason, stages, costs, None, make_route,
+                      1 << len(s.reg), shuffled.instructions <= floor,
+                      BitProgram(s, d, None, dec), reference)
+
+
+def _crossing_registers(s: ThreadBits, d: ThreadBits, bits: int) -> int:
+    """A lower bound on a lane exchange's instructions per warp: every destination
+    32-bit register that receives a value from another lane takes a shuffle."""
+    per_reg = max(1, 32 // bits)
+    held = s.held(warp_local=False)
+    crossing = sum(1 for v in d.without_broadcast_registers().reg if v not in held)
+    regs = 1 << len(d.without_broadcast_registers().reg)
+    return max(1, regs // per_reg) if crossing else 0
+
+
+def _warp_local_instructions(st: BitStaging) -> int:
+    return st.store.per_warp + st.load.per_warp + st.barriers
+
+
+def _units(st: BitStaging, warp_bits: int) -> float:
+    """The staging's cost units per warp (:func:`..cost_model.staging_units`)."""
+    issued = (st.store.per_warp + st.load.per_warp) * SMEM_INSTRUCTION
+    u = (max(issued, st.wavefronts / (1 << warp_bits)) + st.barriers * SYNCWARP
+         + st.passes * ROUND_TRIP)
+    return int(u) if float(u).is_integer() else u
+
+
+def _shuffle_stages(dec: Decomposition, shuffled: WarpShuffle) -> list[Stage]:
+    """The exchange step by step: the selects (or byte permutes) before the shuffles,
+    one stage per ``shfl.sync`` with the lanes warp 0's lanes read, the selects after."""
+    out = []
+    what = ", ".join(f"register bit {t.reg} with lane bit {t.lane}" for t in dec.mixed)
+    sel = [t for t in dec.mixed]
+    pre = shuffled.selects + shuffled.permutes
+    if dec.pack:
+        out.append(Stage("pack", f"pack {1 << dec.pack} values per 32-bit register",
+                         {"pack": dec.pack}))
+    if sel and shuffled.form == "swap":
+        out.append(Stage("select", f"before the shuffles: {pre // 2} selp/prmt exchange "
+                         f"{what}", {"selectors": [[t.top_pre, t.bot_pre] for t in sel]}))
+    mask = 0
+    for t in dec.mixed:
+        mask |= 1 << t.lane
+    lanes = list(range(32))
+    inverse = [0] * dec.lanes
+    for i, j in enumerate(dec.lane_perm):
+        inverse[j] = i
+
+    def src_lane(lane: int) -> int:
+        base = 0
+        for j in range(dec.lanes):
+            if lane >> j & 1:
+                base |= 1 << inverse[j]
+        return base ^ mask
+
+    read = [src_lane(ln) for ln in lanes] if dec.lanes_permuted else [ln ^ mask for ln in lanes]
+    op = "shfl.sync.idx" if dec.lanes_permuted else f"shfl.sync.bfly {mask}"
+    for k in range(shuffled.shuffles):
+        out.append(Stage("shuffle", f"shuffle {k + 1} of {shuffled.shuffles}: {op}; warp 0's "
+                         f"lanes read lanes [{' '.join(map(str, read))}]",
+                         {"round": k, "src_lane": [read], "lane_perm": list(dec.lane_perm)}))
+    if sel:
+        out.append(Stage("select", f"after the shuffles: {shuffled.selects} selp and "
+                         f"{shuffled.permutes} prmt in all put every value in its slot "
+                         f"({shuffled.form})",
+                         {"selectors": [[t.top_post, t.bot_post] for t in sel],
+                          "selects": shuffled.selects, "permutes": shuffled.permutes}))
+    return out
 
 
 def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
             shape: tuple[int, ...], dtype: str, on: TargetChoice, level: str) -> BitOutcome:
-    warp_local = level == "warp-shuffle"
+    # each warp reads only what it stored itself -- unless warps hold copies and the
+    # buffer is reused in passes: a copy's next pass could overwrite what another copy
+    # still reads, so the CTA synchronizes
+    copies = 0 in s.warp or 0 in d.warp
+    warp_local = level == "warp-shuffle" and not (copies and chosen.passes > 1)
     choice = smem_choice(chosen, s, d, src, dst, shape, dtype, on.name, on.why)
     staging = stand_in(choice, chosen)
     stages = tuple(staging_stages(staging, "registers", "registers", warp_local))
     costs = {"elements": 1 << s.bits,
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              **staging_costs(staging, False, warp_local)}
-    reason = ("warps (or CTAs) exchange data: only shared memory connects them (a store, a "
-              f"barrier, a load); staged through {choice.name}: {chosen.wavefronts} "
+    why = ("lanes of one warp exchange data, and staging costs fewer instructions than "
+           "shuffles (a store, a barrier, a load)" if level == "warp-shuffle" else
+           "warps (or CTAs) exchange data: only shared memory connects them (a store, a "
+           "barrier, a load)")
+    reason = (f"{why}; staged through {choice.name}: {chosen.wavefronts} "
               f"wavefronts (ideal {chosen.ideal}), {chosen.bytes} bytes"
               + (f" in {chosen.passes} passes" if chosen.passes > 1 else ""))
     bits = 8 * dtype_bytes(dtype)
@@ -113,7 +328,7 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
                                 route.warps)
         return replace(route, staging=run)
 
-    return BitOutcome("shared-memory", "shared-memory", reason, stages, costs, choice,
+    return BitOutcome(level, "shared-memory", reason, stages, costs, choice,
                       make_route, 1 << len(s.reg), at_floor(chosen, s, d),
                       BitProgram(s, d, chosen))
 
@@ -132,4 +347,4 @@ def at_floor(chosen: BitStaging, s: ThreadBits, d: ThreadBits) -> bool:
     return chosen.wavefronts <= wave and chosen.store.per_warp + chosen.load.per_warp <= instr
 
 
-__all__ = ["BitOutcome", "BitProgram", "at_floor", "plan_on_bits"]
+__all__ = ["BitOutcome", "BitProgram", "at_floor", "moved_registers", "plan_on_bits"]

@@ -30,8 +30,8 @@ from .mechanisms.collective import Collective
 from .mechanisms.shuffle.byte_permute import plan_byte_permute
 from .mechanisms.staging.smem_choice import SmemChoice
 from .mechanisms.staging.staging import Staging, stage_through
-from .model.machine import Route
 from .model.placement import Placement, PlanError
+from .model.routing import Route
 from .plan_stages import Stage, collective_reason, staging_costs, staging_stages
 from .problem.targeting import TargetChoice
 

@@ -48,13 +48,13 @@ from .code.cuda_unit import cuda_unit
 from .code.program import program_of
 from .cost_model import cvt_instruction
 from .lane_exchange import lane_exchange
+from .machine import execute, source_values
 from .mechanisms.collective import classify
 from .mechanisms.staging.smem_choice import SmemChoice, tma_endpoint_choice
-from .mechanisms.tma import TmaBoxes, is_endpoint
+from .mechanisms.staging.tma import TmaBoxes, is_endpoint
 from .model.k_order import match_k, relabel
-from .model.machine import Route, execute, source_values
 from .model.placement import LEVELS, PlanError, place
-from .model.routing import route_between
+from .model.routing import Route, route_between
 from .on_bits import plan_on_bits
 from .outcome import Outcome, between_warps, in_registers, over_devices
 from .plan_stages import Stage
@@ -209,7 +209,7 @@ class ConversionPlan:
 
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
                     dtype: str | None = None, *, target: Any = None,
-                    permute_k: int | None = None,
+                    permute_k: int | None = None, smem_budget: int | None = None,
                     limits: Limits | None = None) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
 
@@ -225,6 +225,13 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     bytes, wavefronts vs ideal, barriers; for collectives the elements and bytes each
     device sends and receives. The (element x replica) rows it evaluates count against
     the ``elements`` limit (``limits=`` or ``tl.limits``).
+
+    ``smem_budget``: bytes of shared memory the plan may use at once. Without one, a
+    plan never uses more than the compiler's own choice nor more than the smallest buffer
+    that reaches its wavefronts (docs/data-movement.md, *The choice*); with one, any plan
+    within it may be chosen (fewest wavefronts, then instructions, then bytes), in more
+    passes through a smaller buffer where that fits; over the budget for every mechanism
+    is a :class:`~tilelayout.LayoutError` naming both.
 
     ``permute_k=dim``: the destination is an MMA operand whose reduction index is tile
     dimension ``dim``, and the caller will permute the other operand's K the same way
@@ -242,13 +249,35 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     >>> q.kind, q.k_order
     ('none', (0, 2, 4, 6, 1, 3, 5, 7))
     """
+    smem_budget = _budget(smem_budget)
     if is_endpoint(src) or is_endpoint(dst):
         with budget.using(limits):
-            return _with_tma(src, dst, shape, dtype, target)
+            return _within(_with_tma(src, dst, shape, dtype, target), smem_budget)
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
-        return _converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target, permute_k),
-                          ops.operands[0].dtype)
+        return _within(_converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target,
+                                        permute_k, smem_budget), ops.operands[0].dtype),
+                       smem_budget)
+
+
+def _budget(value: Any) -> int | None:
+    """``smem_budget`` checked: None or a non-negative whole number of bytes."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise LayoutError(f"smem_budget is a number of bytes (a non-negative integer) or None, "
+                          f"got {value!r}")
+    return int(value)
+
+
+def _within(p: ConversionPlan, smem_budget: int | None) -> ConversionPlan:
+    """``p``, or a one-line error when it needs more shared memory than the budget."""
+    need = int(p.costs.get("smem_bytes", 0) or 0)
+    if smem_budget is not None and need > smem_budget:
+        raise PlanError(f"this conversion needs {need} bytes of shared memory at once (its "
+                        f"smallest staging; no shuffle or register plan moves it), over "
+                        f"smem_budget={smem_budget}")
+    return p
 
 
 def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
@@ -294,14 +323,17 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
                  {"boxes": choice.tma.boxes, "box": list(choice.tma.box),
                   "swizzle": choice.tma.swizzle})
     stages = p.stages + (step,) if store else (step,) + p.stages
-    reason = (f"{p.reason}; TMA then {'stores' if store else 'loaded'} it: {choice.tma}")
+    why = [n for n in choice.notes[1:] if n]
+    reason = (f"{p.reason}; TMA then {'stores' if store else 'loaded'} it: {choice.tma}"
+              + (f" ({'; '.join(why)})" if why else ""))
     return replace(p, reason=reason, stages=stages, smem=choice, tma=choice.tma,
                    costs=MappingProxyType({**p.costs, "tma_boxes": choice.tma.boxes,
                                            "tma_inner_bytes": choice.tma.inner_bytes}))
 
 
 def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
-          on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
+          on: TargetChoice, permute_k: int | None = None,
+          smem_budget: int | None = None) -> ConversionPlan:
     """The plan: on bits when both layouts are bit maps (:mod:`.on_bits`); element by
     element otherwise, and also when the bit plan does not provably reach the lower
     bounds, keeping the cheaper of the two (:func:`_key`)."""
@@ -311,8 +343,8 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
             dims = src_l.check_shape(shape)
         except LayoutError as exc:
             raise PlanError(f"source layout: {exc}") from None
-        found = plan_on_bits(src_l, dst_l, dims, dtype, on) if dst_l.size() == src_l.size() \
-            else None
+        found = plan_on_bits(src_l, dst_l, dims, dtype, on, smem_budget) \
+            if dst_l.size() == src_l.size() else None
         if found is not None:
             bit = ConversionPlan(src_l, dst_l, dims, dtype, found.kind, found.mechanism,
                                  found.reason, MappingProxyType(dict(found.costs)),
@@ -320,10 +352,35 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _make_route=found.make_route,
                                  _values_per_thread=found.values_per_thread,
                                  _bits=found.program)
-            if found.at_floor:
+            if found.at_floor or not _searchable(found, dims, dtype, on):
                 return bit
     plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
-    return bit if bit is not None and _key(bit) <= _key(plan) else plan
+    if bit is None:
+        return plan
+    # the element search's plan replaces the bit plan only where it is cheaper in one
+    # count and no worse in any (docs/data-movement.md, *The choice*): the bit plan is
+    # already no worse than the compiler's own choice, and so stays whatever replaces it
+    k, b = _key(plan), _key(bit)
+    if smem_budget is not None and b[1] > smem_budget >= k[1]:
+        return plan
+    if smem_budget is not None and k[1] > smem_budget:
+        return bit
+    return plan if all(x <= y for x, y in zip(k, b, strict=True)) and k < b else bit
+
+
+#: tiles up to this many elements are also searched element by element when their plan
+#: on bits is not at its floors: that search costs milliseconds there, and finds layouts
+#: outside the bit families (8-bit matrix forms, XOR syntheses of odd shapes)
+SEARCH_ELEMENTS = 4096
+
+
+def _searchable(found: Any, dims: tuple[int, ...], dtype: str, on: TargetChoice) -> bool:
+    """Whether the element search may still find a cheaper plan than ``found`` within the
+    planning time a compiler can spend: small tiles, and 8-bit tiles on a target with
+    the 8-bit ldmatrix / stmatrix forms (which only that search builds)."""
+    elements = int(np.prod(dims, dtype=np.int64))
+    b8 = dtype_bits(dtype) == 8 and (on.allows("ldmatrix.b8") or on.allows("stmatrix.b8"))
+    return elements <= SEARCH_ELEMENTS or (b8 and found.kind != "warp-shuffle")
 
 
 def _key(p: ConversionPlan) -> tuple[float, float, float]:
@@ -331,14 +388,19 @@ def _key(p: ConversionPlan) -> tuple[float, float, float]:
     data-movement instructions per warp (shared-memory instructions, shuffles, selects
     and byte permutes, barriers)."""
     c = p.costs
-    warps = max(1, int(c.get("warps", 0)) or _warps(p))
-    instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
-                    + c.get("barriers", 0) + c.get("shuffle_rounds", 0)
-                    + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0))
+    if p.mechanism == "warp-shuffle":
+        instructions = (c.get("shuffle_instructions", c.get("shuffle_rounds", 0))
+                        + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
+                        + c.get("shuffle_packs", 0))
+    else:
+        warps = _warps(p)
+        instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
+                        + c.get("barriers", 0))
     return (c.get("wavefronts", 0), c.get("smem_bytes", 0), instructions)
 
 
 def _warps(p: ConversionPlan) -> int:
+    """The warps whose instructions a plan's request counts add up."""
     smem = p.smem
     if smem is not None and smem.write.warps:
         return len(smem.write.warps)

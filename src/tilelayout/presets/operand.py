@@ -26,11 +26,22 @@ def is_preset_text(text: object) -> bool:
     return isinstance(text, str) and text.strip().startswith(PREFIX)
 
 
-def build(name: str, items: list[str], what: str) -> Preset:
+def build(name: str, items: list[str], what: str, *, spell: str = "{key}={value}",
+          fill_required: bool = False) -> Preset:
     """Preset ``name`` built from ``KEY=VALUE`` texts (the others take their defaults).
+
+    A required parameter (``dtype`` of an mma A or B operand, as :func:`get` requires it)
+    must be among them, unless ``fill_required`` (then its default is taken, as for showing
+    the preset); the refusal spells the missing item with ``spell`` (``{key}``,
+    ``{value}``: how the caller writes one, e.g. ``"--param {key}={value}"``).
 
     >>> build("mma.m16n8k16.A", ["dtype=float16"], "--param").shape
     (16, 16)
+    >>> build("mma.m16n8k16.A", [], "--param", spell="--param {key}={value}")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tilelayout.presets.params.PresetError: preset mma.m16n8k16.A needs its dtype: add --param dtype=...
     """
     texts: dict[str, str] = {}
     for item in items:
@@ -38,7 +49,13 @@ def build(name: str, items: list[str], what: str) -> Preset:
         if not sep or not key.strip():
             raise PresetError(f"{what} must look like KEY=VALUE, got {item!r}")
         texts[key.strip()] = value
-    params = info(name).defaults
+    entry = info(name)
+    for p in entry.params:
+        if p.required and p.name not in texts and not fill_required:
+            choices = "" if p.choices is None else f" (one of {', '.join(map(p.text, p.choices))})"
+            raise PresetError(f"preset {name} needs its {p.name}: add "
+                              f"{spell.format(key=p.name, value=p.text(p.default))}{choices}")
+    params = entry.defaults
     params.update(parse_params(name, texts))
     return get(name, **params)
 
@@ -51,4 +68,5 @@ def from_text(text: str, what: str = "operand") -> Preset:
     if not name.strip():
         raise PresetError(f"{what}: give a preset name after 'preset:' "
                           f"(`tilelayout presets` lists them)")
-    return build(name.strip(), items, f"{what}'s preset parameters")
+    return build(name.strip(), items, f"{what}'s preset parameters",
+                 spell=f"{PREFIX}{name.strip()}:{{key}}={{value}}")

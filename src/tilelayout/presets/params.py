@@ -122,6 +122,14 @@ class Param:
             value = (value,)
         return value
 
+    def text(self, value: Any) -> str:
+        """``value`` in the text form :meth:`parse` reads (:func:`param_text`).
+
+        >>> Param("mesh", "mesh", {"x": 2}).text({"dp": 2, "tp": 2})
+        'dp=2,tp=2'
+        """
+        return param_text(self.kind, value)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description (tuples become lists)."""
         return {
@@ -132,6 +140,34 @@ class Param:
             "required": self.required,
             "doc": self.doc,
         }
+
+
+def param_text(kind: str, value: Any) -> str:
+    """The text form of a parameter's ``value``: what ``--param KEY=VALUE`` and the
+    explorer's widgets take (:meth:`Param.parse` reads it back), never a Python repr.
+
+    >>> param_text("shape", (8, 64)), param_text("mesh", {"dp": 2, "tp": 4})
+    ('8,64', 'dp=2,tp=4')
+    >>> param_text("spec", (("dp", "tp"), None)), param_text("bool", True)
+    ('(dp,tp),None', 'true')
+    """
+    if value is None and kind in ("int", "shape", "spec", "order"):
+        return ""  # an optional parameter left unset: the preset picks it
+    if kind == "bool":
+        return "true" if value else "false"
+    if kind in ("shape", "order"):
+        return ",".join(str(v) for v in value)
+    if kind == "mesh":
+        return ",".join(f"{k}={v}" for k, v in value.items())
+    if kind == "spec":
+        def one(e: Any) -> str:
+            if e is None:
+                return "None"
+            if isinstance(e, tuple | list):
+                return "(" + ",".join(e) + ")"
+            return str(e)
+        return ",".join(one(e) for e in value)
+    return str(value)
 
 
 def _parse_loose(kind: str, text: str) -> Any:

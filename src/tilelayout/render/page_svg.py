@@ -3,7 +3,7 @@
 :func:`page_svg` draws both views where the page draws them (the page sends its geometry
 as a :class:`~tilelayout.render.page_view.PageView`), with what the page draws in them,
 computed here from the library: each cell's colour (every distinct colour value its own
-colour by rank, :func:`~tilelayout.render.page_view.rank_colours`), the colour value in
+colour by rank, :func:`~tilelayout.render.palette.rank_colours`), the colour value in
 each logical cell and the element's index (``7,15``) in each physical cell, the mark of a
 slot several elements share, row and column labels (a physical row of several axes reads
 ``1·3``, as on the page), tile names, the selection's rings (what the page rings: the
@@ -31,7 +31,8 @@ import numpy as np
 from ..core import budget
 from ..core.compose import Layout
 from ..core.errors import shown
-from .page_view import PLAIN, GridView, PageView, rank_colours
+from .page_view import PLAIN, GridView, PageView
+from .palette import rank_colours
 from .physical import PhysicalView, physical_view
 from .svg import MAX_ELEMENTS, RenderError, _index_text, _n, element_colours
 from .table import fold_shape

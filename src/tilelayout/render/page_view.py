@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import LayoutError, shown
-from .palette import MAX_COLOURS, colour_scale
 
 #: coordinates, sizes and text sizes accepted from a page, in pixels
 MAX_PX, MAX_FONT = 1e7, 64
@@ -225,16 +224,3 @@ class PageView:
                                 f"{', '.join(THEME_ROLES)}")
         return cls(grids[0], grids[1], what, tuple(captions),
                    MappingProxyType({k: theme[k] for k in THEME_ROLES}))
-
-
-def rank_colours(values: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The page's colouring: each distinct value its rank (in sorted order), cycling
-    through a colour scale of at most ``MAX_COLOURS`` colours; ``(index, scale)``.
-
-    >>> idx, scale = rank_colours(np.array([7, 3, 7, 40]))
-    >>> idx.tolist(), len(scale)
-    ([1, 0, 1, 2], 3)
-    """
-    distinct, rank = np.unique(values, return_inverse=True)
-    scale = colour_scale(min(distinct.size, MAX_COLOURS))
-    return (rank.reshape(-1) % max(1, len(scale))).astype(np.int64), scale

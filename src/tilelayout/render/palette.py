@@ -1,9 +1,9 @@
 """The colours used for axis values everywhere (SVG pictures and the explorer page).
 
-Value ``v`` of the colouring axis gets ``color(v)``: a categorical palette that keeps
-neighbouring values distinguishable and repeats every ``len(PALETTE)`` values. The
-explorer page gives every distinct value on screen its own colour, by rank, from
-``colour_scale(MAX_COLOURS)`` (``GET /api/options``): the palette, then light hues.
+Every picture gives each distinct value of the colouring axis its own colour, by rank
+(:func:`rank_colours`), from ``colour_scale(MAX_COLOURS)`` (``GET /api/options`` sends it to
+the page): the 16-colour categorical ``PALETTE`` first, then light hues, repeating only
+beyond ``MAX_COLOURS`` values. ``color(v)`` is the palette's colour of value ``v``.
 
 >>> color(0), color(len(PALETTE))
 ('#6f9fd8', '#6f9fd8')
@@ -12,6 +12,8 @@ explorer page gives every distinct value on screen its own colour, by rank, from
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from ..core.errors import LayoutError
 
@@ -76,3 +78,17 @@ def colour_scale(k: int) -> tuple[str, ...]:
             out.append(c)
         i += 1
     return tuple(out)
+
+
+def rank_colours(values: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The colouring of every picture (the explorer page, its export, ``tilelayout
+    render``, ``L._repr_svg_``): each distinct value its rank (in sorted order), cycling
+    through a colour scale of at most ``MAX_COLOURS`` colours; ``(index, scale)``.
+
+    >>> idx, scale = rank_colours(np.array([7, 3, 7, 40]))
+    >>> idx.tolist(), len(scale)
+    ([1, 0, 1, 2], 3)
+    """
+    distinct, rank = np.unique(values, return_inverse=True)
+    scale = colour_scale(min(distinct.size, MAX_COLOURS))
+    return (rank.reshape(-1) % max(1, len(scale))).astype(np.int64), scale

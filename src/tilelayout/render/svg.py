@@ -36,7 +36,7 @@ from ..core.axes import axis_of as lookup_axis
 from ..core.compose import Layout
 from ..core.errors import LayoutError, shown
 from ..core.shape import format_shape
-from .palette import PALETTE
+from .palette import MAX_COLOURS, rank_colours
 from .physical import PhysicalView, physical_view
 from .table import fold_shape
 
@@ -122,7 +122,7 @@ def element_colours(layout: Layout, dims: tuple[int, ...], dtype: str | None, co
 
 
 def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.ndarray,
-                scale: float) -> list[str]:
+                scale: float, colours: Sequence[str]) -> list[str]:
     """One ``<path>`` per colour; runs of equal colour along a row merge into one rectangle."""
     if x.size == 0:
         return []
@@ -139,7 +139,7 @@ def _fill_paths(x: np.ndarray, y: np.ndarray, w: float, h: float, colour: np.nda
             f"M{_n(x[b] * scale)} {_n(y[b] * scale)}h{_n(width * scale)}v{_n(h * scale)}"
             f"h-{_n(width * scale)}z"
         )
-    return [f'<path fill="{PALETTE[c % len(PALETTE)] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
+    return [f'<path fill="{colours[c] if c >= 0 else _EMPTY}" d="{"".join(d)}"/>'
             for c, d in sorted(by_colour.items())]
 
 
@@ -231,7 +231,8 @@ def layout_svg(
     # one evaluation serves both panels: the physical view keeps the flat arrays
     view = physical_view(layout, dims, dtype or None, order)
     first, key, cval = element_colours(layout, dims, dtype, color, view)
-    cidx = (cval % len(PALETTE)).astype(np.int64)
+    # the explorer's colouring (one palette source): each value its own colour, by rank
+    cidx, colours = rank_colours(cval)
 
     parts: list[str] = []
     pad, head = 12.0, 52.0
@@ -252,7 +253,7 @@ def layout_svg(
         parts.append(_text(x_panel, head + 8, f"logical {format_shape(dims)}", 11, "start", "bold"))
         parts.append(f'<g transform="translate({_n(x0)},{_n(y0)})">')
         parts.extend(_fill_paths(fold.col.astype(float), fold.row.astype(float), 1.0, 1.0, cidx,
-                                 cell))
+                                 cell, colours))
         parts.append("</g>")
         if cell >= 5:
             parts.append(_grid_lines(x0, y0, fold.nrows, fold.ncols, cell))
@@ -328,7 +329,7 @@ def layout_svg(
             if len(tiles) > 1:
                 label = ", ".join(f"{k}={v}" for k, v in tiles[i].items())
                 parts.append(_text(tx, ty - 4, label, 10, "start"))
-        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], cell))
+        parts.extend(_fill_paths(gx[keep], gy[keep], span / sub, 1.0, colour[keep], cell, colours))
         parts.append("</g>")
         if cell >= 5:
             for a, b in tile_pos:
@@ -346,20 +347,22 @@ def layout_svg(
 
     parts.extend(_selection_svg(ring_at.get("logical", {}), owners_at, selected, dim,
                                 (head, right + pad, height)))
-    values = np.unique(cval)
+    values, first_at = np.unique(cval, return_index=True)
     title = str(layout)
     legend_y = height + 4
     key_label = f"colour = {key.replace('dim:', 'logical dim ')}"
     parts.append(_text(pad, legend_y + 10, key_label, 11, "start", "bold"))
     lx = pad + max(150, 7 * len(key_label) + 12)
-    for v in values[:16].tolist():
+    for v, at in zip(values[:16].tolist(), first_at[:16].tolist(), strict=True):
         parts.append(f'<rect x="{_n(lx)}" y="{_n(legend_y)}" width="12" height="12" '
-                     f'fill="{PALETTE[v % len(PALETTE)]}"/>')
+                     f'fill="{colours[cidx[at]]}"/>')
         parts.append(_text(lx + 15, legend_y + 10, str(v), 10, "start"))
         lx += 22 + 7 * len(str(v))
     if values.size > 16:
-        parts.append(_text(lx, legend_y + 10, f"... {values.size} values; the {len(PALETTE)} colours repeat",
-                           10, "start"))
+        # as the page's legend says it
+        more = (f"colours repeat every {len(colours)}" if values.size > MAX_COLOURS
+                else "each its own colour")
+        parts.append(_text(lx, legend_y + 10, f"... {values.size} values in all, {more}", 10, "start"))
     height = legend_y + 24
     width = max(int(width), int(math.ceil(max(right, lx) + pad)))
     sub_title = (f"shape {format_shape(dims)} · {n:,} elements · {r} replica{'s' if r != 1 else ''}"

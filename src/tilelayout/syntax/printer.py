@@ -48,5 +48,5 @@ def format_layout(layout: TileLayout | ComposeLayout) -> str:
     'ComposeLayout(Swizzle(3,3,3), S[(8,64):(64,1)] + -2)'
     """
     if isinstance(layout, ComposeLayout):
-        return f"ComposeLayout({layout.swizzle}, {format_tile(layout.tile)})"
+        return f"ComposeLayout({layout.swizzle}, {format_tile(layout.tile_layout)})"
     return format_tile(layout)

@@ -18,10 +18,14 @@ APIs side by side and the deliberate differences.
 from __future__ import annotations
 
 from ..core.axes import is_axis
+from .errors import TirxAssertionError, TirxInternalError, TirxTypeError
 from .layouts import ComposeLayout, Iter, SwizzleLayout, TileLayout, wrap
 from .registers import tcgen05_atom_layout, wg_local_layout
 from .smem import SwizzleMode, mma_atom_layout, mma_atom_shape, mma_shared_layout
-from .spec import AXIS_NAMES, Axis, R, S
+from .spec import AXIS_NAMES, Axis, R, S, ScopeName
+from .spelling import fresh_var  # noqa: F401 (binds printing and evaluation)
+from .symbolic import PrimExpr, Var
+from .threads import target
 from .tmem import TmemLayoutError, tmem_datapath_layout, tmem_mma_operand_layout
 
 Layout = TileLayout | ComposeLayout
@@ -35,9 +39,9 @@ def __getattr__(name: str) -> Axis:
 
 
 __all__ = [
-    "Axis", "ComposeLayout", "Iter", "Layout", "R", "S", "SwizzleLayout", "SwizzleMode",
-    "TileLayout",
-    "TmemLayoutError", "mma_atom_layout", "mma_atom_shape", "mma_shared_layout",
-    "tcgen05_atom_layout", "tmem_datapath_layout", "tmem_mma_operand_layout",
-    "wg_local_layout", "wrap",
+    "Axis", "ComposeLayout", "Iter", "Layout", "PrimExpr", "R", "S", "ScopeName",
+    "SwizzleLayout", "SwizzleMode", "TileLayout", "TirxAssertionError", "TirxInternalError",
+    "TirxTypeError", "TmemLayoutError", "Var", "mma_atom_layout", "mma_atom_shape",
+    "mma_shared_layout", "target", "tcgen05_atom_layout", "tmem_datapath_layout",
+    "tmem_mma_operand_layout", "wg_local_layout", "wrap",
 ]

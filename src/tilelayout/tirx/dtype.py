@@ -24,9 +24,9 @@ def dtype_bits(dtype: str) -> int:
     >>> dtype_bits("float4_e2m1fn"), dtype_bits("uint8")
     (4, 8)
     """
-    if isinstance(dtype, str):
+    if isinstance(dtype, str) and len(dtype) <= 64:
         found = _TVM_DTYPE.fullmatch(dtype)
-        if found:
+        if found and int(found.group(1)) <= 64:
             return int(found.group(1))
     try:
         return dtypes.dtype_bits(dtype)

@@ -3,60 +3,86 @@
 They are our layouts (every ``tl`` function takes them; they compare equal to the plain
 ones) with TIRx's constructors and TIRx's methods where the two APIs differ:
 
-* ``apply(*coord, shape=None)`` returns the base coordinate ``{axis: int}`` (our
-  ``base``, without the replica-only axes), in the three forms TIRx takes: a flat index,
-  one index per shard iter, or a coordinate with ``shape``;
-* layout-returning methods (``canonicalize``, ``tile``, ``tile_to``, ``group``, ``pack``,
-  ``unpack``, ``permute_dims``, ``permute_by_groups``) return these classes again, so a
-  TIRx chain keeps TIRx's ``apply``;
-* ``is_contiguous``, ``is_trivial``, ``get_scope`` and ``check_well_formed``.
+* ``apply(*coord, shape=None)`` as TIRx evaluates it (:mod:`tilelayout.tirx.apply`):
+  integer or symbolic coordinates, an index past the tile keeps counting (``strict=True``
+  refuses it instead), the result ``{axis: value}`` without the replicas;
+* iters' axes and offset keys are :class:`~tilelayout.tirx.Axis` objects, which compare
+  and hash as their names (``it.axis.is_thread()``, ``{T.laneid: 1} == {"laneid": 1}``);
+* layout-returning methods return these classes again, so a TIRx chain keeps TIRx's
+  methods: ``canonicalize`` (thread axes fused under a CUDA target), ``tile`` (on a
+  ComposeLayout too), ``tile_to``, ``direct_sum``, ``group``, ``group_many``, ``slice``,
+  ``storage``, ``pack``, ``unpack``, ``broadcast``, ``permute_dims``,
+  ``permute_by_groups``, ``trainium``, ``to_psum``;
+* TIRx's queries: ``is_tile_inner`` / ``is_tile_outer`` / ``is_direct_sum_right`` /
+  ``is_direct_sum_left`` (a layout or None), ``apply_to_shape``, ``is_contiguous``,
+  ``is_trivial``, ``is_swizzle``, ``is_trainium``, ``get_scope``, ``verify_well_formed``,
+  ``check_well_formed``.
 
-Deliberate differences from TIRx (docs/interop/tvm.md): an index outside the layout is
-refused (TIRx wraps it), scopes are names (``"warp"``, not ``ThreadScope("cuda.warp")``),
-iters keep the axis as a name (``it.axis == "laneid"``), and on a ``ComposeLayout``
-``.tile`` is the tile layout (ours) -- tile it with ``tile_to`` or ``tl.tile``.
+Deliberate differences from TIRx are listed in docs/interop/tvm.md.
 
 >>> from tilelayout.tirx import R, S, TileLayout, laneid, warpid
 >>> L = TileLayout(S[(8, 2, 4, 2):(4 @ laneid, 1 @ warpid, 1 @ laneid, 1)]
 ...                + R[2:4 @ warpid] + 5 @ warpid)
->>> L.apply(1, 3, shape=[8, 16])
-{'laneid': 5, 'warpid': 5, 'm': 1}
+>>> L.apply(1, 3, shape=[8, 16]), L.apply(200)
+({'laneid': 5, 'warpid': 5, 'm': 1}, {'laneid': 48, 'warpid': 6, 'm': 0})
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from ..algebra import canonical, group, packing, span, tiling
 from ..core import compose as _compose
 from ..core import tile as _tile
-from ..core.axes import axis
-from ..core.errors import LayoutError, LayoutTypeError, ShapeError, shown
+from ..core.errors import LayoutError, LayoutTypeError, shown
 from ..core.iter import Iter as _Iter
 from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ..core.xor_swizzle import XorSwizzle
-from ..eval.forward import base
 from ..syntax.builder import AxisRef
 from ..syntax.parser import parse
-from .spec import Spec, scope_pair
+from . import grouping, threads, trainium
+from .errors import TirxAssertionError, TirxTypeError, check_int, check_ints
+from .methods import TirxMethods, _axis
+from .spec import Axis, ScopeName, Spec, scope_pair
 
 
 def Iter(extent: int, stride: int, axis: str | AxisRef = "m") -> _Iter:  # noqa: N802
-    """TIRx's ``Iter(extent, stride, axis)``: our :class:`~tilelayout.Iter` (axis by name).
+    """TIRx's ``Iter(extent, stride, axis)``: our :class:`~tilelayout.Iter`, its axis an
+    :class:`~tilelayout.tirx.Axis` (equal to the name).
 
     >>> from tilelayout.tirx import laneid
-    >>> Iter(8, 4, laneid)
-    Iter(extent=8, stride=4, axis='laneid')
+    >>> it = Iter(8, 4, laneid)
+    >>> it, it.axis.is_thread()
+    (Iter(extent=8, stride=4, axis='laneid'), True)
     """
-    return _Iter(extent, stride, axis.name if isinstance(axis, AxisRef) else axis)
+    return _Iter(extent, stride, _axis(axis))
 
 
-def _names(offset: Mapping | None) -> dict[str, int]:
-    return {(a.name if isinstance(a, AxisRef) else a): v for a, v in (offset or {}).items()}
+def _iters(iters: Iterable) -> list[_Iter]:
+    out = []
+    for it in iters:
+        it = _Iter.of(it)
+        out.append(it if type(it.axis) is Axis else _Iter(it.extent, it.stride, Axis(it.axis)))
+    return out
+
+
+def _offset(offset: Mapping | None) -> dict[Axis, int]:
+    if offset is None:
+        return {}
+    if not isinstance(offset, Mapping):
+        raise LayoutTypeError(f"offset is a mapping axis -> int, got {shown(offset)}")
+    return {_axis(a): v for a, v in offset.items()}
+
+
+def _tile_of(layout: _tile.TileLayout) -> TileLayout:
+    out = TileLayout.__new__(TileLayout)
+    _tile.TileLayout.__init__(out, _iters(layout.shard), _iters(layout.replica),
+                              _offset(layout.offset))
+    return out
 
 
 def wrap(layout: _compose.Layout) -> TileLayout | ComposeLayout:
-    """Our layout as the TIRx-API class (the same value).
+    """Our layout as the TIRx-API class (the same value, axes as Axis objects).
 
     >>> import tilelayout as tl
     >>> type(wrap(tl.parse("S[4:1]"))).__module__
@@ -66,144 +92,15 @@ def wrap(layout: _compose.Layout) -> TileLayout | ComposeLayout:
         return layout
     if isinstance(layout, _compose.ComposeLayout):
         out = ComposeLayout.__new__(ComposeLayout)
-        _compose.ComposeLayout.__init__(out, layout.swizzle, wrap(layout.tile))
+        _compose.ComposeLayout.__init__(out, layout.swizzle, _tile_of(layout.tile_layout))
+        out._inner = None
         return out
     if isinstance(layout, _tile.TileLayout):
-        return TileLayout.from_iters(layout.shard, layout.replica, layout.offset)
-    raise LayoutTypeError(f"expected a layout, got {type(layout).__name__}")
+        return _tile_of(layout)
+    raise LayoutTypeError(f"expected a layout, got {shown(layout)}")
 
 
-def _checked(layout: _compose.Layout) -> TileLayout | ComposeLayout:
-    """``layout`` as a TIRx-API layout, refused as TIRx refuses an ill-formed one."""
-    scope_pair(_compose.tile_of(layout))
-    return wrap(layout)
 
-
-class _TirxMethods:
-    """The methods both TIRx classes share (TIRx's ``Layout`` base)."""
-
-    __slots__ = ()
-
-    def apply(self, *coord: int, shape: Sequence[int] | None = None) -> dict[str, int]:
-        """TIRx's ``apply``: the base coordinate ``{axis: int}`` of one element.
-
-        ``apply(flat)`` takes a flat index; ``apply(c0, c1, ...)`` one index per shard
-        iter; ``apply(*coord, shape=s)`` a coordinate in the logical shape ``s``.
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4, 8]).apply(1, 2), TileLayout(S[4, 8]).apply(10)
-        ({'m': 10}, {'m': 10})
-        """
-        if len(coord) == 1 and isinstance(coord[0], tuple | list) and shape is None:
-            coord = tuple(coord[0])
-        if shape is not None:
-            shape = tuple(shape)
-            if len(coord) != len(shape):
-                raise ShapeError(f"a coordinate of {len(coord)} indices for a shape of "
-                                 f"{len(shape)} dims {shape} (TIRx: the sizes must be equal)")
-            point = base(self, tuple(coord), shape)
-        elif len(coord) == 1:
-            point = base(self, coord[0])
-        else:
-            n = len(self.shard)
-            if len(coord) != n:
-                raise ShapeError(f"{len(coord)} indices for a layout of {n} shard iters "
-                                 f"(TIRx: one index per shard iter, or a flat index)")
-            point = base(self, tuple(coord))
-        tile = _compose.tile_of(self)
-        named = {it.axis for it in tile.shard} | set(tile.offset)
-        return {a: v for a, v in point.items() if a in named}
-
-    def span(self, axis_name: str | None = None) -> int:
-        """TIRx's ``span``: of one axis, or (``None``) over all memory axes
-        (:func:`tilelayout.span`).
-
-        >>> from tilelayout.tirx import S, TLane, TileLayout
-        >>> TileLayout(S[(2, 4):(3 @ TLane, 1)]).span(), TileLayout(S[4, 8]).span("m")
-        (7, 32)
-        """
-        return span.span(self, axis_name)
-
-    def check_well_formed(self) -> None:
-        """TIRx's well-formedness check: the shard's thread axes form one scope chain
-        (``canonicalize``, ``tile``, ``tile_to`` and ``is_trivial`` check their
-        canonical result, as TIRx does).
-
-        >>> from tilelayout.tirx import S, TileLayout, laneid, tid_in_wg
-        >>> TileLayout(S[(4, 4):(1 @ laneid, 4 @ tid_in_wg)]).check_well_formed()
-        Traceback (most recent call last):
-        ...
-        tilelayout.core.errors.LayoutError: axes counting threads inside both warp and ...
-        """
-        scope_pair(_compose.tile_of(self))
-
-    def canonicalize(self) -> TileLayout | ComposeLayout:
-        """TIRx's canonical form (:func:`tilelayout.canonicalize`), as a TIRx-API layout.
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4, 8]).canonicalize()
-        parse('S[32:1]')
-        """
-        return _checked(canonical.canonicalize(self))
-
-    def tile_to(self, to_shape: Sequence[int], current_shape: Sequence[int]) -> TileLayout | ComposeLayout:
-        """Repeat this layout (of ``current_shape``) to fill ``to_shape`` (TIRx's
-        ``tile_to``; :func:`tilelayout.tile_to`). A swizzled layout keeps its one swizzle
-        over the tiled tile, as in TIRx (``tl.tile_to`` refuses repeats that do not
-        start on a swizzle period, where the copies would differ).
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[2, 2]).tile_to([4, 4], [2, 2])
-        parse('S[(2,2,2,2):(8,2,4,1)]')
-        """
-        _checked(canonical.canonicalize(self))
-        if isinstance(self, _compose.ComposeLayout):  # TIRx: one swizzle over the whole tile
-            tiled = tiling.tile_to(self.tile, to_shape, current_shape)
-            return _checked(canonical.canonicalize(_compose.ComposeLayout(self.swizzle, tiled)))
-        return _checked(tiling.tile_to(self, to_shape, current_shape))
-
-    def group(self, shape: Sequence[int]) -> tuple[TileLayout | ComposeLayout, tuple[int, ...]]:
-        """TIRx's ``group``: the layout split to ``shape`` and the separators.
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4, 8]).group([2, 2, 8])
-        (parse('S[(2,2,8):(16,8,1)]'), (0, 1, 2, 3))
-        """
-        grouped, seps = group.group(self, shape)
-        return wrap(grouped), seps
-
-    def pack(self, num: int, axis: str = "m") -> TileLayout | ComposeLayout:
-        """``num`` consecutive elements on ``axis`` become one (TIRx's ``pack``).
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4, 8]).pack(2)
-        parse('S[(4,4):(4,1)]')
-        """
-        return wrap(packing.pack(self, num, axis))
-
-    def unpack(self, num: int, axis: str = "m") -> TileLayout | ComposeLayout:
-        """Each element becomes ``num`` consecutive ones on ``axis`` (TIRx's ``unpack``).
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4, 4]).unpack(2)
-        parse('S[(4,4,2):(8,2,1)]')
-        """
-        return wrap(packing.unpack(self, num, axis))
-
-    def is_trivial(self) -> bool:
-        """TIRx's ``is_trivial``: canonically one stride-1 shard iter on a memory axis, no
-        replica or offset.
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[4, 8]).is_trivial(), TileLayout(S[4, 8] + 1).is_trivial()
-        (True, False)
-        """
-        c = _checked(canonical.canonicalize(self))
-        if isinstance(c, _compose.ComposeLayout):
-            return False
-        assert isinstance(c, _tile.TileLayout)
-        return (len(c.shard) == 1 and c.shard[0].stride == 1 and not c.replica
-                and not c.offset and axis(c.shard[0].axis).kind == "memory")
 
 
 
@@ -220,7 +117,7 @@ def _spec_parts(spec: object) -> tuple[tuple, tuple, dict]:
                           f"got {shown(spec)}")
 
 
-class TileLayout(_TirxMethods, _tile.TileLayout):
+class TileLayout(TirxMethods, _tile.TileLayout):
     """TIRx's ``TileLayout(spec)`` on our TileLayout: ``spec`` is ``S[...] + R[...] + offset``.
 
     >>> from tilelayout.tirx import S, TileLayout
@@ -231,8 +128,17 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
 
     __slots__ = ()
 
+    def _like(self, layout: _compose.Layout) -> TileLayout | ComposeLayout:
+        return wrap(layout)
+
+    #: PSUM elements per bank and banks per partition (TIRx's ``kPSUMMaxElemPerBank``,
+    #: ``kPSUMBankNum``; docs/hardware.md)
+    kPSUMMaxElemPerBank = trainium.PSUM_BANK_ELEMENTS  # noqa: N815
+    kPSUMBankNum = trainium.PSUM_BANKS  # noqa: N815
+
     def __init__(self, spec: Spec | str | _tile.TileLayout) -> None:
-        super().__init__(*_spec_parts(spec))
+        shard, replica, offset = _spec_parts(spec)
+        super().__init__(_iters(shard), _iters(replica), _offset(offset))
 
     @staticmethod
     def from_iters(shard: Iterable = (), replica: Iterable = (),
@@ -242,30 +148,51 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
         >>> TileLayout.from_iters([Iter(8, 1, "laneid")], [], {"warpid": 2})
         parse('S[8:1@laneid] + 2@warpid')
         """
+        for part, what in ((shard, "shard"), (replica, "replica")):
+            if isinstance(part, str | bytes) or not isinstance(part, Iterable):
+                raise TirxTypeError(f"{what} is a list of Iter, got {shown(part)}")
         out = TileLayout.__new__(TileLayout)
-        _tile.TileLayout.__init__(out, shard, replica, _names(offset))
+        _tile.TileLayout.__init__(out, _iters(shard), _iters(replica), _offset(offset))
         return out
+
+    @classmethod
+    def trainium(cls, annotation: str, shape: Sequence[int], is_psum: bool = False) -> TileLayout:
+        """TIRx's ``TileLayout.trainium(annotation, shape, is_psum=False)``: each dimension
+        on SBUF partitions ``P`` or the free axis ``F`` (:mod:`tilelayout.tirx.trainium`).
+
+        >>> TileLayout.trainium("FPPF", (2, 4, 32, 512))
+        parse('S[(2,4,32,512):(512@F,32@P,1@P,1@F)]')
+        """
+        return _tile_of(trainium.trainium(annotation, shape, is_psum))
+
+    def to_psum(self) -> TileLayout:
+        """TIRx's ``to_psum``: the free axis split into PSUM banks of 512 elements.
+
+        >>> from tilelayout.tirx import F, P, S, TileLayout
+        >>> TileLayout(S[(1024, 8):(1 @ F, 1 @ P)]).to_psum()
+        parse('S[(2,512,8):(1@Bank,1@F,1@P)]')
+        """
+        return _tile_of(trainium.to_psum(self))
+
+    def group_many(self, shapes: Sequence[Sequence[int]]
+                   ) -> tuple[TileLayout, tuple[tuple[int, ...], ...]]:
+        """apache/tvm main's ``group_many``: the shard refined by every shape, and each
+        shape's separators (:mod:`tilelayout.tirx.grouping`).
+
+        >>> from tilelayout.tirx import S, TileLayout
+        >>> TileLayout(S[30:1]).group_many(([6, 5], [2, 15]))
+        (parse('S[(2,3,5):(15,5,1)]'), ((0, 2, 3), (0, 1, 3)))
+        """
+        grouped, seps = grouping.group_many(self, shapes)
+        return _tile_of(grouped), seps
 
     def __reduce__(self) -> tuple:
         return (TileLayout.from_iters, (self.shard, self.replica, dict(self.offset)))
 
-    def tile(self, outer: _tile.TileLayout, outer_shape: Sequence[int],
-             inner_shape: Sequence[int]) -> TileLayout | ComposeLayout:
-        """This layout (the inner tile) repeated by ``outer`` (TIRx's ``tile``;
-        :func:`tilelayout.tile`).
-
-        >>> from tilelayout.tirx import S, TileLayout
-        >>> TileLayout(S[2]).tile(TileLayout(S[3]), [3], [2])
-        parse('S[6:1]')
-        """
-        _checked(canonical.canonicalize(self))  # TIRx checks both canonical operands
-        if isinstance(outer, _tile.TileLayout):
-            _checked(canonical.canonicalize(outer))
-        return _checked(tiling.tile(self, outer, outer_shape, inner_shape))
-
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, analyzer: object = None) -> bool:
         """TIRx's ``is_contiguous``: only ``m`` (shard and offset), no replica, and the
         shard canonically one stride-1 run (the offset, the origin, may be anything).
+        ``analyzer`` (TVM's, for symbolic layouts) is accepted and not needed.
 
         >>> from tilelayout.tirx import S, TileLayout
         >>> TileLayout(S[(2, 4):(4, 1)] + 5).is_contiguous(), TileLayout(S[8:2]).is_contiguous()
@@ -273,30 +200,43 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
         """
         if self.replica or any(a != "m" for a in self.axes):
             return False
-        c = canonical.canonicalize(self)
+        c = threads.canonical(self)
         return len(c.shard) == 1 and c.shard[0].stride == 1
 
-    def get_scope(self) -> tuple[str, str] | None:
-        """TIRx's ``get_scope``: (lowest, highest) thread scope of the shard's thread axes.
+    def get_scope(self) -> tuple[ScopeName, ScopeName] | None:
+        """TIRx's ``get_scope``: (lowest, highest) thread scope of the shard's thread axes,
+        each a name with ``.name`` (TIRx's ``ExecScope``).
 
         >>> from tilelayout.tirx import S, TileLayout, laneid, warpid
-        >>> TileLayout(S[(2, 32):(1 @ warpid, 1 @ laneid)]).get_scope()
-        ('thread', 'cta')
+        >>> s = TileLayout(S[(2, 32):(1 @ warpid, 1 @ laneid)]).get_scope()
+        >>> s == ("thread", "cta"), s[1].name
+        (True, 'cta')
         """
-        return scope_pair(self)
+        found = scope_pair(self)
+        return None if found is None else (ScopeName(found[0]), ScopeName(found[1]))
 
-    def permute_dims(self, perm: Sequence[int]) -> TileLayout:
+    def permute_dims(self, perm: Sequence[int], *, check: bool = True) -> TileLayout:
         """TIRx's ``permute_dims``: the shard iters reordered (new iter ``j`` is old
-        ``perm[j]``). TIRx checks only the length; we refuse a non-permutation too.
+        ``perm[j]``). TIRx asserts only the length; a non-permutation is refused too
+        (``check=False`` takes any in-range indices of the right length, as TIRx does).
 
         >>> from tilelayout.tirx import S, TileLayout
         >>> TileLayout(S[2, 3]).permute_dims([1, 0])
         parse('S[(3,2):(1,3)]')
         """
-        p = tuple(perm)
-        if sorted(p) != list(range(len(self.shard))):
-            raise ShapeError(f"perm {p} is not a permutation of the {len(self.shard)} "
-                             f"shard iters")
+        p = check_ints(perm, "perm")
+        if len(p) != len(self.shard):
+            raise TirxAssertionError(f"perm must have the same length as the number of "
+                                     f"dimensions in the layout: {len(self.shard)} shard "
+                                     f"iters, perm {p}")
+        if not isinstance(check, bool):
+            raise TirxTypeError(f"check is True or False, got {shown(check)}")
+        if check and sorted(p) != list(range(len(self.shard))):
+            raise TirxAssertionError(f"perm {p} is not a permutation of the {len(self.shard)} "
+                                     f"shard iters (check=False takes it, as TIRx does)")
+        if any(not 0 <= i < len(self.shard) for i in p):
+            raise TirxAssertionError(f"perm {p} has an index outside the {len(self.shard)} "
+                                     f"shard iters")
         return TileLayout.from_iters([self.shard[i] for i in p], self.replica, self.offset)
 
     def permute_by_groups(self, seps: Sequence[int], perm: Sequence[int]) -> TileLayout:
@@ -308,10 +248,29 @@ class TileLayout(_TirxMethods, _tile.TileLayout):
         >>> L.permute_by_groups(seps, [1, 0])
         parse('S[(4,2,3):(1,12,4)]')
         """
-        s, p = tuple(seps), tuple(perm)
+        s, p = check_ints(seps, "seps", low=0), check_ints(perm, "perm")
+        if not s or s[0] != 0 or s[-1] != len(self.shard) or list(s) != sorted(s):
+            raise TirxAssertionError(f"seps {s} are not group separators of the "
+                                     f"{len(self.shard)} shard iters (0 first, ascending, "
+                                     f"{len(self.shard)} last)")
         if sorted(p) != list(range(len(s) - 1)):
-            raise ShapeError(f"invalid perm {p} for {len(s) - 1} groups")
+            raise TirxAssertionError(f"invalid perm {list(p)} for {len(s) - 1} groups")
         return self.permute_dims([k for g in p for k in range(s[g], s[g + 1])])
+
+
+def _tirx_swizzle(per_element: object, swizzle_len: object, atom_len: object,
+                  swizzle_inner: object) -> Swizzle | XorSwizzle:
+    for v, what in ((per_element, "per_element"), (swizzle_len, "swizzle_len"),
+                    (atom_len, "atom_len")):
+        check_int(v, what)
+    if not isinstance(swizzle_inner, bool):
+        raise TirxTypeError(f"swizzle_inner is True or False, got {shown(swizzle_inner)}")
+    m, b, s = per_element, swizzle_len, atom_len
+    if m < 0 or b < 0 or s < b or m + b + s > 62:  # type: ignore[operator]
+        raise LayoutError(f"A compose layout requires nonnegative per_element and swizzle_len, "
+                          f"and atom_len >= swizzle_len (and at most 62 address bits); got "
+                          f"per_element={m}, swizzle_len={b}, atom_len={s}")
+    return signed_swizzle(m, b, s if swizzle_inner else -s)  # type: ignore[arg-type]
 
 
 def SwizzleLayout(per_element: int, swizzle_len: int, atom_len: int,  # noqa: N802
@@ -323,13 +282,10 @@ def SwizzleLayout(per_element: int, swizzle_len: int, atom_len: int,  # noqa: N8
     >>> SwizzleLayout(3, 3, 3), SwizzleLayout(3, 3, 3).apply(64 + 1)
     (Swizzle(3, 3, 3), 73)
     """
-    if min(per_element, swizzle_len, atom_len) < 0:
-        raise LayoutError(f"per_element, swizzle_len and atom_len must be >= 0, got "
-                          f"{per_element}, {swizzle_len}, {atom_len}")
-    return signed_swizzle(per_element, swizzle_len, atom_len if swizzle_inner else -atom_len)
+    return _tirx_swizzle(per_element, swizzle_len, atom_len, swizzle_inner)
 
 
-class ComposeLayout(_TirxMethods, _compose.ComposeLayout):
+class ComposeLayout(TirxMethods, _compose.ComposeLayout):
     """TIRx's ``ComposeLayout(per_element, swizzle_len, atom_len, tile_layout,
     swizzle_inner=True)``: the tile's ``m`` XOR-swizzled (bits
     ``[per_element+atom_len, +swizzle_len)`` into ``[per_element, +swizzle_len)``;
@@ -344,24 +300,38 @@ class ComposeLayout(_TirxMethods, _compose.ComposeLayout):
     True
     """
 
-    __slots__ = ()
+    __slots__ = ("_inner",)
 
-    def __init__(self, per_element: int | Swizzle | XorSwizzle, swizzle_len: int | _tile.TileLayout,
+    def _like(self, layout: _compose.Layout) -> TileLayout | ComposeLayout:
+        """``layout`` wrapped; a ComposeLayout with this swizzle keeps the
+        ``swizzle_inner`` flag as given."""
+        out = wrap(layout)
+        if isinstance(out, ComposeLayout) and out._inner is None:
+            params = swizzle_shift(out.swizzle)
+            if out.swizzle == self.swizzle or (params is not None and params[1] == 0):
+                out._inner = self.swizzle_inner  # a swizzle of 0 bits does not say it
+        return out
+
+    def __init__(self, per_element: int | Swizzle | XorSwizzle, swizzle_len: Any = None,
                  atom_len: int | None = None, tile_layout: _tile.TileLayout | None = None,
-                 swizzle_inner: bool = True) -> None:
-        if isinstance(per_element, Swizzle | XorSwizzle) and atom_len is None \
-                and tile_layout is None:
-            swizzle, tile_layout = per_element, swizzle_len
-        elif isinstance(per_element, int) and isinstance(swizzle_len, int) \
-                and isinstance(atom_len, int):
-            swizzle = SwizzleLayout(per_element, swizzle_len, atom_len, swizzle_inner)
+                 swizzle_inner: bool | None = None) -> None:
+        if isinstance(per_element, Swizzle | XorSwizzle):
+            if atom_len is not None or tile_layout is not None or swizzle_inner is not None:
+                raise TirxTypeError("ComposeLayout(SwizzleLayout(...), tile_layout) takes two "
+                                    "arguments; the swizzle already says swizzle_inner")
+            swizzle, tile_layout, inner = per_element, swizzle_len, None
+        elif atom_len is None or tile_layout is None:
+            raise TirxTypeError("ComposeLayout takes (per_element, swizzle_len, atom_len, "
+                                "tile_layout, swizzle_inner=True) or (SwizzleLayout(...), "
+                                f"tile_layout), got {shown(per_element)}, {shown(swizzle_len)}, "
+                                f"{shown(atom_len)}, {shown(tile_layout)}")
         else:
-            raise LayoutTypeError("ComposeLayout takes (per_element, swizzle_len, atom_len, "
-                                  "tile_layout, swizzle_inner=True) or (SwizzleLayout(...), "
-                                  f"tile_layout), got {shown(per_element)}, ...")
+            inner = True if swizzle_inner is None else swizzle_inner
+            swizzle = _tirx_swizzle(per_element, swizzle_len, atom_len, inner)
         if not isinstance(tile_layout, _tile.TileLayout):
-            raise LayoutTypeError(f"tile_layout must be a TileLayout, got {shown(tile_layout)}")
-        super().__init__(swizzle, wrap(tile_layout))
+            raise TirxTypeError(f"tile_layout must be a TileLayout, got {shown(tile_layout)}")
+        super().__init__(swizzle, _tile_of(tile_layout))
+        self._inner = inner
 
     def _params(self) -> tuple[int, int, int]:
         params = swizzle_shift(self.swizzle)
@@ -372,12 +342,25 @@ class ComposeLayout(_TirxMethods, _compose.ComposeLayout):
     per_element = property(lambda self: self._params()[0], doc="Low address bits kept.")
     swizzle_len = property(lambda self: self._params()[1], doc="Bits in each XOR group.")
     atom_len = property(lambda self: abs(self._params()[2]), doc="Distance of the groups.")
-    swizzle_inner = property(lambda self: self._params()[2] >= 0,
-                             doc="Whether the higher group is XORed into the lower one.")
-    tile_layout = property(lambda self: self.tile, doc="The swizzled tile layout.")
+
+    @property
+    def swizzle_inner(self) -> bool:
+        """Whether the higher group is XORed into the lower one (as given, also when
+        ``swizzle_len`` is 0 and both directions are the identity)."""
+        if self._inner is not None:
+            return self._inner
+        return self._params()[2] >= 0
 
     def __reduce__(self) -> tuple:
-        return (wrap, (_compose.ComposeLayout(self.swizzle, self.tile),))
+        return (_rebuilt, (self.swizzle, self.tile_layout, self._inner))
+
+
+def _rebuilt(swizzle: Swizzle | XorSwizzle, tile: _tile.TileLayout,
+             inner: bool | None) -> ComposeLayout:
+    out = wrap(_compose.ComposeLayout(swizzle, tile))
+    assert isinstance(out, ComposeLayout)
+    out._inner = inner
+    return out
 
 
 __all__ = ["ComposeLayout", "Iter", "SwizzleLayout", "TileLayout", "wrap"]

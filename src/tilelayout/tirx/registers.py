@@ -22,10 +22,11 @@ import math
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from ..core.iter import Iter
 from ..presets.tcgen05 import NUM_CAP, NUM_CHOICES, TABLE_49, fragment_digits
 from .dtype import dtype_bits
+from .errors import check_int, check_ints
 from .layouts import TileLayout
 from .spec import Axis, S
 
@@ -41,6 +42,7 @@ def wg_local_layout(cols: int, rows: int = 128) -> TileLayout:
     >>> wg_local_layout(8, rows=64).apply(3, 5)
     {'tid_in_wg': 3, 'm': 5}
     """
+    cols, rows = check_int(cols, "cols", low=1), check_int(rows, "rows", low=1)
     return TileLayout(S[(rows, cols):(1 @ Axis.tid_in_wg, 1)])
 
 
@@ -63,32 +65,43 @@ def tcgen05_atom_layout(instr_shape: str, tensor_shape: Sequence[int], dtype: st
     >>> str(tcgen05_atom_layout("16x64b", (64, 4), "float32"))
     'S[(4,2,8,2,2):(1@wid_in_wg,1@laneid,4@laneid,1,2@laneid)]'
     """
-    if instr_shape not in COLUMNS_PER_REP:
-        raise LayoutError(f"instr_shape is one of {', '.join(COLUMNS_PER_REP)}, got "
-                          f"{instr_shape!r}")
+    if not isinstance(instr_shape, str) or instr_shape not in COLUMNS_PER_REP:
+        raise LayoutError(f"tcgen05_atom_layout instr_shape must be one of "
+                          f"{list(COLUMNS_PER_REP)}, got {shown(instr_shape)}")
     bits = dtype_bits(dtype)
     if bits not in (16, 32):
-        raise LayoutError(f"tcgen05_atom_layout takes a 16- or 32-bit dtype, got {dtype} "
-                          f"({bits} bits)")
-    if len(tensor_shape) != 2:
-        raise LayoutError(f"tensor_shape is (rows, cols), got {tuple(tensor_shape)}")
-    rows, cols = (int(x) for x in tensor_shape)
+        raise LayoutError(f"tcgen05_atom_layout dtype must be a 32-bit or 16-bit type, got "
+                          f"{dtype} ({bits} bits)")
+    if not isinstance(tensor_shape, list | tuple) or len(tensor_shape) != 2:
+        raise LayoutError(f"tcgen05_atom_layout tensor_shape must be 2-D (rows, cols), got "
+                          f"{shown(tensor_shape)}")
+    rows, cols = check_ints(tensor_shape, "tcgen05_atom_layout tensor_shape", low=1)
     if rows not in FRAGMENT_ROWS:
-        raise LayoutError(f"{instr_shape} takes rows 64 or 128, got {rows}")
+        raise LayoutError(f"tcgen05_atom_layout {instr_shape!r} expects rows in "
+                          f"{FRAGMENT_ROWS}, got {rows}")
     tid = "tid_in_wg"
     if instr_shape == "32x32b" and rows == 64:  # datapath B image: (128, N/2) relabelled
         if bits != 32:
-            raise LayoutError(f"32x32b with 64 rows is the fp32 image of a datapath-B "
-                              f"accumulator; got {dtype} ({bits} bits)")
-        if cols % 2 or cols // 2 not in _reps(instr_shape):
-            raise LayoutError(f"32x32b (64, N) needs N/2 in {_reps(instr_shape)} "
-                              f"({TABLE_49}); got N={cols}")
+            raise LayoutError(f"tcgen05_atom_layout: 32x32b with 64 rows is the datapath B "
+                              f"readback image and is fp32-only, got {dtype} ({bits} bits)")
+        if cols % 2:
+            raise LayoutError(f"tcgen05_atom_layout: 32x32b (64, N) datapath B image expects "
+                              f"even N, got {cols}")
+        if cols // 2 not in _reps(instr_shape):
+            raise LayoutError(f"tcgen05_atom_layout: 32x32b (64, N) datapath B image needs "
+                              f"N/2={cols // 2} (from N={cols}) in the PTX Table 49 set "
+                              f"{_reps(instr_shape)} ({TABLE_49})")
         return TileLayout.from_iters([Iter(64, 1, tid), Iter(2, 64, tid), Iter(cols // 2, 1)])
     per_reg = 32 // bits
     unit = COLUMNS_PER_REP[instr_shape] * per_reg
-    if cols % unit or cols // unit not in _reps(instr_shape):
-        raise LayoutError(f"{instr_shape} with {dtype} takes cols = k * {unit} for k in "
-                          f"{_reps(instr_shape)} ({TABLE_49}); got cols={cols}")
+    if cols % unit:
+        raise LayoutError(f"tcgen05_atom_layout cols={cols} not divisible by the per-rep "
+                          f"column factor {unit} for instr_shape={instr_shape!r} dtype={dtype}; "
+                          f"valid cols are k * {unit} for k in {_reps(instr_shape)}")
+    if cols // unit not in _reps(instr_shape):
+        raise LayoutError(f"tcgen05_atom_layout inferred rep={cols // unit} (from cols={cols}) "
+                          f"is not in the PTX Table 49 supported set for {instr_shape}: "
+                          f"{_reps(instr_shape)} ({TABLE_49})")
     if instr_shape == "32x32b":
         return TileLayout.from_iters([Iter(rows, 1, tid), Iter(cols, 1)])
     row_iters, col_iters, slab = _warp_iters(instr_shape, cols // unit)

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from enum import Enum
 from types import MappingProxyType
 
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from .dtype import dtype_bits
+from .errors import check_ints
 from .layouts import ComposeLayout, TileLayout
 from .spec import S
 
@@ -41,10 +42,19 @@ ROW_BITS = MappingProxyType({m: 8 * 16 << m.value for m in SwizzleMode if m.valu
 def _mode(swizzle_mode: SwizzleMode | int) -> SwizzleMode:
     if isinstance(swizzle_mode, SwizzleMode):
         return swizzle_mode
-    try:
+    if isinstance(swizzle_mode, int) and not isinstance(swizzle_mode, bool) \
+            and 0 <= swizzle_mode <= 3:
         return SwizzleMode(swizzle_mode)
-    except ValueError:
-        raise LayoutError(f"swizzle_mode is a SwizzleMode or 0..3, got {swizzle_mode!r}") from None
+    raise LayoutError(f"swizzle_mode is a SwizzleMode or 0..3, got {shown(swizzle_mode)}")
+
+
+def _element_bits(dtype: str) -> int:
+    """The element width, which must divide a 16-byte chunk (the atoms are built of them)."""
+    bits = dtype_bits(dtype)
+    if 128 % bits:
+        raise LayoutError(f"a {dtype} element is {bits} bits, which does not divide the "
+                          f"16-byte chunks a swizzle atom is made of (PTX ISA 9.7.15.5.1.2)")
+    return bits
 
 
 def mma_atom_layout(dtype: str, swizzle_mode: SwizzleMode | int) -> ComposeLayout:
@@ -54,7 +64,7 @@ def mma_atom_layout(dtype: str, swizzle_mode: SwizzleMode | int) -> ComposeLayou
     {'m': 37}
     """
     mode = _mode(swizzle_mode)
-    per_element = (128 // dtype_bits(dtype)).bit_length() - 1
+    per_element = (128 // _element_bits(dtype)).bit_length() - 1
     period = 1 << (per_element + mode.value + 3)
     return ComposeLayout(per_element, mode.value, 3, TileLayout(S[(period,)]))
 
@@ -70,24 +80,34 @@ def mma_atom_shape(dtype: str, swizzle_mode: SwizzleMode | int,
     mode = _mode(swizzle_mode)
     if mode is SwizzleMode.SWIZZLE_NONE:
         raise LayoutError(f"{mode.name} has no swizzle atom (TIRx refuses it too)")
-    atom = [8, ROW_BITS[mode] // dtype_bits(dtype)]
-    return atom if shape is None else [1] * (len(shape) - 2) + atom
+    atom = [8, ROW_BITS[mode] // _element_bits(dtype)]
+    if shape is None:
+        return atom
+    dims = check_ints(shape, "shape", low=1)
+    if len(dims) < 2:
+        raise LayoutError(f"shape is (..., rows, K) with at least 2 dims, got {dims}")
+    return [1] * (len(dims) - 2) + atom
 
 
 def mma_shared_layout(dtype: str, swizzle_mode: SwizzleMode | int,
-                      shape: Sequence[int]) -> TileLayout | ComposeLayout:
+                      shape: Sequence[int], *, floor: bool = False) -> TileLayout | ComposeLayout:
     """The MMA operand tile ``shape`` in shared memory: atoms down the rows, then along
     K (the last dim), then the leading dims. Without a swizzle: 16-byte core-matrix
-    columns (8 rows x 16 bytes each) when K splits into them, else row-major.
+    columns (8 rows x 16 bytes each) when K splits into them, else row-major. A tile that
+    is not whole atoms is refused; ``floor=True`` floors the atom counts as TIRx's
+    ``tile_to`` does (the layout is then smaller than the tile).
 
     >>> L = mma_shared_layout("float16", SwizzleMode.SWIZZLE_128B_ATOM, [128, 128])
     >>> L.apply(0, 64, shape=[128, 128])
     {'m': 8192}
     """
     mode = _mode(swizzle_mode)
-    dims = [int(s) for s in shape]
+    dims = list(check_ints(shape, "shape", low=1))
+    if len(dims) < 2:
+        raise LayoutError(f"mma_shared_layout: shape is (..., rows, K) with at least 2 dims, "
+                          f"got {tuple(dims)}")
     if mode is SwizzleMode.SWIZZLE_NONE:
-        e16 = 128 // dtype_bits(dtype)
+        e16 = 128 // _element_bits(dtype)
         m, k = dims[-2], dims[-1]
         if k % e16:
             return TileLayout(S[tuple(dims)]).canonicalize()
@@ -98,14 +118,14 @@ def mma_shared_layout(dtype: str, swizzle_mode: SwizzleMode | int,
             step *= e
         return TileLayout(S[(*lead, m, k // e16, e16):(*strides, e16, m * e16, 1)]).canonicalize()
     atom_shape = mma_atom_shape(dtype, mode, dims)
-    if dims[-2] % 8 or dims[-1] % atom_shape[-1]:
+    if not floor and (dims[-2] % 8 or dims[-1] % atom_shape[-1]):
         raise LayoutError(
             f"a {dims[-2]} x {dims[-1]} tile is not whole {mode.name} atoms of 8 x "
             f"{atom_shape[-1]} {dtype} (rows a multiple of 8, K of {atom_shape[-1]}); TIRx "
-            f"floors it to a smaller tile, we refuse")
+            f"floors it to a smaller tile (floor=True)")
     column = [*atom_shape[:-2], dims[-2], atom_shape[-1]]
-    return (mma_atom_layout(dtype, mode).tile_to(column, atom_shape)
-            .tile_to(dims, column).canonicalize())
+    return (mma_atom_layout(dtype, mode).tile_to(column, atom_shape, floor=floor)
+            .tile_to(dims, column, floor=floor).canonicalize())
 
 
 __all__ = ["ROW_BITS", "SwizzleMode", "mma_atom_layout", "mma_atom_shape",

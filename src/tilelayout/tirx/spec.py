@@ -18,12 +18,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.axes import SCOPE_LEVEL, axis, check_axis
 from ..core.errors import LayoutError, LayoutTypeError, shown
 from ..core.iter import Iter, as_int
 from ..core.tile import TileLayout
 from ..syntax.builder import AxisRef, Term
+from .expr import is_symbolic
 
 #: the built-in axes TIRx kernels name as attributes (``T.laneid``, ``T.TLane``, ...)
 AXIS_NAMES: tuple[str, ...] = (
@@ -41,18 +43,64 @@ class _AxisClass(type):
         raise AttributeError(f"type object 'Axis' has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
-class Axis(AxisRef, metaclass=_AxisClass):
-    """A registered axis as TIRx's ``Axis`` object: ``4 @ axis`` is a stride or offset term.
+#: the backend TIRx files each built-in axis under (``Axis.backend``)
+_BACKEND = MappingProxyType({"TLane": "cuda", "TCol": "cuda", "P": "trn", "F": "trn",
+                             "Bank": "trn"})
+#: apache/tvm main registers the grid axes with scope "thread" and subscope "cta" (its
+#: ExecScope has no kernel level); every other axis reports the scope of our axis table
+_MAIN_SCOPES = MappingProxyType({"bx": ("cta", "thread"), "by": ("cta", "thread"),
+                                 "bz": ("cta", "thread")})
 
-    It wraps the axis name (our layouts store names); TIRx's queries are methods.
 
-    >>> Axis.get("laneid").get_scope(), Axis.laneid.get_subscope(), Axis.m.is_memory()
-    ('warp', 'thread', True)
+class ScopeName(str):
+    """A scope as TIRx's ``ExecScope``: the name (``"warp"``), with ``.name`` as TIRx
+    spells it; it compares and hashes as the plain name.
+
+    >>> s = ScopeName("warp")
+    >>> s.name, s == "warp"
+    ('warp', True)
     """
 
-    def __post_init__(self) -> None:
-        check_axis(self.name)
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        """The scope's name (TIRx's ``ExecScope.name``)."""
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return repr(str.__str__(self))
+
+
+class Axis(str, metaclass=_AxisClass):
+    """A registered axis as TIRx's ``Axis`` object: ``4 @ axis`` is a stride or offset term.
+
+    It is the axis name (a ``str`` that compares and hashes as the name, so
+    ``{T.laneid: 1} == {"laneid": 1}``), with TIRx's attributes and queries.
+
+    >>> Axis.get("laneid").get_scope().name, Axis.laneid.get_subscope(), Axis.m.is_memory()
+    ('warp', 'thread', True)
+    >>> Axis.laneid == "laneid", Axis.get("TLane").name, Axis.get("P").backend
+    (True, 'TLane', 'trn')
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name: str) -> Axis:
+        if isinstance(name, Axis):
+            return name
+        return super().__new__(cls, check_axis(name))
+
+    def __repr__(self) -> str:
+        return repr(str.__str__(self))
+
+    def __reduce__(self) -> tuple:
+        return (Axis, (str.__str__(self),))
+
+    @property
+    def name(self) -> str:
+        """The canonical axis name."""
+        return str.__str__(self)
 
     @staticmethod
     def get(name: str) -> Axis:
@@ -60,9 +108,22 @@ class Axis(AxisRef, metaclass=_AxisClass):
         ``tilelayout.axes(...)``; TIRx registers unknown names on the fly, we refuse them).
 
         >>> Axis.get("TLane")
-        Axis(name='TLane')
+        'TLane'
         """
         return Axis(name)
+
+    @property
+    def backend(self) -> str | None:
+        """The backend owning the axis (``"cuda"`` for threads and tensor memory,
+        ``"trn"`` for Trainium's), None for a generic one (``m``, a device axis).
+
+        >>> Axis.get("warpid").backend, Axis.get("m").backend
+        ('cuda', None)
+        """
+        name = self.name
+        if name in _BACKEND:
+            return _BACKEND[name]
+        return "cuda" if axis(name).kind == "thread" else None
 
     def is_thread(self) -> bool:
         """Whether this is a thread axis (lane, warp, CTA ...).
@@ -80,26 +141,39 @@ class Axis(AxisRef, metaclass=_AxisClass):
         """
         return axis(self.name).kind == "memory"
 
-    def get_scope(self) -> str | None:
+    def _scopes(self) -> tuple[str, str] | None:
+        return _MAIN_SCOPES.get(self.name) or axis(self.name).scope
+
+    def get_scope(self) -> ScopeName | None:
         """The scope a thread axis counts inside (``"warp"`` for ``laneid``); None otherwise.
 
         >>> Axis.get("wid_in_wg").get_scope()
         'warpgroup'
         """
-        scope = axis(self.name).scope
-        return None if scope is None else scope[1]
+        scope = self._scopes()
+        return None if scope is None else ScopeName(scope[1])
 
-    def get_subscope(self) -> str | None:
+    def get_subscope(self) -> ScopeName | None:
         """The unit a thread axis counts (``"thread"`` for ``laneid``); None otherwise.
 
-        >>> Axis.get("wgid").get_subscope()
+        >>> Axis.get("wgid").get_subscope().name
         'warpgroup'
         """
-        scope = axis(self.name).scope
-        return None if scope is None else scope[0]
+        scope = self._scopes()
+        return None if scope is None else ScopeName(scope[0])
 
     def __rmatmul__(self, value: int) -> OnAxis:
-        return OnAxis(as_int(value, "stride or offset"), self.name)
+        return OnAxis(_offset_value(value), self.name)
+
+
+
+def _offset_value(value: object) -> int:
+    """An int for ``value @ axis``; a symbolic TIRx expression is refused (our layouts
+    hold integers)."""
+    if is_symbolic(value):
+        raise LayoutTypeError(f"'{shown(value)} @ axis': strides and offsets are integers here "
+                              f"(symbolic layouts are not supported); bind the variable first")
+    return as_int(value, "stride or offset")
 
 
 class OnAxis(Term):
@@ -151,13 +225,13 @@ class Offset:
 
 def _stride(value: object) -> tuple[int, str]:
     if isinstance(value, Term):
-        return value.value, value.axis
+        return value.value, Axis(value.axis)
     if isinstance(value, str):
-        return 1, check_axis(value)
+        return 1, Axis(value)
     if isinstance(value, tuple) and len(value) == 2:
         name = value[1].name if isinstance(value[1], AxisRef) else value[1]
-        return as_int(value[0], "stride"), check_axis(name)
-    return as_int(value, "stride"), "m"
+        return _offset_value(value[0]), Axis(name)
+    return _offset_value(value), Axis("m")
 
 
 def _as_tuple(x: object) -> tuple:
@@ -213,6 +287,9 @@ class Spec:
                         (Offset(self.offset) + Offset(other.offset)).terms)
         if isinstance(other, Offset | Term | int) and not isinstance(other, bool):
             return Spec(self.shard, self.replica, (Offset(self.offset) + other).terms)
+        if is_symbolic(other):
+            raise LayoutTypeError(f"a symbolic offset ({shown(other)}): strides and offsets are "
+                                  f"integers here (symbolic layouts are not supported)")
         raise LayoutTypeError(f"a layout spec adds S[...], R[...] and offsets (an int on m, "
                               f"'value @ axis'), got {shown(other)}")
 

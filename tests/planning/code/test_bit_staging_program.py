@@ -14,7 +14,8 @@ from tilelayout.planning.code.staging import run
 from ..scenarios.suite import SCENARIOS
 from ..scenarios.suite import plan as scenario_plan
 
-BITS = [s.name for s in SCENARIOS if s.xla is None and scenario_plan(s)._bits is not None]
+BITS = [s.name for s in SCENARIOS if s.xla is None and scenario_plan(s)._bits is not None
+        and scenario_plan(s)._bits.staging is not None]
 
 
 def test_the_suite_has_bit_plans():

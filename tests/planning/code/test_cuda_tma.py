@@ -32,7 +32,7 @@ def need_nvcc() -> None:
         pytest.skip("nvcc is not installed: run scripts/ensure-cuda.sh")
 
 
-@pytest.mark.parametrize("endpoint", ["tma", "tma:box=64,64"])
+@pytest.mark.parametrize("endpoint", ["tma", "tma:order=col", "tma:swizzle=64B"])
 def test_the_tma_store_moves_the_tile_the_threads_wrote(endpoint):
     need_nvcc()
     p = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", endpoint, dtype="bfloat16",
@@ -58,7 +58,7 @@ def test_the_host_side_encoding_is_written_beside_it():
                            target="sm_90a")
     text = "\n".join(emit_tma(tma_program(p), "epi", 128))
     for part in ("cuTensorMapEncodeTiled", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
-                 "boxDim {64, 128}", "CU_TENSOR_MAP_SWIZZLE_128B", "1024-byte aligned",
+                 "boxDim {64, 64}", "CU_TENSOR_MAP_SWIZZLE_128B", "1024-byte aligned",
                  "fence.proxy.async.shared::cta", "cp.async.bulk.wait_group.read 0"):
         assert part in text
 

@@ -163,7 +163,7 @@ def test_wgmma_m64n128_bf16_tma_store_is_8_stmatrix_x4_per_warp():
                            target="sm_90a")
     proof = prove(p, "sm_90a")
     assert proof.wrong == 0 and proof.checked == 2 * 64 * 128  # two fillings
-    assert proof.measured["store:stmatrix.trans.x4"] == 32 == 8 * p.threads // 32
+    assert proof.measured["store:stmatrix.x4"] == 32 == 8 * p.threads // 32
     assert proof.measured == proof.claimed  # 128 wavefronts, 32 cvt.rn.bf16x2.f32 per warp
     assert p.smem_align == 1024 and p.smem_bytes == 16384
 

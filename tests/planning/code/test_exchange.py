@@ -16,7 +16,7 @@ from tilelayout.planning.code.exchange import (
     run,
     units_of,
 )
-from tilelayout.planning.code.program import program_of
+from tilelayout.planning.code.program import program_of, scheduled
 
 from . import population
 
@@ -49,7 +49,8 @@ def test_random_pairs_that_stay_in_registers_deliver_every_element():
         p = tl.plan_conversion(a, b, shape, dtype)
         if p.mechanism == "shared-memory":
             continue
-        ex = from_route(p._route, p.threads)
+        route = scheduled(p._route, p) if p._route.warp_exchange else p._route
+        ex = from_route(route, p.threads)
         got = run(ex, program_of(p).src_units)
         want = program_of(p).dst_units
         assert ((got[:, :want.shape[1]] == want) | (want < 0)).all()
@@ -59,7 +60,8 @@ def test_random_pairs_that_stay_in_registers_deliver_every_element():
 
 def test_fetching_the_own_value_through_an_idle_round_keeps_the_result():
     p = tl.plan_conversion(*PLANS[3])
-    ex = from_route(p._route, 32)
+    route = scheduled(p._route, p) if p._route.warp_exchange else p._route
+    ex = from_route(route, 32)
     again = fetch_own(ex)
     units = program_of(p).src_units
     assert (run(ex, units) == run(again, units)).all()

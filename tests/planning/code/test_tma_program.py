@@ -15,18 +15,22 @@ def _plan(endpoint: str) -> tl.ConversionPlan:
                               target="sm_90a")
 
 
-def test_one_box_of_the_whole_tile():
-    t = tma_program(_plan("tma"))
+def test_boxes_of_the_tile_in_the_tensors_order():
+    t = tma_program(_plan("tma"))  # order=row: the last dimension contiguous, innermost
     assert (t.direction, t.dims, t.box, t.swizzle, t.data_type) == \
-        ("store", (0, 1), (64, 128), "CU_TENSOR_MAP_SWIZZLE_128B",
+        ("store", (1, 0), (64, 64), "CU_TENSOR_MAP_SWIZZLE_128B",
          "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16")
-    assert [(b.offset, b.coords) for b in t.boxes] == [(0, (0, 0))]
-    assert t.align == 1024 and t.box_bytes == 16384
+    assert [(b.offset, b.coords) for b in t.boxes] == [(0, (0, 0)), (8192, (0, 64))]
+    assert t.align == 1024 and t.box_bytes == 8192
+    col = tma_program(_plan("tma:order=col"))  # the first dimension contiguous: one box
+    assert (col.dims, col.box, [(b.offset, b.coords) for b in col.boxes]) == \
+        ((0, 1), (64, 128), [(0, (0, 0))])
 
 
 def test_each_box_is_one_contiguous_run_of_the_tile():
     for endpoint, want in (("tma:box=64,64", [(0, (0, 0)), (8192, (0, 64))]),
-                           ("tma:swizzle=64B", [(0, (0, 0)), (8192, (32, 0))])):
+                           ("tma:swizzle=64B", [(0, (0, 0)), (4096, (0, 32)), (8192, (0, 64)),
+                                                (12288, (0, 96))])):
         p = _plan(endpoint)
         t = tma_program(p)
         assert [(b.offset, b.coords) for b in t.boxes] == want

@@ -40,6 +40,7 @@ import numpy as np
 from tilelayout.analysis.conflicts import wavefronts_batch
 
 from .ptx_integer import COMPARE, MASK, alu
+from .ptx_opcodes import kind
 from .ptx_text import (
     MEM,
     REG,
@@ -127,9 +128,11 @@ class _Machine:
         self.why: dict[str, str] = {}  # unknown register -> where its data came from
         #: registers holding data received from another lane or from shared memory
         self.received: set[str] = set()
-        #: data selects / permutes not yet counted: register -> opcode; counted when the
-        #: register is shuffled or stored to shared memory (see :func:`replay`)
-        self.pending: dict[str, str] = {}
+        #: data selects / permutes not yet counted: register -> (id, opcode); counted
+        #: once when the register -- or a part or copy of it (a 64-bit value shuffled as
+        #: two 32-bit halves) -- is shuffled or stored to shared memory (:func:`replay`)
+        self.pending: dict[str, tuple[int, str]] = {}
+        self.counted: set[int] = set()
         self.scopes: list[dict[str, object]] = []
 
     def value(self, text: str, line: int) -> np.ndarray | None:
@@ -276,6 +279,9 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if base in ("bra", "brx", "call"):
         raise ReplayError(f"line {line}: {op}: control flow (a loop or a call) is not "
                           f"replayed; the replay evaluates straight-line kernels only")
+    if kind(op) is None:
+        raise ReplayError(f"line {line}: {op} is an instruction the replay does not know "
+                          f"(the known ones: tests/planning/scenarios/ptx_opcodes.py)")
     pred = None if guard is None else m.value(guard[1:], line)
     if guard is not None and pred is None:  # a data-dependent guard (e.g. elect.sync)
         if op.startswith(("st.shared", "ld.shared", "stmatrix", "ldmatrix")):
@@ -322,12 +328,15 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if base not in _EVALUATED or data or packs or dst.startswith("{") or \
             any(s.strip().startswith("[") for s in srcs):
         why = f"line {line}: {op}" + (" of data" if data else "")
+        carried = next((m.pending[r] for r in regs if r in m.pending), None)
         for d in _dests(dst):
             m.set(d, None, why)
             if got:
                 m.received.add(d)
             elif data and base in ("prmt", "selp"):
-                m.pending[d] = op
+                m.pending[d] = (line, op)
+            elif carried is not None and base in ("mov", "cvt"):
+                m.pending[d] = carried  # a half or copy of a select's result
         return
     vals = [m.value(s, line) for s in srcs]
     if base == "mov":
@@ -383,7 +392,10 @@ def _sent(m: _Machine, operands: list[str], counts: Counter) -> None:
     permutes that built it count."""
     for r in (r for o in operands for r in REG.findall(o)):
         if r in m.pending:
-            counts[m.pending.pop(r)] += 1
+            ident, op = m.pending.pop(r)
+            if ident not in m.counted:
+                m.counted.add(ident)
+                counts[op] += 1
 
 
 def _dests(dst: str) -> list[str]:

@@ -77,12 +77,23 @@ def split_operands(text: str) -> list[str]:
     return out
 
 
+_INT = re.compile(r"(-?)(?:0[xX]([0-9a-fA-F]+)|0[bB]([01]+)|0([0-7]+)|([1-9][0-9]*|0))U?")
+
+
 def parse_int(text: str) -> int | None:
-    t = text.strip()
-    try:
-        return int(t, 16) if t.lower().startswith(("0x", "-0x")) else int(t)
-    except ValueError:
+    """An integer literal (PTX ISA "Integer Constants": hexadecimal ``0x``, binary
+    ``0b``, octal with a leading ``0``, decimal; an optional ``U`` suffix), else ``None``.
+
+    >>> parse_int("0x7701U"), parse_int("-16"), parse_int("010"), parse_int("%r1")
+    (30465, -16, 8, None)
+    """
+    m = _INT.fullmatch(text.strip())
+    if m is None:
         return None
+    sign, hexa, binary, octal, dec = m.groups()
+    value = (int(hexa, 16) if hexa is not None else int(binary, 2) if binary is not None
+             else int(octal, 8) if octal is not None else int(dec))
+    return -value if sign else value
 
 
 def type_bits(op: str) -> int:

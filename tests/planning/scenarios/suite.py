@@ -258,6 +258,29 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 
+#: a store (load) kernel's side: the instructions that write (read) the shared tile
+SIDES = {"store": ("st.shared", "stmatrix"), "load": ("ld.shared", "ldmatrix")}
+
+
+def replay_cost(r: Any, smem_bytes: int, kind: str = "convert") -> Cost:
+    """Triton's code in the suite's terms (see the module doc), from its replayed PTX
+    (``r``: a :class:`.ptx_replay.Replay`) and its shared-memory allocation: for a
+    ``"store"`` / ``"load"`` kernel only that side's accesses and no barriers."""
+    side = SIDES.get(kind)
+    accesses = [a for a in r.accesses if side is None or a.name.startswith(side)]
+    moves = r.count("shfl", "selp", "prmt") + (0 if side else r.count("bar.sync",
+                                                                       "bar.warp.sync"))
+    counts: dict[str, int] = {}
+    for a in accesses:
+        counts[a.name] = counts.get(a.name, 0) + 1
+    for k, n in r.counts.items():
+        if k.startswith(("shfl", "selp", "prmt")) or not side and k.startswith("bar"):
+            counts[k] = n
+    detail = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
+    return Cost(smem_bytes if accesses else 0, sum(a.wavefronts for a in accesses),
+                len(accesses) + moves, detail=detail)
+
+
 def layouts(s: Scenario) -> tuple[tl.Layout, tl.Layout]:
     """The scenario's two layouts (a mesh reshard's from its partition specs)."""
     if s.xla is not None:

@@ -92,6 +92,15 @@ def test_integer_ops():
         assert r.wavefronts == 1
 
 
+def test_integer_literals_of_every_ptx_form():
+    """PTX ISA "Integer Constants": Triton writes ``prmt`` selectors as ``0x7701U``; a
+    leading 0 is octal, ``0b`` binary."""
+    for imm in ("0x80U", "128", "128U", "0200", "0b10000000"):
+        r = replay(kernel(f"mov.u32 %r3, {imm};\nshl.b32 %r4, %r1, 2;\nadd.s32 %r5, %r4, %r3;\n"
+                          f"st.shared.b32 [%r5], %r9;"))
+        assert r.accesses[0].addresses.tolist() == [128 + 4 * lane for lane in range(32)], imm
+
+
 def test_signed_bit_field_extract_sign_extends():
     """PTX ISA "bfe": ``bfe.s32`` replicates the field's top bit (Triton masks with it:
     ``bfe.s32 x, tid, 3, 1`` then ``and`` a constant selects the constant for lane bit
@@ -141,6 +150,11 @@ def test_refusals_are_one_line_layout_errors():
         replay(kernel("st.shared.b32 [%r40], %r9;"))
     with pytest.raises(ReplayError, match=r"line \d+: integer op mul.hi.u32 is not evaluated"):
         replay(kernel("mul.hi.u32 %r3, %r1, 5;\nst.shared.b32 [%r3], %r9;"))
+    with pytest.raises(ReplayError, match=r"line \d+: barrier.sync.aligned is an instruction "
+                                          r"the replay does not know"):
+        replay(kernel("barrier.sync.aligned 0;"))  # known to PTX, not taught to the replay
+    with pytest.raises(ReplayError, match=r"line \d+: fma.rn.f32 is an instruction"):
+        replay(kernel("fma.rn.f32 %r3, %r9, %r9, %r9;"))  # data, but never guessed
     with pytest.raises(ReplayError, match="no .reqntid"):
         replay(kernel("").replace(".reqntid 32", ""))
     assert issubclass(ReplayError, tl.LayoutError)

@@ -18,7 +18,16 @@ from pathlib import Path
 import pytest
 
 from ..conftest import expected
-from .suite import KNOWN_LOSSES, SCENARIOS, Cost, Scenario, layouts, our_cost, plan
+from .suite import (
+    KNOWN_LOSSES,
+    SCENARIOS,
+    Cost,
+    Scenario,
+    layouts,
+    our_cost,
+    plan,
+    replay_cost,
+)
 
 triton = pytest.importorskip("triton")
 IDS = [s.name for s in SCENARIOS]
@@ -35,20 +44,7 @@ def triton_cost(name: str) -> Cost | None:
         return None
     c = compile_scenario(s.triton, s.src, s.dst, s.shape, s.dtype, s.target, s.warps,
                          s.smem_spec)
-    r = c.replay
-    side = {"store": ("st.shared", "stmatrix"), "load": ("ld.shared", "ldmatrix")}.get(s.triton)
-    accesses = [a for a in r.accesses if side is None or a.name.startswith(side)]
-    moves = r.count("shfl", "selp", "prmt") + (0 if side else r.count("bar.sync",
-                                                                       "bar.warp.sync"))
-    counts = {}
-    for a in accesses:
-        counts[a.name] = counts.get(a.name, 0) + 1
-    for k, n in r.counts.items():
-        if k.startswith(("shfl", "selp", "prmt")) or not side and k.startswith("bar"):
-            counts[k] = n
-    detail = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"
-    return Cost(c.smem_bytes if accesses else 0, sum(a.wavefronts for a in accesses),
-                len(accesses) + moves, detail=detail)
+    return replay_cost(c.replay, c.smem_bytes, s.triton)
 
 
 @functools.cache

@@ -39,7 +39,7 @@ from tilelayout.interop.triton_shared import from_triton_shared, to_triton_share
 from .ptx_replay import Replay, replay
 
 GLUON_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "e4m3": "fp8e4nv",
-               "int8": "i8"}
+               "int8": "i8", "int64": "i64"}
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,13 @@ def _convert(x_ptr, M: ttgl.constexpr, N: ttgl.constexpr, SRC: ttgl.constexpr,
 
 
 @gluon.jit
+def _convert_1d(x_ptr, M: ttgl.constexpr, SRC: ttgl.constexpr, DST: ttgl.constexpr):
+    x = ttgl.load(x_ptr + ttgl.arange(0, M, layout=SRC))
+    y = ttgl.convert_layout(x, DST)
+    ttgl.store(x_ptr + M + ttgl.arange(0, M, layout=DST), y)
+
+
+@gluon.jit
 def _store_tma(x_ptr, desc, M: ttgl.constexpr, N: ttgl.constexpr, SRC: ttgl.constexpr,
                SH: ttgl.constexpr):
     rm = ttgl.arange(0, M, layout=ttgl.SliceLayout(1, SRC))
@@ -122,15 +129,14 @@ def _cc(target: str) -> int:
 def compile_scenario(kind: str, src: str, dst: str, shape, dtype: str, target: str,
                      warps: int, smem_spec: Any = None) -> Compiled:
     """Compile the ``kind`` kernel (see the module doc) for ``target`` and replay it."""
+    if kind == "convert":
+        return compile_convert(distributed(src, shape), distributed(dst, shape), shape, dtype,
+                               target, warps)
     shape = list(shape)
     ty = GLUON_DTYPE[dtype]
     sig = {"x_ptr": f"*{ty}", "M": "constexpr", "N": "constexpr"}
     consts: dict[str, Any] = {"M": shape[0], "N": shape[1]}
-    if kind == "convert":
-        fn = _convert
-        sig.update(SRC="constexpr", DST="constexpr")
-        consts.update(SRC=distributed(src, shape), DST=distributed(dst, shape))
-    elif kind == "store":
+    if kind == "store":
         fn = _store_tma
         sh = shared(smem_spec, dst, shape)
         sig.update(desc=f"tensordesc<{ty}[{shape[0]}, {shape[1]}],{sh!r}>", SRC="constexpr",
@@ -145,11 +151,36 @@ def compile_scenario(kind: str, src: str, dst: str, shape, dtype: str, target: s
         consts.update(ROWS=rows, SH=shared(smem_spec, src, shape), DST=distributed(dst, shape))
     else:
         raise ValueError(f"unknown kernel kind {kind!r}")
+    ptx, smem = _ptx(fn, sig, consts, target, warps)
+    return Compiled(replay(ptx), smem, ptx)
+
+
+def compile_convert(src: Any, dst: Any, shape, dtype: str, target: str, warps: int) -> Compiled:
+    """The ``convert`` kernel between two Gluon distributed layouts of a rank-1 or rank-2
+    tensor of ``shape``, compiled for ``target`` with ``warps`` warps and replayed."""
+    ptx, smem = convert_ptx(src, dst, shape, dtype, target, warps)
+    return Compiled(replay(ptx), smem, ptx)
+
+
+def convert_ptx(src: Any, dst: Any, shape, dtype: str, target: str, warps: int
+                ) -> tuple[str, int]:
+    """The ``convert`` kernel's PTX and shared-memory allocation (bytes), not replayed."""
+    shape = list(shape)
+    sig = {"x_ptr": f"*{GLUON_DTYPE[dtype]}", "M": "constexpr", "SRC": "constexpr",
+           "DST": "constexpr"}
+    consts: dict[str, Any] = {"M": shape[0], "SRC": src, "DST": dst}
+    if len(shape) == 2:
+        sig["N"], consts["N"] = "constexpr", shape[1]
+    elif len(shape) != 1:
+        raise ValueError(f"the convert kernel is rank 1 or 2; shape {shape}")
+    return _ptx(_convert if len(shape) == 2 else _convert_1d, sig, consts, target, warps)
+
+
+def _ptx(fn: Any, sig: dict, consts: dict, target: str, warps: int) -> tuple[str, int]:
     source = GluonASTSource(fn=fn, signature=sig, constexprs=consts)
     c = triton.compile(source, target=GPUTarget("cuda", _cc(target), 32),
                        options={"num_warps": warps})
-    ptx = c.asm["ptx"]
-    return Compiled(replay(ptx), int(c.metadata.shared), ptx)
+    return c.asm["ptx"], int(c.metadata.shared)
 
 
 def gluon_layout(spec: tuple, shape) -> Any:

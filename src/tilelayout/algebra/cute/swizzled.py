@@ -98,7 +98,7 @@ def as_composed(x: Any, shape: Any = None) -> CuteComposed | None:
     if isinstance(x, CuteComposed):
         return x
     if isinstance(x, ComposeLayout):
-        tile = x.tile
+        tile = x.tile_layout
         offset = dict(tile.offset).get("m", 0)
         inner = as_cute(TileLayout(tile.shard, tile.replica), shape)
         return CuteComposed(x.swizzle, offset, inner)

@@ -47,7 +47,9 @@ function legalityHtml(leg, data) {
     return `<li class="${clickable ? "finding" : ""}" data-testid="finding" data-kind="${f.kind}"` +
       `${clickable ? ` data-finding="${i}" title="click: highlight these elements"` : ""}>` +
       `<span class="kind${clickable ? "" : " info"}">${KIND[f.kind] || escapeHtml(f.kind)}</span>` +
-      `${escapeHtml(f.message)}${tail ? ` <span class="ex">— ${escapeHtml(tail)}</span>` : ""}</li>`;
+      `${escapeHtml(f.message)}${tail ? ` <span class="ex">— ${escapeHtml(tail)}</span>` : ""}` +
+      // why it matters and whether it is normal for this layout, in one plain sentence
+      `${f.why ? `<div class="why" data-testid="finding-why">${escapeHtml(f.why)}</div>` : ""}</li>`;
   }).join("");
   void data;
   return `<ul>${items}</ul>`;
@@ -91,7 +93,10 @@ function conflictsHtml(c) {
 export function renderAnalysis(a, data) {
   const c = a.conflicts;
   const conflicted = c && !c.note && c.reads.some((r) => !r.error && !r.conflict_free);
-  const parts = [a.legality.ok ? "legal" : plural(a.legality.findings.length, "finding")];
+  // idle coordinates alone need no fixing (as `tilelayout check` exits 0): a note
+  const notes = a.legality.findings.every((f) => f.kind === "unused");
+  const parts = [a.legality.ok ? "legal" : notes ? `legal · ${plural(a.legality.findings.length, "note")}`
+    : plural(a.legality.findings.length, "finding")];
   if (c && !c.note) parts.push(conflicted ? "bank conflicts" : "no bank conflicts");
   const open = !a.legality.ok || conflicted;
   return `<details data-testid="analysis-toggle"${open ? " open" : ""}><summary><h3>legality</h3> ` +

@@ -30,7 +30,8 @@ function request() {
   const code = codegenRequest();
   return {
     panels: PANELS, ...(code ? { codegen: code } : {}),
-    layout: $("layout").value, shape: $("shape").value,
+    // a shape the page filled in from the last answer is the layout's own: not sent
+    layout: $("layout").value, shape: state.shapeAuto ? "" : $("shape").value,
     dtype: $("dtype").value || null, swizzle: $("swizzle").value || "none",
     // a preset with a device mesh: its tiles follow the mesh's axis order
     order: state.axisOrder || null,
@@ -100,6 +101,8 @@ async function update(opts = {}) {
   showError(null);
   state.shapeIgnored = ignored;
   if (ignored) $("shape").classList.add("bad");
+  showOwnShape(req, data);
+  showOwnSwizzle(data);
   hooks.lastError = null;
   const sameLayout = state.data && state.data.layout === data.layout &&
     JSON.stringify(state.data.shape) === JSON.stringify(data.shape);
@@ -120,6 +123,28 @@ async function update(opts = {}) {
   if (!hooks.firstRenderAt) hooks.firstRenderAt = performance.now();
   hooks.renders = ++state.renders;
   hooks.ready = true;
+}
+
+// the shape box shows the shape drawn: left empty (the layout's own shape), the page fills
+// it in from the answer, as a value, and keeps it the layout's own until the user types one
+function showOwnShape(req, data) {
+  if (req.shape.trim() || state.shapeIgnored) return;
+  $("shape").value = data.shape.join(",");
+  state.shapeAuto = true;
+}
+
+// a layout with a swizzle of its own (ComposeLayout text, a swizzled preset): the swizzle
+// control says so instead of reading "none" (the page's swizzle would be a second one)
+function showOwnSwizzle(data) {
+  const sel = $("swizzle");
+  const own = !!data.swizzle && sel.value === "none";
+  sel.querySelector("option[data-own]")?.remove();
+  if (own) {
+    sel.insertAdjacentHTML("afterbegin", `<option value="none" data-own>in the layout</option>`);
+    sel.selectedIndex = 0;
+  }
+  sel.disabled = own;
+  sel.title = own ? `the layout has its own swizzle, ${data.swizzle}` : "";
 }
 
 // -- building the views -----------------------------------------------------------------
@@ -183,6 +208,7 @@ async function showLayout(text, shape, dtype, elements, label) {
   $("preset").value = ""; state.preset = null; state.axisOrder = null; renderParams(rebuildPreset);
   $("layout").value = text;
   $("shape").value = shape.join(",");
+  state.shapeAuto = false;
   $("dtype").value = dtype || "";
   $("swizzle").value = "none";
   state.lastEdit = null;
@@ -254,6 +280,7 @@ async function load(u) {
     $("preset").value = u.preset || "";
     $("layout").value = u.layout;
     $("shape").value = u.shape || "";
+    state.shapeAuto = false;
     $("dtype").value = u.dtype || "";
     $("swizzle").value = u.swizzle || "none";
     await update({ select: u.select, color: u.color });
@@ -272,7 +299,7 @@ function wire() {
     $("preset").value = ""; state.preset = null; state.axisOrder = null; renderParams(rebuildPreset); scheduleUpdate();
   };
   $("layout").addEventListener("input", toCustom);
-  $("shape").addEventListener("input", toCustom);
+  $("shape").addEventListener("input", (ev) => { state.shapeAuto = false; toCustom(ev); });
   $("analysis").addEventListener("click", onAnalysisClick);
   $("convert").addEventListener("click", onConvertClick);
   $("convert").addEventListener("toggle", (ev) => convertToggled(ev.target), true);

@@ -27,11 +27,13 @@ export function codegenRequest() {
   return panel.open ? { lang: panel.lang, inverse: panel.inverse } : null;
 }
 
-// fill the code for the drawn layout from an answer carried by /api/layout (when open)
+// fill the code for the drawn layout from an answer carried by /api/layout (when open and
+// asked for the options the panel has now; else the panel asks for them)
 export function showCodegen() {
   const d = state.data;
   const r = d && d.panels && d.panels.codegen;
-  if (!r) { fetchCodegen(state.seq); return; }
+  if (!r || r.lang !== panel.lang || r.inverse !== panel.inverse) { fetchCodegen(state.seq); return; }
+  panel.asked++;  // an answer to an earlier question, still on its way, is now stale
   paint(d, r);
 }
 
@@ -48,10 +50,13 @@ function paint(d, r) {
   hooks.codegenFor = `${d.layout}|${r.lang}|${r.inverse}`;
 }
 
-// fetch the code for the drawn layout (the panel was opened, or its options changed)
+// fetch the code for the drawn layout (the panel was opened, or its options changed).
+// Answers may come back in any order (a refused inverse is quicker than generated code):
+// only the answer to the latest question is shown, never an earlier one arriving late.
 export async function fetchCodegen(seq) {
   const d = state.data, box = pre();
   panel.code = null;
+  const asked = ++panel.asked;
   if (!panel.open || !d || !box) return;
   if (d.too_large) { box.textContent = "(the layout is not drawn: see above)"; return; }
   box.textContent = "…";
@@ -59,10 +64,12 @@ export async function fetchCodegen(seq) {
   try {
     r = await postJSON("/api/codegen", { ...drawnRequest(d), lang: panel.lang, inverse: panel.inverse });
   } catch (err) {
-    if (seq === state.seq) box.textContent = `No code: ${err.message}`;
+    if (seq === state.seq && asked === panel.asked) box.textContent = `No code: ${err.message}`;
     return;
+  } finally {
+    hooks.codegenAnswers = (hooks.codegenAnswers || 0) + 1;
   }
-  if (seq !== state.seq) return;
+  if (seq !== state.seq || asked !== panel.asked) return;
   paint(d, r);
 }
 

@@ -1,6 +1,5 @@
 // Export the current views (SVG, PNG) and the layout as a Python snippet.
 import { drawnRequest, postJSON } from "./api.js";
-import { LABEL_PX, labelStep } from "./gridtext.js";
 import { connectorEnds } from "./selection.js";
 import { LIGHT } from "./theme.js";
 import { unravel } from "./util.js";
@@ -77,7 +76,7 @@ function gridView(g) {
     header: g.header, size: [g.width, g.height], gaps: g.gaps(),
     rows: runs(Array.from(g.rowY.subarray(0, s.nrows + 1))), cols: runs(Array.from(g.colX.subarray(0, s.ncols + 1))),
     tiles: Array.from(g.tileX, (x, t) => [x, g.tileY[t]]),
-    steps: [labelStep(g.ch, LABEL_PX + 2), g.colStep()],
+    steps: [g.rowStep(), g.colStep()],
     heads: g.header ? Array.from(g.tileX, (x, t) => (g.tileY[t] >= 14 ? g.headForm(ctx, t, g.width)[0] : 0)) : [],
     ring: runs(hl ? ringKeys(hl.cells) : []), primary: hl ? hl.primary : -1, whole: !!(hl && hl.wholeCells),
   };

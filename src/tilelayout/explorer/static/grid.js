@@ -57,6 +57,7 @@ export class Grid {
     this.fitted = true;
     this.aspect = null;  // width / height of a (sub-)cell; chosen by fit(), kept by zoom
     this.hl = null;
+    this._heads = null;  // whether every tile label fits, for a tile width (gridpaint.js)
     this.fns = null;
     this.box = [400, 300];
   }

@@ -5,7 +5,22 @@
 export const DPR = () => Math.max(1, Math.min(3, window.devicePixelRatio || 1));
 export const MIN_CELL = 1;
 export const GAP_T = 10;       // between tiles
-const SCROLLBAR = 16;   // reserved when one direction overflows
+
+// the width of a scroll bar in css px: 0 where scroll bars overlay the content (macOS,
+// phones, headless Chromium), about 15 for classic ones (Windows, most Linux desktops).
+// Measured once per device pixel ratio (a browser zoom changes it).
+const bars = new Map();
+export function scrollbarSize() {
+  const dpr = window.devicePixelRatio || 1;
+  if (!bars.has(dpr)) {
+    const probe = document.createElement("div");
+    probe.style.cssText = "position:absolute;left:-9999px;top:0;width:100px;height:100px;overflow:scroll";
+    document.body.appendChild(probe);
+    bars.set(dpr, Math.max(0, probe.offsetWidth - probe.clientWidth));
+    probe.remove();
+  }
+  return bars.get(dpr);
+}
 
 // start offsets of n mixed-radix positions (radices outer -> inner) with a gap at every
 // boundary of an outer digit; gaps shrink for inner levels
@@ -83,18 +98,28 @@ export const geometry = {
     const [w, h] = this.size(cell, k, this.aspect ?? 1);
     this.width = Math.ceil(w);
     this.height = Math.ceil(h);
-    // the visible box: the content, or the box with scroll bars when it does not fit
+    // the visible box: the content, or the box with scroll bars when it does not fit (a
+    // scroll bar for one direction takes room from the other, which may then overflow too)
     const [bw, bh] = this.box;
-    const overX = this.width > bw, overY = this.height > bh;
-    const vw = Math.min(bw, this.width + (overY ? SCROLLBAR : 0));
-    const vh = Math.min(bh, this.height + (overX ? SCROLLBAR : 0));
+    const bar = scrollbarSize();
+    let overX = this.width > bw, overY = this.height > bh;
+    overX = overX || (overY && this.width > bw - bar);
+    overY = overY || (overX && this.height > bh - bar);
+    const vw = Math.min(bw, this.width + (overY ? bar : 0));
+    const vh = Math.min(bh, this.height + (overX ? bar : 0));
     const { scroll, sizer, stick } = this.els;
+    // the canvases keep their last size until they are resized below: take them out of the
+    // measurement (a canvas larger than the new box would overflow it, and the scroll bars
+    // that brings would take the last row and column's room from the grid)
+    stick.style.width = "0px";
+    stick.style.height = "0px";
     scroll.style.width = `${Math.ceil(vw)}px`;
     scroll.style.height = `${Math.ceil(vh)}px`;
     sizer.style.width = `${this.width}px`;
     sizer.style.height = `${this.height}px`;
-    this.vw = Math.max(1, scroll.clientWidth || Math.floor(vw - (overY ? SCROLLBAR : 0)));
-    this.vh = Math.max(1, scroll.clientHeight || Math.floor(vh - (overX ? SCROLLBAR : 0)));
+    // what the grid really has: the scroll box's client area (scroll bars taken off)
+    this.vw = Math.max(1, scroll.clientWidth || Math.floor(vw - (overY ? bar : 0)));
+    this.vh = Math.max(1, scroll.clientHeight || Math.floor(vh - (overX ? bar : 0)));
     stick.style.width = `${this.vw}px`;
     stick.style.height = `${this.vh}px`;
     for (const c of [this.canvas, this.overlay]) {

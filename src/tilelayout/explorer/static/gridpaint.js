@@ -1,7 +1,7 @@
 // Grid painting: the visible region's tiles, cells and their texts, and the frozen
 // row / column label bands. Methods of Grid (grid.js); `this` is the grid.
 import { DPR, GAP_T } from "./gridgeometry.js";
-import { HEAD_FONT, LABEL_FONT, LABEL_PX, LINE_HEIGHT, labelStep } from "./gridtext.js";
+import { HEAD_FONT, LABEL_FONT, LABEL_PX, LINE_HEIGHT } from "./gridtext.js";
 import { state } from "./state.js";
 
 export const painting = {
@@ -21,16 +21,38 @@ export const painting = {
   gaps() { return [this.ch >= 6 ? 1 : 0, this.sw >= 10 ? 1 : 0]; },
 
   // the name tile t gets in a region whose right edge is at `right`: [1, its label],
-  // [2, its short label] when only that fits, [0, ""] when neither does (ctx: HEAD_FONT)
+  // [2, its short label] when only that fits, [0, ""] when neither does (ctx: HEAD_FONT).
+  // One rule for the grid, so that neighbours read alike: every tile its label ("warpid 5")
+  // when every label fits its tile, else the first tile of each row of tiles its label
+  // (it names the axis) and the others their short one ("warpid 5", "6", "9", "10").
   headForm(ctx, t, right) {
     const s = this.spec;
-    const room = Math.min(this.tileW + GAP_T - 4, right - this.tileX[t]);
     ctx.font = HEAD_FONT;
     const label = s.tileLabel(t);
     if (!label) return [0, ""];
-    if (ctx.measureText(label).width <= room) return [1, label];
+    const room = (u, r) => Math.min(this.tileW + GAP_T - 4, r - this.tileX[u]);
+    const full = this._allHeadsFit(ctx, room) || this._firstInTileRow(t);
+    if (full && ctx.measureText(label).width <= room(t, right)) return [1, label];
     const short = s.tileShort ? s.tileShort(t) : "";
-    return short && ctx.measureText(short).width <= room ? [2, short] : [0, ""];
+    return short && ctx.measureText(short).width <= room(t, right) ? [2, short] : [0, ""];
+  },
+
+  // whether every tile's label fits its tile in the whole grid (kept for the layout)
+  _allHeadsFit(ctx, room) {
+    const at = `${this.tileW},${this.width}`;
+    if (this._heads && this._heads.at === at) return this._heads.all;
+    let all = true;
+    for (let u = 0; u < this.spec.ntiles && all; u++) {
+      all = ctx.measureText(this.spec.tileLabel(u)).width <= room(u, this.width);
+    }
+    this._heads = { at, all };
+    return all;
+  },
+
+  _firstInTileRow(t) {
+    const s = this.spec;
+    const i = s.mesh ? s.mesh.place(t)[0] : Math.floor(t / this.perRow);
+    return this.tileInRow(i) === t;
   },
 
   // the drawing functions without painting (fit() needs the text to size the cells)
@@ -145,7 +167,7 @@ export const painting = {
     ctx.fillStyle = th.label;
     const half = LABEL_PX / 2;
     if (s.rowLabel) {
-      const step = labelStep(this.ch, LABEL_PX + 2);
+      const step = this.rowStep();
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";
       for (let i = 0; i < this.tileRows; i++) {

@@ -124,6 +124,9 @@ export const textFitting = {
   // power-of-two subsample
   colStep() { return labelStep(this.cw, this.colLabelW + 3); },
 
+  // row labels: every one when a row is a label high (and 2 px), else a subsample
+  rowStep() { return labelStep(this.ch, LABEL_PX + 2); },
+
   // Texts that overlap each other, leave the canvas, or leave their cell, in the last paint
   // (this.audit must have been set before it): [] when every text is readable.
   textProblems() {

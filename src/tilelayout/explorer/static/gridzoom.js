@@ -1,7 +1,7 @@
 // Grid zoom: the cell size that fits a box (fit), the cells' aspect (widen), tiles per row
 // for a chosen zoom (wrap), laying out for a box (setBox) and scrolling a cell into view.
 // Methods of Grid (grid.js); `this` is the grid.
-import { MIN_CELL } from "./gridgeometry.js";
+import { MIN_CELL, scrollbarSize } from "./gridgeometry.js";
 import { TEXT_CELL } from "./gridtext.js";
 
 export const MAX_FIT = 36;
@@ -23,7 +23,7 @@ export const zoom = {
   // Wrapped tiles prefer a count per row that divides the number of tiles (full rows,
   // 8 tiles as 2 x 4, not 3 + 3 + 2) unless another count gives clearly bigger cells.
   // Then the cells are widened into spare width when their labels need it (widen()):
-  // {c: height, k, a: aspect, w, h}.
+  // {c: height, k, a: aspect, w, h, visible, rows: every row in view}.
   fit(boxW, boxH) {
     const s = this.spec;
     const a0 = s.aspect || 1;  // a fixed aspect (narrow bank-word halves), else square first
@@ -35,7 +35,9 @@ export const zoom = {
     const a = s.aspect || this.widen(best.c, best.k, boxW);
     const [w, h] = a === 1 ? [best.w, best.h] : this.size(best.c, best.k, a);
     const visible = Math.min(1, boxW / w) * Math.min(1, boxH / h);
-    return { ...best, a, w, h, visible };
+    // every row in view (the columns may scroll, under a scroll bar)
+    const rows = h <= boxH - (w > boxW ? scrollbarSize() : 0);
+    return { ...best, a, w, h, visible, rows };
   },
 
   // The aspect (width / height) of cells of height c with k tiles per row in a box boxW

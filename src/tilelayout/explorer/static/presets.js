@@ -23,6 +23,7 @@ export function applyPresetEntry(p, onParamChange) {
   $("preset").value = p.name;
   $("layout").value = p.layout;
   $("shape").value = p.shape.join(",");
+  state.shapeAuto = false;
   $("dtype").value = p.dtype || "";
   $("swizzle").value = p.swizzle || "none";
   $("info").title = p.doc || "";
@@ -37,6 +38,8 @@ export function applyPresetEntry(p, onParamChange) {
 export function renderParams(onChange) {
   const box = $("params");
   const p = state.preset;
+  // one dtype control per page: a preset's own dtype parameter replaces the page's
+  $("dtype").closest(".ctl").hidden = !!(p && p.params.some((prm) => prm.name === "dtype"));
   if (!p) { box.hidden = true; box.innerHTML = ""; return; }
   const widgets = p.params.map((prm) => {
     const id = `param-${prm.name}`;

@@ -14,6 +14,7 @@ export const state = Object.seal({
   renders: 0,
   timings: {},
   shapeIgnored: null,    // why the shape field was ignored for the drawn layout, or null
+  shapeAuto: false,      // the shape field holds the layout's own shape, filled in by the page
   // editing (app.js, presets.js)
   preset: null,          // the registry preset entry whose parameters the widgets show
   presetDoc: "",         // its doc line
@@ -35,7 +36,8 @@ export const state = Object.seal({
   analysis: null,        // last /api/analysis answer (panels.js)
   convert: null,         // last /api/convert answer (panels.js)
   convertOpen: false,    // "in other tools" opened (convert.js)
-  codegen: { open: false, lang: "python", inverse: false, code: null },  // codegen.js
+  // codegen.js; asked: counts the questions asked (only the latest one's answer is shown)
+  codegen: { open: false, lang: "python", inverse: false, code: null, asked: 0 },
   move: { result: null, stage: 0 },  // the "move data" panel: last plan, stage shown (movedata.js)
   moveView: { mode: null, dst: null, dtype: null, stage: 0 },  // its URL state (movestages.js)
 });

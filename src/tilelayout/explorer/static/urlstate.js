@@ -13,7 +13,7 @@ export function writeURL() {
     for (const prm of state.preset.params) q.set(`p.${prm.name}`, prm.text);
   }
   q.set("layout", $("layout").value);
-  if ($("shape").value && !state.shapeIgnored) q.set("shape", $("shape").value);
+  if ($("shape").value && !state.shapeIgnored && !state.shapeAuto) q.set("shape", $("shape").value);
   if ($("dtype").value) q.set("dtype", $("dtype").value);
   if ($("swizzle").value && $("swizzle").value !== "none") q.set("swizzle", $("swizzle").value);
   if (state.color) q.set("color", state.color);

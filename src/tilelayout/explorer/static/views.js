@@ -1,6 +1,7 @@
 // The two views on screen: their grids, the box each gets (side by side or stacked), zoom
 // and panning. Geometry lives in grid.js; what is drawn comes from the drawing model.
 import { Grid, ZOOM_STEPS, MIN_CELL, MAX_FIT } from "./grid.js";
+import { scrollbarSize } from "./gridgeometry.js";
 import { logicalSpec, physicalSpec } from "./model.js";
 import { applySelection } from "./selection.js";
 import { state, hooks } from "./state.js";
@@ -40,6 +41,9 @@ export function paintBoth() {
   state.model.pgrid.paint();
 }
 
+// the physical view is shared memory as lines x banks
+const lineBank = () => state.data.physical.kind === "smem";
+
 // the grids' boxes stacked in full width wT and total height avail (both views' chrome
 // taken off): the largest cell at which both fit, the spare height to the view whose cells
 // grow more; when they do not both fit, half each
@@ -50,33 +54,66 @@ function stackedBoxes(m, wT, avail) {
   const aL = m.lgrid.spec.aspect || 1, aP = m.pgrid.spec.aspect || 1;
   let at = null;
   for (const c of steps) {
-    const [wl, hl] = m.lgrid.size(c, 1, aL);
-    const [wp, hp] = m.pgrid.size(c, m.pgrid.wrap(c, wT, aP), aP);
+    // (neither grid is fitted below its own least cell: fit() keeps it there)
+    const cl = Math.max(c, m.lgrid.minFit), cp = Math.max(c, m.pgrid.minFit);
+    const [wl, hl] = m.lgrid.size(cl, 1, aL);
+    const [wp, hp] = m.pgrid.size(cp, m.pgrid.wrap(cp, wT, aP), aP);
     if (wl <= wT && wp <= wT && hl + hp <= avail) { at = { c, hl, hp }; break; }
   }
   if (!at) {
-    // at their smallest cells: a view that needs less than half gets what it needs, the
+    // at their smallest cells: the line x bank view what it needs when the logical view
+    // keeps a useful box; else a view that needs less than half gets what it needs, the
     // other the rest; else half each
     const fl = m.lgrid.minFit, fp = m.pgrid.minFit;
     // (with room for a horizontal scroll bar when the grid is wider than the box)
     const need = (g, c, a) => {
       const [w, h] = g.size(c, g === m.pgrid ? g.wrap(c, wT, a) : 1, a);
-      return h + 2 + (w > wT ? 16 : 0);
+      return h + 2 + (w > wT ? scrollbarSize() : 0);
     };
     const nL = need(m.lgrid, fl, aL), nP = need(m.pgrid, fp, aP);
     const half = Math.floor(avail / 2);
-    const hl = nL <= half ? nL : nP <= half ? avail - nP : half;
+    // (the line x bank view's lines are the pattern a swizzle makes)
+    const banks = lineBank() && nP <= avail - Math.min(nL, MIN_BOX);
+    const hl = banks ? avail - nP : nL <= half ? nL : nP <= half ? avail - nP : half;
     return { c: 0, hl: Math.max(Math.min(nL, MIN_BOX), Math.min(hl, avail - Math.min(nP, MIN_BOX))) };
   }
   const growL = m.lgrid.fit(wT, avail - at.hp).c, growP = m.pgrid.fit(wT, avail - at.hl).c;
   return { c: at.c, hl: growL > growP ? avail - at.hp : at.hl };
 }
 
+// Side by side or stacked for a height H of both views (px, chrome included): the fitted
+// cells both ways and the choice. When everything fits both ways: stacked only when that
+// gives clearly bigger cells. When not (the cells stop at their readable minimum and the
+// views scroll): the arrangement that shows more of the view that shows least.
+// ch: each view's titles, caption and legend, side by side and stacked (measured).
+function plan(m, W, H, gap, ch, keep = null) {
+  const pad = 22; // view padding + border
+  const wS = Math.floor((W - gap) / 2) - pad;
+  const wT = W - pad;
+  const avail = H - ch.Ls - ch.Ps - gap;
+  const fL = m.lgrid.fit(wS, H - ch.L), fP = m.pgrid.fit(wS, H - ch.P);
+  const st = stackedBoxes(m, wT, avail);
+  const sL = m.lgrid.fit(wT, st.hl), sP = m.pgrid.fit(wT, avail - st.hl);
+  const sideAll = fL.visible >= 1 && fP.visible >= 1, stackAll = sL.visible >= 1 && sP.visible >= 1;
+  let stacked;
+  if (keep !== null) stacked = keep;
+  else if (W - gap < 2 * 300) stacked = true;
+  else if (sideAll && stackAll) stacked = Math.min(sL.raw, sP.raw) >= 1.25 * Math.min(fL.raw, fP.raw);
+  else if (stackAll !== sideAll) stacked = stackAll;
+  else stacked = Math.min(sL.visible, sP.visible) > 1.1 * Math.min(fL.visible, fP.visible);
+  const [l, ph] = stacked ? [sL, sP] : [fL, fP];
+  return { H, wS, wT, avail, fL, fP, sL, sP, st, stacked, rows: l.rows && ph.rows, prows: ph.rows };
+}
+
 // Side by side or stacked views, and the box each grid gets, so that cells are as large as
-// the window allows (up to MAX_FIT px). When everything fits both ways: stacked only when
-// that gives clearly bigger cells. When not (the cells stop at their readable minimum and
-// the views scroll): the arrangement that shows more of the view that shows least.
-// Zoomed views keep their cell size.
+// the window allows (up to MAX_FIT px), for the height below the page's controls and
+// notes. When that does not show every row of both views (the cells stop at their
+// readable minimum and the views would scroll) but the window's height under the sticky
+// controls does, the views take the least height that shows every row (the page then
+// scrolls the notes above them away under the controls: all 8 lines of a swizzle pattern
+// at once rather than 5 in a scroll box); when no height shows every row of both, every
+// line of the line x bank view. A window too short for sticky controls scrolls the page
+// anyway: there each view may be as high as the window. Zoomed views keep their cell size.
 export function arrange() {
   const m = state.model;
   if (!m) return;
@@ -85,41 +122,56 @@ export function arrange() {
   const gap = parseFloat(cs.columnGap) || 12;
   const W = views.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
   const top = views.getBoundingClientRect().top + window.scrollY;
+  const padY = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + 4;
   // the height below the controls, but at least MIN_VIEWS_H (a short window scrolls the page)
-  const H = Math.max(MIN_VIEWS_H, window.innerHeight - top - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 4);
-  const pad = 22; // view padding + border
+  const H = Math.max(MIN_VIEWS_H, window.innerHeight - top - padY);
+  // the window's height under the sticky controls (all of it when they scroll away)
+  const controls = $("controls");
+  const under = getComputedStyle(controls).position === "sticky" ? controls.offsetHeight : 0;
+  const winH = window.innerHeight - under - padY;
+  // a short window scrolls the page: there the views may each be as high as the window
+  const Hmax = Math.max(H, under ? winH : 2 * winH);
   // each view's titles, caption and legend: measured both ways (they wrap differently)
   const chrome = (v) => $(`${v}-view`).offsetHeight - $(`${v}-scroll`).offsetHeight + 2;
   const was = views.classList.contains("stacked");
   views.classList.add("stacked");
-  const cLs = chrome("logical"), cPs = chrome("physical");
+  const ch = { Ls: chrome("logical"), Ps: chrome("physical") };
   views.classList.remove("stacked");
-  const cL = chrome("logical"), cP = chrome("physical");
+  ch.L = chrome("logical"); ch.P = chrome("physical");
   views.classList.toggle("stacked", was);
-  const wS = Math.floor((W - gap) / 2) - pad;
-  const wT = W - pad;
-  const avail = H - cLs - cPs - gap;
-  const fL = m.lgrid.fit(wS, H - cL), fP = m.pgrid.fit(wS, H - cP);
-  const st = stackedBoxes(m, wT, avail);
-  const sL = m.lgrid.fit(wT, st.hl), sP = m.pgrid.fit(wT, avail - st.hl);
-  const sideAll = fL.visible >= 1 && fP.visible >= 1, stackAll = sL.visible >= 1 && sP.visible >= 1;
-  let stacked;
-  if (W - gap < 2 * 300) stacked = true;
-  else if (sideAll && stackAll) stacked = Math.min(sL.raw, sP.raw) >= 1.25 * Math.min(fL.raw, fP.raw);
-  else if (stackAll !== sideAll) stacked = stackAll;
-  else stacked = Math.min(sL.visible, sP.visible) > 1.1 * Math.min(fL.visible, fP.visible);
+  const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
+  let p = plan(m, W, H, gap, ch);
+  // each view no higher than the window (it can be seen whole)
+  const inWindow = (q) => (q.stacked ? Math.max(q.st.hl + ch.Ls, q.avail - q.st.hl + ch.Ps) <= winH
+    : q.H <= Math.max(H, winH));
+  // (in the arrangement chosen for H: a taller one does not turn two views that both
+  // scroll sideways into narrower halves)
+  const top2 = plan(m, W, Hmax, gap, ch, p.stacked);
+  // every row of both views, else every line of the line x bank view
+  const goal = top2.rows ? "rows" : lineBank() && top2.prows ? "prows" : null;
+  if (goal && !p[goal] && !zl && !zp && Hmax > H) {
+    let lo = H, hi = Hmax;  // the least height that shows them
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (plan(m, W, mid, gap, ch, p.stacked)[goal]) hi = mid; else lo = mid;
+    }
+    const q = plan(m, W, hi, gap, ch, p.stacked);
+    if (inWindow(q)) p = q;
+  }
+  const { stacked, wS, wT, avail, fL, fP, sL, sP, st } = p;
   views.classList.toggle("stacked", stacked);
   const brief = (f) => ({ c: f.c, raw: f.raw, visible: f.visible, w: f.w, h: f.h });
-  hooks.arrangement = { stacked, W, H, avail, side: [brief(fL), brief(fP)], stack: [brief(sL), brief(sP)], hl: st.hl };
+  hooks.arrangement = {
+    stacked, W, H: p.H, below: H, avail, side: [brief(fL), brief(fP)], stack: [brief(sL), brief(sP)], hl: st.hl,
+  };
   let boxL, boxP;
-  const zl = state.zoom.logical !== null, zp = state.zoom.physical !== null;
   if (stacked) {
     let hl = st.hl;
     if (zl || zp) {
       // a zoomed view gets what its content needs, up to at least half of the height
       // (it scrolls); the other keeps its fitted box when it can and re-fits
       const half = Math.floor(avail / 2);
-      const need = (g, c) => Math.ceil(g.size(c, g.wrap(c, wT, g.aspect ?? 1))[1]) + 16;
+      const need = (g, c) => Math.ceil(g.size(c, g.wrap(c, wT, g.aspect ?? 1))[1]) + scrollbarSize() + 1;
       const nL = zl ? need(m.lgrid, state.zoom.logical) : 0;
       const nP = zp ? need(m.pgrid, state.zoom.physical) : 0;
       if (zl && zp) hl = nL + nP <= avail || nL < half ? nL : nP < half ? avail - nP : half;
@@ -129,8 +181,8 @@ export function arrange() {
     boxL = [wT, hl];
     boxP = [wT, avail - hl];
   } else {
-    boxL = [wS, H - cL];
-    boxP = [wS, H - cP];
+    boxL = [wS, p.H - ch.L];
+    boxP = [wS, p.H - ch.P];
   }
   m.boxes = { logical: boxL, physical: boxP };
   m.lgrid.setBox(...boxL, state.zoom.logical);

@@ -87,7 +87,7 @@ def _drawn(req: Mapping[str, Any]) -> dict[str, Any]:
     r = layout.replica_count
     out: dict[str, Any] = {
         "layout": str(layout),
-        "text": str(layout.tile if mode != "none" and isinstance(layout, ComposeLayout)
+        "text": str(layout.tile_layout if mode != "none" and isinstance(layout, ComposeLayout)
                     else layout),
         "swizzle": str(layout.swizzle) if isinstance(layout, ComposeLayout) else None,
         "swizzle_mode": mode, "dtype": dtype, "shape": list(shape), "size": n, "replicas": r,

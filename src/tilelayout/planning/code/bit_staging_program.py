@@ -30,9 +30,16 @@ from ..mechanisms.staging.instructions import matrix_access
 from ..model.bits import ThreadBits
 from ..model.placement import WARP
 from ..model.threads import RegisterFile
-from .staging import Access, StagingProgram, matrix_registers, op_name, registers
+from .staging import (
+    Access,
+    StagingProgram,
+    crosses_warps,
+    matrix_registers,
+    op_name,
+    registers,
+)
 
-_MECHANISMS = ("staging",)
+_MECHANISMS = ("staging", "shared-memory")
 
 
 def _table(tb: ThreadBits, threads: int) -> np.ndarray:
@@ -95,8 +102,13 @@ def from_bits(program, plan, threads: int) -> StagingProgram:
                               f"{per_warp} {acc.instruction} per warp, the plan "
                               f"{acc.per_warp}; please report it")
         sides.append(out)
-    return StagingProgram(8 * eb, tuple(sides[0]), tuple(sides[1]), bs.passes, "bar.sync",
-                          bs.bytes, take)
+    barrier = "bar.warp.sync" if plan.costs.get("barrier_instruction") == "bar.warp.sync" \
+        else "bar.sync"
+    out = StagingProgram(8 * eb, tuple(sides[0]), tuple(sides[1]), bs.passes, barrier,
+                         bs.bytes, take)
+    if barrier == "bar.warp.sync" and crosses_warps(out, threads):
+        out = StagingProgram(8 * eb, out.store, out.load, bs.passes, "bar.sync", bs.bytes, take)
+    return out
 
 
 def _per_warp(accs: list[Access], threads: int) -> int:

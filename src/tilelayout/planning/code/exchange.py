@@ -31,8 +31,8 @@ import numpy as np
 
 from ...core.frozen import freeze_fields
 from ..mechanisms.shuffle.byte_permute import BytePermute
-from ..model.machine import Route
 from ..model.placement import WARP
+from ..model.routing import Route
 
 
 def per_word(bits: int) -> int:

@@ -27,8 +27,11 @@ import numpy as np
 from ...core.dtypes import dtype_bits
 from ...core.errors import LayoutError
 from ...core.frozen import freeze_fields
+from ..lane_exchange import lane_exchange
 from ..model.bits import ThreadBits
 from ..model.placement import WARP, Placement, place
+from ..model.routing import Route
+from ..problem.targeting import resolve_target
 from . import exchange as exchange_mod
 from . import staging as staging_mod
 from .bit_staging_program import from_bits
@@ -107,7 +110,7 @@ def program_of(plan) -> ConversionProgram:
     ex = st = None
     tma = tma_program(plan) if plan.tma is not None else None
     bit_program = getattr(plan, "_bits", None)
-    if bit_program is not None:
+    if bit_program is not None and bit_program.staging is not None:
         st = from_bits(bit_program, plan, threads)
         mechanism = "shared-memory"
     elif plan.mechanism == "shared-memory":
@@ -116,7 +119,10 @@ def program_of(plan) -> ConversionProgram:
                                     == "bar.warp.sync")
         mechanism = "shared-memory"
     else:
-        ex = exchange_mod.from_route(plan._route, threads)
+        route = plan._route
+        if getattr(route, "warp_exchange", False):
+            route = scheduled(route, plan)
+        ex = exchange_mod.from_route(route, threads)
         mechanism = plan.mechanism if plan.mechanism != "warp-shuffle" or ex.rounds else \
             "registers"
         if plan.kind == "none":
@@ -131,6 +137,17 @@ def program_of(plan) -> ConversionProgram:
                              st, tma, smem, align, src_units, dst_units)
     check(prog)
     return prog
+
+
+def scheduled(route: Route, plan) -> Route:
+    """A lane exchange found on bits (its route names only each value's holder) with the
+    shuffle rounds of the element planner for the same exchange
+    (:func:`~tilelayout.planning.lane_exchange.lane_exchange`): the bit transpositions'
+    own code is not written yet, so the code moves the values by these rounds."""
+    out = lane_exchange(route, plan.dtype, 0, resolve_target(plan.target))
+    if out.route is None or (out.route.shuffle is None and out.route.byte_permute is None):
+        raise NoCodeError("internal: no shuffle rounds for this lane exchange found on bits")
+    return out.route
 
 
 def run(prog: ConversionProgram, src_units: np.ndarray) -> np.ndarray:

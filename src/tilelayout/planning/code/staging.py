@@ -29,8 +29,8 @@ from ...core.frozen import freeze_fields
 from ..mechanisms.staging.byte_matrix import byte_lane_addresses
 from ..mechanisms.staging.instructions import MatrixAccess
 from ..mechanisms.staging.staging import Side
-from ..model.machine import Route
 from ..model.placement import WARP
+from ..model.routing import Route
 from .exchange import joint_to_real, per_word, unit_bits
 
 #: vector bytes -> the PTX width suffix of st/ld.shared

@@ -36,6 +36,9 @@ LANE_BITS = 5
 #: (``tid = laneid + tid_in_wg + tx + 32*(warpid + wid_in_wg) + 128*wgid``)
 THREAD_SHIFT = MappingProxyType({"laneid": 0, "tid_in_wg": 0, "tx": 0,
                                  "warpid": 5, "wid_in_wg": 5, "wgid": 7})
+#: thread axes with a hardware extent, in bits (32 lanes, 128 threads and 4 warps of a
+#: warpgroup): a layout past it is left to the element planner, which refuses it
+THREAD_BITS = MappingProxyType({"laneid": 5, "tid_in_wg": 7, "wid_in_wg": 2})
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,8 @@ def thread_bits(layout: Layout, shape: Sequence[int] | None = None) -> ThreadBit
     for axis, vectors in bases.items():
         if axis == "m":
             continue
+        if len(vectors) > THREAD_BITS.get(axis, len(vectors)):
+            return None
         for k, vec in enumerate(vectors):
             bit = THREAD_SHIFT[axis] + k
             if bit in tid:

@@ -197,3 +197,11 @@ def dedupe(p: Placement) -> np.ndarray:
     _, first = unique_rows(p.key(0), return_index=True)
     return np.sort(first)
 
+
+def joint_warps(src: Placement, dst: Placement) -> tuple[np.ndarray, np.ndarray]:
+    """One warp numbering for both sides: ``(src rows' warp, dst rows' warp)``."""
+    both = np.concatenate([np.stack([src.device, src.cta, src.warp], 1),
+                           np.stack([dst.device, dst.cta, dst.warp], 1)])
+    _, inv = unique_rows(both, return_inverse=True)
+    inv = inv.reshape(-1)
+    return inv[: src.rows], inv[src.rows:]

@@ -5,7 +5,7 @@ holder of the same element and its level (:data:`~tilelayout.planning.model.plac
 the same register (``none``), the same thread (``registers``), the same warp
 (``warp-shuffle``), the same CTA or device (``shared-memory``), or another device
 (``collective``, where any holder will do: the collective picks). The result is the bare
-:class:`~tilelayout.planning.model.machine.Route` the mechanisms then fill in (shuffle
+:class:`Route` the mechanisms then fill in (shuffle
 rounds, a staging, a collective).
 
 >>> import tilelayout as tl
@@ -18,12 +18,46 @@ rounds, a staging, a collective).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from ...algebra.distinct import unique_rows
-from ..mechanisms.staging.staging import joint_warps
-from .machine import Route
-from .placement import LEVELS, Placement, dedupe
+from ...core.frozen import freeze_fields
+from .placement import LEVELS, Placement, dedupe, joint_warps
+
+
+@dataclass(frozen=True)
+class Route:
+    """Everything :func:`~tilelayout.planning.machine.execute` needs: both placements, the
+    destination rows with their source rows and levels, the warp numbering, and the
+    mechanism's schedule (shuffle rounds, a staging or a collective)."""
+
+    src: Placement
+    dst: Placement
+    dst_rows: np.ndarray  # deduped destination rows
+    gwarp: tuple[np.ndarray, np.ndarray]
+    warps: int
+    level: np.ndarray  # per destination row
+    source: np.ndarray  # per destination row: the chosen source row
+    shuffle: Any = None  # mechanisms.shuffle.shuffle.ShuffleSchedule
+    shuffle_fill: tuple[np.ndarray, ...] | None = None  # per lane-crossing row (lane_exchange)
+    collective: Any = None  # mechanisms.collective.Collective
+    epw: int = 1
+    staging: Any = None  # mechanisms.staging.staging.Staging
+    bits: int = 32
+    #: sub-word values exchanged as whole registers plus byte permutes
+    byte_permute: Any = None  # mechanisms.shuffle.byte_permute.BytePermute
+    #: a lane exchange planned on bits: every destination row reads the holder of its
+    #: element in its own warp (``route.source``), as the exchange's shuffles deliver it
+    warp_exchange: bool = False
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)  # its arrays are read-only through it
+
+
+
 
 
 def levels(ps: Placement, pd: Placement) -> tuple[np.ndarray, np.ndarray]:
@@ -60,7 +94,7 @@ def levels(ps: Placement, pd: Placement) -> tuple[np.ndarray, np.ndarray]:
 def route_between(ps: Placement, pd: Placement, bits: int) -> Route:
     """The bare route from ``ps`` to ``pd`` for ``bits``-bit elements: the deduplicated
     destination rows with their levels and source rows, and one warp numbering for both
-    sides (:func:`~tilelayout.planning.mechanisms.staging.staging.joint_warps`).
+    sides (:func:`~.placement.joint_warps`).
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place

@@ -49,10 +49,11 @@ def test_fp8_d_to_a_is_flashattention3s_permute(src, target):
     assert (c["shuffle_instructions"], c["shuffle_selects"], c["byte_permutes"]) == (8, 8, 8)
     assert "smem_bytes" not in c and p.smem is None
     assert p.execute() == expected(p.dst, p.shape)
-    # shuffles move whole registers: each round every lane reads a quad neighbour
-    for stage in p.stages[:8]:
-        src_lane = np.array(stage.data["src_lane"])
-        assert (src_lane // 4 == LANES // 4).all()
+    # packed 32-bit registers move whole: every lane reads a neighbour in its quad (the
+    # transposition's lane bit and the lane permutation touch lane bits 0 and 1 only)
+    shuffles = [s for s in p.stages if s.what == "shuffle"]
+    assert shuffles and all(s.data.get("lane_bit", 0) < 2 for s in shuffles)
+    assert all(list(s.data["lane_perm"])[2:] == [2, 3, 4] for s in shuffles if "lane_perm" in s.data)
 
 
 def test_values_are_data_not_indices():
@@ -162,8 +163,7 @@ def test_packed_payloads_carry_a_lanes_own_values_as_triton_does():
     C, B = "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "S[(2,4,2,8):(2,1@laneid,1,4@laneid)]"
     p = tl.plan_conversion(C, B, (16, 8), "float16")
     c = p.costs
-    assert (c["shuffle_instructions"], c["shuffle_selects"], c["shuffle_packs"]) == (2, 0, 4)
-    assert "byte_permutes" not in c
-    second = p.stages[1].data["src_lane"][0]
-    assert second[0] == 0  # lane 0 reads itself in round 2
+    assert (c["shuffle_instructions"], c["shuffle_selects"], c["byte_permutes"]) == (2, 0, 4)
+    # packed pairs: two registers of two halves each, read through shfl.sync.idx
+    assert sum(s.what == "shuffle" for s in p.stages) == 2
     assert p.execute() == expected(p.dst, p.shape)

@@ -54,8 +54,10 @@ def test_bit_costs_equal_the_element_model(p, dtype):
 @settings(max_examples=30, deadline=None)
 @given(linear_pair(), st.sampled_from(["float16", "float32"]))
 def test_matrix_costs_equal_the_element_model(p, dtype):
-    """With ldmatrix / stmatrix allowed, the cheapest kind on bits costs what the element
-    model's cheapest kind costs (fewest wavefronts, then instructions)."""
+    """With ldmatrix / stmatrix allowed, the cheapest kind on bits costs no more than the
+    element model's cheapest kind (fewest wavefronts, then instructions): the element
+    model fixes which register pairs into a matrix row, the bit model chooses the one
+    that spreads the rows over the banks (as Triton's row permutation does)."""
     src, dst, n = p
     shape = (1 << n,)
     a, b = tl.parse(src), tl.parse(dst)
@@ -67,7 +69,7 @@ def test_matrix_costs_equal_the_element_model(p, dtype):
         for layout, acc, store in ((a, c.store, True), (b, c.load, False)):
             want = _element_cost(layout, c.buffer, shape, dtype, store,
                                  ("vector", "packed", "matrix"))
-            assert (acc.wavefronts, acc.per_warp * acc.warps) == want, (c.buffer, store)
+            assert (acc.wavefronts, acc.per_warp * acc.warps) <= want, (c.buffer, store)
 
 
 def test_the_triton_candidate_comes_first_and_the_choice_never_loses_to_it():

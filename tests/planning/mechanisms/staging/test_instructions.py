@@ -107,13 +107,14 @@ def test_random_linear_conversions_deliver_and_never_cost_more(p, dtype):
 
 
 def test_32_bit_values_move_as_pairs_through_ldmatrix_and_stmatrix():
-    # the one-warp float32 transpose: 8 stmatrix.x4 + 8 ld.shared.v4 on sm_90, and the
-    # mirror image (8 st.shared.v4 + 8 ldmatrix.x4, Triton's code) on sm_80
+    # the one-warp float32 transpose: 8 st.shared.v4 + 8 ldmatrix.x4 (Triton 3.9's code) or,
+    # where stmatrix exists, its mirror image 8 stmatrix.x4 + 8 ld.shared.v4 at the same cost
     rows, cols = "S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]"
-    for target, store, load in (("sm_90", "stmatrix.x4", "ld.shared.v4.b32"),
-                                ("sm_80", "st.shared.v4.b32", "ldmatrix.x4")):
+    pairs = {"sm_90": {("stmatrix.x4", "ld.shared.v4.b32"), ("st.shared.v4.b32", "ldmatrix.x4")},
+             "sm_80": {("st.shared.v4.b32", "ldmatrix.x4")}}
+    for target, allowed in pairs.items():
         p = tl.plan_conversion(rows, cols, (32, 32), "float32", target=target)
-        assert (p.costs["store_instruction"], p.costs["load_instruction"]) == (store, load)
+        assert (p.costs["store_instruction"], p.costs["load_instruction"]) in allowed
         assert (p.costs["store_requests"], p.costs["load_requests"]) == (8, 8)
         assert p.costs["wavefronts"] == p.costs["ideal_wavefronts"] == 64
         out = p.execute()

@@ -25,7 +25,7 @@ worse than Triton's on any count.
 >>> cols = ThreadBits((32, 64, 128), (1, 2, 4, 8, 16), (), 8)
 >>> s = best(candidates(rows, cols, 2, stmatrix=False, ldmatrix=True))
 >>> s.store.instruction, s.load.instruction, s.wavefronts, s.bytes
-('st.shared.v4.b32', 'ldmatrix.x4.trans', 8, 512)
+('st.shared.b32', 'ldmatrix.x4.trans', 8, 512)
 """
 
 from __future__ import annotations
@@ -274,12 +274,17 @@ def _phase_lanes(nbytes: int) -> int:
 def vector_choices(src: ThreadBits, dst: ThreadBits, elem_bytes: int) -> list[tuple[int, ...]]:
     """The vector bases worth trying, widest first: element bits both sides hold in
     registers (the common vector), optionally extended by one side's registers that
-    are the other side's lanes (that side's vector grows; the other's lanes then read
-    consecutive elements). At most 16 bytes per side."""
+    are the other side's lanes or warps (that side's vector grows; the other side's
+    lanes or warps then move consecutive parts of it). At most 16 bytes per side."""
     cap = (WIDEST // elem_bytes).bit_length() - 1
     common = [r for r in src.reg if r and r in set(dst.reg)]
-    grow_src = [r for r in src.reg if r and r not in common and r in set(dst.lane)]
-    grow_dst = [r for r in dst.reg if r and r not in common and r in set(src.lane)]
+
+    def grow(side: ThreadBits, other: ThreadBits) -> list[int]:
+        lanes = [r for r in side.reg if r and r not in common and r in set(other.lane)]
+        warps = [r for r in side.reg if r and r not in common and r in set(other.warp)]
+        return lanes + warps
+
+    grow_src, grow_dst = grow(src, dst), grow(dst, src)
     out: list[tuple[int, ...]] = []
     for j in range(min(len(common), cap), -1, -1):
         base = tuple(common[:j])
@@ -317,6 +322,25 @@ def _synthesized(src: ThreadBits, dst: ThreadBits, elem_bytes: int) -> list[BitB
     return out
 
 
+def in_passes(buf: BitBuffer, src: ThreadBits, dst: ThreadBits) -> list[BitBuffer]:
+    """``buf`` moved in more passes through a smaller buffer: its highest address bits
+    that both sides hold in registers become pass bits, one at a time (each halves the
+    buffer and adds two barriers; every instruction and wavefront stays the same, as
+    each pass moves the same registers of every thread)."""
+    both = set(src.reg) & set(dst.reg)
+    address = list(buf.address)
+    reps = list(buf.reps)
+    out = []
+    for i in reversed(range(len(address))):
+        if address[i] not in both or i < len(address) - 1 and address[i + 1:] and \
+                any(a not in both for a in address[i + 1:]):
+            continue  # only the top bits: the buffer stays one contiguous block
+        reps = [address[i]] + reps
+        address = address[:i]
+        out.append(BitBuffer(tuple(address), tuple(reps), buf.name + " in passes"))
+    return out
+
+
 def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: bool,
                ldmatrix: bool, order: Sequence[int] | None = None) -> list[BitStaging]:
     """The stagings worth costing for ``src -> dst`` (register layouts, any broadcast
@@ -342,6 +366,7 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
                 pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)]
     buffers.append(_from_triton(plain(ts, td, 8 * elem_bytes, n), back, "triton ld/st"))
     buffers += _synthesized(s, d, elem_bytes)
+    buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
     out, seen = [], set()
     for buf in buffers:
         if (buf.address, buf.reps) in seen:
@@ -370,8 +395,11 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
     choice) in wavefronts, bytes and instructions per warp -- and within ``budget``
     bytes when one is given -- the first by :meth:`BitStaging.key`."""
     pool = list(options)
-    if budget is not None:
-        pool = [o for o in pool if o.bytes <= budget] or pool
+    if budget is not None:  # any staging within the budget: fewest wavefronts first
+        within = [o for o in pool if o.bytes <= budget]
+        if within:
+            return min(within, key=lambda o: (o.wavefronts, o.instructions, o.bytes))
+        return min(pool, key=lambda o: o.bytes)
     if reference is not None:
         ok = [o for o in pool if o.wavefronts <= reference.wavefronts and o.bytes <= reference.bytes
               and o.instructions <= reference.instructions]
@@ -379,4 +407,5 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
     return min(pool, key=BitStaging.key)
 
 
-__all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "side_access"]
+__all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "in_passes",
+           "side_access", "vector_choices"]

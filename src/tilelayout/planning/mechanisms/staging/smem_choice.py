@@ -36,10 +36,19 @@ from ....core.errors import LayoutError
 from ....core.shape import Shape
 from ...problem.operands import resolve
 from ...problem.targeting import TargetChoice
-from ..tma import TmaBoxes, endpoint, is_endpoint, thread_side, tma_candidates, worst_of
 from .access import AccessReport, check_tile, no_access
 from .costing import Costed, Sides, best, cost, lower_bound, prepare
 from .swizzle_family import swizzle_candidates
+from .tma import (
+    TmaBoxes,
+    TmaCandidate,
+    TmaEndpoint,
+    endpoint,
+    is_endpoint,
+    thread_side,
+    tma_candidates,
+    worst_of,
+)
 from .xor_family import xor_candidates
 
 FAMILIES = ("swizzle", "any")
@@ -195,7 +204,24 @@ def tma_endpoint_choice(writer: Any, reader: Any, shape: Sequence[int] | None,
     top = ranked[0]
     access = worst_of(top, rf, s, ops.dtype, store, on)
     ideal = lower_bound(rf, dtype_bytes(ops.dtype))
+    notes = (str(top.boxes),) + _fewer_boxes(top, ranked, options)
     return SmemChoice(top.candidate.layout, top.candidate.name, access if store else none,
                       none if store else access, ideal, top.candidate.accepted_by, "tma", s,
-                      ops.dtype, rows, len(rows), (str(top.boxes),), on.name, on.why,
+                      ops.dtype, rows, len(rows), notes, on.name, on.why,
                       top.boxes)
+
+
+def _fewer_boxes(top: TmaCandidate, ranked: list[TmaCandidate], options: TmaEndpoint
+                 ) -> tuple[str, ...]:
+    """Why the chosen tensor map over one with fewer boxes (a wider swizzle), by the
+    cost model's units: wavefronts plus one unit per box issued."""
+    fewer = [c for c in ranked if c.boxes.boxes < top.boxes.boxes]
+    order = f"order={options.order}: dimension contiguous in global memory innermost"
+    if not fewer:
+        return (order,)
+    alt = min(fewer, key=TmaCandidate.key)
+    mine, theirs = top.key()[0], alt.key()[0]
+    return (order, f"{top.boxes.swizzle} in {top.boxes.boxes} boxes costs "
+            f"{top.access.wavefronts} wavefronts + {top.boxes.boxes} box issues = {mine:g} units; "
+            f"{alt.boxes.swizzle} in {alt.boxes.boxes} boxes would cost "
+            f"{alt.access.wavefronts} + {alt.boxes.boxes} = {theirs:g}")

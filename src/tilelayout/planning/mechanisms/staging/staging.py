@@ -22,14 +22,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ....algebra.distinct import unique_rows
 from ....algebra.slicing import slice_layout
 from ....core import budget
 from ....core.compose import ComposeLayout, Layout
 from ....core.dtypes import dtype_bytes
 from ....core.errors import LayoutError
 from ....core.frozen import freeze_fields
-from ...model.placement import WARP, Placement
+from ...model.placement import (
+    WARP,
+    Placement,
+    joint_warps,
+)
 from ...model.threads import (
     RegisterFile,
     register_file,
@@ -410,12 +413,3 @@ def _pass_of(grid: np.ndarray, k: int, chunk: np.ndarray) -> np.ndarray | None:
     if not ((c == c[..., :1]) | (g < 0)).all():
         return None
     return c[..., 0]
-
-
-def joint_warps(src: Placement, dst: Placement) -> tuple[np.ndarray, np.ndarray]:
-    """One warp numbering for both sides: ``(src rows' warp, dst rows' warp)``."""
-    both = np.concatenate([np.stack([src.device, src.cta, src.warp], 1),
-                           np.stack([dst.device, dst.cta, dst.warp], 1)])
-    _, inv = unique_rows(both, return_inverse=True)
-    inv = inv.reshape(-1)
-    return inv[: src.rows], inv[src.rows:]

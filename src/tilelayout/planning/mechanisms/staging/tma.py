@@ -4,17 +4,24 @@
 ``choose_smem_layout(writer, "tma")`` / ``choose_smem_layout("tma", reader)`` and
 ``plan_conversion(src, "tma")`` / ``plan_conversion("tma", dst)`` take the string
 ``"tma"``, optionally with options: ``"tma:box=64,64"`` (the box, in elements, one
-extent per logical dim) and ``"tma:swizzle=128B"`` (the tensor map's swizzle mode),
-joined by ``:``. The candidates are the swizzle-family layouts a TMA tensor map on the
-target writes (:mod:`.swizzle_family`: one box per row of the contiguous dim, or boxes of
-one swizzle span each; a box is never wider than its swizzle's span). The threads' side
-is costed as any staging side (wavefronts, then instructions, with every instruction
-kind the target has); the TMA side issues no thread instructions. Ranked by wavefronts,
-then instructions, then fewer boxes, then more bytes per inner box, then fewer bytes.
+extent per logical dim), ``"tma:swizzle=128B"`` (the tensor map's swizzle mode) and
+``"tma:order=row"`` / ``"tma:order=col"`` (which dimension of the *global* tensor is
+contiguous: ``row``, the default, is the logical shape's last dimension, as in a
+row-major tensor; ``col`` its first), joined by ``:``. A TMA box keeps the global
+tensor's contiguous dimension innermost in shared memory, so only layouts with that
+dimension contiguous are candidates: a transposed tile is never chosen silently.
+
+The candidates are the swizzle-family layouts a TMA tensor map on the target writes
+(:mod:`.swizzle_family`: one box per row of the contiguous dim, or boxes of one swizzle
+span each; a box is never wider than its swizzle's span). The threads' side is costed
+as any staging side (wavefronts, then instructions, with every instruction kind the
+target has); the TMA side issues one ``cp.async.bulk.tensor`` per box from one thread
+(:data:`~..cost_model.TMA_BOX`). Ranked by wavefronts plus box issues, then
+instructions, then fewer boxes, then more bytes per inner box, then fewer bytes.
 
 >>> e = endpoint("tma:box=64,64:swizzle=128B")
->>> e.box, e.swizzle
-((64, 64), '128B')
+>>> e.box, e.swizzle, e.order
+((64, 64), '128B', 'row')
 """
 
 from __future__ import annotations
@@ -22,15 +29,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.compose import Layout
-from ...core.dtypes import dtype_bytes
-from ...core.errors import LayoutError
-from ...core.shape import int_tuple
-from ..model.threads import RegisterFile, register_file, writer_of
-from ..problem.targeting import TargetChoice, kinds_for
-from .staging.access import AccessReport, footprint, smem_addresses
-from .staging.instructions import best_access
-from .staging.swizzle_family import Candidate, swizzle_candidates
+from ....core.compose import Layout
+from ....core.dtypes import dtype_bytes
+from ....core.errors import LayoutError
+from ....core.shape import int_tuple
+from ...cost_model import TMA_BOX
+from ...model.threads import RegisterFile, register_file, writer_of
+from ...problem.targeting import TargetChoice, kinds_for
+from .access import AccessReport, footprint, smem_addresses
+from .instructions import best_access
+from .swizzle_family import Candidate, swizzle_candidates
 
 #: the operand text that names the TMA endpoint
 NAME = "tma"
@@ -43,6 +51,13 @@ class TmaEndpoint:
 
     box: tuple[int, ...] | None = None
     swizzle: str | None = None
+    #: which dimension of the global tensor is contiguous: "row" (the last) or "col"
+    order: str = "row"
+
+    def inner_dim(self, rank: int) -> int:
+        """The logical dimension that is contiguous in global memory (and so innermost
+        in every box)."""
+        return rank - 1 if self.order == "row" else 0
 
 
 @dataclass(frozen=True)
@@ -72,18 +87,29 @@ def is_endpoint(value: Any) -> bool:
 
 
 def endpoint(text: str) -> TmaEndpoint:
-    """The options of a ``"tma[:box=...][:swizzle=...]"`` operand (one-line errors)."""
-    box, swizzle = None, None
+    """The options of a ``"tma[:box=...][:swizzle=...][:order=row|col]"`` operand
+    (one-line errors).
+
+    >>> endpoint("tma:order=col").order
+    'col'
+    """
+    box, swizzle, order = None, None, "row"
     for item in text.strip().split(":")[1:]:
         key, sep, value = item.partition("=")
         key = key.strip().lower()
-        if not sep or key not in ("box", "swizzle"):
-            raise LayoutError(f"a TMA option is box=E0,E1,... or swizzle=MODE, got {item!r}")
+        if not sep or key not in ("box", "swizzle", "order"):
+            raise LayoutError(f"a TMA option is box=E0,E1,..., swizzle=MODE or order=row|col, "
+                              f"got {item!r}")
         if key == "box":
             box = int_tuple(value, "the TMA box")
-        else:
+        elif key == "swizzle":
             swizzle = value.strip()
-    return TmaEndpoint(box, swizzle)
+        else:
+            order = value.strip().lower()
+            if order not in ("row", "col"):
+                raise LayoutError(f"the TMA order is row (the last dimension contiguous in "
+                                  f"global memory) or col (the first), got {value.strip()!r}")
+    return TmaEndpoint(box, swizzle, order)
 
 
 def _boxes(c: Candidate, shape: tuple[int, ...], nbytes: int) -> tuple[tuple[int, ...], int, int]:
@@ -104,10 +130,11 @@ class TmaCandidate:
     boxes: TmaBoxes
     bytes: int
 
-    def key(self) -> tuple[int, int, int, int, int]:
-        """Wavefronts, instructions, boxes, wider inner rows, bytes (smaller is better)."""
-        return (self.access.wavefronts, self.access.requests, self.boxes.boxes,
-                -self.boxes.inner_bytes, self.bytes)
+    def key(self) -> tuple[float, int, int, int, int]:
+        """Wavefronts plus the boxes' issue cost, instructions, boxes, wider inner rows,
+        bytes (smaller is better)."""
+        return (self.access.wavefronts + self.boxes.boxes * TMA_BOX, self.access.requests,
+                self.boxes.boxes, -self.boxes.inner_bytes, self.bytes)
 
 
 def thread_side(thread: Layout, shape: tuple[int, ...], store: bool,
@@ -130,9 +157,10 @@ def tma_candidates(rf: RegisterFile, shape: tuple[int, ...], dtype: str, store: 
     nbytes = dtype_bytes(dtype)
     kinds = kinds_for(on, store)
     out = []
+    inner_dim = options.inner_dim(len(shape))
     for c in swizzle_candidates(shape, dtype, on.target):
         tma = [m for m in c.accepted_by if m.startswith("TMA ")]
-        if not tma:
+        if not tma or c.order[-1] != inner_dim:
             continue
         box, count, inner = _boxes(c, shape, nbytes)
         if options.box is not None and tuple(options.box) != box:
@@ -149,7 +177,8 @@ def tma_candidates(rf: RegisterFile, shape: tuple[int, ...], dtype: str, store: 
         asked = ", ".join(f"{k}={v}" for k, v in (("box", options.box),
                                                   ("swizzle", options.swizzle)) if v)
         raise LayoutError(f"no TMA tensor map on {on.name} moves the {'x'.join(map(str, shape))} "
-                          f"{dtype} tile" + (f" with {asked}" if asked else "")
+                          f"{dtype} tile with dimension {inner_dim} contiguous "
+                          f"(order={options.order})" + (f" and {asked}" if asked else "")
                           + " (a box is at most 256 elements per dim, its inner row a "
                             "multiple of 16 B and never wider than the swizzle span)")
     out.sort(key=TmaCandidate.key)

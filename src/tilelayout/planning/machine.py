@@ -16,48 +16,16 @@ returns ``{dst coordinate: value}``; a destination left empty is an error.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ...core.errors import LayoutError
-from ...core.frozen import freeze_fields
-from ..mechanisms.collective import Collective
-from ..mechanisms.shuffle.byte_permute import BytePermute
-from ..mechanisms.shuffle.byte_permute import run as run_byte_permute
-from ..mechanisms.shuffle.shuffle import ShuffleSchedule
-from ..mechanisms.staging.instructions import MatrixAccess
-from ..mechanisms.staging.staging import Side, Staging
-from .placement import WARP, Placement
-
-
-@dataclass(frozen=True)
-class Route:
-    """Everything :func:`execute` needs: both placements, the destination rows and their
-    source rows and levels, the warp numbering, and the mechanism's schedule (shuffle
-    rounds, a staging or a collective)."""
-
-    src: Placement
-    dst: Placement
-    dst_rows: np.ndarray  # deduped destination rows
-    gwarp: tuple[np.ndarray, np.ndarray]
-    warps: int
-    level: np.ndarray  # per destination row
-    source: np.ndarray  # per destination row: the chosen source row
-    shuffle: ShuffleSchedule | None = None
-    shuffle_fill: tuple[np.ndarray, ...] | None = None  # per lane-crossing row (lane_exchange)
-    collective: Collective | None = None
-    epw: int = 1
-    staging: Staging | None = None
-    bits: int = 32
-    #: sub-word values exchanged as whole registers plus byte permutes
-    byte_permute: BytePermute | None = None
-
-    def __post_init__(self) -> None:
-        freeze_fields(self)  # its arrays are read-only through it
-
-
+from ..core.errors import LayoutError
+from .mechanisms.shuffle.byte_permute import run as run_byte_permute
+from .mechanisms.staging.instructions import MatrixAccess
+from .mechanisms.staging.staging import Side, Staging
+from .model.placement import WARP, Placement
+from .model.routing import Route
 
 
 def source_values(ps: Placement, values: Any) -> np.ndarray:
@@ -101,6 +69,8 @@ def execute(r: Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
                                                                            ps.slot[s]]
         got[d_idx[0][local], d_idx[1][local], d_idx[2][local]] = have[gs[s], ps.lane[s],
                                                                       ps.slot[s]]
+        if r.warp_exchange:
+            _run_warp_exchange(r, regs, have, out_regs, got)
         if r.shuffle is not None:
             _run_shuffles(r, regs, have, out_regs, got)
         if r.byte_permute is not None:
@@ -114,6 +84,21 @@ def execute(r: Route, vals: np.ndarray) -> dict[tuple[int, ...], Any]:
     result = out_regs[d_idx]
     return {tuple(c): (v.item() if hasattr(v, "item") else v)
             for c, v in zip(pd.coords[rows].tolist(), result, strict=True)}
+
+
+def _run_warp_exchange(r: Route, regs, have, out_regs, got) -> None:
+    """Destination rows of a warp exchange read their element's holder in the same warp
+    (the exchange's shuffles are proven where its code runs: tests/ptx)."""
+    ps, pd, rows = r.src, r.dst, r.dst_rows
+    cross = r.level == 2
+    if not cross.any():
+        return
+    if (r.gwarp[0][r.source[cross]] != r.gwarp[1][rows[cross]]).any():
+        raise LayoutError("internal: a warp exchange reads another warp's registers")
+    s, d = r.source[cross], rows[cross]
+    gs, gd = r.gwarp
+    out_regs[gd[d], pd.lane[d], pd.slot[d]] = regs[gs[s], ps.lane[s], ps.slot[s]]
+    got[gd[d], pd.lane[d], pd.slot[d]] = have[gs[s], ps.lane[s], ps.slot[s]]
 
 
 def _run_shuffles(r: Route, regs, have, out_regs, got) -> None:

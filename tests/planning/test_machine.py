@@ -1,4 +1,4 @@
-"""The machine model (planning/model/machine.py): a plan's Route run on register files, shuffle
+"""The machine model (planning/machine.py): a plan's Route run on register files, shuffle
 rounds, shared memory and device buffers, fed with values of any kind."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
-from tilelayout.planning.model.machine import Route, execute, source_values
+from tilelayout.planning.machine import execute, source_values
+from tilelayout.planning.model.routing import Route
 
 TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
 
@@ -33,6 +34,6 @@ def test_a_route_without_its_schedule_leaves_destinations_empty(pair):
     # the machine checks every destination is written: drop the mechanism, it refuses
     p = tl.plan_conversion(*pair, None, "float16")
     bare = dataclasses.replace(p._route, staging=None, shuffle=None, shuffle_fill=None,
-                               byte_permute=None)
+                               byte_permute=None, warp_exchange=False)
     with pytest.raises(tl.LayoutError, match="left destination coordinate"):
         execute(bare, source_values(bare.src, None))

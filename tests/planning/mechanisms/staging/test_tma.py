@@ -1,4 +1,4 @@
-"""TMA as an endpoint (planning/mechanisms/tma.py): "tma" as the reader (a TMA store) or writer (a
+"""TMA as an endpoint (planning/mechanisms/staging/tma.py): "tma" as the reader (a TMA store) or writer (a
 TMA load) of choose_smem_layout and as dst / src of plan_conversion."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 import tilelayout as tl
 from tests.planning.conftest import expected
-from tilelayout.planning.mechanisms.tma import endpoint, is_endpoint
+from tilelayout.planning.mechanisms.staging.tma import endpoint, is_endpoint
 
 TC = "preset:tcgen05.ld.32x32b:num=128"
 D = "preset:wgmma.m64nNk16.D:n=128"
