@@ -249,6 +249,10 @@ REASONS = {
     "pack": "the plan counts reordering sub-word values between registers as free "
             "(register allocation); a register built from two registers' values takes a "
             "prmt, in the machine code of any spelling of it",
+    "schedule": "the plan found this lane exchange on bits (Triton's register-lane "
+                "transpositions, a mechanism newer than the emitter's writer for it); the code "
+                "moves it by the element planner's schedule for the same exchange (shuffle "
+                "rounds, or a staging where that costs less), whose counts differ",
     "extract": "the test kernel stores sub-word destination slots that fill no whole word "
                "one by one to global memory, and nvcc extracts each with a prmt of the "
                "received register (the harness's instruction, not the function's)",
@@ -267,9 +271,12 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
     need = prog.dst_units >= 0
     partial = bool((need.any(axis=0) & ~need.all(axis=0)).any())
     out = {}
+    on_bits = getattr(p._route, "warp_exchange", False)
     for key, (got, want) in proof.differences().items():
         if got < want:
             out[key] = "fewer"
+        elif on_bits and (prog.exchange is None or key in ("shfl", "selp+prmt")):
+            out[key] = "schedule"  # (the element planner may even stage it)
         elif key == "selp+prmt" and prog.staging is not None and want < got <= written:
             out[key] = "pack"
         elif key == "selp+prmt" and want < got <= written:

@@ -122,9 +122,15 @@ def program_of(plan) -> ConversionProgram:
         route = plan._route
         if getattr(route, "warp_exchange", False):
             route = scheduled(route, plan)
-        ex = exchange_mod.from_route(route, threads)
-        mechanism = plan.mechanism if plan.mechanism != "warp-shuffle" or ex.rounds else \
-            "registers"
+        if route.staging is not None:  # the element planner stages this lane exchange
+            st = staging_mod.from_route(route, threads, warp_local=True)
+        else:
+            ex = exchange_mod.from_route(route, threads)
+        if ex is None:
+            mechanism = "shared-memory"
+        else:
+            mechanism = plan.mechanism if plan.mechanism != "warp-shuffle" or ex.rounds \
+                else "registers"
         if plan.kind == "none":
             mechanism = "none"
     smem = 0 if st is None else max(st.bytes, 0)
@@ -145,8 +151,8 @@ def scheduled(route: Route, plan) -> Route:
     (:func:`~tilelayout.planning.lane_exchange.lane_exchange`): the bit transpositions'
     own code is not written yet, so the code moves the values by these rounds."""
     out = lane_exchange(route, plan.dtype, 0, resolve_target(plan.target))
-    if out.route is None or (out.route.shuffle is None and out.route.byte_permute is None):
-        raise NoCodeError("internal: no shuffle rounds for this lane exchange found on bits")
+    if out.route is None:
+        raise NoCodeError("internal: no schedule for this lane exchange found on bits")
     return out.route
 
 
