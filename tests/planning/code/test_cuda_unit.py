@@ -176,3 +176,24 @@ def test_unassigned_slots_keep_their_values():
     proof = prove(p, "sm_80")
     assert proof.wrong == 0 and proof.checked == 2 * 64
     assert p.dst_slots == 3 and np.sum(p._program.dst_units >= 0) == 64
+
+
+def test_emitted_harness_units_build_for_the_gpu_runner(tmp_path):
+    """benchmarks/gpu/run_emitted.py builds its host programs from emitted units (the
+    GPU path: it runs them where a GPU exists)."""
+    need_nvcc()
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fa3 = scenario_plan(next(s for s in SCENARIOS if s.name.startswith("FA3 FP8 P")))
+    tma = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", "tma", dtype="bfloat16",
+                             target="sm_90a")
+    for name, p in (("permute", fa3), ("epilogue", tma)):
+        (tmp_path / f"{name}.cu").write_text(p.code(name=name, harness=True))
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "gpu" / "run_emitted.py"),
+                           str(tmp_path), "--compile-only"], capture_output=True, text=True,
+                          timeout=900, cwd=root)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "run_emitted: built 2 host program(s) for sm_90a; none run"
