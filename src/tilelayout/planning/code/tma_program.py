@@ -13,7 +13,7 @@ parameters (data type, the dimensions innermost first, box, swizzle: the
 ...                        target="sm_90a")
 >>> t = tma_program(p)
 >>> t.direction, t.dims, t.box, t.swizzle, [b.offset for b in t.boxes]
-('store', (0, 1), (64, 128), 'CU_TENSOR_MAP_SWIZZLE_128B', [0])
+('store', (1, 0), (64, 64), 'CU_TENSOR_MAP_SWIZZLE_128B', [0, 8192])
 """
 
 from __future__ import annotations
