@@ -253,9 +253,9 @@ REASONS = {
                 "transpositions, a mechanism newer than the emitter's writer for it); the code "
                 "moves it by the element planner's schedule for the same exchange (shuffle "
                 "rounds, or a staging where that costs less), whose counts differ",
-    "extract": "the test kernel stores sub-word destination slots that fill no whole word "
-               "one by one to global memory, and nvcc extracts each with a prmt of the "
-               "received register (the harness's instruction, not the function's)",
+    "extract": "the test kernel moves sub-word slots that fill no whole word one by one "
+               "between global memory and registers, and nvcc packs or extracts them with "
+               "a prmt (the harness's instruction, not the function's)",
     "fewer": "the code issues fewer than the plan claims",
 }
 
@@ -285,8 +285,8 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
             out[key] = "keep"
         elif key == "selp+prmt" and partial and got > written > want:
             out[key] = "selects+keep"
-        elif key == "selp+prmt" and prog.bits < 32 and prog.dst_slots * prog.bits % 32 and \
-                got > written >= want:
+        elif key == "selp+prmt" and prog.bits < 32 and got > written >= want and \
+                (prog.dst_slots * prog.bits % 32 or prog.src_slots * prog.bits % 32):
             out[key] = "extract"
         elif key.startswith("barrier:") and prog.staging is not None and \
                 prog.staging.barrier == "bar.sync" and \

@@ -21,12 +21,14 @@ else :func:`from_bits` refuses (an internal error).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ...core.errors import LayoutError
 from ..mechanisms.staging.bit_reports import flat_addresses
 from ..mechanisms.staging.bit_staging import BitAccess, BitStaging
-from ..mechanisms.staging.instructions import matrix_access
+from ..mechanisms.staging.instructions import MatrixAccess, matrix_access, matrix_report
 from ..model.bits import ThreadBits
 from ..model.placement import WARP
 from ..model.threads import RegisterFile
@@ -135,7 +137,8 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
             elem_addr = np.full(int(table.max(initial=0)) + 1, -1, dtype=np.int64)
             ok = held >= 0
             elem_addr[held[ok]] = here[ok] // eb
-            m = matrix_access(rf, elem_addr, trans, width)
+            m = _best_matrix(rf, elem_addr, trans, width, {2: "float16", 4: "float32"}[eb],
+                             store)
             if m is None:
                 raise LayoutError(f"internal: {acc.instruction} does not fit the bit staging")
             for q, count in enumerate(m.counts):
@@ -163,6 +166,27 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
             reg += len(regs)
             out.append(a)
     return out
+
+
+def _best_matrix(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int, dtype: str,
+                 store: bool) -> MatrixAccess | None:
+    """The ldmatrix / stmatrix schedule of ``rf`` at ``addr`` with the fewest wavefronts
+    over the orders of its register bits: which register bit makes a matrix's rows is
+    the schedule's choice (the bit staging costs the best one), so each order is tried
+    and the slots renamed back."""
+    slots = rf.table.shape[2]
+    nbits = max(0, slots - 1).bit_length()
+    best = None
+    for order in itertools.permutations(range(nbits)):
+        perm = [sum(((s >> k) & 1) << order[k] for k in range(nbits)) for s in range(slots)]
+        m = matrix_access(RegisterFile(rf.table[:, :, perm], (), (), False), addr, trans, width)
+        if m is None:
+            continue
+        waves = matrix_report(rf, addr, dtype, m, store, worst=False).wavefronts
+        if best is None or waves < best[0]:
+            renamed = np.where(m.slots >= 0, np.asarray(perm)[np.maximum(m.slots, 0)], -1)
+            best = (waves, MatrixAccess(m.trans, m.rows, renamed, m.counts, m.width, m.form))
+    return None if best is None else best[1]
 
 
 def _vectors(addr: np.ndarray, k: int, eb: int) -> list[tuple[list[int], np.ndarray]]:
