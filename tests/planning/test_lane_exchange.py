@@ -45,7 +45,7 @@ def test_a_transpose_is_cheaper_through_shared_memory():
     # 31 shuffle rounds with their selects are costed and named in the reason, then
     # staging wins
     assert out.costs["shuffle_rounds"] == 31
-    assert "31 shfl.sync and 310 register selects (186 units) cost more" in out.reason
+    assert "31 shfl.sync and 1953 register selects (1007.5 units) cost more" in out.reason
     assert out.costs["smem_cost_units"] == 67 and out.smem is out.route.staging.choice
     assert [s.what for s in out.stages] == ["store", "barrier", "load"]
 

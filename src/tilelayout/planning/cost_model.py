@@ -32,7 +32,6 @@ so the same exchange done by every warp of a CTA is decided as it is for one war
 
 from __future__ import annotations
 
-import math
 from types import MappingProxyType
 from typing import Protocol
 
@@ -49,9 +48,9 @@ TMA_BOX = 1.0
 
 
 def selects(values: np.ndarray) -> int:
-    """Selects to pick a lane-dependent register out of the distinct ``values``."""
-    distinct = len(np.unique(values[values >= 0]))
-    return math.ceil(math.log2(distinct)) if distinct > 1 else 0
+    """Selects to pick a lane-dependent register out of the distinct ``values``: a chain
+    of ``selp``, one fewer than the registers."""
+    return max(len(np.unique(values[values >= 0])) - 1, 0)
 
 
 def barrier_cost(warp_local: bool) -> float:
@@ -105,13 +104,30 @@ def shuffle_units(shuffles: int, select_count: int) -> float:
 
 
 def shuffle_instructions(sched: Rounds, rnd: np.ndarray, src_slot: np.ndarray,
-                          dst_slot: np.ndarray) -> tuple[int, int]:
-    """Per warp: one shfl per round, and the selects that pick lane-dependent registers
-    to send and to fill (``ceil(log2(distinct slots))`` each side per round)."""
+                         dst_slot: np.ndarray, kept: np.ndarray | None = None) -> tuple[int, int]:
+    """Per warp: one shfl per round, and the ``selp`` that pick lane-dependent registers:
+    to send, ``m - 1`` per round whose lanes send ``m`` distinct registers (a chain of
+    selects); to fill, ``n - 1`` per destination register that ``n`` distinct sources
+    fill in different lanes (rounds, and its own value where ``kept``: the destination
+    slots some lane fills from its own registers) -- the count of Triton's PTX.
+
+    Two lanes swap one of two registers (lane 0 sends its slot 1 into lane 1's slot 0,
+    lane 1 its slot 0 into lane 0's slot 1; each keeps the other slot):
+
+    >>> from types import SimpleNamespace
+    >>> one_round = SimpleNamespace(rounds=1)
+    >>> shuffle_instructions(one_round, np.array([0, 0]), np.array([1, 0]), np.array([0, 1]),
+    ...                      kept=np.array([1, 0]))
+    (1, 3)
+    """
     count = 0
     for k in range(sched.rounds):
         at = rnd == k
-        count += selects(src_slot[at]) + selects(dst_slot[at])
+        count += max(len(np.unique(src_slot[at])) - 1, 0)
+    kept = np.zeros(0, np.int64) if kept is None else np.asarray(kept)
+    for j in np.unique(dst_slot).tolist():
+        n = len(np.unique(rnd[dst_slot == j])) + int(j in kept)
+        count += n - 1
     return sched.rounds, count
 
 
@@ -160,7 +176,7 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
 def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
     """Per ``key`` (a lane), its distinct ``name`` s in order form an operand list: the
     longest list's length and the selects that pick, at each position, a name that
-    differs between lanes (``ceil(log2(distinct))``)."""
+    differs between lanes (one ``selp`` fewer than the distinct names)."""
     pairs = np.unique(np.stack([key, name], axis=1), axis=0)
     if not len(pairs):
         return 0, 0
@@ -169,7 +185,7 @@ def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
     sel = 0
     for p in range(int(rank.max()) + 1):
         n = len(np.unique(pairs[rank == p, 1]))
-        sel += math.ceil(math.log2(n)) if n > 1 else 0
+        sel += n - 1
     return int(rank.max()) + 1, sel
 
 

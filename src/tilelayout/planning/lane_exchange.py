@@ -50,12 +50,14 @@ from .plan_stages import Stage, byte_permute_stages, lanes_text
 from .problem.targeting import TargetChoice
 
 
-def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Outcome:
+def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
+                  limit: float = math.inf) -> Outcome:
     """Lanes of each warp exchange data: shuffle rounds (of packed payloads, or for
     sub-word values of whole registers plus byte permutes, :mod:`.byte_permute`) or
     staging, the fewest cost units (:mod:`.cost_model`; each warp exchanges only with
     itself, so a ``__syncwarp``). ``moved``: the values that stay in their thread but
-    change register slot.
+    change register slot; ``limit``: byte permutes are searched only for plans under
+    this many cost units (a caller's plan already costs that much).
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place
@@ -97,7 +99,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice) -> Out
     # sub-word values: whole registers plus byte permutes, searched when a lower bound
     # on them beats what is known
     known = min(units if sched is not None else math.inf,
-                math.inf if staging is None else smem())
+                math.inf if staging is None else smem(), limit)
     bp = None if bits >= 32 else plan_byte_permute(
         route.gwarp[1][rows], ps.lane[route.source], ps.slot[route.source], pd.lane[rows],
         pd.slot[rows], route.warps, bits, limit=known)
@@ -171,10 +173,10 @@ def _payload(route: Route, through: np.ndarray, epw: int, wpe: int):
         ps, pd, rows, through, route.source, route.gwarp, epw)
     sched = schedule(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3])
     rnd = sched.edge_round[which]
-    shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot)
+    r_keep = rows[(route.level <= 1) & ~through]
+    shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot, kept=pd.slot[r_keep])
     packs = 0
     if epw > 1:  # sub-word payloads: registers picked and packed by prmt
-        r_keep = rows[(route.level <= 1) & ~through]
         local = set(zip(route.gwarp[1][r_keep].tolist(), pd.lane[r_keep].tolist(),
                         (pd.slot[r_keep] // epw).tolist(), strict=True))
         selects, packs = payload_ops(rnd, w, s_lane, lane, edges[which, 2], pos, s_slot,

@@ -109,7 +109,9 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
     if level in ("none", "registers"):
         return _in_threads(level, s, d, src, dst, shape, dtype)
     stm, ldm = on.allows("stmatrix"), on.allows("ldmatrix")
-    options = candidates(s, d, nbytes, stmatrix=stm, ldmatrix=ldm, order=triton_order(shape))
+    b8 = (on.allows("stmatrix.b8"), on.allows("ldmatrix.b8"))
+    options = candidates(s, d, nbytes, stmatrix=stm, ldmatrix=ldm, order=triton_order(shape),
+                         b8=b8)
     if level == "warp-shuffle":
         return _in_warps(s, d, src, dst, shape, dtype, on, options, smem_budget)
     if not options:

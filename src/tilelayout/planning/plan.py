@@ -31,6 +31,7 @@ returns ``{dst coordinate (dst.axes order): value}``.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -354,7 +355,10 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _bits=found.program)
             if found.at_floor or not _searchable(found, dims, dtype, on):
                 return bit
-    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k)
+    # beside a bit plan, byte permutes are searched only under its instruction count
+    # (each costs at least its cost units): nothing dearer could replace it
+    limit = math.inf if bit is None else _key(bit)[2]
+    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit)
     if bit is None:
         return plan
     # the element search's plan replaces the bit plan only where it is cheaper in one
@@ -370,17 +374,23 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
 
 #: tiles up to this many elements are also searched element by element when their plan
 #: on bits is not at its floors: that search costs milliseconds there, and finds layouts
-#: outside the bit families (8-bit matrix forms, XOR syntheses of odd shapes)
-SEARCH_ELEMENTS = 4096
+#: outside the bit families (XOR syntheses of the element families)
+SEARCH_ELEMENTS = 1024
+
+#: sub-word lane exchanges up to this many elements are searched too: the element
+#: search's byte permutes may send whole registers and pick their bytes on receipt,
+#: which the bit transpositions (packed before they are sent, as Triton does) do not
+SEARCH_SHUFFLE_ELEMENTS = 256
 
 
 def _searchable(found: Any, dims: tuple[int, ...], dtype: str, on: TargetChoice) -> bool:
     """Whether the element search may still find a cheaper plan than ``found`` within the
-    planning time a compiler can spend: small tiles, and 8-bit tiles on a target with
-    the 8-bit ldmatrix / stmatrix forms (which only that search builds)."""
+    planning time a compiler can spend: a staging of a small tile, or a lane exchange of
+    sub-word values in a tiny one."""
     elements = int(np.prod(dims, dtype=np.int64))
-    b8 = dtype_bits(dtype) == 8 and (on.allows("ldmatrix.b8") or on.allows("stmatrix.b8"))
-    return elements <= SEARCH_ELEMENTS or (b8 and found.kind != "warp-shuffle")
+    if found.mechanism != "shared-memory":
+        return dtype_bits(dtype) < 32 and elements <= SEARCH_SHUFFLE_ELEMENTS
+    return elements <= SEARCH_ELEMENTS
 
 
 def _key(p: ConversionPlan) -> tuple[float, float, float]:
@@ -410,7 +420,8 @@ def _warps(p: ConversionPlan) -> int:
 
 
 def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
-                   on: TargetChoice, permute_k: int | None = None) -> ConversionPlan:
+                   on: TargetChoice, permute_k: int | None = None,
+                   limit: float = math.inf) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
     k_order = None
@@ -442,7 +453,7 @@ def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dt
         assert coll is not None
         out = over_devices(coll, bits, route)
     elif kind == "warp-shuffle":
-        out = lane_exchange(route, dtype, moved, on)
+        out = lane_exchange(route, dtype, moved, on, limit)
     else:
         out = between_warps(route, dtype, on)
     costs = {"elements": int(len(np.unique(pd.element))),

@@ -32,68 +32,10 @@ def name(p: Pair) -> str:
 
 
 KNOWN_WORSE: dict[str, dict[str, Any]] = {
-    "180 slice -> slice sm_90a": {
-        "smem_bytes": {"ours": 128, "triton": 0},
-        "wavefronts": {"ours": 9, "triton": 0},
-        "instructions": {"ours": 3, "triton": 2},
-        "why": ("stages through shared memory where Triton shuffles: Triton 2 shfl.sync.idx; ours 1 "
-                "st.shared.b32, 1 ld.shared.v2.b32, 1 barrier(s)"),
-    },
-    "406 mma2 -> linear sm_80": {
-        "instructions": {"ours": 67, "triton": 33},
-        "why": ("smaller buffer than Triton's in more passes: more instructions: Triton 1 bar.sync, 16 "
-                "ld.shared.v2.b32, 16 st.shared.v2.b32; ours 32 st.shared.b32, 32 ld.shared.b32, 3 "
-                "barrier(s), 2 passes"),
-    },
-    "441 slice -> slice sm_90a": {
-        "smem_bytes": {"ours": 256, "triton": 0},
-        "wavefronts": {"ours": 20, "triton": 0},
-        "why": ("stages through shared memory where Triton shuffles: Triton 8 selp.b32, 16 shfl.sync.idx; "
-                "ours 4 st.shared.v4.b32+packed, 2 ld.shared.v4.b32, 1 barrier(s)"),
-    },
-    "474 slice -> slice sm_90a": {
-        "instructions": {"ours": 9, "triton": 7},
-        "why": ("fewer ldmatrix / stmatrix than Triton: Triton 1 bar.sync, 2 ldmatrix.x4.trans, 4 "
-                "st.shared.v4.b32; ours 4 st.shared.v4.b32+packed, 4 ld.shared.v2.b32+packed, 1 barrier(s)"),
-    },
-    "552 linear -> dot sm_100a": {
-        "wavefronts": {"ours": 96, "triton": 80},
-        "why": ("more wavefronts (bank conflicts): Triton 1 bar.sync, 8 ld.shared.b32, 32 prmt.b32, 2 "
-                "st.shared.v2.b8; ours 4 st.shared.b8, 2 ld.shared.v4.b32, 1 barrier(s)"),
-    },
-    "603 mma2 -> linear sm_80": {
-        "instructions": {"ours": 8, "triton": 7},
-        "why": ("shuffles where Triton stages: more instructions: Triton 1 bar.sync, 2 ld.shared.v2.b16, 4 "
-                "st.shared.v2.b16; ours 2 shfl, 4 selects, 2 prmt"),
-    },
     "623 blocked -> linear sm_80": {
-        "instructions": {"ours": 20, "triton": 11},
-        "why": ("shuffles where Triton stages: more instructions: Triton 1 bar.sync, 2 ld.shared.b64, 8 "
-                "st.shared.b64; ours 4 shfl, 16 selects"),
-    },
-    "683 slice -> linear sm_100a": {
-        "instructions": {"ours": 2, "triton": 1},
-        "why": ("shuffles costed above Triton's shuffles: Triton 1 shfl.sync.idx; ours 1 shfl, 1 selects"),
-    },
-    "927 mma2 -> linear sm_80": {
-        "instructions": {"ours": 10, "triton": 9},
-        "why": ("more shared-memory instructions (narrower vectors): Triton 1 bar.sync, 4 ld.shared.b16, 4 "
-                "st.shared.v2.b16; ours 8 st.shared.b16, 1 ld.shared.v2.b32, 1 barrier(s)"),
-    },
-    "980 blocked -> blocked sm_90a": {
-        "smem_bytes": {"ours": 512, "triton": 256},
-        "why": ("bigger buffer: Triton reuses a smaller one in passes: Triton 3 bar.warp.sync, 2 "
-                "ldmatrix.x4, 64 prmt.b32, 8 st.shared.v4.b32; ours 8 st.shared.v4.b32+packed, 2 "
-                "ld.shared.v4.b32+packed, 1 barrier(s)"),
-    },
-    "991 blocked -> blocked sm_100a": {
-        "smem_bytes": {"ours": 256, "triton": 128},
-        "why": ("bigger buffer: Triton reuses a smaller one in passes: Triton 3 bar.warp.sync, 2 "
-                "ldmatrix.x2, 48 prmt.b32, 8 st.shared.v4.b32; ours 8 st.shared.v4.b32+packed, 2 "
+        "wavefronts": {"ours": 160, "triton": 80},
+        "why": ("more wavefronts (bank conflicts), in fewer instructions (7 against 11): Triton 1 "
+                "bar.sync, 2 ld.shared.b64, 8 st.shared.b64; ours 4 st.shared.v4.b32, 2 "
                 "ld.shared.v2.b32, 1 barrier(s)"),
-    },
-    "996 linear -> slice sm_90a": {
-        "instructions": {"ours": 2, "triton": 1},
-        "why": ("shuffles costed above Triton's shuffles: Triton 1 shfl.sync.idx; ours 1 shfl, 1 selects"),
     },
 }

@@ -62,7 +62,10 @@ def _complete(c: np.ndarray, degree: int) -> np.ndarray:
 def _matching(support: np.ndarray, prev: list[int]) -> list[int]:
     """A perfect matching (receiver of each sender) on ``support``, warm-started."""
     n = len(support)
-    adj = [np.flatnonzero(support[i]).tolist() for i in range(n)]
+    rows, cols = np.nonzero(support)
+    ends = np.searchsorted(rows, np.arange(n + 1)).tolist()
+    flat = cols.tolist()
+    adj = [flat[ends[i]:ends[i + 1]] for i in range(n)]
     owner = [-1] * n  # receiver -> sender
     match = [-1] * n
     for i, j in enumerate(prev):
@@ -93,25 +96,17 @@ def _rounds_of(c: np.ndarray) -> list[list[int]]:
     prev = [-1] * len(c)
     lanes = np.arange(len(c))
     # transposes and rotations decompose into XOR / cyclic lane patterns: try those first
-    families = [lanes ^ d for d in range(len(c))] + [(lanes + d) % len(c) for d in range(len(c))]
+    families = np.concatenate([lanes[None, :] ^ lanes[:, None],
+                               (lanes[None, :] + lanes[:, None]) % len(c)])
     for _ in range(degree):
-        match = None
-        for perm in families:
-            if (total[lanes, perm] > 0).all():
-                match = perm.tolist()
-                break
-        if match is None:
-            match = _matching(total > 0, prev)
-        row = []
-        for i, j in enumerate(match):
-            total[i, j] -= 1
-            if real[i, j] > 0:
-                real[i, j] -= 1
-                row.append(j)
-            else:
-                row.append(-1)
-        out.append(row)
-        prev = match
+        fits = (total[lanes[None, :], families] > 0).all(axis=1)
+        match = (families[int(np.argmax(fits))] if fits.any()
+                 else np.asarray(_matching(total > 0, prev)))
+        total[lanes, match] -= 1
+        moved = real[lanes, match] > 0
+        real[lanes[moved], match[moved]] -= 1
+        out.append(np.where(moved, match, -1).tolist())
+        prev = match.tolist()
     return out
 
 

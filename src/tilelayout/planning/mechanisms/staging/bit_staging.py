@@ -30,6 +30,7 @@ worse than Triton's on any count.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -158,10 +159,12 @@ def _low_free(addresses: Iterable[int], k: int) -> bool:
 
 
 def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, *,
-                matrix: bool = False, trans: bool = False) -> BitAccess | None:
+                matrix: bool = False, trans: bool = False, b8: bool = False
+                ) -> BitAccess | None:
     """The cheapest way ``side`` (without broadcast registers) moves its registers to
     (``store``) or from the buffer -- ``st``/``ld.shared`` vectors, or with ``matrix``
-    ``stmatrix``/``ldmatrix``, with ``trans`` also their ``.trans`` forms -- fewest
+    ``stmatrix``/``ldmatrix``, with ``trans`` also their ``.trans`` forms, with ``b8`` the
+    8-bit forms (``ldmatrix.m16n16`` / ``stmatrix.m16n8``, :func:`_matrix_b8`) -- fewest
     wavefronts, then fewest instructions; None when the buffer does not fit the side
     (a lane or warp bit crosses passes, or a register bit is partly both).
 
@@ -193,6 +196,8 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
         options.append(_matrix(regs, lanes, threads, elem_bytes, store, passes, warps))
     if trans and elem_bytes == 2:
         options.append(_matrix_trans(regs, lanes, threads, store, passes, warps))
+    if b8 and elem_bytes == 1:
+        options.append(_matrix_b8(regs, lanes, threads, store, passes, warps))
     found = [o for o in options if o is not None]
     return min(found, key=lambda a: (a.wavefronts, a.per_warp)) if found else None
 
@@ -260,6 +265,53 @@ def _matrix_trans(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[i
     return BitAccess(name, "matrix", 4 * n, per_thread, n * best, n, warps)  # type: ignore[operator]
 
 
+def _matrix_b8(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
+               store: bool, passes: int, warps: int) -> BitAccess | None:
+    """The 8-bit matrix forms (docs/hardware.md, *8-bit matrix forms*): a matrix is
+    ``4 G`` rows of 16 bytes (``G`` = 4 for ``ldmatrix.m16n16``, 2 for
+    ``stmatrix.m16n8``); lanes 2-4 and one register are a row's 16 bytes (address bits
+    0-3), ``log2 G`` registers and lanes 0, 1 pick the row, and a lane moves ``2 G``
+    bytes per matrix; the rows of 8 consecutive addressing lanes are one wavefront's.
+    The row registers are chosen to spread the rows over the banks."""
+    if len(lanes) < 5 or list(lanes[2:5]) != [1, 2, 4] or 8 not in regs:
+        return None
+    g_bits, most = (2, 2) if not store else (1, 4)
+    rest = [a for a in regs if a != 8]
+    others = [t for i, t in enumerate(threads) if i not in (2, 3, 4)]
+    if not _low_free(rest + others, 4) or len(rest) < g_bits:
+        return None
+    best = None
+    for rows in itertools.combinations(rest, g_bits):
+        # in-phase rows: the row registers and lane 0 (m16n16: lane 1 picks the phase)
+        varying = list(rows) + [lanes[0]] + ([lanes[1]] if g_bits == 1 else [])
+        w, _ = linear_wavefronts(list(varying), WIDEST)
+        if best is None or w < best:
+            best = w
+    phases = 2 if g_bits == 2 else 1
+    more = len(rest) - g_bits
+    n = min(most, 1 << more)
+    per_thread = (1 << more) // n * passes
+    name = (f"stmatrix.m16n8.x{n}.trans.b8" if store else f"ldmatrix.m16n16.x{n}.trans.b8")
+    return BitAccess(name, "matrix", 2 * (2 << g_bits) * n, per_thread,
+                     n * phases * best, n * phases, warps)  # type: ignore[operator]
+
+
+def _b8_vectors(side: ThreadBits, other: ThreadBits) -> list[tuple[int, ...]]:
+    """Vector bases that put ``side``'s lanes 2-4 and one of its registers at address
+    bits 0-3 (the 16-byte rows of the 8-bit matrix forms) where ``other`` holds those
+    lanes in registers (so it moves them as one vector, 16 bytes when it holds the
+    register too, else 8 packed ones); registers ``other`` holds come first."""
+    if len(side.lane) < 5:
+        return []
+    row = list(side.lane[2:5])
+    regs = set(other.reg)
+    if not all(v and v in regs for v in row):
+        return []
+    hs = [h for h in side.reg if h and h not in row]
+    hs.sort(key=lambda h: h not in regs)
+    return [tuple(row) + (h,) for h in hs]
+
+
 def _from_triton(s: Swizzled, back: Sequence[int], name: str) -> BitBuffer:
     def conv(v: int) -> int:
         return permute_bits(v, back)
@@ -307,14 +359,16 @@ def _side_tile(side: ThreadBits, vector: Sequence[int], elem_bytes: int) -> list
     return [v for v in lanes if v not in vector]
 
 
-def _synthesized(src: ThreadBits, dst: ThreadBits, elem_bytes: int) -> list[BitBuffer]:
+def _synthesized(src: ThreadBits, dst: ThreadBits, elem_bytes: int, b8: bool = False
+                 ) -> list[BitBuffer]:
     """Our synthesis: for every vector choice, the segment and bank bases of
     :func:`.generic.synthesize` with each side's tile taken from the vector it really
     moves (Triton's reads the registers in their slot order), no passes."""
     out = []
     n = src.bits
     maps = [tuple(x for x in (tb.reg, tb.lane, tb.warp)) for tb in (src, dst)]
-    for vector in vector_choices(src, dst, elem_bytes):
+    extra = _b8_vectors(dst, src) + _b8_vectors(src, dst) if b8 and elem_bytes == 1 else []
+    for vector in extra + vector_choices(src, dst, elem_bytes):
         v, b, s, _ = synthesize(maps[0], maps[1], 8 * elem_bytes, vector,
                                 _side_tile(src, vector, elem_bytes),
                                 _side_tile(dst, vector, elem_bytes), n, keep=n)
@@ -342,7 +396,8 @@ def in_passes(buf: BitBuffer, src: ThreadBits, dst: ThreadBits) -> list[BitBuffe
 
 
 def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: bool,
-               ldmatrix: bool, order: Sequence[int] | None = None) -> list[BitStaging]:
+               ldmatrix: bool, order: Sequence[int] | None = None, b8: tuple[bool, bool] = (False, False)
+               ) -> list[BitStaging]:
     """The stagings worth costing for ``src -> dst`` (register layouts, any broadcast
     registers), each costed exactly; the first is Triton's own choice
     (:func:`.generic.swizzle`, which the compiler would use), then Triton's other
@@ -365,25 +420,29 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
     buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in
                 pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)]
     buffers.append(_from_triton(plain(ts, td, 8 * elem_bytes, n), back, "triton ld/st"))
-    buffers += _synthesized(s, d, elem_bytes)
+    buffers += _synthesized(s, d, elem_bytes, any(b8))
     buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
     out, seen = [], set()
     for buf in buffers:
         if (buf.address, buf.reps) in seen:
             continue
         seen.add((buf.address, buf.reps))
-        staged = cost(s, d, buf, elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix)
+        staged = cost(s, d, buf, elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8)
         if staged is not None:
             out.append(staged)
     return out
 
 
 def cost(src: ThreadBits, dst: ThreadBits, buf: BitBuffer, elem_bytes: int, *,
-         stmatrix: bool, ldmatrix: bool) -> BitStaging | None:
-    """``buf`` costed for both sides (None when a side cannot use it)."""
+         stmatrix: bool, ldmatrix: bool, b8: tuple[bool, bool] = (False, False)
+         ) -> BitStaging | None:
+    """``buf`` costed for both sides (None when a side cannot use it); ``b8``: whether
+    the target has the 8-bit stmatrix / ldmatrix forms."""
     trans = elem_bytes == 2
-    st = side_access(src, buf, elem_bytes, True, matrix=stmatrix, trans=stmatrix and trans)
-    ld = side_access(dst, buf, elem_bytes, False, matrix=ldmatrix, trans=ldmatrix and trans)
+    st = side_access(src, buf, elem_bytes, True, matrix=stmatrix, trans=stmatrix and trans,
+                     b8=b8[0])
+    ld = side_access(dst, buf, elem_bytes, False, matrix=ldmatrix, trans=ldmatrix and trans,
+                     b8=b8[1])
     if st is None or ld is None:
         return None
     return BitStaging(buf, st, ld, elem_bytes)
