@@ -45,7 +45,7 @@ def test_the_exchange_delivers_every_element(src, dst, shape, dtype):
 
 def test_random_pairs_that_stay_in_registers_deliver_every_element():
     n = 0
-    for _, a, b, shape, dtype in population.random_pairs(120):
+    for _, a, b, shape, dtype in population.random_pairs(200):
         p = tl.plan_conversion(a, b, shape, dtype)
         if p.mechanism == "shared-memory":
             continue

@@ -28,7 +28,12 @@ import numpy as np
 from ...core.errors import LayoutError
 from ..mechanisms.staging.bit_reports import flat_addresses
 from ..mechanisms.staging.bit_staging import BitAccess, BitStaging
-from ..mechanisms.staging.instructions import MatrixAccess, matrix_access, matrix_report
+from ..mechanisms.staging.instructions import (
+    MatrixAccess,
+    byte_matrix_access,
+    matrix_access,
+    matrix_report,
+)
 from ..model.bits import ThreadBits
 from ..model.placement import WARP
 from ..model.threads import RegisterFile
@@ -137,15 +142,15 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
             elem_addr = np.full(int(table.max(initial=0)) + 1, -1, dtype=np.int64)
             ok = held >= 0
             elem_addr[held[ok]] = here[ok] // eb
-            m = _best_matrix(rf, elem_addr, trans, width, {2: "float16", 4: "float32"}[eb],
-                             store)
+            m = _best_matrix(rf, elem_addr, trans, width,
+                             {1: "int8", 2: "float16", 4: "float32"}[eb], store)
             if m is None:
                 raise LayoutError(f"internal: {acc.instruction} does not fit the bit staging")
             for q, count in enumerate(m.counts):
                 address = np.where(m.rows[:, q] >= 0, m.rows[:, q] * eb, -1).reshape(-1)
                 regs = matrix_registers(m, q)
-                a = Access(op_name(store, "matrix", count=count, trans=trans), "m8n8", regs,
-                           address, step, trans, width)
+                a = Access(op_name(store, "matrix", count=count, trans=m.trans, form=m.form),
+                           m.form, regs, address, step, m.trans, m.width)
                 if take is not None:
                     for t in np.flatnonzero(np.repeat((m.rows[:, q] >= 0).any(axis=1), WARP)):
                         for r, units in enumerate(regs):
@@ -171,15 +176,22 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
 def _best_matrix(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int, dtype: str,
                  store: bool) -> MatrixAccess | None:
     """The ldmatrix / stmatrix schedule of ``rf`` at ``addr`` with the fewest wavefronts
-    over the orders of its register bits: which register bit makes a matrix's rows is
-    the schedule's choice (the bit staging costs the best one), so each order is tried
-    and the slots renamed back."""
+    over its register bits in their order and with any two of them swapped: which
+    register bit makes a matrix's rows is the schedule's choice (the bit staging costs
+    the best one), and the slots are renamed back."""
     slots = rf.table.shape[2]
     nbits = max(0, slots - 1).bit_length()
+    orders = [tuple(range(nbits))]
+    for i, j in itertools.combinations(range(nbits), 2):
+        o = list(range(nbits))
+        o[i], o[j] = j, i
+        orders.append(tuple(o))
     best = None
-    for order in itertools.permutations(range(nbits)):
+    for order in orders:
         perm = [sum(((s >> k) & 1) << order[k] for k in range(nbits)) for s in range(slots)]
-        m = matrix_access(RegisterFile(rf.table[:, :, perm], (), (), False), addr, trans, width)
+        permuted = RegisterFile(rf.table[:, :, perm], (), (), False)
+        m = byte_matrix_access(permuted, addr, store) if dtype == "int8" else \
+            matrix_access(permuted, addr, trans, width)
         if m is None:
             continue
         waves = matrix_report(rf, addr, dtype, m, store, worst=False).wavefronts

@@ -20,18 +20,18 @@ code (an internal error, never silent).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ...core.dtypes import dtype_bits
 from ...core.errors import LayoutError
 from ...core.frozen import freeze_fields
-from ..lane_exchange import lane_exchange
+from ..lane_exchange import _mixed, _payload
+from ..mechanisms.shuffle.byte_permute import plan_byte_permute
 from ..model.bits import ThreadBits
 from ..model.placement import WARP, Placement, place
 from ..model.routing import Route
-from ..problem.targeting import resolve_target
 from . import exchange as exchange_mod
 from . import staging as staging_mod
 from .bit_staging_program import from_bits
@@ -122,15 +122,9 @@ def program_of(plan) -> ConversionProgram:
         route = plan._route
         if getattr(route, "warp_exchange", False):
             route = scheduled(route, plan)
-        if route.staging is not None:  # the element planner stages this lane exchange
-            st = staging_mod.from_route(route, threads, warp_local=True)
-        else:
-            ex = exchange_mod.from_route(route, threads)
-        if ex is None:
-            mechanism = "shared-memory"
-        else:
-            mechanism = plan.mechanism if plan.mechanism != "warp-shuffle" or ex.rounds \
-                else "registers"
+        ex = exchange_mod.from_route(route, threads)
+        mechanism = plan.mechanism if plan.mechanism != "warp-shuffle" or ex.rounds \
+            else "registers"
         if plan.kind == "none":
             mechanism = "none"
     smem = 0 if st is None else max(st.bytes, 0)
@@ -147,13 +141,27 @@ def program_of(plan) -> ConversionProgram:
 
 def scheduled(route: Route, plan) -> Route:
     """A lane exchange found on bits (its route names only each value's holder) with the
-    shuffle rounds of the element planner for the same exchange
-    (:func:`~tilelayout.planning.lane_exchange.lane_exchange`): the bit transpositions'
-    own code is not written yet, so the code moves the values by these rounds."""
-    out = lane_exchange(route, plan.dtype, 0, resolve_target(plan.target))
-    if out.route is None:
-        raise NoCodeError("internal: no schedule for this lane exchange found on bits")
-    return out.route
+    shuffle rounds the element planner finds for the same exchange: payload shuffles
+    (:mod:`~tilelayout.planning.lane_exchange`'s, with a lane's own values where that
+    costs less) or, for sub-word values, whole-register shuffles plus byte permutes,
+    whichever costs fewer units. The bit transpositions' own code is not written yet."""
+    bits = route.bits
+    epw, wpe = max(1, 32 // bits), max(1, bits // 32)
+    variants = [route.level == 2]
+    if epw > 1 and _mixed(route, epw).any():
+        variants.append((route.level == 2) | _mixed(route, epw))
+    units, sched, _counts, fill = min((_payload(route, v, epw, wpe) for v in variants),
+                                      key=lambda v: v[0])
+    best = (units, replace(route, shuffle=sched, epw=epw, shuffle_fill=fill))
+    if bits < 32:
+        ps, pd, rows = route.src, route.dst, route.dst_rows
+        bp = plan_byte_permute(route.gwarp[1][rows], ps.lane[route.source],
+                               ps.slot[route.source], pd.lane[rows], pd.slot[rows],
+                               route.warps, bits)
+        if bp is not None and bp.units < best[0]:
+            best = (bp.units, replace(route, byte_permute=bp, epw=epw))
+    del plan
+    return best[1]
 
 
 def run(prog: ConversionProgram, src_units: np.ndarray) -> np.ndarray:
