@@ -37,6 +37,7 @@ import time
 from http.server import ThreadingHTTPServer
 
 from tilelayout.explorer import examples
+from tilelayout.explorer.connections import Connections
 
 KINDS = ("hardened", "uncached", "stdlib")
 EXAMPLE = examples.get("wgmma 128x256 accumulator")
@@ -58,6 +59,8 @@ def _serve(kind: str) -> None:
         server.limits = srv.REQUEST_LIMITS  # what the shared handler reads
         server.allowed_hosts = hardened.allowed_hosts
         server.heavy = threading.BoundedSemaphore(1 << 20)  # no cap on whole-layout requests
+        server.working = threading.BoundedSemaphore(1 << 20)  # nor on requests at once
+        server.connections = Connections(1 << 20, 1e9, 1e9)  # no deadlines, no limit
         server.answers = srv.AnswerCache(0)  # and no answer cache
     else:
         server = hardened

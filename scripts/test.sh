@@ -13,5 +13,12 @@ TILELAYOUT_OPTIONAL="${TILELAYOUT_OPTIONAL-tvm jax cute cute-dsl triton}" bash s
 bash scripts/ensure-cuda.sh
 echo "[test] ruff" >&2
 .venv/bin/ruff check src tests benchmarks
-echo "[test] pytest" >&2
-TILELAYOUT_STRICT=1 exec .venv/bin/python -m pytest -q "$@"
+# two workers (the CI machine has two cores), each test file on one worker so a file's
+# fixtures (a browser, a server, Triton's child) start once; TILELAYOUT_TEST_WORKERS=0
+# runs everything in this process
+workers="${TILELAYOUT_TEST_WORKERS-2}"
+echo "[test] pytest ($workers workers)" >&2
+if [ "$workers" = "0" ]; then
+  TILELAYOUT_STRICT=1 exec .venv/bin/python -m pytest -q "$@"
+fi
+TILELAYOUT_STRICT=1 exec .venv/bin/python -m pytest -q -n "$workers" --dist loadfile "$@"

@@ -468,6 +468,8 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.explorer.widget:_widget_class": "the widget class, made once anywidget imports",
     "tilelayout.interop.gluon:_context": "one MLIR context and Gluon builder, made once Triton "
                                          "imports (it only builds IR objects)",
+    "tilelayout.interop.isolation:default_pool": "the process's pool of child processes for native "
+                                                 "code (made once; its children start on use)",
 }
 
 #: module-level plain-dict caches (a hot path pays no functools call): the same contract,
@@ -705,10 +707,17 @@ def _ro(a: np.ndarray) -> np.ndarray:
     return a
 
 
+#: class attributes the standard library itself caches: copyreg writes ``__slotnames__`` on
+#: a slotted class the first time pickle copies one of its values (the child-process pool
+#: pickles layouts and limits, tilelayout.interop.isolation)
+STDLIB_CLASS_CACHES = frozenset({"__slotnames__"})
+
+
 def _classes(modules: list) -> dict[str, tuple[tuple[str, int], ...]]:
     """Every class a library module defines: its attributes (name, object id)."""
     return {f"{mod.__name__}:{cls.__qualname__}": tuple(sorted((k, id(v))
-                                                               for k, v in vars(cls).items()))
+                                                               for k, v in vars(cls).items()
+                                                               if k not in STDLIB_CLASS_CACHES))
             for mod in modules for cls in vars(mod).values()
             if isinstance(cls, type) and cls.__module__ == mod.__name__}
 

@@ -50,22 +50,27 @@ def test_mma_accumulator_to_b_operand_costs_lanes_and_url(page):
     _plan(page, "mma.m16n8k16.B", "float16")
     assert page.page.inner_text("[data-testid=move-kind]") == f"{p.kind} via {p.mechanism}"
     assert _costs(page) == {k.replace("_", " "): str(v) for k, v in p.costs.items()}
-    # stage 1: shuffle round 1, the lanes that read another lane's value highlighted
-    pic = page.page.evaluate("window.__tl.movePicture")
-    src = p.stages[0].data["src_lane"][0]
-    assert pic["kind"] == "lanes" and pic["texts"] == 32
-    assert pic["highlighted"] == [lane for lane, s in enumerate(src) if s >= 0 and s != lane]
-    _step(page, 1, 1)
-    src2 = p.stages[1].data["src_lane"][0]
-    assert page.page.evaluate("window.__tl.movePicture.highlighted") == \
-        [lane for lane, s in enumerate(src2) if s >= 0 and s != lane]
+    # the steps inside each lane (pack, select) show the lanes reading themselves; each
+    # shuffle round highlights the lanes that read another lane's value
+    assert [st.what for st in p.stages] == ["pack", "select", "shuffle", "shuffle", "select"]
+    for k, st in enumerate(p.stages):
+        if k:
+            _step(page, 1, k)
+        pic = page.page.evaluate("window.__tl.movePicture")
+        assert pic["kind"] == "lanes" and pic["texts"] == 32
+        src = st.data["src_lane"][0] if st.what == "shuffle" else list(range(32))
+        want = [lane for lane, s in enumerate(src) if s >= 0 and s != lane]
+        assert pic["highlighted"] == want
+        assert bool(want) == (st.what == "shuffle")
+    _step(page, -1, 3)
+    _step(page, -1, 2)
     # the URL holds the panel and its stage; opening it gives the same picture
     url = page.page.url
     q = parse_qs(urlparse(url).query)
-    assert (q["move"], q["to"], q["mdtype"], q["stage"]) == (["plan"], ["mma.m16n8k16.B"], ["float16"], ["2"])
+    assert (q["move"], q["to"], q["mdtype"], q["stage"]) == (["plan"], ["mma.m16n8k16.B"], ["float16"], ["3"])
     page.page.goto(url)
-    page.page.wait_for_function("window.__tl.moveStage === 1")
-    assert page.page.inner_text("[data-testid=move-stage]") == p.stages[1].text
+    page.page.wait_for_function("window.__tl.moveStage === 2")
+    assert page.page.inner_text("[data-testid=move-stage]") == p.stages[2].text
     assert page.page.url == url
     assert page.errors == []
 
@@ -95,7 +100,7 @@ def test_transpose_line_x_bank_view_steps_through_store_barrier_load(page):
     # stage 1 (store): the worst store request's cells; its lanes' first elements among them
     write = sorted(c["element"] for c in want["worst_cells"]["write"])
     assert pic["highlighted"] == write
-    firsts = {i * 32 + j for i, j in p.smem.write.worst.elements}
+    firsts = {i * 32 + j for i, j in want["smem"]["write"]["worst"]["elements"]}
     assert firsts <= set(write) and len(write) == 32 * p.smem.write.vector_bytes // 4
     assert "worst store request" in page.page.inner_text("[data-testid=move-caption]")
     _step(page, 1, 1)  # barrier: nothing moves
@@ -182,20 +187,21 @@ def test_smem_mode_picture_highlights_the_worst_read(page):
 
 
 def test_the_target_select_decides_the_instructions_and_is_stated(page):
+    """An 8-bit transpose: sm_100a has the 8-bit ldmatrix form, the default sm_90a not."""
     page.open("?layout=" + quote(SRC))
     page.page.click("[data-testid=move-toggle] summary")
     page.page.fill("[data-testid=move-dst]", DST)
-    page.page.select_option("[data-testid=move-dtype]", "float32")
-    for target, store in (("", "stmatrix.x4"), ("sm_80", "st.shared.v4.b32")):
+    page.page.select_option("[data-testid=move-dtype]", "float8")
+    for target, load in (("", "ld.shared.b8"), ("sm_100a", "ldmatrix.m16n16.x2.trans.b8")):
         page.page.select_option("[data-testid=move-target]", target)
         before = page.page.evaluate("window.__tl.moveRuns || 0")
         page.page.click("[data-testid=move-go]")
         page.page.wait_for_function("(n) => (window.__tl.moveRuns || 0) > n", arg=before)
-        p = tl.plan_conversion(SRC, DST, (32, 32), "float32", target=target or None)
-        assert p.costs["store_instruction"] == store
+        p = tl.plan_conversion(SRC, DST, (32, 32), "float8", target=target or None)
+        assert p.costs["load_instruction"] == load
         assert page.page.inner_text("[data-testid=move-planned-target]") == \
             f"for {p.target} ({p.target_from})"
-        assert _costs(page)["store instruction"] == store
+        assert _costs(page)["load instruction"] == load
 
 
 def test_the_code_tab_shows_the_plans_cuda_with_a_copy_button(page):

@@ -58,13 +58,18 @@ def test_unknown_axis_with_no_near_name_says_how_to_declare():
 L = tl.parse("S[(8,16):(16,1)]")
 
 
+def test_a_shape_as_text_is_read():
+    assert L.apply(17, "8,16") == L.apply(17, (8, 16)) and L.map_all("8x16")["m"].shape[:2] == (8, 16)
+
+
 @pytest.mark.parametrize(
     "shape,words",
     [
         ((8, 8), "shape (8, 8) has 64 elements but the layout has 128"),
         ((8, 0, 16), "shape entries must be >= 1"),
         ((8, -16), "shape entries must be >= 1"),
-        ("8,16", "shape must be a tuple of integers"),
+        ("8,x", "shape must be comma-separated integers"),
+        ("8,8", "shape (8, 8) has 64 elements but the layout has 128"),
         ((8.0, 16), "shape entries must be integers"),
     ],
 )

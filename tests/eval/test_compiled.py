@@ -40,9 +40,14 @@ def test_bad_indices_are_refused_with_one_line_errors(index):
 
 def test_bad_shapes_are_refused():
     L = tl.parse(REF)
-    for shape in [(8, 15), (8, "16"), (0, 128), "8,16", ([8], 16)]:
+    for shape in [(8, 15), (8, "16"), (0, 128), "8,15", "8,x", ([8], 16)]:
         with pytest.raises(tl.LayoutError):
             L.base(0, shape)
+
+
+def test_a_shape_as_text_is_read_as_the_ints():
+    L = tl.parse(REF)
+    assert L.base(5, "8,16") == L.base(5, (8, 16))
 
 
 def test_exact_python_ints_beyond_int64():

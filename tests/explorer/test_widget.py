@@ -90,3 +90,29 @@ def test_outside_a_kernel_a_layout_shows_its_picture():
     assert L._repr_mimebundle_() is None  # no kernel here: IPython falls back to the SVG
     assert L._repr_mimebundle_(include={"text/plain"}) is None
     assert L._repr_svg_().startswith("<svg")
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    ({"select": (1.5,)}, "select must be the coordinates of one element"),   # was select 1
+    ({"select": (True,)}, "select must be the coordinates of one element"),
+    ({"select": (9,)}, "outside shape (4,)"),
+    ({"select": [None]}, "select must be the coordinates"),
+    ({"shape": (4.5,)}, "shape entries must be integers"),                    # was shape 4
+    ({"shape": "8,4"}, "shape (8, 4) has 32 elements but the layout has 4"),
+    ({"shape": 5}, "shape (5,) has 5 elements but the layout has 4"),
+    ({"color": 3}, "color must be an axis name"),
+    ({"height": True}, "height must be an int of pixels"),
+])
+def test_select_and_shape_are_refused_never_truncated(kwargs, words):
+    """issue 29: select=(1.5,) selected 1 and shape=(4.5,) became 4; the page reads back
+    exactly the integers a widget's query carries, so anything else is refused."""
+    with pytest.raises(tl.LayoutError) as caught:
+        widget("S[4:2]", **kwargs)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_query_carries_exactly_the_coordinates_given():
+    assert widget("S[4:2]", select=3).query.endswith("select=3")
+    assert widget("S[(8,16):(16,1)]", "8,16", select="7,15").query.endswith("shape=8%2C16&select=7%2C15")
+    reply = widget("S[4:2]").answer_request(["not", "a", "request"])
+    assert reply["status"] == 400 and reply["data"]["status"] == 400

@@ -26,6 +26,7 @@ from tilelayout.interop.cute import (
     thread_axes,
     to_cute,
     to_cute_tv,
+    to_pycute,
 )
 
 pycute = pytest.importorskip("pycute", reason="pycute ships in the optional 'cute' extra (nvidia-cutlass)")
@@ -450,3 +451,34 @@ def test_composed_text_with_an_offset_round_trips():
         parse_cute("S<3,3,3> o 512 o (8,64):(64,1)")
     with pytest.raises(tl.LayoutParseError, match="offset is >= 0"):
         from_cute("S<3,3,3> o -4 o (8,64):(64,1)")
+
+
+def test_a_composed_layout_of_a_rank_1_inner_layout_is_pycutes_function():
+    """issue 29: from_cute(ComposedLayout(Layout((2,8),(1,4)), 0, Layout(4,1))) gave
+    [0,4,1,5] (the composition's two modes read as two dimensions); pycute gives [0,1,4,5]."""
+    for outer, inner in [(pycute.Layout((2, 8), (1, 4)), pycute.Layout(4, 1)),
+                         (pycute.Layout((2, 8), (1, 4)), pycute.Layout((2, 2), (2, 1))),
+                         (pycute.Layout((4, 8), (8, 1)), pycute.Layout(16, 2)),
+                         (pycute.Layout((4, 8), (8, 1)), pycute.Layout((4, 2), (1, 4)))]:
+        src = pycute.ComposedLayout(outer, 0, inner)
+        dims = cute_logical_shape(src)
+        vals = from_cute(src).map_all(dims)["m"][..., 0].transpose().reshape(-1)
+        assert vals.tolist() == [src(i) for i in range(pycute.size(inner))], (outer, inner)
+    past = pycute.ComposedLayout(pycute.Layout(1, 16), 0, pycute.Layout(8, 3))  # 48 i in pycute
+    with pytest.raises(InteropError, match="past the outer layout's 1 elements"):
+        from_cute(past)
+
+
+def test_hostile_cute_text_is_one_line():
+    for text, words in [("9" * 5000 + ":1", "an integer of 5000 digits"),
+                        ("(" * 5000 + "4" + ")" * 5000, "at most 32 nested parentheses"),
+                        (None, "expected CuTe text"), (["(4,8)"], "expected CuTe text")]:
+        with pytest.raises(tl.LayoutError, match=words) as info:
+            from_cute(text)
+        assert "\n" not in str(info.value)
+    with pytest.raises(tl.LayoutError, match="an axis name is a string"):
+        from_cute("(4,8):(8,1)", ["m"])
+    for bad in [None, "S[4]" + "]", 5]:
+        with pytest.raises(tl.LayoutError):
+            to_pycute(bad)
+    assert to_pycute("S[(4,8):(8,1)]")(1, 2) == 10  # layout text, as every entry point takes

@@ -319,3 +319,20 @@ def test_dot_operands_of_split_parents_equal_triton():
         assert_same(p, ttgl.DotOperandLayout(op, obj, k), shape)
         count += 1
     assert count == 256
+
+
+def test_a_warp_of_more_than_64_lanes_is_refused():
+    """issue 29: threads_per_warp=(1048576, 64) built a warp of 2**26 lanes (Triton's
+    verifier wants the module's 32 or 64); what a warp may hold still equals Triton."""
+    with pytest.raises(presets.PresetError, match="a warp has at most 64"):
+        presets.get("triton.blocked", threads_per_warp=(1048576, 64))
+    for bad in [{"element_bitwidth": 8.0}, {"element_bitwidth": True}]:
+        with pytest.raises(presets.PresetError, match="must be one of"):
+            presets.get("triton.nvmma_shared", **bad)
+    for name, bad in [("triton.tmem", {"block": (128,)}), ("amd.mfma", {"instr_shape": (8,)}),
+                      ("triton.blocked", {"warps_per_cta": (1 << 40, 1)})]:
+        with pytest.raises(presets.PresetError) as info:
+            presets.get(name, **bad)
+        assert "\n" not in str(info.value)
+    p = presets.get("triton.blocked", threads_per_warp=(8, 8), shape=(64, 64))
+    assert_same(p, ttgl.BlockedLayout([1, 4], [8, 8], [2, 2], [1, 0]), (64, 64))

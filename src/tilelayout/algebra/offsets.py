@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import AlgebraError, SwizzleError
-from ..core.iter import Iter
+from ..core.errors import AlgebraError, SwizzleError, shown
+from ..core.iter import Iter, as_int
+from ..core.shape import as_shape
 from ..core.swizzle import as_plain_swizzle
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import MAX_XOR_BITS, XorSwizzle
@@ -62,6 +63,21 @@ def logical_vector(flat: int, dims: Sequence[int]) -> list[int]:
     return out
 
 
+def int_vectors(vectors: object, what: str, limit: int = 64) -> list[list[int]]:
+    """``vectors`` (a sequence of sequences of ints, at most ``limit`` of them) as lists;
+    bools, floats, text and over-long integers are refused, never converted.
+
+    >>> int_vectors([[0, 1], (2, 0)], "bases")
+    [[0, 1], [2, 0]]
+    """
+    def seq(x: object) -> bool:
+        return isinstance(x, Sequence) and not isinstance(x, str | bytes)
+    if not seq(vectors) or len(vectors) > limit or not all(seq(v) for v in vectors):  # type: ignore[arg-type]
+        raise AlgebraError(f"{what} must be a list of at most {limit} integer vectors, got "
+                           f"{shown(vectors)}")
+    return [[as_int(x, f"{what} entry") for x in vec] for vec in vectors]  # type: ignore[union-attr]
+
+
 def offsets_layout(offset_bases: Sequence[Sequence[int]], shape: Sequence[int] | None = None) -> Layout:
     """Our layout (logical -> swizzled ``m``) for ``offset_bases`` over ``shape`` (default:
     per dim the smallest power of two above every basis entry, as Triton's
@@ -75,12 +91,17 @@ def offsets_layout(offset_bases: Sequence[Sequence[int]], shape: Sequence[int] |
     >>> offsets_layout([[0, 1], [0, 0], [1, 0]], (2, 2))   # offset bit 1: padding
     parse('S[(2,2):(4,1)]')
     """
-    bases = [[int(v) for v in vec] for vec in offset_bases]
+    bases = int_vectors(offset_bases, "offset bases")
     if not bases:
         raise AlgebraError("a Triton shared layout needs at least one offset basis")
+    if len({len(vec) for vec in bases}) != 1 or not bases[0]:
+        raise AlgebraError(f"offset bases must all have one entry per dimension, got "
+                           f"{shown(offset_bases)}")
+    if any(v < 0 for vec in bases for v in vec):
+        raise AlgebraError(f"offset bases are non-negative coordinates, got {shown(offset_bases)}")
     if shape is None:
         shape = [1 << max(vec[d] for vec in bases).bit_length() for d in range(len(bases[0]))]
-    dims = tuple(int(s) for s in shape)
+    dims = as_shape(shape)
     for d, s in enumerate(dims):
         if s < 1 or s & (s - 1):
             raise AlgebraError(f"logical dimension {d} is {s}, not a power of two")

@@ -24,6 +24,7 @@ It is offset-free and never below 1; values inside ``[min, max]`` need not all b
 from __future__ import annotations
 
 from ..core.axes import axis as lookup_axis
+from ..core.axes import check_axis
 from ..core.compose import Layout, tile_of, value_range
 
 __all__ = ["span", "value_range"]
@@ -41,6 +42,8 @@ def span(layout: Layout, axis: str | None = "m", *, covered: bool = False) -> in
     >>> span(tl.parse("S[(2,4):(3@TLane,1)]"), None)
     7
     """
+    if axis is not None:
+        check_axis(axis)  # a name (text), known: not a list, not a typo
     if axis is None:
         memory = [a for a in tile_of(layout).axes if lookup_axis(a).kind == "memory"]
         return 1 + sum(span(layout, a, covered=covered) - 1 for a in memory)

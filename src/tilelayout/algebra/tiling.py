@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from ..core.compose import ComposeLayout, Layout, rewrap, tile_of
-from ..core.errors import AlgebraError, ShapeError
+from ..core.errors import AlgebraError, LayoutTypeError, ShapeError
 from ..core.iter import Iter
 from ..core.shape import as_shape, format_shape
 from ..core.tile import TileLayout
@@ -202,6 +202,9 @@ def tile(inner: Layout, outer: Layout, outer_shape, inner_shape, *,
     _check_step(step)
     if isinstance(outer, ComposeLayout):
         raise AlgebraError("the outer of a tile must be a TileLayout (unswizzled)")
+    if not isinstance(outer, TileLayout) or not isinstance(inner, TileLayout | ComposeLayout):
+        raise LayoutTypeError(f"tile takes two layouts (the outer a TileLayout), got "
+                              f"{type(inner).__name__} and {type(outer).__name__}")
     _shapes(outer, inner, outer_shape, inner_shape)
     # like TIRx, fuse each operand's shard first (same mapping; more shapes then group)
     scaled = scale_shard(outer, _spans(inner, step))

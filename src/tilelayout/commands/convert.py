@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         for a in threads:
             check_axis(a)  # a typo gets its "did you mean"
     permute = int_tuple(args.permute, "--permute") if args.permute else None
-    out = convert(layout, shape, args.to, mesh=mesh, thread_axis=threads, permute=permute)
+    out = convert(layout, shape, args.to, mesh=mesh, thread_axis=threads, permute=permute,
+                  isolate=True)
     if args.json:
         print(json.dumps({"layout": str(layout), "shape": list(shape), "target": args.to, **out}))
     else:

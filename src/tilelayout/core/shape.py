@@ -49,16 +49,19 @@ _SEPARATOR = re.compile(r"\s*[,x×]\s*|\s+")
 _INT_LIST = re.compile(r"-?[0-9]{1,30}(?:(?:\s*[,x×]\s*|\s+)-?[0-9]{1,30})*")
 
 
-def as_shape(shape: int | Sequence[int]) -> Shape:
+def as_shape(shape: int | str | Sequence[int]) -> Shape:
     """A shape as a tuple of positive ints (a bare int is a 1-D shape; numpy ints and
-    1-D integer arrays are accepted).
+    1-D integer arrays are accepted; text is read by :func:`int_tuple`, ``"8,16"``).
+    Bools, floats and other values are refused, never truncated.
 
-    >>> as_shape(8), as_shape([8, 16])
-    ((8,), (8, 16))
+    >>> as_shape(8), as_shape([8, 16]), as_shape("8x16")
+    ((8,), (8, 16), (8, 16))
     """
     shape = _from_array(shape)  # type: ignore[assignment]
     if isinstance(shape, str):
-        raise ShapeError(f"shape must be a tuple of integers, got the string {shown(shape)}")
+        return as_shape(int_tuple(shape, "shape"))
+    if isinstance(shape, bytes | bytearray):
+        raise ShapeError(f"shape must be a tuple of integers, got {shown(shape)}")
     if not isinstance(shape, Sequence):
         try:
             return (_positive(as_int(shape, "shape"), shape),)
@@ -80,7 +83,17 @@ def _positive(v: int, shape: object) -> int:
     return v
 
 
-def admit(shape: int | Sequence[int] | None, size: int, default: Shape) -> Shape:
+def shape_arg(shape: int | str | Sequence[int] | None) -> Shape | None:
+    """A shape argument as given to an entry point: None (the default), or
+    :func:`as_shape` of it (a sequence, an int or text such as ``"8,16"``).
+
+    >>> shape_arg(None), shape_arg("(64, 64)")
+    (None, (64, 64))
+    """
+    return None if shape is None else as_shape(shape)
+
+
+def admit(shape: int | str | Sequence[int] | None, size: int, default: Shape) -> Shape:
     """Validate that ``shape`` has ``size`` elements; ``None`` means ``default``."""
     if shape is None:
         return default

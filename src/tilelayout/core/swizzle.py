@@ -263,7 +263,11 @@ def signed_swizzle(per_element: int, swizzle_len: int, shift: int) -> Swizzle | 
     if s >= 0 or b == 0:
         return Swizzle(m, b, abs(s))
     if m < 0 or b < 0 or -s < b:
-        raise SwizzleError(f"Swizzle({m}, {b}, {s}): expected M, B >= 0 and |S| >= B")
+        raise SwizzleError(f"Swizzle({shown(m)}, {shown(b)}, {shown(s)}): expected M, B >= 0 and "
+                           f"|S| >= B")
+    if m - s + b > MAX_XOR_BITS:  # checked before the images are listed
+        raise SwizzleError(f"Swizzle({shown(m)}, {shown(b)}, {shown(s)}) XORs bits up to "
+                           f"{shown(m - s + b)}; an XorSwizzle permutes at most {MAX_XOR_BITS}")
     return XorSwizzle([(1 << k) | ((1 << (k - s)) if m <= k < m + b else 0)
                        for k in range(m - s + b)])
 

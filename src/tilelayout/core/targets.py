@@ -105,8 +105,9 @@ class Target:
         >>> target("sm_80").has("cp.async"), target("sm_80").has("tma")
         (True, False)
         """
-        if feature not in FEATURES:
-            close = difflib.get_close_matches(str(feature), list(FEATURES), n=1, cutoff=0.5)
+        if not isinstance(feature, str) or feature not in FEATURES:
+            close = difflib.get_close_matches(feature[:40], list(FEATURES), n=1, cutoff=0.5) \
+                if isinstance(feature, str) else []
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise UnknownTargetError(f"unknown target feature {shown(feature)}; expected one of "
                                      f"{', '.join(FEATURES)}{hint}")
@@ -185,8 +186,8 @@ def target(name: str | int | Target) -> Target:
         return name
     sm, arch = None, False
     if isinstance(name, int) and not isinstance(name, bool):
-        sm = name
-    elif isinstance(name, str):
+        sm = name if 0 < name < 10_000 else None  # no GPU has more digits (nor is printed)
+    elif isinstance(name, str) and len(name) <= 40:
         m = _SPELLING.fullmatch(name.strip().lower())
         if m:
             sm, arch = int(m[1] + (m[2] or "")), bool(m[3])
@@ -196,7 +197,8 @@ def target(name: str | int | Target) -> Target:
             close = sorted(TARGETS, key=lambda k: (abs(TARGETS[k].sm - sm),
                                                    TARGETS[k].arch_specific != arch))[:2]
         else:
-            close = difflib.get_close_matches(str(name), list(TARGETS), n=2, cutoff=0.6)
+            close = difflib.get_close_matches(name[:40], list(TARGETS), n=2, cutoff=0.6) \
+                if isinstance(name, str) else []
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownTargetError(f"unknown target {shown(name)}{hint} "
                                  f"(known: {', '.join(TARGETS)})")

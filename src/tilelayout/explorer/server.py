@@ -17,8 +17,11 @@ Hardening (see ``docs/limits.md``): requests must name this server in ``Host``
 (:mod:`.admission`), POSTs must be same-origin ``application/json``; each request
 runs under the server's :class:`~tilelayout.Limits` (work over them is refused before
 it starts; the ``seconds`` budget stops long loops), and the axes its layout text may
-name come from its own body (``request.request_axes``: no global axis state); a bounded pool of worker threads
-serves connections (listen backlog :data:`BACKLOG`, ``TCP_NODELAY``, read timeouts).
+name come from its own body (``request.request_axes``: no global axis state); every
+connection has a thread and a read deadline, open connections a limit that drops the
+oldest idle one (:mod:`.connections`), requests are computed a bounded number at a time
+(listen backlog :data:`BACKLOG`, ``TCP_NODELAY``), and answers are JSON encoded in short
+slices (:mod:`.encoding`).
 
 >>> server = make_server("127.0.0.1", 0)
 >>> server.server_address[0]
@@ -29,14 +32,13 @@ serves connections (listen backlog :data:`BACKLOG`, ``TCP_NODELAY``, read timeou
 from __future__ import annotations
 
 import contextlib
-import json
+import io
 import mimetypes
 import socket
 import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
@@ -48,6 +50,8 @@ from ..core import budget
 from ..core.errors import BudgetError, LayoutError
 from . import admission, views
 from .answers import AnswerCache, budget_status, page_error, status_of
+from .connections import CONNECTION_LIMIT, Connections, DeadlineReader
+from .encoding import dumps
 from .request import MAX_BODY, REQUEST_LIMITS, ApiError
 
 #: the route table (:mod:`.views`): path -> view
@@ -69,9 +73,11 @@ def _static_files() -> dict[str, bytes]:
 
 #: listen backlog: connections the kernel queues before the server accepts them
 BACKLOG = 128
-#: worker threads (each serves one connection at a time) and connections waiting for one
+#: requests computed at once (each connection has its own thread, which waits for one of
+#: these slots once its request has arrived; an idle connection holds none)
 WORKERS = 32
-QUEUED = 256
+#: seconds a request that has arrived may wait for a worker slot before it gets a 503
+WORK_WAIT = 30.0
 #: routes whose answers evaluate a whole layout (every element): at most HEAVY_SLOTS run
 #: at once, so that while they run (holding the interpreter most of the time) the clicks'
 #: small requests (explain, elements_at, ...) still get it every switch interval
@@ -82,8 +88,11 @@ HEAVY_SLOTS = 4
 HEAVY_WAIT = 30.0
 #: bytes of recent answers kept (an answer is a pure function of route and body)
 ANSWER_CACHE_BYTES = 64 << 20
-#: seconds a connection may sit idle or trickle a request before it is closed
+#: seconds a connection may sit idle before its next request starts, and seconds a started
+#: request may take to arrive whole (the per-connection read deadline, .connections)
 READ_TIMEOUT = 10.0
+#: seconds writing one answer may take (a client that stops reading is dropped)
+WRITE_TIMEOUT = 30.0
 #: the interpreter's thread switch interval in a serving process (Python's default: 5 ms)
 SWITCH_INTERVAL = 0.0005
 
@@ -98,30 +107,6 @@ def tune_process() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-#: list length above which :func:`dumps` encodes a list in slices
-_SLICE = 4096
-
-
-def dumps(data: Any) -> str:
-    """Compact JSON, long lists encoded a slice at a time.
-
-    The same text as ``json.dumps(data, separators=(",", ":"))``, but a 1.5 MB answer is
-    made of many short encoder calls instead of one long one, so the other workers'
-    threads get the interpreter between them (one long C call would hold it throughout).
-
-    >>> dumps({"a": list(range(5)), "b": [{"c": None}]})
-    '{"a":[0,1,2,3,4],"b":[{"c":null}]}'
-    """
-    if isinstance(data, dict):
-        return "{" + ",".join(json.dumps(str(k)) + ":" + dumps(v) for k, v in data.items()) + "}"
-    if isinstance(data, list | tuple) and len(data) > _SLICE:
-        return "[" + ",".join(dumps(list(data[i:i + _SLICE]))[1:-1]
-                              for i in range(0, len(data), _SLICE)) + "]"
-    if isinstance(data, list | tuple) and any(isinstance(v, dict | list) for v in data[:64]):
-        return "[" + ",".join(dumps(v) for v in data) + "]"
-    return json.dumps(data, separators=(",", ":"))
-
-
 class ExplorerHandler(BaseHTTPRequestHandler):
     """Routes one request; see the module docstring for the routes."""
 
@@ -132,8 +117,49 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     timeout = READ_TIMEOUT  # socket timeout: idle keep-alive and slow requests are closed
     server: ExplorerServer
 
+    # -- the connection ----------------------------------------------------------------
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # reads go through the connection's deadline instead
+        self.rfile = io.BufferedReader(DeadlineReader(self.connection, self.server.connections))
+
+    def handle_one_request(self) -> None:
+        """One request: wait for it under the idle deadline, read it under the request
+        deadline, answer it in one of the server's worker slots."""
+        conns, sock = self.server.connections, self.connection
+        conns.waiting(sock)
+        try:
+            line = self.rfile.readline(65537)
+        except (TimeoutError, OSError):
+            line = b""  # past the idle deadline, or the client went: closed
+        conns.started(sock)  # also when the line was already buffered (pipelining)
+        self.raw_requestline = line
+        if not line:
+            self.close_connection = True
+            return
+        if len(line) > 65536:
+            self.requestline, self.request_version, self.command = "", "", ""
+            self.send_error(414, "the request line is over 64 KiB")
+            return
+        if not self.parse_request():
+            return
+        method = getattr(self, f"do_{self.command}", None)
+        if method is None:
+            self.send_error(501, f"method {self.command!r} is not allowed")
+            return
+        if not self.server.working.acquire(timeout=WORK_WAIT):
+            self.close_connection = True
+            self._error(503, "the explorer is busy; try again")
+            return
+        try:
+            method()
+            self.wfile.flush()
+        finally:
+            self.server.working.release()
+
     # -- responses ------------------------------------------------------------------
     def _send(self, status: int, body: bytes, content_type: str) -> None:
+        self.connection.settimeout(WRITE_TIMEOUT)  # reads left it at their deadline
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -346,12 +372,13 @@ class ExplorerHandler(BaseHTTPRequestHandler):
 
 
 class ExplorerServer(HTTPServer):
-    """An HTTP server with a bounded pool of worker threads.
+    """An HTTP server whose connections each have a thread, a read deadline and a limit
+    (:mod:`.connections`), and whose requests are computed ``workers`` at a time.
 
-    Accepted connections are served by at most ``workers`` threads; up to ``queued``
-    more wait for one, and beyond that a connection gets a JSON 503 at once. Each
-    accepted socket has ``TCP_NODELAY`` set (a keep-alive answer is not held back by
-    Nagle's algorithm).
+    A connection over the limit closes the oldest idle one; only when none is idle and
+    twice the limit are open does a new connection get a JSON 503 at once. Each accepted
+    socket has ``TCP_NODELAY`` set (a keep-alive answer is not held back by Nagle's
+    algorithm).
     """
 
     request_queue_size = BACKLOG
@@ -360,18 +387,16 @@ class ExplorerServer(HTTPServer):
 
     def __init__(self, address: tuple[str, int], handler: type[ExplorerHandler], *,
                  limits: budget.Limits = REQUEST_LIMITS, allow_hosts: Iterable[str] = (),
-                 workers: int = WORKERS, queued: int = QUEUED) -> None:
+                 workers: int = WORKERS, read_timeout: float = READ_TIMEOUT,
+                 max_connections: int = CONNECTION_LIMIT) -> None:
         # what server_close needs exists before binding: a failed bind calls it from
         # HTTPServer.__init__, and the caller then sees the OSError itself
-        self._open: set[socket.socket] = set()
-        self._open_lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=workers,
-                                        thread_name_prefix="tilelayout-explorer")
+        self.connections = Connections(max_connections, read_timeout, read_timeout)
         super().__init__(address, handler)
         self.limits = limits
         self.allowed_hosts = admission.allowed_hosts(str(self.server_address[0]),
                                                      int(self.server_address[1]), allow_hosts)
-        self._slots = threading.BoundedSemaphore(workers + queued)
+        self.working = threading.BoundedSemaphore(workers)
         self.heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
         self.answers = AnswerCache(ANSWER_CACHE_BYTES)
 
@@ -382,27 +407,25 @@ class ExplorerServer(HTTPServer):
         return conn, addr
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self._slots.acquire(blocking=False):
+        if not self.connections.admit(request):
             self._busy(request)
             return
+        thread = threading.Thread(target=self._work, args=(request, client_address),
+                                  name="tilelayout-explorer-connection", daemon=True)
         try:
-            self._pool.submit(self._work, request, client_address)
-        except RuntimeError:  # shutting down
-            self._slots.release()
-            self.shutdown_request(request)
+            thread.start()
+        except RuntimeError:  # no thread to be had: the connection is refused
+            self.connections.remove(request)
+            self._busy(request)
 
     def _work(self, request: Any, client_address: Any) -> None:
-        with self._open_lock:
-            self._open.add(request)
         try:
             self.finish_request(request, client_address)
-        except Exception:  # noqa: BLE001 (a broken connection must not kill the worker)
+        except Exception:  # noqa: BLE001 (a broken connection must not kill the thread)
             self.handle_error(request, client_address)
         finally:
-            with self._open_lock:
-                self._open.discard(request)
+            self.connections.remove(request)
             self.shutdown_request(request)
-            self._slots.release()
 
     def _busy(self, request: socket.socket) -> None:
         body = b'{"error":"the explorer is busy; try again"}'
@@ -420,29 +443,29 @@ class ExplorerServer(HTTPServer):
         super().handle_error(request, client_address)
 
     def server_close(self) -> None:
-        """Stop listening, wake every worker blocked on an idle connection, and stop the pool."""
+        """Stop listening and wake every connection's thread (each read ends)."""
         super().server_close()
-        with self._open_lock:
-            for conn in list(self._open):
-                with contextlib.suppress(OSError):
-                    conn.shutdown(socket.SHUT_RDWR)
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.connections.close_all()
 
 
 def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False,
                 limits: budget.Limits = REQUEST_LIMITS, allow_hosts: Iterable[str] = (),
-                workers: int = WORKERS, read_timeout: float = READ_TIMEOUT) -> ExplorerServer:
+                workers: int = WORKERS, read_timeout: float = READ_TIMEOUT,
+                max_connections: int = CONNECTION_LIMIT) -> ExplorerServer:
     """A ready (not yet serving) explorer server bound to ``host:port`` (port 0: any free).
 
     ``limits`` bound each request's work, ``allow_hosts`` adds names the ``Host`` header
-    may use (beyond loopback and the bound address), ``workers`` is the size of the
-    thread pool and ``read_timeout`` the seconds a connection may stay silent. Call
+    may use (beyond loopback and the bound address), ``workers`` is how many requests are
+    computed at once, ``read_timeout`` the seconds a connection may stay idle and the
+    seconds a started request may take to arrive, ``max_connections`` the open
+    connections before the oldest idle one is dropped for a new one. Call
     ``serve_forever()`` on it (or :func:`serve_in_thread`).
     """
     handler = type("Handler", (ExplorerHandler,), {"static": _static_files(), "quiet": quiet,
                                                    "timeout": read_timeout})
     return ExplorerServer((host, port), handler, limits=limits, allow_hosts=allow_hosts,
-                          workers=workers)
+                          workers=workers, read_timeout=read_timeout,
+                          max_connections=max_connections)
 
 
 def serve_in_thread(host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,

@@ -32,7 +32,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..core.compose import ComposeLayout
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
+from ..core.shape import flat_index, int_tuple, shape_arg
 from ..core.swizzle import Swizzle
 from ..core.tile import TileLayout
 from ..interop import require
@@ -116,11 +117,7 @@ def _widget_class() -> type:
 
         def answer_request(self, content: Mapping[str, Any]) -> dict[str, Any]:
             """The answer to one request of the page (``{id, method, path, body, soft}``)."""
-            status, data = answer(str(content.get("method", "GET")), str(content.get("path", "")),
-                                  content.get("body"))
-            if content.get("soft") and 400 <= status < 500:
-                status = 200  # as the server answers the page's ?soft=1 requests
-            return {"tilelayout": "answer", "id": content.get("id"), "status": status, "data": data}
+            return widget_answer(content)
 
         def _repr_mimebundle_(self, **kwargs: Any) -> Any:
             bundle = super()._repr_mimebundle_(**kwargs)
@@ -132,6 +129,51 @@ def _widget_class() -> type:
     return ExplorerWidget
 
 
+def widget_answer(content: Any) -> dict[str, Any]:
+    """The widget's answer to one request of its page (``{id, method, path, body, soft}``):
+    :func:`~tilelayout.explorer.answers.answer`, whose native conversions run in a child
+    process; a message that is not such a mapping is a 400 answer, never an exception.
+
+    >>> widget_answer({"id": 1, "method": "POST", "path": "/api/explain",
+    ...                "body": {"layout": "S[4:2]", "index": [3]}})["data"]["coords"]
+    [{'m': 6}]
+    >>> widget_answer([1, 2])["status"]
+    400
+    """
+    if not isinstance(content, Mapping):
+        return {"tilelayout": "answer", "id": None, "status": 400,
+                "data": {"error": "a widget request is an object {id, method, path, body}",
+                         "status": 400}}
+    ident = content.get("id")
+    if not isinstance(ident, int | str | None) or isinstance(ident, bool):
+        ident = None
+    method, path = content.get("method", "GET"), content.get("path", "")
+    if not isinstance(method, str) or not isinstance(path, str):
+        status, data = 400, {"error": "a widget request's method and path are text", "status": 400}
+    else:
+        status, data = answer(method[:16], path[:2000], content.get("body"))
+    if content.get("soft") is True and 400 <= status < 500:
+        status = 200  # as the server answers the page's ?soft=1 requests
+    return {"tilelayout": "answer", "id": ident, "status": status, "data": data}
+
+
+def _coordinate(select: Any, shape: Sequence[int]) -> str:
+    """``select`` (ints, or text like ``"3,5"``) checked inside ``shape``, as the page's text."""
+    if isinstance(select, str):
+        select = int_tuple(select, "select")
+    if isinstance(select, int) and not isinstance(select, bool):
+        select = (select,)
+    if not isinstance(select, Sequence) or not select or any(
+            isinstance(i, bool) or not isinstance(i, int) for i in select):
+        raise WidgetError(f"select must be the coordinates of one element, e.g. (3, 5), got "
+                          f"{shown(select)}")
+    try:
+        flat_index(tuple(select), tuple(shape))
+    except LayoutError as exc:
+        raise WidgetError(f"select {shown(tuple(select))}: {exc}") from None
+    return ",".join(str(i) for i in select)
+
+
 def _layout_query(layout: TileLayout | ComposeLayout, shape: Sequence[int] | None,
                   params: Mapping[str, Any]) -> list[tuple[str, str]]:
     unknown = sorted(set(params) - {"dtype", "swizzle"})
@@ -139,7 +181,7 @@ def _layout_query(layout: TileLayout | ComposeLayout, shape: Sequence[int] | Non
         raise WidgetError(f"a layout's widget takes dtype= and swizzle=, got {', '.join(unknown)}=")
     query = [("layout", format_layout(layout))]
     if shape is not None:
-        query.append(("shape", ",".join(str(int(n)) for n in shape)))
+        query.append(("shape", ",".join(str(n) for n in layout.check_shape(shape))))
     query += [(k, str(params[k])) for k in ("dtype", "swizzle") if params.get(k) is not None]
     return query
 
@@ -160,12 +202,18 @@ def _preset_query(name: str, shape: Sequence[int] | None,
 def _view(layout_or_preset: Any, shape: Sequence[int] | None, color: str | None,
           select: Sequence[int] | None, height: int, params: Mapping[str, Any]) -> tuple:
     """The page's query, the notebook's fallback picture, and what a static picture draws:
-    ``(query, fallback, (layout, shape, dtype), name)``."""
+    ``(query, fallback, (layout, shape, dtype), name)``; every argument checked first."""
+    if not isinstance(height, int) or isinstance(height, bool) or not 200 <= height <= 4000:
+        raise WidgetError(f"height must be an int of pixels in 200..4000, got {shown(height)}")
+    if color is not None and not isinstance(color, str):
+        raise WidgetError(f"color must be an axis name (text), got {shown(color)}")
+    shape = shape_arg(shape)
     if isinstance(layout_or_preset, str) and layout_or_preset in registry.names():
         query, built = _preset_query(layout_or_preset, shape, params)
         fallback = notebook_svg(built.layout) if shape is None else None
         drawn = (built.layout, built.shape, built.dtype)
         name = layout_or_preset
+        tile_shape = tuple(built.shape)
     elif isinstance(layout_or_preset, str | TileLayout | ComposeLayout):
         layout = parse(layout_or_preset) if isinstance(layout_or_preset, str) else layout_or_preset
         query = _layout_query(layout, shape, params)
@@ -175,15 +223,14 @@ def _view(layout_or_preset: Any, shape: Sequence[int] | None, color: str | None,
             layout = ComposeLayout(Swizzle.for_dtype(str(dtype), str(mode)), layout)
         drawn = (layout, shape, dtype)
         name = format_layout(layout)
+        tile_shape = layout.check_shape(shape)
     else:
         raise WidgetError("tl.widget expects a layout, layout text or a preset name, "
                           f"got {type(layout_or_preset).__name__}")
     if color is not None:
-        query.append(("color", str(color)))
+        query.append(("color", color[:200]))
     if select is not None:
-        query.append(("select", ",".join(str(int(i)) for i in select)))
-    if not isinstance(height, int) or not 200 <= height <= 4000:
-        raise WidgetError(f"height must be an int of pixels in 200..4000, got {height!r}")
+        query.append(("select", _coordinate(select, tile_shape)))
     return urlencode(query), fallback, drawn, name
 
 
@@ -213,6 +260,10 @@ def _caller_level() -> int:
 
 def _static(drawn: tuple, color: str | None, select: Sequence[int] | None) -> str | None:
     layout, shape, dtype = drawn
+    if isinstance(select, str):  # checked already (_coordinate)
+        select = int_tuple(select, "select")
+    elif isinstance(select, int):
+        select = (select,)
     try:
         dims = layout.check_shape(shape)
         flat = None

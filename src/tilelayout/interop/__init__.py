@@ -74,4 +74,19 @@ def require(module: str, extra: str, feature: str):
                            ) from None
 
 
-__all__ = ["InteropError", "require"]
+def present(extra: str, feature: str) -> None:
+    """Raise :func:`require`'s :class:`InteropError` unless ``extra``'s tool is installed
+    here -- without importing it (a caller about to run it in a child process checks
+    first, so a missing tool is named in its words, not the child's).
+
+    >>> present("none", "arithmetic")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tilelayout.interop.InteropError: arithmetic needs the none extra: pip install 'tilelayout[none]'
+    """
+    tool, top = EXTRA_TOOLS.get(extra, (f"the {extra} extra", extra))
+    if not _installed(top):
+        raise InteropError(f"{feature} needs {tool}: pip install 'tilelayout[{extra}]'")
+
+
+__all__ = ["InteropError", "present", "require"]

@@ -21,7 +21,11 @@
 
 A layout the other notation cannot express raises the converter's
 :class:`~tilelayout.interop.InteropError`. ``tilelayout convert`` prints it;
-``POST /api/convert`` lists every target's answer or refusal.
+``POST /api/convert`` lists every target's answer or refusal. ``gluon`` and ``tvm`` run
+native code (Triton's lowering, TVM) that can end the process on inputs it does not
+accept: with ``isolate=True`` (the CLI and the explorer pass it) they run in a child
+process of :func:`tilelayout.interop.isolation.default_pool`, and a child that dies is one
+:class:`~tilelayout.interop.isolation.ChildDied` naming the layout.
 
 >>> import tilelayout as tl
 >>> convert(tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]"), (16, 8), "cute-tv")["text"]
@@ -33,6 +37,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..core.axes import axis_of as lookup_axis
@@ -43,8 +48,9 @@ from ..core.mesh import format_mesh
 from ..core.shape import format_shape
 from ..core.swizzle import swizzle_shift
 from ..core.tile import TileLayout
-from . import InteropError, require
+from . import InteropError, present, require
 from .cute import parse_cute, thread_axes, to_cute, to_cute_tv
+from .isolation import isolated
 from .jax import partition_spec_entries
 from .triton import default_in_dims, to_triton_bases
 from .triton_shared import to_triton_shared_bases
@@ -55,6 +61,10 @@ TARGETS = ("cute", "cute-tv", "jax", "triton", "gluon", "tvm")
 #: the notations the explorer's "in other tools" panel lists, in its order (the page asks
 #: the server for them: ``POST /api/convert`` without ``targets``)
 PANEL_TARGETS = ("cute", "cute-tv", "jax", "triton", "gluon")
+#: the notations whose converters call native code that can abort (run isolated): the
+#: extra each needs and the feature a missing one is named by
+NATIVE_TARGETS = MappingProxyType({"gluon": ("triton", "the Gluon conversion"),
+                                   "tvm": ("tvm", "a TVM TIRx layout")})
 
 
 def assumed_mesh(layout: Layout) -> dict[str, int]:
@@ -78,12 +88,13 @@ def assumed_mesh(layout: Layout) -> dict[str, int]:
 def convert(layout: Layout, shape: Sequence[int], target: str, *,
             mesh: Mapping[str, int] | None = None,
             thread_axis: str | Sequence[str] | None = None,
-            permute: Sequence[int] | None = None) -> dict[str, Any]:
+            permute: Sequence[int] | None = None, isolate: bool = False) -> dict[str, Any]:
     """``layout`` over ``shape`` in ``target``'s notation: ``{"text", "value", "notes"}``.
 
     ``text`` is what a user pastes, ``value`` the same as JSON data (nested lists), and
     ``notes`` what the conversion assumed. Raises :class:`~tilelayout.interop.InteropError`
-    (the converter's reason) when the notation cannot express the layout.
+    (the converter's reason) when the notation cannot express the layout. ``isolate``
+    runs a native converter (:data:`NATIVE_TARGETS`) in a child process.
 
     >>> import tilelayout as tl
     >>> convert(tl.parse("S[(2,8):(1@pid,1)]"), (16,), "jax")["text"]
@@ -92,6 +103,11 @@ def convert(layout: Layout, shape: Sequence[int], target: str, *,
     '(4,8):(8,1)'
     """
     dims = tuple(int(d) for d in shape)
+    if isolate and target in NATIVE_TARGETS:
+        present(*NATIVE_TARGETS[target])
+        return isolated("tilelayout.interop.convert:convert", layout, dims, target, mesh=mesh,
+                        thread_axis=thread_axis, permute=permute,
+                        what=f"converting {layout} over {format_shape(dims)} to {target}")
     if target == "cute":
         text = to_cute(layout, dims)
         sw, sh, st = parse_cute(text)

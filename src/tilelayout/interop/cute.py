@@ -27,17 +27,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..algebra.cute import CuteLayout, composition
-from ..algebra.cute.modes import format_int_tuple, of_tile
+from ..algebra.cute.modes import format_int_tuple, leaves, of_tile, plain_tuple, unwrap
 from ..algebra.cute.swizzled import CuteComposed, as_composed
+from ..core.axes import check_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import AlgebraError
+from ..core.errors import AlgebraError, shown
 from ..core.iter import Iter
+from ..core.shape import shape_arg
 from ..core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from ..core.xor_swizzle import XorSwizzle
 from . import InteropError, require
 from .cute_text import IntTuple, as_shape_stride, parse_cute, read_cute
 from .cute_tv import from_cute_tv, thread_axes, to_cute_tv
+from .inputs import layout_arg
+from .isolation import isolated
 
 
 def _pycute_swizzle(src: Any) -> Swizzle | XorSwizzle | None:
@@ -96,6 +100,7 @@ def from_cute(src: Any, axis: str = "m") -> Layout:
     >>> L.base((5, 7), shape=cute_logical_shape("((4,8),(2,2,2))"))["m"]
     185
     """
+    check_axis(axis)
     if hasattr(src, "layoutB") and hasattr(src, "layoutA"):  # a pycute ComposedLayout
         return _from_composed(src, axis)
     if isinstance(src, CuteComposed) or (hasattr(src, "outer") and hasattr(src, "inner")):
@@ -133,9 +138,47 @@ def _from_composed(src: Any, axis: str) -> Layout:
         raise InteropError(f"{src}: a Layout after a nonzero offset ({offset}) is not one "
                            f"strided layout of the inner coordinate")
     try:
-        return composition(cute_layout(outer), cute_layout(inner)).to_layout(axis)
+        inner_layout, outer_layout = cute_layout(inner), cute_layout(outer)
+        reach = inner_layout.cosize
+        if reach > outer_layout.size:  # CuTe's composition and the composed function differ
+            raise InteropError(
+                f"{src}: the inner layout reaches offset {reach - 1}, past the outer layout's "
+                f"{outer_layout.size} elements; pycute's ComposedLayout extends the outer "
+                f"layout's last mode there, CuTe's composition does not: write the outer "
+                f"layout over the inner one's whole range")
+        result = composition(outer_layout, inner_layout)
+        return _regrouped(result, inner_layout.dims).to_layout(axis)
     except AlgebraError as exc:
         raise InteropError(f"{src}: {exc}") from None
+
+
+def _regrouped(r: CuteLayout, dims: tuple[int, ...]) -> CuteLayout:
+    """``r`` with its leaves grouped into top-level modes of sizes ``dims`` (CuTe's
+    composition returns a function of the inner layout's 1-D index: for a rank-1 inner
+    layout ``4:1`` it may be ``(2,2):(1,4)``, one mode of 4, not two of 2).
+
+    >>> str(_regrouped(CuteLayout((2, 2), (1, 4)), (4,)))
+    '((2,2)):((1,4))'
+    """
+    if r.dims == tuple(dims):
+        return r
+    shapes, strides = leaves(r.shape), leaves(r.stride)
+    modes_s, modes_d, k = [], [], 0
+    for n in dims:
+        group_s, group_d, size = [], [], 1
+        while k < len(shapes) and (size < n or shapes[k] == 1):
+            group_s.append(shapes[k])
+            group_d.append(strides[k])
+            size *= shapes[k]
+            k += 1
+        if size != n:
+            raise AlgebraError(f"the composition {r} does not split into modes of sizes {dims}")
+        sh, st = unwrap(group_s, group_d)
+        modes_s.append(sh)
+        modes_d.append(st)
+    if k != len(shapes):
+        raise AlgebraError(f"the composition {r} does not split into modes of sizes {dims}")
+    return CuteLayout(tuple(modes_s), tuple(modes_d))
 
 
 def cute_shape_stride(layout: Layout, shape: Any = None) -> tuple[IntTuple, IntTuple]:
@@ -150,6 +193,7 @@ def cute_shape_stride(layout: Layout, shape: Any = None) -> tuple[IntTuple, IntT
     >>> cute_shape_stride(from_cute("((4,8),(2,2)):((32,1),(16,8))"), (32, 4))
     (((4, 8), (2, 2)), ((32, 1), (16, 8)))
     """
+    layout = layout_arg(layout)
     tile = tile_of(layout)
     if tile.replica:
         raise InteropError(
@@ -165,10 +209,9 @@ def cute_shape_stride(layout: Layout, shape: Any = None) -> tuple[IntTuple, IntT
             f"{layout} uses axes {sorted(axes)}; a CuTe Layout has one integer codomain "
             f"(use to_cute on a single-axis layout, e.g. a memory layout on 'm')"
         )
-    nested = shape is not None and not isinstance(shape, int) and any(
-        isinstance(s, tuple | list) for s in shape)
-    if not nested:
-        shape = tile.check_shape(shape)
+    nested = isinstance(shape, tuple | list) and any(isinstance(s, tuple | list) for s in shape)
+    shape = plain_tuple(shape, "the nested CuTe shape") if nested else \
+        tile.check_shape(shape_arg(shape))
     try:
         cl = of_tile(TileLayout(tile.shard), shape)
     except AlgebraError as exc:
@@ -205,6 +248,8 @@ def to_cute(layout: Layout | CuteLayout, shape: Any = None) -> str:
     """
     if isinstance(layout, CuteLayout):
         return str(layout)
+    if isinstance(layout, str):  # our layout text or a preset string
+        layout = layout_arg(layout)
     if not isinstance(layout, TileLayout | ComposeLayout):  # a pycute or DSL layout, a pair
         return str(cute_layout(layout))
     sh, st = cute_shape_stride(layout, shape)
@@ -227,6 +272,8 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
     Swizzle(3,3,3)
     """
     pycute = require("pycute", "cute", "a pycute layout")
+    if not isinstance(layout, Swizzle | XorSwizzle | CuteLayout):
+        layout = layout_arg(layout)
     if isinstance(layout, Swizzle | XorSwizzle):
         return pycute.Swizzle(*_swizzle_text(layout))
     if isinstance(layout, CuteLayout):
@@ -242,7 +289,8 @@ def to_pycute(layout: Layout | CuteLayout | Swizzle | XorSwizzle, shape: Any = N
     return pycute.Layout(sh, st)
 
 
-def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
+def to_cute_dsl(layout: Layout | CuteLayout | str, shape: Any = None, *,
+                isolate: bool = False) -> Any:
     """A ``cutlass.cute`` layout (the CUTLASS Python DSL, extra ``cute-dsl``) for
     ``layout`` over ``shape`` (as :func:`to_cute`); a swizzled layout gives the DSL's
     composed layout (``make_composed_layout(make_swizzle(B, M, S), offset, layout)``).
@@ -250,21 +298,39 @@ def to_cute_dsl(layout: Layout | CuteLayout, shape: Any = None) -> Any:
     The DSL builds layouts only while a ``@cute.jit`` function is traced (no GPU is
     needed; nothing is launched), so call it from one; :func:`from_cute` reads a DSL
     layout there too (its static ``shape`` and ``stride``). Outside a traced function
-    the DSL refuses (its ``CALL_OUTSIDE_JIT`` error). In a ``.py`` file (the DSL reads the
-    traced function's source)::
+    the DSL refuses (its ``CALL_OUTSIDE_JIT`` error, raised here as an InteropError).
+    Integers beyond int64 are refused first (the DSL cannot hold them). ``isolate=True``
+    builds the same layout in a child process first
+    (:mod:`tilelayout.interop.cute_dsl_trial`), so this process builds only what the DSL
+    survived. In a ``.py`` file (the DSL reads the traced function's source)::
 
         @cute.jit
         def show():
             print(to_cute_dsl(tl.parse("S[(8,4,2):(1,32,16)]"), (32, 2)))  # ((4,8),2):((32,1),16)
     """
     dsl = require("cutlass.cute", "cute-dsl", "a CuTe DSL layout")
+    swizzle, offset = None, 0
+    if not isinstance(layout, CuteLayout):
+        layout = layout_arg(layout)
     if isinstance(layout, ComposeLayout):
         tile = layout.tile_layout
-        b, m, s = _swizzle_text(layout.swizzle)
-        inner = to_cute_dsl(TileLayout(tile.shard, tile.replica), shape)
-        return dsl.make_composed_layout(dsl.make_swizzle(b, m, s), dict(tile.offset).get("m", 0), inner)
+        swizzle, offset = _swizzle_text(layout.swizzle), dict(tile.offset).get("m", 0)
+        layout = TileLayout(tile.shard, tile.replica)
     cl = layout if isinstance(layout, CuteLayout) else CuteLayout(*cute_shape_stride(layout, shape))
-    return dsl.make_layout(cl.shape, stride=cl.stride)
+    big = [v for v in (*leaves(cl.shape), *leaves(cl.stride), offset) if not -(1 << 63) <= v < 1 << 63]
+    if big:
+        raise InteropError(f"{cl}: the CuTe DSL holds integers in int64; {shown(big[0])} does not fit")
+    if isolate:
+        isolated("tilelayout.interop.cute_dsl_trial:dsl_text", cl.shape, cl.stride, swizzle, offset,
+                 what=f"to_cute_dsl({cl})")
+    try:
+        inner = dsl.make_layout(cl.shape, stride=cl.stride)
+        if swizzle is None:
+            return inner
+        return dsl.make_composed_layout(dsl.make_swizzle(*swizzle), offset, inner)
+    except Exception as exc:  # noqa: BLE001 (the DSL's own refusals: outside @cute.jit, ...)
+        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        raise InteropError(f"the CuTe DSL refused {cl}: {first}") from None
 
 
 __all__ = [

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..algebra.cute.modes import CuteLayout, IntTuple, leaves, rebuild
+from ..algebra.cute.modes import MAX_DEPTH, CuteLayout, IntTuple, leaves, rebuild
+from ..core import budget
 from ..core.errors import LayoutParseError
 from ..core.swizzle import Swizzle, signed_swizzle
 from ..core.xor_swizzle import XorSwizzle
@@ -24,15 +25,26 @@ _TOKEN = re.compile(r"\s*(?:((?:Swizzle|Sw|S)\s*<)|(-?_?\d+)|(\S))")
 
 
 # -- text ------------------------------------------------------------------------------
+#: digits of one integer in CuTe text (more is refused by length, before any conversion)
+MAX_DIGITS = 80
+
+
 class _Reader:
     def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise InteropError(f"CuTe layout text must be a string, got {type(text).__name__}")
+        budget.check("CuTe layout text has", len(text), "text")
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
         for m in _TOKEN.finditer(text):
             if m.group(1):
                 self.toks.append(("swz", m.group(1), m.start(1)))
             elif m.group(2):
-                self.toks.append(("int", m.group(2).replace("_", ""), m.start(2)))
+                digits = m.group(2).replace("_", "")
+                if len(digits) > MAX_DIGITS:
+                    raise LayoutParseError(f"CuTe layout: an integer of {len(digits)} digits; at "
+                                           f"most {MAX_DIGITS}", text, m.start(2) + 1)
+                self.toks.append(("int", digits, m.start(2)))
             elif m.group(3):
                 self.toks.append(("sym", m.group(3), m.start(3)))
         self.k = 0
@@ -63,15 +75,25 @@ class _Reader:
         raise self.fail("an integer")
 
     def tree(self) -> IntTuple:
-        if self.peek() != "(":
-            return self.integer()
-        self.take("(")
-        items = [self.tree()]
-        while self.peek() == ",":
-            self.take(",")
-            items.append(self.tree())
-        self.take(")")
-        return tuple(items)
+        """One integer or nested tuple, read without recursion (at most MAX_DEPTH deep)."""
+        stack: list[list[IntTuple]] = []
+        while True:
+            if self.peek() == "(":
+                if len(stack) >= MAX_DEPTH:
+                    raise self.fail(f"at most {MAX_DEPTH} nested parentheses")
+                self.take("(")
+                stack.append([])
+                continue
+            value: IntTuple = self.integer()
+            while True:  # close every tuple this value ends
+                if not stack:
+                    return value
+                stack[-1].append(value)
+                if self.peek() == ",":
+                    self.take(",")
+                    break
+                self.take(")")
+                value = tuple(stack.pop())
 
 
 def read_cute(text: str) -> tuple[Swizzle | XorSwizzle | None, int, IntTuple, IntTuple]:
@@ -178,17 +200,13 @@ def as_shape_stride(src: Any) -> tuple[Swizzle | XorSwizzle | None, IntTuple, In
     if isinstance(src, CuteLayout):
         return None, src.shape, src.stride
     if isinstance(src, tuple) and len(src) == 2:
-        shape, stride = src
-        check_congruent(shape, stride, repr(src))
-        return None, shape, stride
+        checked = CuteLayout(*src)  # congruent nested ints, bounded in depth and size
+        return None, checked.shape, checked.stride
     if hasattr(src, "shape") and hasattr(src, "stride"):  # a pycute.Layout
-        return as_shape_stride((_plain(src.shape), _plain(src.stride)))
+        return as_shape_stride((src.shape, src.stride))
     raise InteropError(f"expected CuTe text, a (shape, stride) pair, a CuteLayout or a pycute "
                        f"Layout, got {type(src).__name__}")
 
-
-def _plain(t: Any) -> Any:
-    return tuple(_plain(x) for x in t) if isinstance(t, list | tuple) else t
 
 
 __all__ = ["IntTuple", "as_shape_stride", "check_congruent", "parse_cute", "read_cute"]

@@ -17,12 +17,14 @@ from ..algebra.cute.modes import format_int_tuple, leaves
 from ..core.axes import SCOPE_LEVEL, is_thread_axis
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
+from ..core.errors import shown
 from ..core.iter import Iter
-from ..core.shape import format_shape
+from ..core.shape import as_shape, format_shape
 from ..core.tile import TileLayout
 from . import InteropError
 from .cute_text import IntTuple, as_shape_stride
 from .factor import split_by_shape
+from .inputs import int_sequence, layout_and_shape, layout_arg
 
 
 # -- thread-value layouts -----------------------------------------------------------------
@@ -56,7 +58,12 @@ def from_cute_tv(
         raise InteropError(f"a CuTe TV layout has two top-level modes (thread, value); got shape "
                            f"{format_int_tuple(sh)}")
     text = f"{format_int_tuple(sh)}:{format_int_tuple(st)}"
-    dims = tuple(int(s) for s in shape)
+    dims = as_shape(shape)
+    if not isinstance(thread_axis, str) or not isinstance(value_axis, str):
+        raise InteropError(f"thread_axis and value_axis are axis names, got {shown(thread_axis)} "
+                           f"and {shown(value_axis)}")
+    if permute is not None:
+        permute = int_sequence(permute, "permute")
     size = math.prod(dims)
     # leaves: (extent, index stride, our axis, our stride on that axis)
     parts: list[tuple[int, int, str, int]] = []
@@ -125,7 +132,7 @@ def thread_axes(layout: Layout) -> tuple[str, ...]:
     >>> thread_axes(tl.parse("S[(8,64):(64,1)]"))
     ()
     """
-    tile = tile_of(layout)
+    tile = tile_of(layout_arg(layout))
     found = [a for a in tile.axes if is_thread_axis(a)]
     level = {a: SCOPE_LEVEL.get((lookup_axis(a).scope or ("thread", ""))[0], 0) for a in found}
     return tuple(sorted(found, key=lambda a: -level[a]))
@@ -196,12 +203,20 @@ def to_cute_tv(
     >>> to_cute_tv(tl.parse("S[(4,8):(8@laneid,1@laneid)]"))  # row-major lanes, column-major index
     '((8,4),1):((4,1),0)'
     """
+    layout, shape = layout_and_shape(layout, shape)
     if isinstance(layout, ComposeLayout):
         raise InteropError(
             f"{layout} swizzles a memory address; a CuTe thread-value layout maps threads and "
             f"register values (use to_cute for the swizzled memory layout)"
         )
-    threads = (thread_axis,) if isinstance(thread_axis, str) else tuple(thread_axis)
+    threads = (thread_axis,) if isinstance(thread_axis, str) else thread_axis
+    if not isinstance(threads, Sequence) or not all(isinstance(a, str) for a in threads) or \
+            not isinstance(value_axis, str):
+        raise InteropError(f"thread_axis must be an axis name or names and value_axis a name, "
+                           f"got {shown(thread_axis)} and {shown(value_axis)}")
+    threads = tuple(threads)
+    if permute is not None:
+        permute = int_sequence(permute, "permute")
     if not threads or value_axis in threads or len(set(threads)) != len(threads):
         raise InteropError(
             f"thread axes {list(threads)} and value axis {value_axis!r} must be distinct names"

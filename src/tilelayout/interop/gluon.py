@@ -20,7 +20,8 @@ it only if Triton's bases equal ours; otherwise the linear form (``DistributedLi
 Triton has no linear layout for it, ours says it exactly (:func:`padded_layout`).
 
 Triton aborts the process (an LLVM assertion, not an exception) on some malformed
-layouts; :func:`lower` checks the conditions known to abort first and refuses with a
+layouts; :func:`lower` checks what Triton's lowering accepts first
+(:mod:`tilelayout.interop.gluon_checks`) and refuses with a
 :class:`~tilelayout.interop.InteropError` instead.
 
 >>> from triton.experimental.gluon import language as ttgl
@@ -33,26 +34,26 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from triton._C.libtriton import gluon_ir, ir
 from triton.experimental.gluon import language as ttgl
-from triton.experimental.gluon.language import amd as ttgl_amd
 from triton.experimental.gluon.language._layouts import DistributedLayout, SharedLayout
 from triton.experimental.gluon.language.nvidia import blackwell as ttgl_bw
 from triton.tools import LinearLayout
 
 from ..algebra.offsets import restrided
 from ..core.compose import Layout, tile_of
-from ..core.shape import format_shape
+from ..core.errors import shown
+from ..core.shape import format_shape, shape_arg
 from ..core.swizzle_modes import TRITON_WIDTHS
 from ..core.tile import TileLayout
-from ..core.wmma_shapes import WMMA_K, WMMA_MN
 from . import InteropError
 from .gluon_candidates import distributed_candidates, swizzled_candidate
+from .gluon_checks import check_lowering, check_shape
+from .inputs import layout_and_shape, names_arg
 from .triton import TMEM_IN_DIMS, from_triton_bases, to_triton_bases
 from .triton_shared import from_triton_shared, from_triton_shared_bases, to_triton_shared_bases
 
@@ -77,76 +78,41 @@ def _builder() -> Any:
     return _context()[1]
 
 
-def _pow2(n: Any) -> bool:
-    return isinstance(n, int) and n >= 1 and not n & (n - 1)
-
-
-def _refuse_abort(obj: Any, shape: Sequence[int]) -> None:
-    """Refuse inputs on which Triton's lowering aborts the process (checked before it runs)."""
-    name = type(obj).__name__
-    if not all(_pow2(s) for s in shape):
-        raise InteropError(f"{name} on shape {format_shape(shape)}: Triton lowers layouts only on "
-                           f"power-of-two shapes")
-    rank = getattr(obj, "rank", None) if not isinstance(obj, ttgl_bw.TensorMemoryLayout) else 2
-    if isinstance(rank, int) and rank != len(shape):
-        raise InteropError(f"{name} has rank {rank}; shape {format_shape(shape)} has rank "
-                           f"{len(shape)}")
-    parent = getattr(obj, "parent", None)
-    if isinstance(obj, ttgl.SliceLayout) and isinstance(parent, DistributedLayout):
-        if not 0 <= obj.dim <= len(shape):
-            raise InteropError(f"SliceLayout dim={obj.dim} is not a dimension of its parent")
-        _refuse_abort(parent, [*shape[:obj.dim], 1, *shape[obj.dim:]])
-    elif isinstance(parent, DistributedLayout):
-        _refuse_abort(parent, shape)
-    if isinstance(obj, ttgl.BlockedLayout):
-        for field in ("size_per_thread", "threads_per_warp", "warps_per_cta"):
-            values = list(getattr(obj, field))
-            if len(values) != len(shape) or not all(_pow2(v) for v in values):
-                raise InteropError(f"BlockedLayout {field}={values}: expected {len(shape)} "
-                                   f"powers of two for shape {format_shape(shape)}")
-        if sorted(obj.order) != list(range(len(shape))):
-            raise InteropError(f"BlockedLayout order={list(obj.order)} is not a permutation of "
-                               f"the {len(shape)} dimensions")
-    if isinstance(obj, ttgl.NVMMADistributedLayout) and not all(_pow2(v) for v in obj.instr_shape):
-        raise InteropError(f"NVMMADistributedLayout instr_shape {list(obj.instr_shape)}: Triton "
-                           f"lowers only power-of-two instruction shapes")
-    if isinstance(obj, ttgl.DotOperandLayout) and not (_pow2(obj.k_width) or obj.k_width == 0):
-        raise InteropError(f"DotOperandLayout k_width={obj.k_width}: expected a power of two "
-                           f"(or 0 for a blocked, FMA, parent)")
-    if isinstance(obj, ttgl.NVMMASharedLayout) and obj.swizzle_byte_width and len(shape) >= 2:
-        cols = shape[0] if obj.transposed else shape[-1]
-        rows = math.prod(shape) // cols
-        need = 8 * obj.swizzle_byte_width // obj.element_bitwidth // (2 if obj.fp4_padded else 1)
-        if cols < need or rows < 8:
-            raise InteropError(
-                f"NVMMASharedLayout({obj.swizzle_byte_width}B, {obj.element_bitwidth} bits) needs "
-                f"at least 8 rows of {need} contiguous elements; shape {format_shape(shape)} has "
-                f"{rows} x {cols}")
-    if isinstance(obj, ttgl_bw.TensorMemoryLayout) and (len(shape) != 2 or shape[0] < obj.block[0]):
-        raise InteropError(f"TensorMemoryLayout block M = {obj.block[0]} needs a rank-2 shape with "
-                           f"at least {obj.block[0]} rows; got {format_shape(shape)}")
-    if isinstance(obj, ttgl_amd.AMDWMMALayout):
-        k = list(obj.instr_shape)[2:] or [16]
-        if tuple(obj.instr_shape)[:2] != WMMA_MN or k[0] not in WMMA_K.get(obj.version, ()):
-            raise InteropError(f"AMDWMMALayout v{obj.version} instr_shape {list(obj.instr_shape)}: "
-                               f"Triton accepts 16 x 16 x K with K in {WMMA_K.get(obj.version)} "
-                               f"(other shapes abort its verifier)")
-
-
 def lower(obj: Any, shape: Sequence[int]) -> Any:
     """Triton's own lowering of a Gluon layout object for ``shape`` (its linear form).
 
     >>> lower(ttgl.BlockedLayout([1, 2], [8, 4], [1, 1], [1, 0]), [8, 8]).reg_bases
     [[0, 1]]
     """
-    dims = [int(s) for s in shape]
-    _refuse_abort(obj, dims)
+    check_lowering(obj, shape)
+    dims = list(shape)
     builder = _builder()
     try:
         return builder.to_linear_layout(obj._to_ir(builder), dims)
     except (RuntimeError, ValueError, AssertionError, TypeError) as exc:
         raise InteropError(f"Triton cannot lower {type(obj).__name__} for shape "
                            f"{format_shape(dims)}: {exc}") from None
+
+
+def triton_bases(obj: Any, shape: Sequence[int]) -> dict[str, list[list[int]]]:
+    """Triton's own lowering of ``obj`` for ``shape`` as plain bases, with *no* precondition
+    check: on an input Triton does not accept it may end the process. It is the reference
+    the fuzzer compares :func:`lower`'s checks with, and runs only in a child process
+    (:mod:`tilelayout.interop.isolation`).
+
+    >>> triton_bases(ttgl.BlockedLayout([1, 2], [8, 4], [1, 1], [1, 0]), [8, 8])["register"]
+    [[0, 1]]
+    """
+    builder = _builder()
+    ll = builder.to_linear_layout(obj._to_ir(builder), [int(s) for s in shape])
+    if hasattr(ll, "reg_bases"):
+        names = {"register": "reg_bases", "lane": "lane_bases", "warp": "warp_bases",
+                 "block": "block_bases"}
+    elif hasattr(ll, "offset_bases"):
+        names = {"offset": "offset_bases", "block": "block_bases"}
+    else:
+        names = {"row": "rows", "col": "cols"}
+    return {k: [list(v) for v in getattr(ll, a)] for k, a in names.items()}
 
 
 def _from_linear(ll: Any, shape: Sequence[int] | None, in_dims: Mapping[str, str] | None) -> Layout:
@@ -172,6 +138,7 @@ def from_gluon(obj: Any, shape: Sequence[int] | None = None,
     >>> str(from_gluon(ttgl.NVMMADistributedLayout([2, 0], [1, 1], [16, 8]), (16, 8)))
     'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]'
     """
+    shape, in_dims = shape_arg(shape), names_arg(in_dims)
     if isinstance(obj, LinearLayout):
         return _from_linear(obj, shape, in_dims)
     if isinstance(obj, ttgl.DistributedLinearLayout):
@@ -310,7 +277,7 @@ def _tmem(layout: TileLayout, shape: tuple[int, ...]) -> Any:
         f"tensor-memory layout on {format_shape(shape)}, and Gluon has no linear tensor-memory layout")
 
 
-def to_gluon(layout: Layout, shape: Sequence[int] | None = None) -> Any:
+def to_gluon(layout: Layout | str, shape: Sequence[int] | str | None = None) -> Any:
     """The simplest Gluon layout object equal to ``layout`` over ``shape`` (default: its
     shard extents): a named layout where one is equal (Triton lowers every candidate and
     its bases must equal ours), else the linear one.
@@ -323,7 +290,8 @@ def to_gluon(layout: Layout, shape: Sequence[int] | None = None) -> Any:
     >>> to_gluon(tl.ComposeLayout(tl.Swizzle(3, 3, 3), tl.parse("S[(8,64):(64,1)]")))
     NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transposed=False, ...)
     """
-    dims = tuple(layout.check_shape(shape))
+    layout, given = layout_and_shape(layout, shape)
+    dims = tuple(check_shape(given))  # Triton's shapes: powers of two
     axes = tuple(tile_of(layout).axes)
     if not isinstance(layout, TileLayout) or axes == ("m",):
         return _shared(layout, dims)
@@ -358,6 +326,11 @@ def gluon_code(obj: Any, name: str = "layout") -> str:
     from triton.experimental.gluon import language as ttgl
     layout = ttgl.SliceLayout(dim=0, parent=ttgl.BlockedLayout(size_per_thread=[1], ...))
     """
+    if not (dataclasses.is_dataclass(obj) and not isinstance(obj, type) and
+            type(obj).__module__.startswith("triton.experimental.gluon")):
+        raise InteropError(f"gluon_code writes a Gluon layout object, got {type(obj).__name__}")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise InteropError(f"gluon_code's name must be a Python identifier, got {shown(name)}")
     modules: dict[str, None] = {}
     body = _code(obj, modules)
     heads = []
@@ -367,4 +340,4 @@ def gluon_code(obj: Any, name: str = "layout") -> str:
     return "\n".join([*heads, f"{name} = {body}"])
 
 
-__all__ = ["MODULES", "from_gluon", "gluon_code", "lower", "to_gluon"]
+__all__ = ["MODULES", "from_gluon", "gluon_code", "lower", "to_gluon", "triton_bases"]

@@ -31,12 +31,14 @@ from ..algebra.canonical import fuse_adjacent
 from ..core.axes import AxisTable, current
 from ..core.axes import axis_of as lookup_axis
 from ..core.compose import ComposeLayout
+from ..core.errors import shown
 from ..core.iter import Iter
-from ..core.mesh import mesh_of
-from ..core.shape import format_shape, unflatten
+from ..core.mesh import mesh_of, parse_mesh
+from ..core.shape import as_shape, format_shape, unflatten
 from ..core.tile import TileLayout
 from . import InteropError, require
 from .factor import first_difference, split_by_shape
+from .inputs import layout_and_shape
 
 Entry = None | str | tuple[str, ...]
 MeshShape = Mapping[str, int] | Sequence[tuple[str, int]] | Any
@@ -54,6 +56,11 @@ def mesh_axes(mesh_shape: MeshShape) -> dict[str, int]:
     """
     if hasattr(mesh_shape, "axis_names") and hasattr(mesh_shape, "shape"):  # jax Mesh
         mesh_shape = mesh_shape.shape
+    if isinstance(mesh_shape, str):
+        mesh_shape = parse_mesh(mesh_shape)
+    if not isinstance(mesh_shape, Mapping | Sequence):
+        raise InteropError(f"a mesh is {{name: size}}, (name, size) pairs, text like dp=2,tp=4 "
+                           f"or a jax Mesh; got {type(mesh_shape).__name__}")
     items = list(mesh_shape.items()) if isinstance(mesh_shape, Mapping) else list(mesh_shape)
     out = dict(mesh_of(items))  # the one mesh rule: identifier names, sizes >= 1, no repeats
     for name in out:
@@ -77,6 +84,10 @@ def mesh_table(mesh_shape: MeshShape) -> AxisTable:
 
 
 def _entries(spec: Sequence[Entry], rank: int, mesh: dict[str, int]) -> list[tuple[str, ...]]:
+    if isinstance(spec, str | bytes | Mapping) or not hasattr(spec, "__iter__") or \
+            not hasattr(spec, "__len__") or len(spec) > 64:
+        raise InteropError(f"a partition spec is a sequence of entries (None, a mesh-axis name "
+                           f"or a tuple of names; a jax PartitionSpec), got {shown(spec)}")
     entries = list(spec)
     if len(entries) > rank:
         raise InteropError(f"partition spec {tuple(spec)} has {len(entries)} entries for a rank-{rank} array")
@@ -92,7 +103,7 @@ def _entries(spec: Sequence[Entry], rank: int, mesh: dict[str, int]) -> list[tup
             names = tuple(e)
         else:
             raise InteropError(
-                f"partition spec entries are None, a mesh-axis name or a tuple of names; got {e!r}"
+                f"partition spec entries are None, a mesh-axis name or a tuple of names; got {shown(e)}"
             )
         for n in names:
             if n not in mesh:
@@ -117,7 +128,7 @@ def from_partition_spec(
     'S[(2,2,2):(1@x,1@y,1)]'
     """
     mesh = mesh_axes(mesh_shape)
-    dims = tuple(int(n) for n in array_shape)
+    dims = as_shape(array_shape)
     names = _entries(spec, len(dims), mesh)
     local = []
     for d, (n, axes_d) in enumerate(zip(dims, names, strict=True)):
@@ -156,12 +167,15 @@ def partition_spec_entries(
     >>> partition_spec_entries(tl.parse("S[(2,4):(1@pid,1)]"), {"pid": 2}, (8,))
     ('pid',)
     """
+    if not isinstance(layout, ComposeLayout):  # a swizzle is refused before the mesh
+        mesh = mesh_axes(mesh_shape)
+        with mesh_table(mesh):  # layout text may name the mesh's axes
+            layout, dims = layout_and_shape(layout, shape)
     if isinstance(layout, ComposeLayout):
         raise InteropError(
             f"{layout} swizzles addresses inside a device; a JAX sharding only says which "
             f"device holds which block"
         )
-    mesh = mesh_axes(mesh_shape)
     offset = {a: v for a, v in layout.offset.items() if v}
     if offset:
         raise InteropError(
@@ -173,7 +187,6 @@ def partition_spec_entries(
         raise InteropError(
             f"{layout} uses axes {foreign} that are neither mesh axes {list(mesh)} nor 'm'"
         )
-    dims = layout.check_shape(shape)
     entries: list[Entry] = []
     used: set[str] = set()
     for d, group in enumerate(split_by_shape(layout.shard, dims)):

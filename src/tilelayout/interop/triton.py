@@ -40,10 +40,13 @@ from typing import Any
 
 from ..algebra.bits import bases_layout, layout_bases, log2_exact
 from ..core.compose import ComposeLayout
-from ..core.errors import AlgebraError
+from ..core.errors import AlgebraError, shown
 from ..core.iter import Iter
+from ..core.shape import shape_arg
 from ..core.tile import TileLayout
 from . import InteropError, require
+from .inputs import layout_and_shape, names_arg, tile_arg
+from .isolation import isolated
 
 #: Triton input dimension -> our axis (Triton's "block" is the CTA within a cluster)
 DEFAULT_IN_DIMS: MappingProxyType[str, str] = MappingProxyType(
@@ -92,6 +95,7 @@ def triton_thread_axes(layout: TileLayout) -> TileLayout:
     >>> str(triton_thread_axes(tl.parse("S[(2,64):(1@wgid,1@tid_in_wg)]")))
     'S[(2,2,32):(4@warpid,1@warpid,1@laneid)]'
     """
+    layout = tile_arg(layout)
     if not any(a in _THREADS for a in layout.axes):
         return layout
     both = ["warpid"] if "warpid" in layout.axes else []
@@ -121,6 +125,9 @@ def default_in_dims(axes: Sequence[str]) -> dict[str, str]:
     >>> default_in_dims(["TLane", "TCol"])
     {'row': 'TLane', 'col': 'TCol'}
     """
+    if not isinstance(axes, Sequence) or isinstance(axes, str) or \
+            not all(isinstance(a, str) for a in axes):
+        raise InteropError(f"axes must be a sequence of axis names, got {shown(axes)}")
     if axes and set(axes) <= {"TLane", "TCol"}:
         return dict(TMEM_IN_DIMS)
     return dict(DEFAULT_IN_DIMS)
@@ -141,7 +148,8 @@ def _broadcast(names: Mapping[str, str]) -> dict[str, tuple[int, ...]]:
 
 
 def to_triton_bases(
-    layout: TileLayout, shape: Sequence[int] | None = None, in_dims: Mapping[str, str] | None = None
+    layout: TileLayout | str, shape: Sequence[int] | str | None = None,
+    in_dims: Mapping[str, str] | None = None
 ) -> Bases:
     """Triton basis vectors ``{in_dim: [logical vector per bit]}`` for a power-of-two layout.
 
@@ -157,6 +165,8 @@ def to_triton_bases(
     >>> to_triton_bases(tl.parse("S[(8,4):(1@TLane,2@TCol)]"))      # col bit 0: padding
     {'row': [[1, 0], [2, 0], [4, 0]], 'col': [[0, 0], [0, 1], [0, 2]]}
     """
+    layout, shape = layout_and_shape(layout, shape)
+    in_dims = names_arg(in_dims)
     if isinstance(layout, ComposeLayout):
         raise InteropError(
             "a swizzled (ComposeLayout) memory layout is a Triton *shared* layout; only "
@@ -174,6 +184,21 @@ def to_triton_bases(
     except AlgebraError as exc:
         raise InteropError(str(exc)) from None
     return {name: bases[axis] for name, axis in names.items() if axis in bases}
+
+
+def _bases_arg(bases: Any) -> dict[str, list[list[int]]]:
+    """``{in_dim: [[int, ...], ...]}`` as given, checked (a vector of ints per bit)."""
+    ok = isinstance(bases, Mapping) and all(
+        isinstance(k, str) and isinstance(v, Sequence) and not isinstance(v, str) and all(
+            isinstance(vec, Sequence) and not isinstance(vec, str) and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in vec) for vec in v)
+        for k, v in bases.items())
+    if not ok:
+        raise InteropError(f"bases must map input dimensions to lists of integer vectors "
+                           f"(e.g. {{'lane': [[0, 1], [1, 0]]}}), got {shown(bases)}")
+    if len(bases) > 16 or any(len(v) > 64 for v in bases.values()):
+        raise InteropError("bases hold at most 16 input dimensions of 64 bits each")
+    return {k: [list(vec) for vec in v] for k, v in bases.items()}
 
 
 def from_triton_bases(
@@ -194,6 +219,11 @@ def from_triton_bases(
     >>> str(from_triton_bases({"row": [[1, 0], [2, 0]], "col": [[0, 0], [0, 1]]}, (4, 2)))
     'S[(4,2):(1@TLane,2@TCol)]'
     """
+    bases = _bases_arg(bases)
+    shape = shape_arg(shape)
+    if shape is None:
+        raise InteropError("from_triton_bases needs the logical shape the bases map onto")
+    in_dims = names_arg(in_dims)
     if in_dims is None:
         names = dict(TMEM_IN_DIMS if set(bases) & {"row", "col"} else
                      SHARED_IN_DIMS if "offset" in bases else DEFAULT_IN_DIMS)
@@ -213,7 +243,8 @@ def from_triton_bases(
 
 
 def to_triton(
-    layout: TileLayout, shape: Sequence[int] | None = None, in_dims: Mapping[str, str] | None = None
+    layout: TileLayout | str, shape: Sequence[int] | str | None = None,
+    in_dims: Mapping[str, str] | None = None
 ) -> Any:
     """A ``triton.tools.LinearLayout`` (needs the ``triton`` extra); in dims as
     :func:`to_triton_bases` names them, out dims ``dim0, dim1, ...``.
@@ -223,43 +254,58 @@ def to_triton(
     [('dim0', 16), ('dim1', 8)]
     """
     tools = require("triton.tools", "triton", "a Triton LinearLayout")
-    dims = layout.check_shape(shape)
+    layout, dims = layout_and_shape(layout, shape)
     bases = to_triton_bases(layout, dims, in_dims)
     return tools.LinearLayout.from_bases(
         list(bases.items()), [f"dim{d}" for d in range(len(dims))], list(dims)
     )
 
 
-def from_triton(obj: Any, shape: Sequence[int] | None = None,
-                in_dims: Mapping[str, str] | None = None) -> Any:
+def from_triton(obj: Any, shape: Sequence[int] | str | None = None,
+                in_dims: Mapping[str, str] | None = None, *, isolate: bool = False) -> Any:
     """Our layout for a ``triton.tools.LinearLayout`` (out dims ``dim0, dim1, ...``) or any
     Gluon layout object (``BlockedLayout``, ``SliceLayout``, ``DotOperandLayout``,
     ``NVMMADistributedLayout``, AMD's ``AMDMFMALayout`` / ``AMDWMMALayout``,
     ``DistributedLinearLayout``, ``NVMMASharedLayout``, ``SwizzledSharedLayout``,
     ``SharedLinearLayout``, ``PaddedSharedLayout``, ``TensorMemoryLayout``, ...). Named
     layouts need ``shape`` and are lowered by Triton itself (needs the ``triton`` extra);
-    see :func:`tilelayout.interop.gluon.from_gluon`.
+    see :func:`tilelayout.interop.gluon.from_gluon`. What Triton's lowering does not accept
+    is refused first (:mod:`tilelayout.interop.gluon_checks`); ``isolate=True`` runs the
+    lowering in a child process too (:mod:`tilelayout.interop.isolation`), so not even an
+    input those checks miss can end this process.
 
     >>> import tilelayout as tl
     >>> L = tl.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]")
     >>> from_triton(to_triton(L, (16, 8))) == L
     True
     """
+    shape = shape_arg(shape)
+    in_dims = names_arg(in_dims)
+    if isolate and hasattr(obj, "_to_ir"):  # a named layout: Triton lowers it
+        return isolated("tilelayout.interop.gluon:from_gluon", obj, shape, in_dims,
+                        what=f"from_triton({type(obj).__name__}, shape {shape})")
     gluon = require("tilelayout.interop.gluon", "triton", "reading a Gluon layout")
     return gluon.from_gluon(obj, shape, in_dims)
 
 
-def to_gluon(layout: Any, shape: Sequence[int] | None = None) -> Any:
+def to_gluon(layout: Any, shape: Sequence[int] | str | None = None, *,
+             isolate: bool = False) -> Any:
     """The simplest Gluon layout object equal to ``layout`` over ``shape``: a named one
     (``BlockedLayout``, ``NVMMASharedLayout``, ``SwizzledSharedLayout``,
     ``TensorMemoryLayout``, ...) where one is, else ``DistributedLinearLayout`` /
-    ``SharedLinearLayout``; see :func:`tilelayout.interop.gluon.to_gluon`.
+    ``SharedLinearLayout``; see :func:`tilelayout.interop.gluon.to_gluon`. ``layout`` is a
+    layout, its text or a ``"preset:..."`` string; ``isolate=True`` runs Triton in a child
+    process (:mod:`tilelayout.interop.isolation`).
 
     >>> import tilelayout as tl
     >>> to_gluon(tl.parse("S[(4,32,4):(1@warpid,1@laneid,1)]"), (4, 128))
     BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[1, 32], warps_per_cta=[4, 1], ...)
     """
-    return require("tilelayout.interop.gluon", "triton", "the Gluon conversion").to_gluon(layout, shape)
+    layout, dims = layout_and_shape(layout, shape)
+    if isolate:
+        return isolated("tilelayout.interop.gluon:to_gluon", layout, dims,
+                        what=f"to_gluon({layout}, shape {dims})")
+    return require("tilelayout.interop.gluon", "triton", "the Gluon conversion").to_gluon(layout, dims)
 
 
 __all__ = [

@@ -40,8 +40,10 @@ from typing import Any
 
 from ..algebra.offsets import offsets_layout
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import AlgebraError
+from ..core.errors import AlgebraError, shown
+from ..core.shape import shape_arg
 from . import InteropError, require
+from .inputs import layout_and_shape
 from .triton import to_triton_bases
 
 _OFFSET = MappingProxyType({"offset": "m"})
@@ -54,13 +56,13 @@ def to_triton_shared_bases(layout: Layout, shape: Sequence[int] | None = None) -
     >>> to_triton_shared_bases(tl.parse("S[(4,2):(1,4)]"))   # column-major: offset 1 = row 1
     [[1, 0], [2, 0], [0, 1]]
     """
+    layout, dims = layout_and_shape(layout, shape)
     tile = tile_of(layout)
     if tuple(tile.axes) != ("m",):
         raise InteropError(
             f"{layout}: a Triton shared layout places elements at shared-memory offsets only; "
             f"this layout uses {', '.join(a for a in tile.axes if a != 'm') or 'no m axis'}"
         )
-    dims = layout.check_shape(shape)
     if tile.replica:
         raise InteropError(
             f"{layout} stores each element {tile.replica_count} times (replicas on m); a Triton "
@@ -130,6 +132,9 @@ def to_triton_shared(layout: Layout, shape: Sequence[int] | None = None, alignme
     >>> to_triton_shared(tl.parse("S[(4,2):(1,4)]")).offset_bases  # doctest: +SKIP
     [[1, 0], [2, 0], [0, 1]]
     """
+    if not isinstance(alignment, int) or isinstance(alignment, bool) or alignment < 1 or \
+            alignment & (alignment - 1) or alignment > 1 << 20:
+        raise InteropError(f"alignment must be a power of two of bytes, got {shown(alignment)}")
     return _gluon().SharedLinearLayout(
         offset_bases=to_triton_shared_bases(layout, shape), alignment=alignment
     )
@@ -155,9 +160,10 @@ def from_triton_shared(shared: Any, shape: Sequence[int] | None = None) -> Layou
     if not isinstance(shared, ttgl.SharedLinearLayout):
         if not isinstance(shared, ttgl.SharedLayout):
             raise InteropError(f"expected a Gluon shared layout, got {type(shared).__name__}")
+        shape = shape_arg(shape)
         if shape is None:
             raise InteropError(f"{type(shared).__name__} needs the tensor shape to be lowered")
-        shared = _lower(shared, [int(s) for s in shape])
+        shared = _lower(shared, list(shape))
     if shared.block_bases:
         raise InteropError(
             f"block_bases {shared.block_bases}: a layout split over the CTAs of a cluster; "

@@ -25,11 +25,12 @@ from typing import Any
 
 from ..core.axes import is_axis
 from ..core.compose import ComposeLayout, Layout, tile_of
-from ..core.errors import SwizzleError
+from ..core.errors import SwizzleError, shown
 from ..core.iter import Iter
 from ..core.swizzle import signed_swizzle, swizzle_shift
 from ..core.tile import TileLayout
 from . import InteropError, require
+from .inputs import layout_arg
 
 
 def _layout_module():
@@ -43,6 +44,7 @@ def to_tvm(layout: Layout) -> Any:
     >>> to_tvm(tl.parse("S[8:2]")).apply(3)["m"]  # doctest: +SKIP
     6
     """
+    layout = layout_arg(layout)
     tile = tile_of(layout)
     if isinstance(layout, ComposeLayout):
         other = [a for a in tile.axes if a != "m"]
@@ -52,6 +54,12 @@ def to_tvm(layout: Layout) -> Any:
                 f"refuses to apply it otherwise), but this tile also uses {other}; convert the "
                 f"memory part alone, or drop the swizzle"
             )
+    big = [v for it in (*tile.shard, *tile.replica) for v in (it.extent, it.stride)
+           if not -(1 << 63) <= v < 1 << 63] + [v for v in tile.offset.values()
+                                                if not -(1 << 63) <= v < 1 << 63]
+    if big:
+        raise InteropError(f"{layout}: TIRx holds extents, strides and offsets in int64; "
+                           f"{shown(big[0])} does not fit")
     T = _layout_module()
     tvm_tile = T.TileLayout.from_iters(
         [T.Iter(it.extent, it.stride, it.axis) for it in tile.shard],

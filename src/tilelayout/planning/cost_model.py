@@ -142,8 +142,8 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     one when a single register is not sent whole and in place). Receiving: each
     destination register is assembled from the rounds it receives from (and its own
     values) with one ``prmt`` fewer than those. A register name that differs between
-    lanes at one position of such an operand list takes ``ceil(log2(distinct))``
-    selects."""
+    lanes at one position of such an operand list takes one ``selp`` fewer than the
+    distinct names (a register received in some lanes and kept in others takes one)."""
     full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
     sel = perm = 0
     lane_key = warp.astype(np.int64) * 64 + sender
@@ -162,7 +162,9 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     group = np.concatenate([reg, np.array([j for _, _, j in local], dtype=np.int64)])
     who = np.concatenate([lanes, np.array([w * 64 + ln for w, ln, _ in local], dtype=np.int64)])
     value = np.concatenate([rnd, np.full(len(local), -1, dtype=np.int64)])
-    mine = np.isin(group * (1 << 20) + who, reg * (1 << 20) + lanes)  # registers that receive
+    # the registers that receive in some lane: where another lane keeps its own value
+    # there instead, a select picks between them
+    mine = np.isin(group, reg)
     group, who, value = group[mine], who[mine], value[mine]
     in_place = full & (dst_slot % epw == pos)
     for j in np.unique(reg).tolist():

@@ -68,8 +68,8 @@ def mfma(version=3, instr_shape=(32, 32, 8), transposed=False, warps_per_cta=(2,
     Source: AMDMfmaEncodingAttr (TritonGPUAttrDefs.td) and its toLinearLayout
     (LinearLayoutConversions.cpp); Gluon ``AMDMFMALayout``. Checked against Triton.
     """
-    m_dim, n_dim = instr_shape[0], instr_shape[1]
-    if (m_dim, n_dim) not in ((32, 32), (16, 16)) or len(instr_shape) != 3:
+    m_dim, n_dim = (instr_shape[0], instr_shape[1]) if len(instr_shape) == 3 else (0, 0)
+    if (m_dim, n_dim) not in ((32, 32), (16, 16)):
         raise fail(MFMA, f"instr_shape (M, N, K) with M x N = 32x32 or 16x16; got {tuple(instr_shape)}")
     _check_rank(MFMA, shape, warps_per_cta=warps_per_cta, tiles_per_warp=tiles_per_warp)
     rank = len(shape)

@@ -22,11 +22,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from ..core.jsonable import jsonable
 from ..core.mesh import mesh_of, parse_mesh
 from ..core.shape import int_tuple
 
+#: the widest integer a preset parameter takes (hardware counts are far smaller; larger
+#: values are refused by their size, before anything prints or converts them)
+MAX_PARAM_BITS = 64
 #: parameter kinds; the explorer picks a widget per kind
 PARAM_KINDS = ("choice", "int", "bool", "shape", "mesh", "spec", "order")
 
@@ -67,13 +70,16 @@ class Param:
         if value is None and self.default is None:
             return None  # an optional parameter left unset (the builder picks its value)
         if self.refused and isinstance(value, Hashable) and value in self.refused:
-            raise PresetError(f"{where}={value!r} is not available: {self.refused[value]}")
+            raise PresetError(f"{where}={shown(value)} is not available: {self.refused[value]}")
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise PresetError(f"{where} must be True or False, got {value!r}")
+                raise PresetError(f"{where} must be True or False, got {shown(value)}")
             return value
         if self.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise PresetError(f"{where} must be an integer, got {value!r}")
+            raise PresetError(f"{where} must be an integer, got {shown(value)}")
+        if self.kind == "int" and value.bit_length() > MAX_PARAM_BITS:
+            raise PresetError(f"{where} must be an integer of at most {MAX_PARAM_BITS} bits, got "
+                              f"{shown(value)}")
         if self.kind == "shape":
             value = _as_shape(where, value)
         if self.kind == "order":
@@ -82,9 +88,11 @@ class Param:
             value = _as_mesh(where, value)
         if self.kind == "spec":
             value = _as_spec(where, value)
-        if self.choices is not None and value not in self.choices:
-            shown = ", ".join(str(c) for c in self.choices)
-            raise PresetError(f"{where} must be one of {shown}; got {value!r}")
+        # a choice is matched with its type too: 8.0 is not the choice 8, True not 1
+        if self.choices is not None and not any(
+                type(value) is type(c) and value == c for c in self.choices):
+            listed = ", ".join(str(c) for c in self.choices)
+            raise PresetError(f"{where} must be one of {listed}; got {shown(value)}")
         return value
 
     def parse(self, text: str) -> Any:
@@ -113,7 +121,7 @@ class Param:
             if low in ("false", "0", "no"):
                 return False
         if self.kind == "int" and isinstance(value, str):
-            raise PresetError(f"parameter {self.name} must be an integer, got {text!r}")
+            raise PresetError(f"parameter {self.name} must be an integer, got {shown(text)}")
         if self.kind in ("shape", "order") and isinstance(value, int) and not isinstance(value, bool):
             value = (value,)  # a rank-1 shape written as one number
         if self.kind in ("shape", "spec", "order") and isinstance(value, list):
@@ -226,15 +234,20 @@ def _split_top(text: str) -> list[str]:
 def _as_shape(where: str, value: Any) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = (value,)
-    if not isinstance(value, Sequence) or isinstance(value, str) or not value:
-        raise PresetError(f"{where} must be a tuple of positive integers like (8, 64), got {value!r}")
+    if isinstance(value, str):  # "8,64" is read, as on the command line
+        try:
+            value = int_tuple(value, where)
+        except LayoutError as exc:
+            raise PresetError(str(exc)) from None
+    if not isinstance(value, Sequence) or isinstance(value, bytes) or not value:
+        raise PresetError(f"{where} must be a tuple of positive integers like (8, 64), got "
+                          f"{shown(value)}")
     out = []
     for v in value:
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise PresetError(
-                f"{where} must be a tuple of positive integers like (8, 64), got {value!r}"
-            )
-        out.append(int(v))
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v.bit_length() > MAX_PARAM_BITS:
+            raise PresetError(f"{where} must be a tuple of positive integers (at most "
+                              f"{MAX_PARAM_BITS} bits) like (8, 64), got {shown(value)}")
+        out.append(v)
     return tuple(out)
 
 
@@ -244,7 +257,7 @@ def _as_order(where: str, value: Any) -> tuple[int, ...]:
         isinstance(v, int) and not isinstance(v, bool) for v in value)
     if ints and value and sorted(value) == list(range(len(value))):
         return tuple(value)
-    raise PresetError(f"{where} must be a permutation of 0..n-1 like (1, 0), got {value!r}")
+    raise PresetError(f"{where} must be a permutation of 0..n-1 like (1, 0), got {shown(value)}")
 
 
 def _as_mesh(where: str, value: Any) -> Mapping[str, int]:
@@ -257,7 +270,7 @@ def _as_mesh(where: str, value: Any) -> Mapping[str, int]:
 def _as_spec(where: str, value: Any) -> tuple[Any, ...]:
     if not isinstance(value, Sequence) or isinstance(value, str):
         raise PresetError(f"{where} must be a sequence with one entry per tensor dim "
-                          f"(None, a mesh axis name, or a tuple of names); got {value!r}")
+                          f"(None, a mesh axis name, or a tuple of names); got {shown(value)}")
     out: list[Any] = []
     for entry in value:
         if entry is None or isinstance(entry, str):
@@ -265,6 +278,6 @@ def _as_spec(where: str, value: Any) -> tuple[Any, ...]:
         elif isinstance(entry, Sequence) and all(isinstance(e, str) for e in entry):
             out.append(tuple(entry) if len(entry) != 1 else entry[0])
         else:
-            raise PresetError(f"{where}: entry {entry!r} must be None, a mesh axis name or "
+            raise PresetError(f"{where}: entry {shown(entry)} must be None, a mesh axis name or "
                               f"a tuple of mesh axis names")
     return tuple(out)

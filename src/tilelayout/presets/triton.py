@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 from ..algebra.bits import squeeze
 from ..core.tile import TileLayout
+from ..core.triton_limits import MAX_LOG2, WARP_SIZES
 from .linear import (
     Linear,
     cga_layout,
@@ -66,10 +67,27 @@ def _check_rank(name: str, shape: Sequence[int], **params: Sequence[int]) -> Non
         if len(v) != len(shape):
             raise fail(name, f"{what} has {len(v)} entries; shape {tuple(shape)} has rank "
                        f"{len(shape)}")
-        if any(x < 1 or x & (x - 1) for x in v):
-            raise fail(name, f"{what}={tuple(v)}: Triton's layouts take powers of two")
-    if any(s < 1 or s & (s - 1) for s in shape):
-        raise fail(name, f"shape {tuple(shape)}: Triton lowers layouts on power-of-two shapes")
+        if any(x < 1 or x & (x - 1) for x in v) or _bits(v) > MAX_LOG2:
+            raise fail(name, f"{what}={tuple(v)}: Triton's layouts take powers of two, at most "
+                       f"2**{MAX_LOG2} in all (its linear layouts are int32)")
+    if any(s < 1 or s & (s - 1) for s in shape) or _bits(shape) > MAX_LOG2:
+        raise fail(name, f"shape {tuple(shape)}: Triton lowers layouts on power-of-two shapes of "
+                   f"at most 2**{MAX_LOG2} elements")
+
+
+def _bits(values: Sequence[int]) -> int:
+    return sum(max(v, 1).bit_length() - 1 for v in values)
+
+
+def check_warp(name: str, threads_per_warp: Sequence[int]) -> None:
+    """Refuse ``threads_per_warp`` that make a warp larger than any GPU's (:data:`WARP_SIZES`:
+    a kernel's layouts must make exactly its ``ttg.threads-per-warp``, which Triton's module
+    verifier checks; smaller warps stay, as Triton's own conversion tests write them;
+    docs/interop/triton.md)."""
+    lanes = math.prod(threads_per_warp)
+    if lanes > max(WARP_SIZES):
+        raise fail(name, f"threads_per_warp={tuple(threads_per_warp)} make a warp of {lanes:,} "
+                   f"lanes; a warp has at most {max(WARP_SIZES)} (NVIDIA: 32, AMD: 64 or 32)")
 
 
 def _built(linear: Linear, shape: Sequence[int]) -> PresetLayout:
@@ -134,6 +152,7 @@ def blocked(size_per_thread=(1, 4), threads_per_warp=(4, 8), warps_per_cta=(2, 2
     rank = len(shape)
     _check_rank(BLOCKED, shape, size_per_thread=size_per_thread,
                 threads_per_warp=threads_per_warp, warps_per_cta=warps_per_cta)
+    check_warp(BLOCKED, threads_per_warp)
     if len(order) != rank:
         raise fail(BLOCKED, f"order {tuple(order)} has {len(order)} entries; shape has rank {rank}")
     cta = blocked_linear(size_per_thread, threads_per_warp, warps_per_cta, order)
@@ -256,6 +275,10 @@ def dot_linear(name: str, operand_index: int, k_width: int, parent: str, warps_p
             raise fail(name, "a blocked (FMA) parent takes k_width=0 (Triton refuses kWidth there)")
         _check_rank(name, shape, size_per_thread=size_per_thread,
                     threads_per_warp=threads_per_warp, warps_per_cta=warps_per_cta)
+        check_warp(name, threads_per_warp)
+        if len(order) != len(shape):
+            raise fail(name, f"order {tuple(order)} has {len(order)} entries; shape "
+                       f"{tuple(shape)} has rank {len(shape)}")
         regs = list(size_per_thread)
         regs[k_dim] = shape[k_dim]
         rep = tuple(order)

@@ -207,7 +207,7 @@ def tmem(block=(128, 128), col_stride=1, shape=(128, 128)) -> PresetLayout:
     (LinearLayoutConversions.cpp); the data-path layouts are PTX ISA 9.7.16.10.5.
     Checked against Triton.
     """
-    m, n = block
+    m, n = block if len(block) == 2 else (0, 0)
     if len(shape) != 2 or m not in (64, 128) or n < 1 or n & (n - 1):
         raise fail(TMEM, f"block (M, N) takes M = 64 or 128 and a power-of-two N on a rank-2 "
                    f"tile; got block {tuple(block)}, shape {tuple(shape)}")

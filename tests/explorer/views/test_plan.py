@@ -28,6 +28,27 @@ def test_text_operands_equal_the_library():
     assert [s["what"] for s in r["stages"]] == ["store", "barrier", "load"]
 
 
+@pytest.mark.parametrize("dtype,target", [("float32", None), ("float16", None),
+                                          ("float8", None), ("float8", "sm_100a")])
+def test_a_plan_on_bits_shows_each_sides_worst_request_of_its_own_instruction(dtype, target):
+    """A plan found on bits costs its sides in closed form; the view takes each side's
+    worst request element by element for the instruction the plan names (vectors, packed
+    vectors, ldmatrix, the 8-bit ldmatrix), and it costs what the plan says."""
+    r = plan_view({"src": TRANSPOSE[0], "dst": TRANSPOSE[1], "dtype": dtype,
+                   **({"target": target} if target else {})})
+    p = tl.plan_conversion(*TRANSPOSE, (32, 32), dtype, target=target)
+    assert p.smem.family == "bits" and p.smem.write.worst is None
+    for side, cost in (("write", "store"), ("read", "load")):
+        rep = r["smem"][side]
+        assert rep["worst"] is not None and len(r["worst_cells"][side]) > 0
+        assert rep["wavefronts"] == p.costs[f"{cost}_wavefronts"]
+        assert rep["vector_bytes"] == p.costs[f"{cost}_vector_bytes"]
+        named = p.costs[f"{cost}_instruction"]
+        if "matrix" in named:
+            assert rep["mechanism"] == named
+    assert {c["element"] for c in r["worst_cells"]["read"]} <= set(range(32 * 32))
+
+
 def test_presets_and_shuffle_rounds():
     r = plan_view({"src": {"preset": "mma.m16n8k16.C"},
                    "dst": {"preset": "mma.m16n8k16.B", "params": {"dtype": "float16"}},
@@ -73,3 +94,22 @@ def test_mesh_presets_name_the_collective():
     assert (r["kind"], r["collective"]) == ("collective", "all-gather")
     assert r["collective_steps"] == ["local slice", "all-gather"]
     assert r["costs"]["bytes_received_per_device"] == [64] * 8
+
+
+def test_a_budget_caps_the_shared_memory_or_is_refused_in_words():
+    """``smem_budget`` is the library's: the plan moves the tile in passes through a
+    smaller buffer, and a budget below any plan is a 400 naming the bytes."""
+    mma = [f"triton.nvmma_distributed:version=2:warps_per_cta={w}:shape=256,256"
+           for w in ("1,4", "4,1")]
+    src, dst = ({"preset": m.split(":")[0], "params": dict(kv.split("=") for kv in m.split(":")[1:])}
+                for m in mma)
+    free = plan_view({"src": src, "dst": dst, "dtype": "float16", "target": "sm_80"})
+    capped = plan_view({"src": src, "dst": dst, "dtype": "float16", "target": "sm_80",
+                        "smem_budget": 4096})
+    assert capped["costs"]["smem_bytes"] <= 4096 < free["costs"]["smem_bytes"] or \
+        capped["costs"]["smem_bytes"] <= 4096 == free["costs"]["smem_bytes"]
+    assert capped["costs"]["passes"] >= free["costs"]["passes"]
+    with pytest.raises(ApiError, match="smem_budget"):
+        plan_view({"src": src, "dst": dst, "dtype": "float16", "smem_budget": "8k"})
+    with pytest.raises(ApiError, match="smem_budget=16"):
+        plan_view({"src": src, "dst": dst, "dtype": "float16", "smem_budget": 16})

@@ -94,3 +94,14 @@ def test_explorer_refuses_mixed_dtypes_on_the_dtype_field():
         plan_view(req)
     assert e.value.field == "dtype"
     assert plan_view({**req, "dtype": "bfloat16"})["dtype"] == "bfloat16"
+
+
+def test_a_shape_given_as_text_is_read_or_refused_in_one_line():
+    """issue 26: smem_access and choose_smem_layout raised TypeError on a shape as text."""
+    src, smem = "preset:mma.m16n8k16.C", "preset:smem.tile:dtype=float32:shape=16,8"
+    assert tl.smem_access(src, smem, "16,8").to_dict() == tl.smem_access(src, smem, (16, 8)).to_dict()
+    assert tl.choose_smem_layout(src, src, "16x8").layout == tl.choose_smem_layout(src, src, (16, 8)).layout
+    for bad in ["16,x", (True, 8), (16.0, 8), "9" * 5000]:
+        with pytest.raises(tl.LayoutError) as info:
+            tl.smem_access(src, smem, bad)
+        assert "\n" not in str(info.value)

@@ -25,7 +25,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ...core.errors import AlgebraError
+from ...core.budget import bounded_int
+from ...core.errors import AlgebraError, shown
 from ..complement import stride_gaps
 from .composition import coalesce_leaves
 from .modes import CuteLayout, as_cute, leaves, trusted, unwrap
@@ -40,7 +41,8 @@ def complement(layout: Any, cotarget: int = 1) -> CuteLayout:
     """
     a = as_cute(layout)
     if isinstance(cotarget, bool) or not isinstance(cotarget, int) or cotarget < 1:
-        raise AlgebraError(f"complement cotarget must be a positive integer, got {cotarget!r}")
+        raise AlgebraError(f"complement cotarget must be a positive integer, got {shown(cotarget)}")
+    bounded_int(cotarget, "complement cotarget")
     return trusted(*unwrap(*complement_leaves(leaves(a.shape), leaves(a.stride), cotarget)))
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.errors import AlgebraError
+from ...core.errors import AlgebraError, shown
 from .modes import CuteLayout, IntTuple, as_cute, leaves, make_layout, rebuild, trusted, unwrap
 from .swizzled import swizzle_outside
 
@@ -157,7 +157,7 @@ def by_mode(op: Any, a: CuteLayout, tiler: tuple, name: str) -> CuteLayout:
     """
     modes = a.modes()
     if len(tiler) > len(modes):
-        raise AlgebraError(f"{name}: tiler {tiler!r} has {len(tiler)} modes, {a} only {len(modes)}")
+        raise AlgebraError(f"{name}: tiler {shown(tiler)} has {len(tiler)} modes, {a} only {len(modes)}")
     done = [m if t is None else op(m, t) for m, t in zip(modes, tiler, strict=False)]
     return make_layout(*done, *modes[len(tiler):])
 

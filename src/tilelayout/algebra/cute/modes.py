@@ -34,13 +34,19 @@ from collections import namedtuple
 from functools import lru_cache
 from typing import Any
 
+from ...core.budget import bounded_int
 from ...core.compose import ComposeLayout
-from ...core.errors import AlgebraError
+from ...core.errors import AlgebraError, shown
 from ...core.iter import Iter
 from ...core.tile import TileLayout
 from ..group import group_iters
 
 IntTuple = int | tuple["IntTuple", ...]
+#: how deep a CuTe shape or stride may nest, and how many integers it may hold (CuTe's
+#: layouts nest a few levels over tens of modes; deeper input is refused by its depth,
+#: before anything recurses over it)
+MAX_DEPTH = 32
+MAX_LEAVES = 4096
 
 
 def leaves(t: IntTuple) -> list[int]:
@@ -110,7 +116,7 @@ class CuteLayout(namedtuple("CuteLayout", ["shape", "stride"])):
     stride: IntTuple
 
     def __new__(cls, shape: Any, stride: Any) -> CuteLayout:
-        shape, stride = _plain(shape, "CuteLayout shape"), _plain(stride, "CuteLayout stride")
+        shape, stride = plain_tuple(shape, "CuteLayout shape"), plain_tuple(stride, "CuteLayout stride")
         check_congruent(shape, stride, "CuteLayout")
         return tuple.__new__(cls, (shape, stride))
 
@@ -257,27 +263,38 @@ def check_congruent(shape: Any, stride: Any, what: str) -> None:
 
     >>> check_congruent((4, (2, 2)), (1, (4, 8)), "ok")
     """
-    if isinstance(shape, int) and isinstance(stride, int) and not isinstance(shape, bool):
-        if shape < 1:
-            raise AlgebraError(f"{what}: extents must be >= 1, got {shape}")
-        return
-    if not (isinstance(shape, tuple) and isinstance(stride, tuple) and len(shape) == len(stride)):
-        raise AlgebraError(f"{what}: shape {shape!r} and stride {stride!r} are not congruent "
-                           f"nested tuples of integers")
-    for a, b in zip(shape, stride, strict=True):
-        check_congruent(a, b, what)
+    pairs = [(shape, stride, 0)]
+    while pairs:  # no recursion: the depth is checked as the pairs are unpacked
+        a, b, depth = pairs.pop()
+        if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool | float):
+            if a < 1:
+                raise AlgebraError(f"{what}: extents must be >= 1, got {shown(a)}")
+            continue
+        if depth >= MAX_DEPTH or not (isinstance(a, tuple) and isinstance(b, tuple) and
+                                      len(a) == len(b)):
+            raise AlgebraError(f"{what}: shape {shown(shape)} and stride {shown(stride)} are not "
+                               f"congruent nested tuples of integers (at most {MAX_DEPTH} deep)")
+        pairs.extend((x, y, depth + 1) for x, y in zip(a, b, strict=True))
 
 
-def _plain(t: Any, what: str = "layout") -> Any:
-    """Nested tuples of Python ints (lists become tuples, numpy integers ints)."""
+def plain_tuple(t: Any, what: str = "layout", depth: int = 0, count: list[int] | None = None) -> Any:
+    """Nested tuples of Python ints (lists become tuples, numpy integers ints); refused:
+    bools, floats, text, integers of 256 bits or more, more than :data:`MAX_DEPTH` levels
+    or :data:`MAX_LEAVES` integers."""
+    count = [0] if count is None else count
+    count[0] += 1
+    if count[0] > MAX_LEAVES:
+        raise AlgebraError(f"{what}: more than {MAX_LEAVES} integers")
     if type(t) is int:
-        return t
+        return bounded_int(t, what)
     if isinstance(t, list | tuple):
-        return tuple(_plain(x, what) for x in t)
+        if depth >= MAX_DEPTH:
+            raise AlgebraError(f"{what}: nested more than {MAX_DEPTH} levels deep")
+        return tuple(plain_tuple(x, what, depth + 1, count) for x in t)
     if isinstance(t, bool):
         raise AlgebraError(f"{what}: expected integers, got {t!r}")
     try:
-        return operator.index(t)
+        return bounded_int(operator.index(t), what)
     except TypeError:
         raise AlgebraError(f"{what}: expected integers or nested tuples of them, got "
                            f"{type(t).__name__}") from None
@@ -311,7 +328,7 @@ def of_tile(tile: TileLayout, shape: Any = None) -> CuteLayout:
             return trusted(shard[0].extent, shard[0].stride)
         return trusted(tuple(it.extent for it in shard), tuple(it.stride for it in shard))
     if not _is_int_tuple(shape):
-        shape = _plain(shape, "shape")
+        shape = plain_tuple(shape, "shape")
     matched = _leaf_by_leaf(shard, shape)
     if matched is not None:
         return matched
@@ -378,8 +395,8 @@ def as_cute(x: Any, shape: Any = None, what: str = "layout") -> CuteLayout:
         raise AlgebraError(f"{what}: expected a layout or an integer, got {x!r}")
     if isinstance(x, int):
         if x < 1:
-            raise AlgebraError(f"{what}: a tile size must be >= 1, got {x}")
-        return trusted(x, 1)
+            raise AlgebraError(f"{what}: a tile size must be >= 1, got {shown(x)}")
+        return trusted(bounded_int(x, what), 1)
     if isinstance(x, ComposeLayout):
         raise AlgebraError(f"{what} {x} is swizzled; here CuTe's algebra takes the layout "
                            f"without its swizzle (composition and the divides keep a swizzle "
@@ -396,10 +413,11 @@ def make_layout(*layouts: CuteLayout) -> CuteLayout:
     >>> str(make_layout(CuteLayout(4, 1), CuteLayout((2, 2), (4, 8))))
     '(4,(2,2)):(1,(4,8))'
     """
-    return trusted(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts))
+    modes = [as_cute(x, what=f"make_layout argument {k}") for k, x in enumerate(layouts)]
+    return CuteLayout(tuple(x.shape for x in modes), tuple(x.stride for x in modes))
 
 
 __all__ = [
     "CuteLayout", "IntTuple", "as_cute", "format_int_tuple", "leaves", "make_layout", "of_tile",
-    "rebuild", "size_of", "trusted",
+    "plain_tuple", "rebuild", "size_of", "trusted",
 ]

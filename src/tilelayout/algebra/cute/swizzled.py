@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.compose import ComposeLayout
-from ...core.errors import AlgebraError
+from ...core.errors import AlgebraError, shown
 from ...core.swizzle import Swizzle, signed_swizzle, swizzle_shift
 from ...core.tile import TileLayout
 from ...core.xor_swizzle import XorSwizzle
@@ -51,9 +51,9 @@ class CuteComposed(namedtuple("CuteComposed", ["swizzle", "offset", "inner"])):
     def __new__(cls, swizzle: Any, offset: Any, inner: Any) -> CuteComposed:
         if not isinstance(swizzle, Swizzle | XorSwizzle) or swizzle_shift(swizzle) is None:
             raise AlgebraError(f"CuteComposed: expected a CuTe swizzle (a Swizzle, or an "
-                               f"XorSwizzle CuTe can write), got {swizzle!r}")
+                               f"XorSwizzle CuTe can write), got {shown(swizzle)}")
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise AlgebraError(f"CuteComposed: the offset must be an integer >= 0, got {offset!r}")
+            raise AlgebraError(f"CuteComposed: the offset must be an integer >= 0, got {shown(offset)}")
         return tuple.__new__(cls, (swizzle, offset, as_cute(inner, what="CuteComposed inner")))
 
     def __str__(self) -> str:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...core.errors import AlgebraError
+from ...core.errors import AlgebraError, shown
 from .complement import complement_leaves
 from .composition import by_mode, coalesce_leaves, compose_flat
 from .modes import CuteLayout, as_cute, leaves, make_layout, trusted, unwrap
@@ -74,7 +74,7 @@ def _unzip(op: Any, a: CuteLayout, tiler: Any) -> tuple[CuteLayout, list[CuteLay
         return r[0], r[1:]
     modes = a.modes()
     if len(t) > len(modes):
-        raise AlgebraError(f"tiler {t!r} has {len(t)} modes, {a} only {len(modes)}")
+        raise AlgebraError(f"tiler {shown(t)} has {len(t)} modes, {a} only {len(modes)}")
     tiles, rests = [], []
     for m, sub in zip(modes, t, strict=False):
         tile, rest = _unzip(op, m, sub)

@@ -25,6 +25,8 @@ export function renderMoveShell(dtypes, targets) {
     `placeholder="S[(16,8):(1,1@laneid)] or mma.m16n8k16.A"></label>` +
     `<label>dtype <select data-testid="move-dtype">${opts}</select></label>` +
     `<label>target <select data-testid="move-target" title="GPU target: decides ldmatrix / stmatrix and the TMA / wgmma / tcgen05 paths (default: sm_90a, or what the presets need)">${gpus}</select></label>` +
+    `<label>smem budget <input data-testid="move-budget" type="number" min="1" step="1" inputmode="numeric" ` +
+    `placeholder="bytes" title="the most shared memory the plan may use, in bytes (empty: no budget; a plan over it moves the tile in passes, or is refused)"></label>` +
     `<button data-testid="move-go">plan</button></div><datalist id="move-presets"></datalist>` +
     `<div data-testid="move-result" class="result"></div></details>`;
   $("movedata").hidden = false;
@@ -86,6 +88,8 @@ async function run() {
   const body = mode === "plan" ? { src: d.text, dst, shape: d.shape, dtype }
     : { writer: d.text, reader: dst, shape: d.shape, dtype };
   if (target) body.target = target;
+  const budget = $("movedata").querySelector("[data-testid=move-budget]").value.trim();
+  if (mode === "plan" && budget) body.smem_budget = Number(budget);
   out.textContent = "…";
   noteMoveRequest(mode, $("movedata").querySelector("[data-testid=move-dst]").value.trim(), dtype);
   try {

@@ -6,7 +6,8 @@
 //    the side the current stage moves (store: write, load: read) are highlighted, those of
 //    lanes in a bank conflict in another colour;
 //  * for a shuffle round, the 32 lanes with the lane each reads from, the lanes that
-//    receive highlighted;
+//    receive highlighted; for a step inside each lane (pack / select), the same lanes,
+//    each reading itself;
 //  * URL state: move=plan|smem, to=<destination>, mdtype=<dtype>, stage=<n> (1-based).
 import { state, hooks } from "./state.js";
 import { $, escapeHtml } from "./util.js";
@@ -140,6 +141,14 @@ export function renderMoveExtras(out, res, stage) {
       caption: `Lanes 0-31 of warp 0 in this round (16 per row): each cell is a lane, its text the lane it ` +
         `reads from (– none); the lanes that receive a value from another lane in blue.`,
       aria: `shuffle round ${st.round + 1}: which lane each lane reads from` };
+  } else if (st && (st.what === "pack" || st.what === "select")) {
+    // a step inside each lane (selp / prmt on its own registers): no lane reads another
+    pic = { kind: "lanes", cells: laneCells({ src_lane: [[...Array(32).keys()]] }), rows: 2, cols: 16,
+      label: (row) => String(16 * row),
+      caption: `Lanes 0-31 of warp 0 in this step (16 per row): each cell is a lane, its text the lane it ` +
+        `reads from. Here every lane reads only its own registers (it rearranges them with selp / prmt), ` +
+        `so none is highlighted.`,
+      aria: "a step inside each lane: every lane reads its own registers" };
   } else if (r.grid) {
     const side = sideOf(r, stage);
     pic = { kind: "banks", cells: bankCells(r, side), rows: r.grid.lines, cols: 32,

@@ -26,7 +26,9 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
     is ``{"target", "label", "ok": true, "text", "notes"}`` (what
     :func:`tilelayout.interop.convert.convert` returns) or ``{"target", "label",
     "ok": false, "reason"}`` (the converter's refusal). A refusal is not an error: only
-    bad input is a 4xx.
+    bad input is a 4xx. Native converters (Gluon: Triton's lowering; TVM) run in a child
+    process (:mod:`tilelayout.interop.isolation`): one that dies is that target's refusal,
+    and the server (or the notebook kernel answering the widget) keeps running.
 
     >>> r = convert_view({"layout": "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "shape": "16,8",
     ...                   "targets": ["cute-tv", "cute"]})
@@ -49,7 +51,7 @@ def convert_view(req: Mapping[str, Any]) -> dict[str, Any]:
             if target == "jax" and not request.drawable(layout, shape):
                 raise LayoutError("the layout is too large for the explorer to check against "
                                   "JAX's blocks; use tilelayout.interop.jax directly")
-            r = convert(layout, shape, target, mesh=mesh)
+            r = convert(layout, shape, target, mesh=mesh, isolate=True)  # native: in a child
             entry.update(ok=True, text=r["text"], notes=r["notes"])
         except LayoutError as exc:
             entry.update(ok=False, reason=str(exc))

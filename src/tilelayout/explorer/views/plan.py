@@ -1,16 +1,20 @@
-"""``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
-and its stages, with the shared-memory grid when it stages through shared memory, and
-the plan as CUDA (``code.cuda``; ``code.note`` says why a plan has none)."""
+"""``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
+conversion plan and its stages, with the shared-memory grid when it stages through shared
+memory, and the plan as CUDA (``code.cuda``; ``code.note`` says why a plan has none)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...core.dtypes import dtype_bytes
 from ...core.errors import LayoutError
-from ...planning.mechanisms.staging.access import smem_addresses
-from ...planning.plan import plan_conversion
+from ...planning.mechanisms.staging.access import AccessReport, smem_addresses
+from ...planning.mechanisms.staging.instructions import best_access
+from ...planning.mechanisms.staging.smem_choice import SmemChoice
+from ...planning.model.threads import register_file
+from ...planning.plan import ConversionPlan, plan_conversion
 from .. import request
 from ..request import MAX_TEXT, ApiError
 from . import movement
@@ -27,9 +31,21 @@ def _permute_k(req: Mapping[str, Any]) -> int | None:
     return value
 
 
+def _budget(req: Mapping[str, Any]) -> int | None:
+    """The request's ``smem_budget`` (bytes of shared memory, or None: no budget)."""
+    value = req.get("smem_budget")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ApiError(f"smem_budget must be a positive number of bytes, got {value!r}"[:MAX_TEXT],
+                       field="smem_budget")
+    return value
+
+
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?}``: the conversion plan
-    (:func:`~tilelayout.planning.plan.plan_conversion`) with its stages to step
+    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
+    conversion plan (:func:`~tilelayout.planning.plan.plan_conversion`, ``smem_budget``
+    its bytes of shared memory at most) with its stages to step
     through; when it stages through shared memory, also the chosen layout's line x bank
     grid and each side's worst request cells (as ``/api/smem``).
 
@@ -45,7 +61,7 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     try:
         dtype_bytes(dtype)
         p = plan_conversion(src, dst, shape, dtype, target=movement.target(req),
-                            permute_k=_permute_k(req))
+                            permute_k=_permute_k(req), smem_budget=_budget(req))
     except LayoutError as exc:
         raise movement.refusal(exc) from None
     out = p.to_dict()
@@ -54,9 +70,47 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     except LayoutError as exc:
         out["code"] = {"cuda": None, "note": str(exc)}
     if p.smem is not None:
-        tile = p.smem.shape  # in passes: one pass's tile
-        addr = smem_addresses(p.smem.layout, tile)
-        out["grid"] = movement.grid(p.smem.layout, tile, dtype)
-        out["worst_cells"] = {"write": movement.worst_cells(p.smem.write, addr, tile),
-                              "read": movement.worst_cells(p.smem.read, addr, tile)}
+        smem = _with_requests(p)
+        out["smem"] = smem.to_dict()
+        tile = smem.shape  # in passes: one pass's tile
+        addr = smem_addresses(smem.layout, tile)
+        out["grid"] = movement.grid(smem.layout, tile, dtype)
+        out["worst_cells"] = {"write": movement.worst_cells(smem.write, addr, tile),
+                              "read": movement.worst_cells(smem.read, addr, tile)}
     return out
+
+
+def _with_requests(p: ConversionPlan) -> SmemChoice:
+    """The plan's shared-memory choice with each side's worst request for the picture. A
+    plan found on bits costs its sides in closed form, without per-request addresses:
+    they are taken here, element by element, for the very instruction the plan names
+    (kept only where that costs what the plan says; in one pass, the tile the page
+    draws)."""
+    c = p.smem
+    assert c is not None
+    if c.family != "bits" or p.costs.get("passes", 1) != 1 or tuple(c.shape) != tuple(p.shape):
+        return c
+    addr = smem_addresses(c.layout, c.shape)
+    sides = []
+    for layout, rep, store in ((p.src, c.write, True), (p.dst, c.read, False)):
+        if rep.worst is not None or rep.requests == 0:
+            sides.append(rep)
+            continue
+        kinds = (("matrix.b8",) if rep.mechanism.endswith(".b8") else ("matrix",)) \
+            if "matrix" in rep.mechanism else ("vector", "packed")
+        try:
+            found = best_access(register_file(layout, c.shape), addr, c.dtype, store,
+                                kinds=kinds)
+        except (LayoutError, ValueError):  # no access of that kind fits (ValueError)
+            found = None
+        sides.append(found if _same(found, rep) else rep)
+    return replace(c, write=sides[0], read=sides[1])
+
+
+def _same(found: AccessReport | None, rep: AccessReport) -> bool:
+    """Whether the element-by-element report describes the plan's own access."""
+    if found is None or found.worst is None or found.wavefronts != rep.wavefronts:
+        return False
+    if "matrix" in rep.mechanism:  # one 16-byte row a lane per request
+        return found.mechanism == rep.mechanism
+    return found.vector_bytes == rep.vector_bytes

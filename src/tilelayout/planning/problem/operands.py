@@ -31,6 +31,7 @@ from typing import Any
 from ...core.compose import ComposeLayout, Layout
 from ...core.dtypes import dtype_bits
 from ...core.errors import LayoutError
+from ...core.shape import shape_arg
 from ...core.tile import TileLayout
 from ...syntax.parser import parse
 from .targeting import Need, TargetChoice, needs, resolve_target
@@ -115,7 +116,7 @@ def resolve(values: Sequence[tuple[Any, str]], shape: Sequence[int] | None = Non
     ops = tuple(operand(v, what) for v, what in values)
     if shape is None:
         shape = next((o.shape for o in ops if o.shape is not None), None)
-    shape = None if shape is None else tuple(shape)
+    shape = shape_arg(shape)
     held = [(o.what, o.dtype, f"{o.what} (preset {o.preset})") for o in ops]
     planned, source = element_type(dtype, held, default_dtype)
     chosen = resolve_target(target, [n for o in ops for n in o.needs])

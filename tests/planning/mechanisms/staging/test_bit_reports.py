@@ -75,3 +75,22 @@ def test_the_executed_plan_moves_every_element():
     for e in range(0, 4096, 7):
         key = tuple(int(np.asarray(coords[ax]).reshape(4096, -1)[e, 0]) for ax in b.axes)
         assert out[key] == e
+
+
+def test_a_conflicting_request_of_a_plan_on_bits_is_the_element_models():
+    """Where a bit staging's requests conflict, its report names the first request as the
+    element-by-element report does: each lane's first element and the lanes in the
+    conflict (an int64 exchange Triton's harness draws, pair 623 of seed 26)."""
+    from tilelayout.planning.mechanisms.staging.access import smem_access
+
+    src = "S[(8,4,4,2):(4@laneid,2,1@laneid,1)] + R[4:1@warpid]"
+    dst = "S[(4,2,2,2,2,2,2):(2@laneid,1,1@warpid,2@warpid,1@laneid,8@laneid,16@laneid)]"
+    p = tl.plan_conversion(src, dst, (8, 32), "int64", target="sm_80")
+    assert p.smem.family == "bits"
+    for side, layout in ((p.smem.write, src), (p.smem.read, dst)):
+        assert side.worst is not None and side.wavefronts > side.ideal
+        ref = smem_access(layout, p.smem.layout, (8, 32), "int64",
+                          vector_bytes=side.vector_bytes).worst
+        assert (side.worst.elements, side.worst.conflict_lanes, side.worst.banks,
+                side.worst.wavefronts) == (ref.elements, ref.conflict_lanes, ref.banks,
+                                           ref.wavefronts)

@@ -52,8 +52,8 @@ def test_the_stmatrix_m16n8_rule_is_cutes_source_layout():
         bit = 256 * (t % 4) + 8 * (t // 4) + 128 * (e % 2) + 64 * (e // 2)  # CuTe, in bits
         assert m.lane_addresses(0, 0, e)[0].tolist() == (bit // 8).tolist()
         assert rf.table[0, :, m.slots[0, 0, e]].tolist() == (bit // 8).tolist()
-    # four such tiles side by side in registers: one x4
-    four = register_file(tl.parse("S[(4,4,2,2,8):(1,1@laneid,4,8,4@laneid)]"), (32, 16))
+    # four such tiles, one 32-bit register each: one x4
+    four = register_file(tl.parse("S[(4,4,2,2,8):(4,1@laneid,1,2,4@laneid)]"), (32, 16))
     m4 = byte_matrix_access(four, np.arange(512), store=True)
     assert m4.counts == (4,)
     assert best_access(four, np.arange(512), "int8", store=True).mechanism == \
@@ -63,6 +63,10 @@ def test_the_stmatrix_m16n8_rule_is_cutes_source_layout():
 def test_rows_the_lane_pattern_does_not_serve_are_refused():
     rf = register_file(tl.parse(STSM_B8), (8, 16))
     assert byte_matrix_access(rf, np.arange(128)[::-1].copy(), store=True) is None
+    # four tiles whose registers each hold one byte of every tile: the instruction fills
+    # whole registers in byte order, so these would need byte permutes: refused
+    mixed = register_file(tl.parse("S[(4,4,2,2,8):(1,1@laneid,4,8,4@laneid)]"), (32, 16))
+    assert byte_matrix_access(mixed, np.arange(512), store=True) is None
     assert byte_schedule(rf.table, np.arange(128), "m16n16") is None  # 4 bytes a lane
 
 
@@ -78,16 +82,17 @@ def test_only_targets_with_the_8_bit_forms_use_them():
 @pytest.mark.parametrize("src,dst,shape", [("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]",
                                             (32, 32)), (ROWS, COLS, (64, 64))])
 def test_8_bit_transposes_use_them_where_the_target_has_them(src, dst, shape):
-    """An int8 transpose: ldmatrix.m16n16 on sm_100a reaches the wavefront floor (one per
-    128 bytes a side) in 6 instructions per warp; sm_90a has only byte stores."""
+    """An int8 transpose: ldmatrix.m16n16 on sm_100a, with its fragment exactly (each
+    register's four bytes in order); sm_90a has only byte loads. The 32x32 tile reaches
+    the wavefront floor (one per 128 bytes a side); in the 64x64 one the writer's 8-byte
+    stores keep a warp bit at row byte 8, so the floor is out of reach there."""
     new = tl.plan_conversion(src, dst, shape, "int8", target="sm_100a")
     old = tl.plan_conversion(src, dst, shape, "int8", target="sm_90a")
     floor = 2 * int(np.prod(shape)) // 128
-    assert new.costs["wavefronts"] == floor < old.costs["wavefronts"]
-    assert new.costs["load_instruction"] == "ldmatrix.m16n16.x2.trans.b8"
+    assert floor <= new.costs["wavefronts"] < old.costs["wavefronts"]
+    assert (new.costs["wavefronts"] == floor) == (shape == (32, 32))
+    assert new.costs["load_instruction"].startswith("ldmatrix.m16n16.")
     assert "matrix" not in str(old.costs["load_instruction"])
-    warps = int(np.prod(shape)) // 1024
-    assert new.costs["store_requests"] + new.costs["load_requests"] == 6 * warps
     for p in (new, old):
         assert p.execute() == expected(p.dst, p.shape)
 

@@ -82,6 +82,10 @@ class Decomposition:
     #: has fewer registers) goes to a lane; each destination register then reads its own
     #: lane (every shuffle an indexed one) and no select is needed
     one_sided: int = 0
+    #: the destination's register bits that are not copies (None: ``regs``): the
+    #: selects after the shuffles fill only its distinct registers (the copies are the
+    #: same values, as Triton's PTX shows)
+    dst_regs: int | None = None
 
     @property
     def transpositions(self) -> tuple[tuple[int, int], ...]:
@@ -197,7 +201,7 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
     pack = max(pack, 0)
     processed = _selectors(mixed, reg_perm, pack)
     return Decomposition(n_reg, n_lane, tuple(reg_perm), tuple(lane_perm), tuple(processed),
-                         pack, warp_lanes, one_sided)
+                         pack, warp_lanes, one_sided, len(d.reg))
 
 
 def _permute_selector(sel: int, bit: int, pack: int) -> int:
@@ -338,12 +342,13 @@ def counts(d: Decomposition, bits: int) -> WarpShuffle:
             return WarpShuffle(pairs * words, 3 * pairs, 0, "ship")
         return WarpShuffle(pairs * words, 0, 3 * pairs, "ship")
     selects = permutes = 0
+    out_regs = regs if d.dst_regs is None else max(1, (1 << d.dst_regs) >> d.pack)
     for t in d.mixed:
-        for plain in (t.plain_pre, t.plain_post):
+        for plain, n in ((t.plain_pre, regs), (t.plain_post, min(regs, out_regs))):
             if plain:
-                selects += regs
+                selects += n
             else:
-                permutes += regs
+                permutes += n
     if d.lanes_permuted:
         shuffles = regs
     else:

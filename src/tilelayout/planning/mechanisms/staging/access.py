@@ -33,8 +33,8 @@ from ....core import budget
 from ....core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ....core.compose import Layout
 from ....core.dtypes import dtype_bytes
-from ....core.errors import LayoutError
-from ....core.shape import Shape
+from ....core.errors import LayoutError, shown
+from ....core.shape import Shape, shape_arg
 from ...model.threads import RegisterFile, WarpName, register_file
 from ...problem.operands import resolve
 
@@ -219,7 +219,7 @@ def _pick_vector(rf: RegisterFile, addr: np.ndarray, nbytes: int,
             or vector_bytes <= 0 or vector_bytes % nbytes
             or vector_bytes // nbytes not in widths(nbytes)):
         raise LayoutError(f"vector_bytes must be a power-of-two multiple of the element size "
-                          f"({nbytes} B) of at most {MAX_VECTOR_BYTES}, got {vector_bytes!r}")
+                          f"({nbytes} B) of at most {MAX_VECTOR_BYTES}, got {shown(vector_bytes)}")
     k = int(vector_bytes) // nbytes
     if not vector_ok(rf, None, k):
         raise LayoutError(f"{vector_bytes}-byte vectors need register slots filled in aligned "
@@ -309,6 +309,7 @@ def access_report(rf: RegisterFile, addr: np.ndarray, dtype: str,
 def check_tile(layout: Layout, shape: Sequence[int] | None, what: str) -> Shape:
     """``shape`` admitted by ``layout`` (None: the layout's own), or a one-line error
     naming the side."""
+    shape = shape_arg(shape)
     try:
         return layout.check_shape(shape)
     except LayoutError as exc:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ....core.capacity import SMEM_BANK_BYTES, SMEM_BANKS
 from ....core.compose import ComposeLayout, Layout
 from ....core.tile import TileLayout
 from ....core.xor_swizzle import XorSwizzle
@@ -59,39 +60,100 @@ def _warp_names(layout: Layout, warps: int) -> tuple[WarpName, ...]:
 
 
 def access_report(side: ThreadBits, layout: Layout, buf: BitBuffer, acc: BitAccess,
-                  dtype: str, elem_bytes: int, passes: int) -> AccessReport:
+                  dtype: str, elem_bytes: int, passes: int,
+                  shape: Sequence[int] | None = None) -> AccessReport:
     """One pass of ``acc`` as an :class:`~.access.AccessReport` (every request costs the
-    same; the worst request is the first, with its lanes' addresses and banks)."""
+    same). Where a request has conflicts, the worst is the first one, for vectors with each
+    lane's access (the lowest address of its vector, the element there as coordinates of
+    ``shape``, default: the flat index) and the lanes in the conflict; a matrix access's
+    rows are not listed."""
     per_pass = acc.per_warp // passes
     requests = per_pass * acc.warps
     names = _warp_names(layout, acc.warps)
     ids = tuple((w, v) for w in range(acc.warps) for v in range(per_pass))
     worst = None
-    if acc.request_wavefronts > acc.request_ideal:
-        addr, _ = flat_addresses(buf, side.bits)
-        lanes = 1 << len(side.lane)
-        byte, elems, banks = [], [], []
-        for ln in range(WARP):
-            if ln >= lanes:
-                byte.append(None)
-                banks.append(None)
-                elems.append(None)
-                continue
-            e = side.element(0, ln, 0)
-            a = 0
-            for p in range(side.bits):
-                if e >> p & 1:
-                    a ^= addr[p]
-            byte.append(a * elem_bytes)
-            banks.append(a * elem_bytes // 4 % 32)
-            elems.append((e,))
-        worst = WorstRequest(names[0], 0, acc.request_wavefronts, acc.request_ideal,
-                             tuple(byte), tuple(banks), tuple(elems), (), ())
+    if acc.request_wavefronts > acc.request_ideal and acc.kind != "matrix":
+        worst = _first_request(side, buf, acc, elem_bytes,
+                               tuple(shape) if shape else (1 << side.bits,), names[0])
     mechanism = acc.instruction if acc.kind == "matrix" else ("packed" if acc.packed else "vector")
     return AccessReport(dtype, acc.vector_bytes, max(4, acc.vector_bytes), requests,
                         requests * acc.request_wavefronts, requests * acc.request_ideal,
                         (acc.request_wavefronts,) * requests, ids, names, worst, mechanism,
                         matrix=acc.instruction if acc.kind == "matrix" else None)
+
+
+def _first_request(side: ThreadBits, buf: BitBuffer, acc: BitAccess, elem_bytes: int,
+                   shape: tuple[int, ...], warp: WarpName) -> WorstRequest:
+    """Request 0 of warp 0: each lane's vector (its lowest address and the element there)
+    and the lanes that ask a most-contended bank of their phase for another word."""
+    addr, _ = flat_addresses(buf, side.bits)
+    k = max(1, acc.vector_bytes // elem_bytes)
+    inverse = _inverse(addr)
+    lanes = 1 << len(side.lane)
+    starts: list[int | None] = []
+    for ln in range(WARP):
+        if ln >= lanes:
+            starts.append(None)
+            continue
+        e, a = side.element(0, ln, 0), 0
+        for p in range(side.bits):
+            if e >> p & 1:
+                a ^= addr[p]
+        starts.append(a & ~(k - 1))
+    access = max(SMEM_BANK_BYTES, acc.vector_bytes)
+    per_phase = WARP * SMEM_BANK_BYTES // access
+    hot_lanes: set[int] = set()
+    hot_banks: set[int] = set()
+    for p0 in range(0, WARP, per_phase):
+        words: dict[int, set[int]] = {}
+        for ln in range(p0, p0 + per_phase):
+            if starts[ln] is None:
+                continue
+            first = starts[ln] * elem_bytes // SMEM_BANK_BYTES  # type: ignore[operator]
+            for w in range(first, first + access // SMEM_BANK_BYTES):
+                words.setdefault(w % SMEM_BANKS, set()).add(w)
+        most = max((len(v) for v in words.values()), default=0)
+        if most < 2:
+            continue
+        hot = {b for b, v in words.items() if len(v) == most}
+        hot_banks |= hot
+        for ln in range(p0, p0 + per_phase):
+            if starts[ln] is None:
+                continue
+            first = starts[ln] * elem_bytes // SMEM_BANK_BYTES  # type: ignore[operator]
+            if any(w % SMEM_BANKS in hot for w in range(first, first + access // SMEM_BANK_BYTES)):
+                hot_lanes.add(ln)
+    byte = tuple(None if a is None else a * elem_bytes for a in starts)
+    banks = tuple(None if b is None else b // SMEM_BANK_BYTES % SMEM_BANKS for b in byte)
+    elems = tuple(None if a is None else
+                  tuple(int(c) for c in np.unravel_index(_element_at(inverse, a), shape))
+                  for a in starts)
+    return WorstRequest(warp, 0, acc.request_wavefronts, acc.request_ideal, byte, banks, elems,
+                        tuple(sorted(hot_lanes)), tuple(sorted(hot_banks)))
+
+
+def _inverse(images: Sequence[int]) -> list[tuple[int, int]]:
+    """Gaussian elimination of the element bits' address images: (pivot image, element
+    bits) rows that solve ``address -> element`` (pass 0)."""
+    rows: list[tuple[int, int]] = []
+    for p, img in enumerate(images):
+        v, x = img, 1 << p
+        for r, rx in rows:
+            if v ^ r < v:
+                v, x = v ^ r, x ^ rx
+        if v:
+            rows.append((v, x))
+            rows.sort(reverse=True)
+    return rows
+
+
+def _element_at(rows: list[tuple[int, int]], address: int) -> int:
+    """The element (flat index) at ``address`` of pass 0 (:func:`_inverse`'s rows)."""
+    e = 0
+    for r, rx in rows:
+        if address ^ r < address:
+            address, e = address ^ r, e ^ rx
+    return e
 
 
 def smem_choice(staging: BitStaging, src: ThreadBits, dst: ThreadBits, src_l: Layout,
@@ -102,9 +164,9 @@ def smem_choice(staging: BitStaging, src: ThreadBits, dst: ThreadBits, src_l: La
     layout = buffer_layout(staging.buffer, shape)
     s, d = src.without_broadcast_registers(), dst.without_broadcast_registers()
     write = access_report(s, src_l, staging.buffer, staging.store, dtype, staging.elem_bytes,
-                          staging.passes)
+                          staging.passes, shape)
     read = access_report(d, dst_l, staging.buffer, staging.load, dtype, staging.elem_bytes,
-                         staging.passes)
+                         staging.passes, shape)
     name = f"{staging.buffer.name} ({staging.store.instruction} / {staging.load.instruction})"
     return SmemChoice(layout, name, write, read, write.ideal + read.ideal, (), "bits",
                       shape, dtype, (), 1, (), target, target_from)

@@ -30,7 +30,6 @@ worse than Triton's on any count.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -173,6 +172,7 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
     'st.shared.v4.b32'
     """
     regs: list[int] = []  # address part of each address register
+    slots: list[int | None] = []  # per register slot bit: its address part (None: a pass)
     pass_regs = 0
     for v in side.reg:
         parts = buf.split(v)
@@ -180,8 +180,10 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
             return None
         if parts[1]:
             pass_regs += 1
+            slots.append(None)
         else:
             regs.append(parts[0])
+            slots.append(parts[0])
     threads = []
     for v in side.threads:
         parts = buf.split(v)
@@ -197,7 +199,7 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
     if trans and elem_bytes == 2:
         options.append(_matrix_trans(regs, lanes, threads, store, passes, warps))
     if b8 and elem_bytes == 1:
-        options.append(_matrix_b8(regs, lanes, threads, store, passes, warps))
+        options.append(_matrix_b8(slots, lanes, threads, store, passes, warps))
     found = [o for o in options if o is not None]
     return min(found, key=lambda a: (a.wavefronts, a.per_warp)) if found else None
 
@@ -265,51 +267,51 @@ def _matrix_trans(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[i
     return BitAccess(name, "matrix", 4 * n, per_thread, n * best, n, warps)  # type: ignore[operator]
 
 
-def _matrix_b8(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
+def _matrix_b8(slots: Sequence[int | None], lanes: Sequence[int], threads: Sequence[int],
                store: bool, passes: int, warps: int) -> BitAccess | None:
-    """The 8-bit matrix forms (docs/hardware.md, *8-bit matrix forms*): a matrix is
-    ``4 G`` rows of 16 bytes (``G`` = 4 for ``ldmatrix.m16n16``, 2 for
-    ``stmatrix.m16n8``); lanes 2-4 and one register are a row's 16 bytes (address bits
-    0-3), ``log2 G`` registers and lanes 0, 1 pick the row, and a lane moves ``2 G``
-    bytes per matrix; the rows of 8 consecutive addressing lanes are one wavefront's.
-    The row registers are chosen to spread the rows over the banks."""
-    if len(lanes) < 5 or list(lanes[2:5]) != [1, 2, 4] or 8 not in regs:
+    """The 8-bit matrix forms (docs/hardware.md, *8-bit matrix forms*), their fragments
+    exactly (``slots``: per register slot bit its address part, None for a pass bit). A
+    row is 16 bytes: lanes 2-4 are its address bits 0-2 and one slot bit its bit 3 (slot
+    bit 2 for ``ldmatrix.m16n16``, 1 for ``stmatrix.m16n8``); the row index is slot bits
+    0-1 and lanes 0-1 (``.m16n16``: 16 rows a matrix, two phases) or slot bit 0 and lanes
+    0-1 (``.m16n8``: 8 rows); further slot bits pick the matrix. The rows of eight
+    consecutive addressing lanes are one wavefront's."""
+    row_slots, col_slot, most = ((0,), 1, 4) if store else ((0, 1), 2, 2)
+    if len(lanes) < 5 or list(lanes[2:5]) != [1, 2, 4] or len(slots) <= col_slot:
         return None
-    g_bits, most = (2, 2) if not store else (1, 4)
-    rest = [a for a in regs if a != 8]
-    others = [t for i, t in enumerate(threads) if i not in (2, 3, 4)]
-    if not _low_free(rest + others, 4) or len(rest) < g_bits:
+    if slots[col_slot] != 8 or any(slots[i] is None for i in row_slots):
         return None
-    best = None
-    for rows in itertools.combinations(rest, g_bits):
-        # in-phase rows: the row registers and lane 0 (m16n16: lane 1 picks the phase)
-        varying = list(rows) + [lanes[0]] + ([lanes[1]] if g_bits == 1 else [])
-        w, _ = linear_wavefronts(list(varying), WIDEST)
-        if best is None or w < best:
-            best = w
-    phases = 2 if g_bits == 2 else 1
-    more = len(rest) - g_bits
+    rows = [slots[i] for i in row_slots]
+    others = [a for i, a in enumerate(slots) if a is not None and i != col_slot] + \
+        [t for i, t in enumerate(threads) if i not in (2, 3, 4)]
+    if not _low_free(others, 4):  # type: ignore[arg-type]
+        return None
+    # one phase: ldmatrix's 8 rows of slot bits 0-1 and lane 0; stmatrix's whole matrix
+    varying = rows + [lanes[0]] + ([lanes[1]] if store else [])
+    w, _ = linear_wavefronts(list(varying), WIDEST)  # type: ignore[arg-type]
+    phases = 1 if store else 2
+    more = sum(1 for i, a in enumerate(slots) if a is not None and i > col_slot)
     n = min(most, 1 << more)
     per_thread = (1 << more) // n * passes
     name = (f"stmatrix.m16n8.x{n}.trans.b8" if store else f"ldmatrix.m16n16.x{n}.trans.b8")
-    return BitAccess(name, "matrix", 2 * (2 << g_bits) * n, per_thread,
-                     n * phases * best, n * phases, warps)  # type: ignore[operator]
+    per_lane = 4 if store else 8  # bytes of one matrix in a lane
+    return BitAccess(name, "matrix", per_lane * n, per_thread, n * phases * w, n * phases,
+                     warps)
 
 
-def _b8_vectors(side: ThreadBits, other: ThreadBits) -> list[tuple[int, ...]]:
-    """Vector bases that put ``side``'s lanes 2-4 and one of its registers at address
-    bits 0-3 (the 16-byte rows of the 8-bit matrix forms) where ``other`` holds those
-    lanes in registers (so it moves them as one vector, 16 bytes when it holds the
-    register too, else 8 packed ones); registers ``other`` holds come first."""
-    if len(side.lane) < 5:
+def _b8_vectors(side: ThreadBits, other: ThreadBits, store: bool) -> list[tuple[int, ...]]:
+    """Vector bases that put ``side``'s lanes 2-4 and the slot bit its 8-bit matrix
+    fragment puts at row byte 8 (:func:`_matrix_b8`) at address bits 0-3, where ``other``
+    holds those lanes in registers (so it moves them as one vector: 16 bytes when it
+    holds that bit in a register too, else 8 packed ones)."""
+    col_slot = 1 if store else 2
+    if len(side.lane) < 5 or len(side.reg) <= col_slot:
         return []
     row = list(side.lane[2:5])
     regs = set(other.reg)
-    if not all(v and v in regs for v in row):
+    if not all(v and v in regs for v in row) or not side.reg[col_slot]:
         return []
-    hs = [h for h in side.reg if h and h not in row]
-    hs.sort(key=lambda h: h not in regs)
-    return [tuple(row) + (h,) for h in hs]
+    return [tuple(row) + (side.reg[col_slot],)]
 
 
 def _from_triton(s: Swizzled, back: Sequence[int], name: str) -> BitBuffer:
@@ -367,11 +369,19 @@ def _synthesized(src: ThreadBits, dst: ThreadBits, elem_bytes: int, b8: bool = F
     out = []
     n = src.bits
     maps = [tuple(x for x in (tb.reg, tb.lane, tb.warp)) for tb in (src, dst)]
-    extra = _b8_vectors(dst, src) + _b8_vectors(src, dst) if b8 and elem_bytes == 1 else []
-    for vector in extra + vector_choices(src, dst, elem_bytes):
-        v, b, s, _ = synthesize(maps[0], maps[1], 8 * elem_bytes, vector,
-                                _side_tile(src, vector, elem_bytes),
-                                _side_tile(dst, vector, elem_bytes), n, keep=n)
+    tries: list[tuple[Sequence[int], list[int], list[int]]] = []
+    if b8 and elem_bytes == 1:  # one side's 8-bit matrix form: its phase rows are its tile
+        for vector in _b8_vectors(dst, src, False):
+            tries.append((vector, _side_tile(src, vector, elem_bytes),
+                          [dst.reg[0], dst.reg[1], dst.lane[0]]))
+        for vector in _b8_vectors(src, dst, True):
+            tries.append((vector, [src.reg[0], src.lane[0], src.lane[1]],
+                          _side_tile(dst, vector, elem_bytes)))
+    tries += [(vector, _side_tile(src, vector, elem_bytes), _side_tile(dst, vector, elem_bytes))
+              for vector in vector_choices(src, dst, elem_bytes)]
+    for vector, tile_src, tile_dst in tries:
+        v, b, s, _ = synthesize(maps[0], maps[1], 8 * elem_bytes, vector, tile_src, tile_dst,
+                                n, keep=n)
         out.append(BitBuffer(v + b + s, (), "synthesized"))
     return out
 

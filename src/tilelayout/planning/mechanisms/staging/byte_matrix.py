@@ -90,6 +90,12 @@ def byte_schedule(table: np.ndarray, addr: np.ndarray, form: str
     slots_of[j[inv], e] = slot
     if np.any(slots_of[j[inv], e] != slot) or np.any(slots_of < 0):
         return None
+    # the instruction fills (empties) whole 32-bit registers, bytes in order: a matrix's
+    # bytes 4 r .. 4 r + 3 must be one register's four slots, in order (any other
+    # placement would take byte permutes the schedule does not have)
+    quads = slots_of.reshape(matrices, -1, 4)
+    if np.any(quads % 4 != np.arange(4)) or np.any(quads // 4 != quads[..., :1] // 4):
+        return None
     counts, q_of, j_of = split_matrices(matrices, most)
     rows = np.full((W, len(counts), WARP), -1, np.int64)
     rows[row_w, q_of[j], 4 * G * j_of[j] + G * row_g + kk] = row_chunk * ROW_BYTES
