@@ -12,7 +12,12 @@ exists. Prints the units compiled, elements checked, wrong ones (must be 0), eve
 difference between measured and claimed counts by its reason (``emitted.REASONS``),
 the unexplained ones in full, and the time.
 
+``--sass`` prints the scenario suite's machine code counts (ptxas + nvdisasm: SHFL,
+PRMT, SEL, LDSM, STSM, STS, LDS, BAR, ...) beside the plans' claims (the shared-memory
+requests claimed are over all warps, the SASS counts per warp).
+
 Run: .venv/bin/python benchmarks/bench_emit.py [--random N] [--arch sm_90a ...] [--quick]
+     [--sass]
 """
 
 from __future__ import annotations
@@ -106,14 +111,49 @@ def run(arch: str, random_n: int, quick: bool) -> dict:
             "seconds": time.perf_counter() - t0}
 
 
+SASS_OPS = ("SHFL", "PRMT", "SEL", "FSEL", "LDSM", "STSM", "STS", "LDS", "BAR", "F2FP")
+
+
+def sass_table() -> None:
+    """The scenario suite's units in machine code (ptxas + nvdisasm): SASS opcode counts
+    beside the plan's claims per warp."""
+    print("SASS of each whole test kernel (its copy of a shared-memory tile adds LDS / STS "
+          "and one BAR; __syncwarp has no SASS); the plan's shared-memory requests are "
+          "over all warps, everything else per warp")
+    print("| scenario | target | plan | SASS per warp |\n|---|---|---|---|")
+    for i, s in enumerate(SCENARIOS):
+        if s.xla is not None:
+            continue
+        p = scenario_plan(s)
+        arch = toolchain_arch(s.target)
+        name = f"s{i}"
+        ptx = compile_batch({name: p}, arch)
+        sass = toolchain.sass_of(ptx, arch, f"{name}_kernel")
+        if sass is None:
+            print("bench_emit: ptxas / nvdisasm are not installed")
+            return
+        c = p.costs
+        claim = ", ".join(f"{k} {c[k]}" for k in ("shuffle_instructions", "shuffle_selects",
+                                                   "byte_permutes", "store_requests",
+                                                   "load_requests", "barriers",
+                                                   "conversions") if c.get(k))
+        got = ", ".join(f"{o} {sass[o]}" for o in SASS_OPS if sass.get(o))
+        print(f"| {s.name} | {arch} | {claim or 'nothing moves'} | {got or '-'} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arch", nargs="*", default=list(toolchain.TARGETS))
     ap.add_argument("--random", type=int, default=600, help="random pairs per target")
     ap.add_argument("--quick", action="store_true", help="every 7th preset pair only")
+    ap.add_argument("--sass", action="store_true",
+                    help="only the scenario suite's SASS counts beside the plans' claims")
     args = ap.parse_args()
     if toolchain.tools().nvcc is None:
         print("bench_emit: nvcc is not installed (run scripts/ensure-cuda.sh)")
+        return
+    if args.sass:
+        sass_table()
         return
     total = collections.Counter()
     for arch in args.arch:
