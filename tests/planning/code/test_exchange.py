@@ -49,7 +49,7 @@ def test_random_pairs_that_stay_in_registers_deliver_every_element():
         p = tl.plan_conversion(a, b, shape, dtype)
         if p.mechanism == "shared-memory":
             continue
-        route = scheduled(p._route, p) if p._route.warp_exchange else p._route
+        route = scheduled(p._route) if p._route.warp_exchange else p._route
         ex = from_route(route, p.threads)
         got = run(ex, program_of(p).src_units)
         want = program_of(p).dst_units
@@ -60,7 +60,7 @@ def test_random_pairs_that_stay_in_registers_deliver_every_element():
 
 def test_fetching_the_own_value_through_an_idle_round_keeps_the_result():
     p = tl.plan_conversion(*PLANS[3])
-    route = scheduled(p._route, p) if p._route.warp_exchange else p._route
+    route = scheduled(p._route) if p._route.warp_exchange else p._route
     ex = from_route(route, 32)
     again = fetch_own(ex)
     units = program_of(p).src_units

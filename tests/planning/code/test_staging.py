@@ -55,9 +55,9 @@ def test_stores_that_cross_warps_are_ordered_by_a_barrier_of_the_cta():
     p = tl.plan_conversion(src, dst, (32, 32), "float16")
     assert p.costs["barrier_instruction"] == "bar.warp.sync"
     st = program_of(p).staging
-    assert st.barrier == "bar.sync" and crosses_warps(st, p.threads)
+    assert st.barrier == "bar.sync" and crosses_warps(st)
     ok = program_of(tl.plan_conversion(*PLANS[1])).staging
-    assert not crosses_warps(ok, 32)
+    assert not crosses_warps(ok)
 
 
 def test_names_and_registers():

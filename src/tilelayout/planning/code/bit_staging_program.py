@@ -113,7 +113,7 @@ def from_bits(program, plan, threads: int) -> StagingProgram:
         else "bar.sync"
     out = StagingProgram(8 * eb, tuple(sides[0]), tuple(sides[1]), bs.passes, barrier,
                          bs.bytes, take)
-    if barrier == "bar.warp.sync" and crosses_warps(out, threads):
+    if barrier == "bar.warp.sync" and crosses_warps(out):
         out = StagingProgram(8 * eb, out.store, out.load, bs.passes, "bar.sync", bs.bytes, take)
     return out
 

@@ -115,16 +115,15 @@ def assemble(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag: 
         assigned = op >= 0
         if (pos[assigned] == np.nonzero(assigned)[1]).all():
             return operands[0]
-        sel = _selector(rank, pos, 0, pw, nb, m_of=np.array([len(x) for x in lists]))
+        sel = _selector(rank, pos, 0, pw, nb)
         out = w.fresh(tag)
         w.emit(f"const uint32_t {out} = __byte_perm({operands[0]}, {operands[0]}, "
                f"{_sel_text(w, sel, tag)});")
         w.count("prmt")
         return out
     acc = operands[0]
-    counts = np.array([len(x) for x in lists])
     for step in range(m - 1):
-        sel = _selector(rank, pos, step, pw, nb, m_of=counts)
+        sel = _selector(rank, pos, step, pw, nb)
         out = w.fresh(tag if step == m - 2 else f"{tag}_p{step}")
         w.emit(f"const uint32_t {out} = __byte_perm({acc}, {operands[step + 1]}, "
                f"{_sel_text(w, sel, tag)});")
@@ -133,22 +132,21 @@ def assemble(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag: 
     return acc
 
 
-def _selector(rank: np.ndarray, pos: np.ndarray, step: int, pw: int, nb: int,
-              m_of: np.ndarray) -> np.ndarray:
+def _selector(rank: np.ndarray, pos: np.ndarray, step: int, pw: int, nb: int
+              ) -> np.ndarray:
     """The ``prmt`` selector of permute ``step`` in every thread (-1: any): step 0
     merges operands 0 and 1, step ``s`` the result so far with operand ``s + 1``
     (the rule of :meth:`~tilelayout.planning.mechanisms.shuffle.byte_permute.BytePermute.selector`)."""
     threads = rank.shape[0]
     out = np.full(threads, ANY, dtype=np.int64)
     for t in range(threads):
-        if (rank[t] < 0).all() or (step and step >= m_of[t] - 1 and step > 0
-                                   and m_of[t] > 1 and False):
+        if (rank[t] < 0).all():
             continue
         sel = 0
         for i in range(pw):
             p, q = int(rank[t, i]), int(pos[t, i])
             if p < 0:
-                src = i if step else i
+                src = i
             elif step == 0:
                 src = q + (pw if p == 1 else 0)
             else:

@@ -29,7 +29,7 @@ import numpy as np
 from .cuda_text import Writer
 from .exchange import per_word
 from .staging import Access, StagingProgram
-from .thread_values import ANY, Form, fit, fit_condition
+from .thread_values import Form, fit, fit_condition
 
 WARP = 32
 #: the named barrier the code synchronizes its threads with (0 is __syncthreads')
@@ -311,11 +311,6 @@ def _takes_part(a: Access) -> np.ndarray:
         return live
     warps = live.reshape(-1, WARP).any(axis=1)
     return np.repeat(warps, WARP)
-
-
-def filled(values: np.ndarray) -> np.ndarray:
-    """``values`` with the threads that need none given any value (for fitting)."""
-    return np.where(values >= 0, values, ANY)
 
 
 __all__ = ["BARRIER_ID", "emit_staging", "pack"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ...core.dtypes import dtype_bits
 from ...core.errors import DtypeError
 
 #: dtype (lower case) -> (CUDA type, header that declares it)
@@ -77,8 +76,4 @@ def conversion(held: str, planned: str) -> Conversion:
                      f"{held} -> {planned} is not one of them")
 
 
-def storage_bits(dtype: str) -> int:
-    return dtype_bits(dtype)
-
-
-__all__ = ["Conversion", "TYPES", "conversion", "cuda_type", "header", "storage_bits"]
+__all__ = ["Conversion", "TYPES", "conversion", "cuda_type", "header"]

@@ -173,7 +173,6 @@ def _convert(w: Writer, prog: ConversionProgram) -> list[str]:
     w.comment(f"convert {c.held} -> {c.planned}: {c.instruction}, {c.per_instruction} "
               f"values each, packed {per} to a register")
     w.emit(f"uint32_t s[{nwords}];")
-    cvt = f'{c.instruction} %0, %2, %1;' if c.out_bits == 16 else ""
     if have.all():  # every slot: one loop
         w.emit("#pragma unroll")
         w.open(f"for (int j = 0; j < {nwords}; ++j) {{")
@@ -185,7 +184,6 @@ def _convert(w: Writer, prog: ConversionProgram) -> list[str]:
         for j in range(nwords):
             vals = [f"src[{j * per + i}]" if have[j * per + i] else "0.0f" for i in range(per)]
             w.emit(_cvt_word(c.instruction, c.out_bits, f"s[{j}]", vals, pairs[j].tolist()))
-    del cvt
     w.count(c.instruction, int(pairs.sum()))
     return [f"s[{j}]" for j in range(nwords)]
 

@@ -157,13 +157,6 @@ def _fetch(trial, words: int, pw: int, t: int, u: int, lane: int) -> bool:
     return False
 
 
-def thread_ids(route: Route, side: int) -> np.ndarray:
-    """The CTA thread id of each row of the route's source (``side`` 0) or destination
-    placement: ``32 * warp + lane``."""
-    p = route.src if side == 0 else route.dst
-    return p.warp * WARP + p.lane
-
-
 def joint_to_real(route: Route) -> np.ndarray:
     """The real warp (``threadIdx.x / 32``) of each joint warp number of the route."""
     out = np.full(route.warps, -1, dtype=np.int64)
@@ -252,5 +245,5 @@ def _from_byte_permute(bp: BytePermute, real: np.ndarray, threads: int, units: i
     return fetch_own(Exchange(bp.bits, bp.words, payload, src_lane, take))
 
 
-__all__ = ["Exchange", "fetch_own", "from_route", "joint_to_real", "per_word", "run", "thread_ids",
+__all__ = ["Exchange", "fetch_own", "from_route", "joint_to_real", "per_word", "run",
            "unit_bits", "units_of"]

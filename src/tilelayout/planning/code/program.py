@@ -29,14 +29,13 @@ from ...core.errors import LayoutError
 from ...core.frozen import freeze_fields
 from ..lane_exchange import _mixed, _payload
 from ..mechanisms.shuffle.byte_permute import plan_byte_permute
-from ..model.bits import ThreadBits
 from ..model.placement import WARP, Placement, place
 from ..model.routing import Route
 from . import exchange as exchange_mod
 from . import staging as staging_mod
 from .bit_staging_program import from_bits
 from .cuda_types import Conversion, conversion
-from .exchange import Exchange, unit_bits
+from .exchange import Exchange
 from .staging import StagingProgram
 from .tma_program import TmaProgram, tma_program
 
@@ -121,7 +120,7 @@ def program_of(plan) -> ConversionProgram:
     else:
         route = plan._route
         if getattr(route, "warp_exchange", False):
-            route = scheduled(route, plan)
+            route = scheduled(route)
         ex = exchange_mod.from_route(route, threads)
         mechanism = plan.mechanism if plan.mechanism != "warp-shuffle" or ex.rounds \
             else "registers"
@@ -139,7 +138,7 @@ def program_of(plan) -> ConversionProgram:
     return prog
 
 
-def scheduled(route: Route, plan) -> Route:
+def scheduled(route: Route) -> Route:
     """A lane exchange found on bits (its route names only each value's holder) with the
     shuffle rounds the element planner finds for the same exchange: payload shuffles
     (:mod:`~tilelayout.planning.lane_exchange`'s, with a lane's own values where that
@@ -160,7 +159,6 @@ def scheduled(route: Route, plan) -> Route:
                                route.warps, bits)
         if bp is not None and bp.units < best[0]:
             best = (bp.units, replace(route, byte_permute=bp, epw=epw))
-    del plan
     return best[1]
 
 
@@ -175,11 +173,9 @@ def run(prog: ConversionProgram, src_units: np.ndarray) -> np.ndarray:
     else:
         out, buf = staging_mod.run(prog.staging, src_units)
     if prog.dst_shared:
-        ub = unit_bits(prog.bits) // 8
         tile = np.full((1, prog.dst_units.shape[1]), -1, dtype=np.int64)
         n = min(len(buf), tile.shape[1])
         tile[0, :n] = buf[:n]
-        del ub
         return tile
     return out
 
@@ -195,10 +191,6 @@ def check(prog: ConversionProgram) -> None:
         raise LayoutError(f"internal: the code of this plan would put element "
                           f"{int(got[t, u])} where thread {t} expects element "
                           f"{int(want[t, u])} (unit {u}); please report it")
-
-
-def thread_bits_of(tb: ThreadBits) -> int:
-    return 1 << len(tb.warp)
 
 
 __all__ = ["ConversionProgram", "NoCodeError", "check", "program_of", "run"]

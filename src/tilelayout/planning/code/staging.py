@@ -209,7 +209,7 @@ def from_route(route: Route, threads: int, warp_local: bool = False) -> StagingP
     barrier = None if "shared" in (ps.role, pd.role) else \
         ("bar.warp.sync" if warp_local else "bar.sync")
     out = StagingProgram(bits, tuple(store), tuple(load), s.passes, barrier, s.bytes, take)
-    if barrier == "bar.warp.sync" and crosses_warps(out, threads):
+    if barrier == "bar.warp.sync" and crosses_warps(out):
         # a replicated source stores each element once, maybe from another warp than the
         # one loading it: only a barrier of all the threads orders the two
         out = StagingProgram(bits, out.store, out.load, s.passes, "bar.sync", s.bytes, take)
@@ -246,7 +246,7 @@ def _lane_elements(acc: Access, unit_bytes: int) -> list[tuple[np.ndarray, int, 
     return out
 
 
-def crosses_warps(s: StagingProgram, threads: int) -> bool:
+def crosses_warps(s: StagingProgram) -> bool:
     """Whether some thread loads a unit another warp stored (then only a barrier of the
     CTA's threads orders them; ``__syncwarp`` orders one warp)."""
     ub = unit_bits(s.bits) // 8
@@ -264,7 +264,6 @@ def crosses_warps(s: StagingProgram, threads: int) -> bool:
                         w = writer.get(int(addr[t]) // ub)
                         if w is not None and w != t // WARP:
                             return True
-    del threads
     return False
 
 

@@ -23,8 +23,6 @@ import math
 from dataclasses import dataclass
 from types import MappingProxyType
 
-import numpy as np
-
 from ...core.dtypes import dtype_bytes
 from ...core.errors import LayoutError
 from ...core.swizzle_modes import mode_info
@@ -75,7 +73,6 @@ def tma_program(plan) -> TmaProgram:
     t, choice = plan.tma, plan.smem
     shape = tuple(plan.shape)
     addr = smem_addresses(choice.layout, shape).reshape(shape)
-    origin = (0,) * len(shape)
     unit = [int(addr[tuple(1 if d == k else 0 for d in range(len(shape)))]) if shape[k] > 1
             else 1 << 40 for k in range(len(shape))]
     dims = tuple(sorted(range(len(shape)), key=lambda k: unit[k]))
@@ -88,7 +85,6 @@ def tma_program(plan) -> TmaProgram:
             raise LayoutError(f"internal: TMA box at {start} is not one contiguous run of "
                               f"the tile; please report it")
         boxes.append(TmaBox(lo * dtype_bytes(plan.dtype), tuple(start)))
-    del origin
     mode = mode_info(t.swizzle)
     if mode.tma_enum is None:
         raise LayoutError(f"the {t.swizzle} swizzle has no CUtensorMapSwizzle value")
@@ -98,10 +94,6 @@ def tma_program(plan) -> TmaProgram:
     return TmaProgram(t.direction, shape, dims, box, tuple(boxes), mode.tma_enum,
                       f"CU_TENSOR_MAP_DATA_TYPE_{dt}", dtype_bytes(plan.dtype),
                       max(128, mode.repeat_bytes))
-
-
-def box_index(t: TmaProgram) -> np.ndarray:
-    return np.arange(len(t.boxes))
 
 
 __all__ = ["DATA_TYPES", "TmaBox", "TmaProgram", "tma_program"]
