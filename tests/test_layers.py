@@ -41,6 +41,10 @@ UPWARD_BY_NAME = {
     "planning/problem/operands.py": "a 'preset:NAME' operand of the planning entry points is built "
                             "by tilelayout.presets, imported by name at run time "
                             "(importlib); no import statement points up",
+    "planning/plan.py": "ConversionPlan.code(lang='gluon') is written by "
+                        "tilelayout.interop.gluon_conversion (Gluon's layouts come from "
+                        "interop's to_gluon, which needs Triton), imported by name at run "
+                        "time (importlib); no import statement points up",
 }
 
 

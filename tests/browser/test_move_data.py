@@ -202,3 +202,17 @@ def test_the_target_select_decides_the_instructions_and_is_stated(page):
         assert page.page.inner_text("[data-testid=move-planned-target]") == \
             f"for {p.target} ({p.target_from})"
         assert _costs(page)["load instruction"] == load
+
+
+def test_the_code_tab_shows_the_plans_cuda_with_a_copy_button(page):
+    p = tl.plan_conversion(SRC, DST, (32, 32), "float16")
+    page.open(f"?layout={quote(SRC)}&shape=32,32")
+    _plan(page, DST, "float16")
+    page.page.click("[data-testid=move-code] summary")
+    assert page.page.inner_text("[data-testid=move-code] pre").strip() == p.code().strip()
+    page.page.click("[data-testid=move-copy]")
+    page.page.wait_for_function(
+        "document.querySelector('[data-testid=move-copy]').textContent !== 'copy'")
+    assert page.page.inner_text("[data-testid=move-copy]") in (
+        "copied", "copy refused", "copy: no clipboard here")
+    assert page.errors == []

@@ -61,3 +61,27 @@ def test_bad_input_is_one_line(args, message):
     assert message in lines[0]
     # one line; a syntax error adds the text and a caret under the column
     assert len(lines) == 1 or (len(lines) == 3 and lines[2].strip() == "^")
+
+
+def test_emit_prints_the_plans_code():
+    args = ("preset:wgmma.m64nNk16.D:n=128", "tma", "--dtype", "bfloat16", "--target", "sm_90a")
+    p = run("plan", *args, "--emit", "cuda", "--name", "epilogue", "--harness")
+    assert p.returncode == 0, p.stderr
+    plan = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", "tma", dtype="bfloat16",
+                              target="sm_90a")
+    assert p.stdout == plan.code(name="epilogue", harness=True)
+    assert "epilogue_tma_store" in p.stdout and "// harness: threads=128" in p.stdout
+    j = run("plan", *TRANSPOSE, "--dtype", "float16", "--emit", "cuda", "--json")
+    assert json.loads(j.stdout)["code"] == tl.plan_conversion(*TRANSPOSE, (32, 32),
+                                                              "float16").code()
+
+
+def test_emit_gluon_and_refusals():
+    pytest.importorskip("triton")
+    p = run("plan", *TRANSPOSE, "--dtype", "float16", "--emit", "gluon")
+    assert p.returncode == 0 and "@gluon.jit" in p.stdout and "def convert(x):" in p.stdout
+    for extra, message in ((["--emit", "gluon", "--harness"], "--harness adds the CUDA"),
+                           (["--emit", "cuda", "--name", "a b"], "C++ identifier")):
+        bad = run("plan", *TRANSPOSE, "--dtype", "float16", *extra)
+        assert bad.returncode == 2 and message in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1

@@ -34,3 +34,22 @@ def test_cli_transcript():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == expected
+
+
+def test_emitted_code_blocks_are_what_the_plans_write():
+    import tilelayout as tl
+
+    found = re.findall(r"<!-- code: (\w+) (\w+) = (.*?) -->\n```cuda\n(.*?)```", PAGE, re.S)
+    assert len(found) >= 6
+    for part, name, expr, block in found:
+        unit = eval(expr, {"tl": tl}).code(name=name)  # noqa: S307 (the page's own text)
+        if part == "unit":
+            assert block == unit, name
+        elif part == "function":
+            assert block in unit and block.startswith("__device__ __forceinline__ void"), name
+            assert block.rstrip().endswith("}"), name
+        else:  # an excerpt: its parts between "// ..." lines, in order
+            at = 0
+            for chunk in re.split(r"\n *// \.\.\..*\n?", block):
+                if chunk.strip():
+                    at = unit.index(chunk, at) + len(chunk)

@@ -1423,6 +1423,41 @@ def _trap(ins: Instruction):
     return run
 
 
+def _dot(ins: Instruction):
+    """``dp4a.atype.btype d, a, b, c`` and ``dp2a.{lo,hi}.atype.btype d, a, b, c`` (PTX ISA
+    "dp4a", "dp2a"): ``c`` plus the dot product of ``a``'s four bytes (dp2a: two 16-bit
+    halves) with ``b``'s four bytes (dp2a: bytes 0-1 for ``.lo``, 2-3 for ``.hi``), each
+    signed when its type is ``.s32``; the 32-bit result wraps."""
+    base, parts = ins.parts[0], ins.parts[1:]
+    mode = parts[0] if base == "dp2a" else None
+    types = parts[1:] if base == "dp2a" else parts
+    if (base == "dp2a" and mode not in ("lo", "hi")) or len(types) != 2 or \
+            any(t not in ("u32", "s32") for t in types):
+        raise _unknown(ins)
+    _n_operands(ins, 4)
+    ops = ins.operands
+    a_signed, b_signed = types[0] == "s32", types[1] == "s32"
+
+    def lanes(v: np.ndarray, width: int, sgn: bool) -> list[np.ndarray]:
+        out = []
+        for k in range(32 // width):
+            x = ((v >> U64(k * width)) & U64((1 << width) - 1)).astype(np.int64)
+            out.append(np.where(sgn & (x >= 1 << (width - 1)), x - (1 << width), x))
+        return out
+
+    def run(m, mask, act):
+        a, b = m.read(ops[1], 32, ins), m.read(ops[2], 32, ins)
+        c = m.read(ops[3], 32, ins).astype(np.int64)
+        if base == "dp4a":
+            pairs = zip(lanes(a, 8, a_signed), lanes(b, 8, b_signed), strict=True)
+        else:
+            bytes_b = lanes(b, 8, b_signed)[2 * (mode == "hi"):][:2]
+            pairs = zip(lanes(a, 16, a_signed), bytes_b, strict=True)
+        r = c + sum(x * y for x, y in pairs)
+        m.write(ops[0], (r & 0xFFFFFFFF).astype(U64), act, ins)
+    return run
+
+
 def _nop(ins: Instruction):
     return lambda m, mask, act: None
 
@@ -1434,7 +1469,7 @@ _DECODERS = {
     "barrier": None, "ldmatrix": _matrix, "stmatrix": _matrix, "fence": _fence,
     "membar": _nop, "cp": _cp, "mbarrier": _mbarrier, "bra": _bra, "ret": _exit, "exit": _exit,
     "trap": _trap, "nanosleep": _nop, "griddepcontrol": _nop, "prefetch": _nop,
-    "prefetchu": _nop, "setmaxnreg": _nop, "pmevent": _nop,
+    "prefetchu": _nop, "setmaxnreg": _nop, "pmevent": _nop, "dp4a": _dot, "dp2a": _dot,
 }
 for _op in ("add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem", "abs", "neg", "not",
             "cnot", "popc", "clz", "brev", "bfind", "min", "max", "and", "or", "xor", "shl",

@@ -19,6 +19,18 @@ LANE = np.arange(32)
 M32 = 0xFFFFFFFF
 
 
+def sb(v: int) -> int:
+    """A signed byte."""
+    v &= 0xFF
+    return v - 256 if v >> 7 else v
+
+
+def sh(v: int) -> int:
+    """A signed 16-bit half."""
+    v &= 0xFFFF
+    return v - (1 << 16) if v >> 15 else v
+
+
 def s32(v: int) -> int:
     v &= M32
     return v - (1 << 32) if v >> 31 else v
@@ -77,6 +89,15 @@ CASES = [  # (body computing %r20 from %r10 = x and %r2 = lane, reference per (x
     ("cvt.sat.u8.s32 %r20, %r10;", lambda x, t: min(max(s32(x), 0), 255)),
     ("cvt.u64.u32 %rd10, %r10;\nshl.b64 %rd11, %rd10, 20;\nshr.u64 %rd12, %rd11, 24;\n"
      "cvt.u32.u64 %r20, %rd12;", lambda x, t: (x << 20) >> 24),
+    # integer dot products (PTX ISA "dp4a", "dp2a"; nvcc folds address arithmetic into them)
+    ("dp4a.u32.u32 %r20, %r10, 0x01020304, %r2;",
+     lambda x, t: t + sum((x >> 8 * i & 0xFF) * (4 - i) for i in range(4))),
+    ("dp4a.s32.s32 %r20, %r10, 0xFF7F8001, %r2;",
+     lambda x, t: t + sum(sb(x >> 8 * i) * sb(0xFF7F8001 >> 8 * i) for i in range(4))),
+    ("dp2a.lo.u32.u32 %r20, %r10, 0x2405, %r2;",
+     lambda x, t: t + (x & 0xFFFF) * 5 + (x >> 16) * 0x24),
+    ("dp2a.hi.s32.u32 %r20, %r10, 0x09FF0000, %r2;",
+     lambda x, t: t + sh(x) * 0xFF + sh(x >> 16) * 9),
 ]
 
 

@@ -9,7 +9,10 @@ Each operand is layout text or a preset, ``preset:NAME`` or
 to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
 ``--permute-k DIM`` allows permuting the reduction index together with the other operand
 (``plan_conversion(..., permute_k=DIM)``); ``--smem-budget BYTES`` caps the shared memory
-the plan may use at once (``plan_conversion(..., smem_budget=BYTES)``).
+the plan may use at once (``plan_conversion(..., smem_budget=BYTES)``). ``--emit
+cuda|gluon`` prints the plan as code instead (``ConversionPlan.code``: a CUDA translation
+unit, ``--harness`` with its test kernel, or a Gluon helper; ``--name`` the function's
+name).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..core.errors import LayoutError
 from ..planning.plan import plan_conversion
 from .common import add_command, add_pair_args, layout_pair
 
@@ -36,6 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the most shared memory the plan may use at once (default: never "
                         "more than the compiler's own choice); a plan within it may trade "
                         "bytes for fewer wavefronts or barriers")
+    code = p.add_argument_group("code")
+    code.add_argument("--emit", choices=("cuda", "gluon"),
+                      help="print the plan as code: a CUDA C++ translation unit "
+                           "(__device__ void NAME(src, dst, smem)) or a @gluon.jit helper")
+    code.add_argument("--harness", action="store_true",
+                      help="with --emit cuda: add the test kernel NAME_kernel(in, out)")
+    code.add_argument("--name", default="convert",
+                      help="the emitted function's name (default: convert)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,5 +56,15 @@ def run(args: argparse.Namespace) -> int:
                                          args.dtype)
     plan = plan_conversion(src, dst, shape, dtype, target=args.target,
                            permute_k=args.permute_k, smem_budget=args.smem_budget)
+    if args.harness and args.emit != "cuda":
+        raise LayoutError("--harness adds the CUDA test kernel: use it with --emit cuda")
+    if args.emit:
+        try:
+            text = plan.code(lang=args.emit, name=args.name, harness=args.harness)
+        except ValueError as exc:  # a function name that is not an identifier
+            raise LayoutError(str(exc)) from None
+        print(json.dumps({"lang": args.emit, "name": args.name, "code": text})
+              if args.json else text, end="" if not args.json else "\n")
+        return 0
     print(json.dumps(plan.to_dict()) if args.json else str(plan))
     return 0

@@ -30,6 +30,7 @@ returns ``{dst coordinate (dst.axes order): value}``.
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,6 +45,8 @@ from ..core.budget import Limits
 from ..core.compose import Layout, tile_of
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
+from .code.cuda_unit import cuda_unit
+from .code.program import program_of
 from .cost_model import cvt_instruction
 from .lane_exchange import lane_exchange
 from .machine import execute, source_values
@@ -91,6 +94,9 @@ class ConversionPlan:
     _bits: Any = field(default=None, repr=False, compare=False)
     #: with ``permute_k``: ``dst[.., k]`` holds ``src[.., k_order[k]]`` (None: K unpermuted)
     k_order: tuple[int, ...] | None = None
+    #: the source's element type when the plan converts it first (a float32 accumulator
+    #: stored as bfloat16); None: the planned ``dtype``
+    held: str | None = None
 
     @cached_property
     def _route(self) -> Route:
@@ -128,6 +134,62 @@ class ConversionPlan:
         shown = {k: v for k, v in self.costs.items() if not isinstance(v, list | tuple)}
         lines.append("costs: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
         return "\n".join(lines)
+
+    @cached_property
+    def _program(self) -> Any:
+        """What the plan's code does (:mod:`.code.program`), built on first use."""
+        return program_of(self)
+
+    @property
+    def threads(self) -> int:
+        """Threads of the CTA the plan's code runs on (32 for one warp)."""
+        return self._program.threads
+
+    @property
+    def src_slots(self) -> int:
+        """Register slots per thread of the source (its ``m`` extent); for a shared-memory
+        source, the tile's address span."""
+        return self._program.src_slots
+
+    @property
+    def dst_slots(self) -> int:
+        """Like :attr:`src_slots`, for the destination."""
+        return self._program.dst_slots
+
+    @property
+    def smem_bytes(self) -> int:
+        """Dynamic shared memory the plan's code needs (0 when none)."""
+        return self._program.smem_bytes
+
+    @property
+    def smem_align(self) -> int:
+        """The alignment of that shared memory, in bytes (0 when none)."""
+        return self._program.smem_align
+
+    def code(self, lang: str = "cuda", name: str = "convert", harness: bool = False) -> str:
+        """The plan as code (SPEC section 8): ``lang="cuda"``, one self-contained CUDA C++
+        translation unit with ``__device__ void NAME(const SRC_T* src, DST_T* dst,
+        unsigned char* smem)`` (``harness=True`` adds the test kernel ``NAME_kernel(in,
+        out)``); ``lang="gluon"``, a ``@gluon.jit`` function ``NAME(x)`` (needs Triton).
+        A plan between devices has no code (a :class:`~tilelayout.LayoutError`).
+
+        >>> import tilelayout as tl
+        >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,-1)] + 1",
+        ...                        None, "float32")
+        >>> p.threads, p.src_slots, p.smem_bytes
+        (32, 2, 0)
+        >>> print(p.code().splitlines()[1])
+        // a 32x2 float32 tile on sm_90a; registers exchange by registers (planned by tilelayout):
+        """
+        if lang == "cuda":
+            return cuda_unit(self, name, harness)
+        if lang == "gluon":
+            if harness:
+                raise LayoutError("harness=True is for lang='cuda'; the Gluon function is "
+                                  "called from your own @gluon.jit kernel")
+            return importlib.import_module("tilelayout.interop.gluon_conversion") \
+                .gluon_conversion(self, name)
+        raise LayoutError(f"expected lang='cuda' or lang='gluon', got {lang!r}")
 
     def execute(self, values: Any = None) -> dict[tuple[int, ...], Any]:
         """Run the plan on a numpy model of the machine.
@@ -237,7 +299,7 @@ def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
     count = -(-per_lane // pack)
     step = Stage("convert", f"convert {held} -> {p.dtype} in registers: {count} {name} per "
                  f"thread ({pack} value(s) each)", {"instruction": name, "count": count})
-    return replace(p, stages=(step,) + p.stages,
+    return replace(p, stages=(step,) + p.stages, held=held,
                    costs=MappingProxyType({**p.costs, "conversions": count,
                                            "conversion_instruction": name}))
 

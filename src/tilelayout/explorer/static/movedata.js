@@ -66,7 +66,16 @@ function planHtml(r) {
     `<p data-testid="move-stage">${escapeHtml(st.text)}</p></div>` : "";
   return `<p data-testid="move-kind"><b>${escapeHtml(r.kind)}</b> via ${escapeHtml(r.mechanism)}</p>` +
     targetLine(r) +
-    `<p class="muted">${escapeHtml(r.reason || "")}</p>${stepper}${smemHtml(r.smem)}`;
+    `<p class="muted">${escapeHtml(r.reason || "")}</p>${stepper}${smemHtml(r.smem)}${codeHtml(r.code)}`;
+}
+
+// the plan as CUDA (ConversionPlan.code), with a copy button
+function codeHtml(c) {
+  if (!c) return "";
+  if (!c.cuda) return `<p class="muted" data-testid="move-code-note">no code: ${escapeHtml(c.note || "")}</p>`;
+  return `<details data-testid="move-code"><summary>code</summary>` +
+    `<button data-copy data-testid="move-copy">copy</button>` +
+    `<pre class="mono">${escapeHtml(c.cuda)}</pre></details>`;
 }
 
 async function run() {
@@ -103,6 +112,14 @@ export function wireMoveData(show) {
   const box = $("movedata");
   box.addEventListener("click", (ev) => {
     if (ev.target.closest("[data-testid=move-go]")) { run(); return; }
+    const copy = ev.target.closest("[data-copy]");
+    if (copy && panel.result && panel.result.r.code) {
+      const done = (text) => { copy.textContent = text; };
+      if (!navigator.clipboard) { done("copy: no clipboard here"); return; }
+      navigator.clipboard.writeText(panel.result.r.code.cuda).then(() => done("copied"),
+        () => done("copy refused"));
+      return;
+    }
     const step = ev.target.closest("[data-step]");
     const res = panel.result;
     if (step && res && res.mode === "plan") {

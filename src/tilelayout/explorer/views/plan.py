@@ -1,6 +1,6 @@
 """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
 conversion plan and its stages, with the shared-memory grid when it stages through shared
-memory."""
+memory, and the plan as CUDA (``code.cuda``; ``code.note`` says why a plan has none)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,8 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     ...                "dtype": "float32"})
     >>> r["kind"], r["mechanism"], [s["what"] for s in r["stages"]], r["grid"]["lines"]
     ('warp-shuffle', 'shared-memory', ['store', 'barrier', 'load'], 32)
+    >>> "__device__ __forceinline__ void convert(" in r["code"]["cuda"]
+    True
     """
     request.json_object(req)
     src, dst, shape, dtype = movement.pair(req, "src", "dst")
@@ -63,6 +65,10 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     except LayoutError as exc:
         raise movement.refusal(exc) from None
     out = p.to_dict()
+    try:  # the plan as CUDA (ConversionPlan.code), for the panel's code tab
+        out["code"] = {"cuda": p.code(lang="cuda"), "note": None}
+    except LayoutError as exc:
+        out["code"] = {"cuda": None, "note": str(exc)}
     if p.smem is not None:
         smem = _with_requests(p)
         out["smem"] = smem.to_dict()

@@ -1,0 +1,316 @@
+"""A staging (:mod:`.staging`) as CUDA: inline-PTX ``st`` / ``ld.shared`` at the plan's
+widths and ``stmatrix`` / ``ldmatrix``, each thread's addresses as one base (a strided
+form, or named XOR constants for a swizzle) plus a constant per instruction, the
+barriers, and the passes.
+
+Shared-memory instructions are inline PTX on 32-bit shared addresses
+(``__cvta_generic_to_shared``), so the instruction is the plan's whatever the compiler
+knows about ``smem``. Registers a vector or matrix moves that are not one of the
+thread's words in order are repacked with ``__byte_perm`` (``prmt``), one per further
+source register -- what a person writes, and what the machine code does for any
+spelling of it (the plan counts such register packing as free).
+
+>>> import tilelayout as tl
+>>> from .cuda_text import Writer
+>>> from .staging import from_route
+>>> p = tl.plan_conversion("S[(4,8):(1@laneid,1)]", "S[(4,8):(1@laneid,1@warpid)]", None, "float32")
+>>> w = Writer("convert")
+>>> out = emit_staging(w, from_route(p._route, 256), [f"s[{i}]" for i in range(8)], 256)
+>>> w.counts
+{'st.shared.v4.b32': 2, 'bar.sync': 1, 'ld.shared.b32': 1}
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .cuda_text import Writer
+from .exchange import per_word
+from .staging import Access, StagingProgram
+from .thread_values import Form, fit, fit_condition
+
+WARP = 32
+#: the named barrier the code synchronizes its threads with (0 is __syncthreads')
+BARRIER_ID = 1
+
+
+def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
+                 with_barrier: bool = True) -> list[str | None]:
+    """Emit the staging; ``own``: expressions of the thread's source words (empty for a
+    shared-memory source). Returns the destination words' expressions (None: none)."""
+    w.emit("const uint32_t buffer = static_cast<uint32_t>(__cvta_generic_to_shared(smem));")
+    loaded: list[str] = []
+    bar = _barrier(s.barrier, threads)
+    for step in range(s.passes):
+        tag = f"pass {step + 1} of {s.passes}: " if s.passes > 1 else ""
+        if step and bar:
+            w.comment(f"{tag}every load of the previous pass is done before the buffer "
+                      f"is written again")
+            _emit_barrier(w, s.barrier, bar)
+        stores = [a for a in s.store if a.step == step]
+        loads = [a for a in s.load if a.step == step]
+        if stores:
+            w.comment(f"{tag}store {_summary(stores)}")
+            _emit_accesses(w, stores, own, s.bits, True, loaded, f"store{step}")
+        if stores and loads and bar and with_barrier:
+            w.comment(f"{tag}every store lands before any load")
+            _emit_barrier(w, s.barrier, bar)
+        if loads:
+            w.comment(f"{tag}load {_summary(loads)}")
+            _emit_accesses(w, loads, own, s.bits, False, loaded, f"load{step}")
+    pw = per_word(s.bits)
+    out: list[str | None] = []
+    units = s.take.shape[1]
+    for j in range(-(-units // pw)):
+        parts = []
+        for p in range(pw):
+            u = j * pw + p
+            if u >= units:
+                parts.append(None)
+                continue
+            names = s.take[:, u, 0]
+            got = names[names >= 0]
+            if not len(got):
+                parts.append(None)
+                continue
+            regs = np.unique(got)
+            if len(regs) != 1 or len(np.unique(s.take[names >= 0, u, 1])) != 1:
+                raise AssertionError("a destination unit loaded by different instructions "
+                                     "in different threads")
+            parts.append((loaded[int(regs[0])], int(s.take[names >= 0, u, 1][0])))
+        out.append(pack(w, parts, s.bits))
+    return out
+
+
+def _summary(accs: list[Access]) -> str:
+    kinds: dict[str, int] = {}
+    for a in accs:
+        kinds[a.op] = kinds.get(a.op, 0) + 1
+    return ", ".join(f"{n} x {k}" for k, n in kinds.items())
+
+
+def _barrier(kind: str | None, threads: int) -> str | None:
+    if kind is None:
+        return None
+    if kind == "bar.warp.sync":
+        return "__syncwarp();"
+    return f'asm volatile("bar.sync {BARRIER_ID}, {threads};" ::: "memory");'
+
+
+def _emit_barrier(w: Writer, kind: str | None, text: str) -> None:
+    w.emit(text)
+    w.count(kind or "")
+
+
+def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | None:
+    """A 32-bit register of ``per_word(bits)`` units, unit ``p`` being position
+    ``parts[p][1]`` of register ``parts[p][0]`` (None: any): the register itself when it
+    is one in order, else byte permutes (``__byte_perm``): one per further source
+    register, as a person writes it (a register's values moved inside it: one)."""
+    real = [x for x in parts if x is not None]
+    if not real:
+        return None
+    if len(parts) == 1:
+        return real[0][0]
+    srcs = list(dict.fromkeys(x[0] for x in real))
+    if len(srcs) == 1 and all(x is None or x[1] == p for p, x in enumerate(parts)):
+        return real[0][0]
+    nb = bits // 8
+    acc, have = srcs[0], {srcs[0]: 0}  # register -> its word in {b, a} (0: a, 1: b)
+    rounds = srcs[1:] or [srcs[0]]
+    out = acc
+    for step, other in enumerate(rounds):
+        sel = 0
+        for i, x in enumerate(parts):
+            if x is None:
+                src = i
+            elif step == 0:
+                src = x[1] + (len(parts) if x[0] == other and other != acc else 0)
+            else:
+                src = i if x[0] != other else len(parts) + x[1]
+            for b in range(nb):
+                sel |= (src * nb + b) << (4 * (i * nb + b))
+        out = w.fresh("packed")
+        w.emit(f"const uint32_t {out} = __byte_perm({acc}, {other}, {hex(sel)});")
+        w.count("prmt")
+        acc = out
+        have[other] = 1
+    return out
+
+
+def _register(w: Writer, units: tuple[int, ...], own: list[str], bits: int) -> str:
+    """The 32-bit operand of a store holding ``units`` (fewer than a word's: in the low
+    bits, as ``st.shared.b8`` / ``.b16`` take them)."""
+    pw = per_word(bits)
+    if 1 < pw and len(units) < pw:  # a narrow access: the units in the low bits
+        word, p = divmod(units[0], pw)
+        if all(u == units[0] + i for i, u in enumerate(units)) and p + len(units) <= pw:
+            return own[word] if not p else f"({own[word]} >> {p * bits})"
+    parts = [(own[u // pw], u % pw) if u >= 0 else None for u in units]
+    out = pack(w, parts + [None] * (pw - len(parts)), bits) if pw > 1 else \
+        (parts[0][0] if parts[0] else None)
+    return out or "0u"
+
+
+def _offsets(accs: list[Access]) -> tuple[Form, list[tuple[str, int | Form]]]:
+    """One base form for the group and each access's address relative to it: ``("add",
+    c)`` (base + c), ``("xor", c)`` (base ^ c) or ``("own", form)``."""
+    first = np.asarray(accs[0].address)
+    base_form = fit(first)
+    base_vals = base_form.values(len(first))
+    span = int(np.bitwise_or.reduce(base_vals[base_vals >= 0])) if (base_vals >= 0).any() else 0
+    offsets: list[tuple[str, int | Form]] = []
+    for a in accs:
+        live = a.address >= 0
+        d_add = np.unique((a.address - base_vals)[live])
+        d_xor = np.unique((a.address ^ base_vals)[live])
+        if len(d_add) == 1 and int(d_add[0]) >= 0:
+            offsets.append(("add", int(d_add[0])))
+        elif len(d_xor) == 1 and not int(d_xor[0]) & span:  # an XOR that adds
+            offsets.append(("add", int(d_xor[0])))
+        elif len(d_xor) == 1:
+            offsets.append(("xor", int(d_xor[0])))
+        else:
+            offsets.append(("own", fit(a.address)))
+    return base_form, offsets
+
+
+def _value(w: Writer, f: Form, tag: str) -> str:
+    text = w.value(f, f"{tag} address")
+    return f"({text})" if " " in text and not text.startswith("(") else text
+
+
+def _address(w: Writer, base: str, off: tuple[str, int | Form], tag: str) -> str:
+    kind, c = off
+    if kind == "add":
+        return f"buffer + {base}" + (f" + {c}" if c else "")
+    if kind == "xor":
+        return f"buffer + ({base} ^ {hex(c)}u)"  # type: ignore[arg-type]
+    assert isinstance(c, Form)
+    return f"buffer + {_value(w, c, tag)}"
+
+
+def _word_index(text: str) -> int | None:
+    m = re.fullmatch(r"s\[(\d+)\]", text)
+    return int(m.group(1)) if m else None
+
+
+def _runs(accs: list[Access], offs, words: list[list[int | None]]) -> list[tuple[int, int]]:
+    """Maximal runs ``[i, j)`` of three or more accesses that differ only by a constant
+    address step and a constant step of their registers (written as one loop)."""
+    out, i = [], 0
+    while i < len(accs):
+        j = i + 1
+        while j < len(accs) and accs[j].op == accs[i].op and offs[j][0] == offs[i][0] and \
+                offs[i][0] in ("add", "xor") and _steps(offs, words, i, j):
+            j += 1
+        out.append((i, j) if j - i >= 3 else (i, i + 1))
+        i = out[-1][1]
+    return out
+
+
+def _steps(offs, words, i: int, j: int) -> bool:
+    if j - i == 1:
+        return all(x is not None for x in words[j] + words[i]) and len(words[j]) == len(words[i])
+    d_off = offs[i + 1][1] - offs[i][1]
+    if offs[j][1] - offs[j - 1][1] != d_off:
+        return False
+    return all(a is not None and b is not None and c is not None and a - b == c - d
+               for a, b, c, d in zip(words[j], words[j - 1], words[i + 1], words[i], strict=True))
+
+
+def _emit_accesses(w: Writer, accs: list[Access], own: list[str], bits: int, store: bool,
+                   loaded: list[str], tag: str) -> None:
+    # accesses grouped by which threads take part (one condition per group)
+    groups: dict[bytes, list[Access]] = {}
+    for a in accs:
+        groups.setdefault(_takes_part(a).tobytes(), []).append(a)
+    for key, group in groups.items():
+        cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
+        base_form, offs = _offsets(group)
+        if store:
+            mark = len(w.body)
+            ops = [[_register(w, u, own, bits) for u in a.regs] for a in group]
+            if len(w.body) > mark:  # registers repacked: say so once
+                w.body.insert(mark, "  " * w.level + "// registers of values in the order of "
+                              "their addresses")
+            words = [[_word_index(o) for o in op] for op in ops]
+        else:
+            words = [[k for k in range(len(a.regs))] for a in group]
+            total = sum(len(a.regs) for a in group)
+            array = w.fresh("v")  # declared outside the condition: the destination reads it
+            w.emit(f"uint32_t {array}[{total}];")
+            names, k = [], 0
+            for a in group:
+                names.append([f"{array}[{k + r}]" for r in range(len(a.regs))])
+                words[len(names) - 1] = [k + r for r in range(len(a.regs))]
+                k += len(a.regs)
+            loaded += [n for ns in names for n in ns]
+        if cond.kind != "true":
+            w.open(f"if ({w.condition(cond)}) {{")
+        side = "store" if store else "load"
+        base = w.named(w.value(base_form, f"{side} offset"), f"{side}_offset",
+                       f"the byte in the buffer of this thread's first {side}")
+        for i, j in _runs(group, offs, words):
+            a = group[i]
+            n = len(a.regs)
+            if j - i > 1:  # one loop over the run
+                step = offs[i + 1][1] - offs[i][1]
+                wstep = [words[i + 1][r] - words[i][r] for r in range(n)]
+                if offs[i][0] == "add":
+                    addr = _address(w, base, offs[i], tag) + f" + {step} * i"
+                else:
+                    addr = f"buffer + ({base} ^ ({hex(offs[i][1])}u + {step} * i))"
+                regs = [f"{'s' if store else array}[{_affine(words[i][r], wstep[r])}]"
+                        for r in range(n)]
+                w.emit("#pragma unroll")
+                w.open(f"for (int i = 0; i < {j - i}; ++i) {{")
+                _one(w, a, addr, regs, store)
+                w.close()
+            else:
+                addr = _address(w, base, offs[i], tag)
+                _one(w, a, addr, ops[i] if store else names[i], store)
+            for _ in range(j - i):
+                w.count(a.op)
+        if cond.kind != "true":
+            w.close()
+
+
+def _affine(start: int, step: int) -> str:
+    if not step:
+        return str(start)
+    term = "i" if step == 1 else f"{step} * i"
+    return f"{term} + {start}" if start else term
+
+
+def _one(w: Writer, a: Access, addr: str, regs: list[str], store: bool) -> None:
+    if store:
+        ops = _operands(range(1, len(regs) + 1), a.matrix)
+        ins = ", ".join(f'"r"({o})' for o in regs)
+        w.emit(f'asm volatile("{a.op} [%0], {ops};" :: "r"({addr}), {ins} : "memory");')
+    else:
+        ops = _operands(range(len(regs)), a.matrix)
+        outs = ", ".join(f'"=r"({n})' for n in regs)
+        w.emit(f'asm volatile("{a.op} {ops}, [%{len(regs)}];" : {outs} : "r"({addr}) '
+               f': "memory");')
+
+
+def _operands(numbers, matrix: bool) -> str:
+    """Inline-PTX register operands: ``{%1, %2}``, or ``%1`` for one scalar."""
+    items = [f"%{i}" for i in numbers]
+    return items[0] if len(items) == 1 and not matrix else "{" + ", ".join(items) + "}"
+
+
+def _takes_part(a: Access) -> np.ndarray:
+    """The threads that issue ``a``: those with an address (a vector), every lane of a
+    warp with a row address (a matrix instruction is warp-wide)."""
+    live = a.address >= 0
+    if not a.matrix:
+        return live
+    warps = live.reshape(-1, WARP).any(axis=1)
+    return np.repeat(warps, WARP)
+
+
+__all__ = ["BARRIER_ID", "emit_staging", "pack"]

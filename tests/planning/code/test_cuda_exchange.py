@@ -1,0 +1,62 @@
+"""Register exchanges as CUDA: the statements are the plan's (one shuffle per round,
+selects and permutes as the cost model charges them), and a round where every lane
+reads ``lane ^ c`` is ``__shfl_xor_sync``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import tilelayout as tl
+from tilelayout.planning.code.cuda_exchange import assemble, emit_exchange
+from tilelayout.planning.code.cuda_text import Writer
+from tilelayout.planning.code.exchange import Exchange
+from tilelayout.planning.code.program import program_of
+
+from ..scenarios.suite import SCENARIOS
+from ..scenarios.suite import plan as scenario_plan
+
+
+def test_fa3s_permute_is_its_shuffles_selects_and_byte_permutes():
+    p = scenario_plan(next(s for s in SCENARIOS if s.name.startswith("FA3 FP8 P")))
+    w = Writer("permute")
+    words = emit_exchange(w, program_of(p).exchange, [f"s[{i}]" for i in range(8)])
+    body = "\n".join(w.body)
+    assert body.count("__shfl_sync(") == 8 and body.count("__byte_perm(") == 8
+    assert body.count(" ? ") == 8  # one select per round: the register a lane offers
+    assert w.counts == {"shfl": 8, "select": 8, "prmt": 8}
+    assert all(x is not None for x in words)
+    # the selectors depend on the lane (FA3's lane_03 ? 0x5410 : 0x1054 and the like)
+    assert any("0x5410u" in c for c in w.constants)
+
+
+def test_a_uniform_xor_pattern_is_a_butterfly_shuffle():
+    t = np.arange(32)
+    take = np.zeros((32, 1, 2), np.int64)
+    take[:, 0, 0] = 1
+    ex = Exchange(32, 1, np.zeros((1, 32, 1), np.int64), (t ^ 5)[None], take)
+    w = Writer("f")
+    assert emit_exchange(w, ex, ["s[0]"]) == ["t0"]
+    assert "__shfl_xor_sync(0xffffffffu, s[0], 5)" in "\n".join(w.body)
+
+
+def test_assembling_a_word():
+    w = Writer("f")
+    one = np.zeros((32, 2), np.int64)
+    assert assemble(w, one, np.tile([0, 1], (32, 1)), ["a"], "x", 16) == "a"  # as it is
+    swapped = assemble(w, one, np.tile([1, 0], (32, 1)), ["a"], "x", 16)
+    assert "__byte_perm(a, a, 0x1032)" in w.body[-1] and swapped == "x"
+    two = np.tile([0, 1], (32, 1))
+    assemble(w, two, np.zeros((32, 2), np.int64), ["a", "b"], "y", 16)
+    assert "__byte_perm(a, b, 0x5410)" in w.body[-1]
+    none = np.full((32, 2), -1)
+    assert assemble(w, none, none, ["a"], "z", 16) is None
+    assert w.counts == {"prmt": 2}
+
+
+def test_registers_only_plans_move_words():
+    p = tl.plan_conversion("S[(32,4):(1@laneid,1)]", "S[(32,4):(1@laneid,-1)] + 3", None,
+                           "float32")
+    w = Writer("f")
+    assert emit_exchange(w, program_of(p).exchange, ["s[0]", "s[1]", "s[2]", "s[3]"]) == \
+        ["s[3]", "s[2]", "s[1]", "s[0]"]
+    assert w.counts == {}
