@@ -303,11 +303,13 @@ def _shuffle_stages(dec: Decomposition, shuffled: WarpShuffle) -> list[Stage]:
 
 def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
             shape: tuple[int, ...], dtype: str, on: TargetChoice, level: str) -> BitOutcome:
-    # each warp reads only what it stored itself -- unless warps hold copies and the
-    # buffer is reused in passes: a copy's next pass could overwrite what another copy
-    # still reads, so the CTA synchronizes
+    # each warp reads only what it stored itself -- unless the source's warps hold copies
+    # (one copy stores each element, maybe from another warp than the one that loads it)
+    # or warps hold copies and the buffer is reused in passes (a copy's next pass could
+    # overwrite what another copy still reads): then the CTA synchronizes
     copies = 0 in s.warp or 0 in d.warp
-    warp_local = level == "warp-shuffle" and not (copies and chosen.passes > 1)
+    warp_local = level == "warp-shuffle" and 0 not in s.warp and \
+        not (copies and chosen.passes > 1)
     choice = smem_choice(chosen, s, d, src, dst, shape, dtype, on.name, on.why)
     staging = stand_in(choice, chosen)
     stages = tuple(staging_stages(staging, "registers", "registers", warp_local))
