@@ -84,3 +84,15 @@ def test_xor_images_describe_the_swizzle():
 def test_local_names_are_safe_in_every_language():
     assert local_names(("laneid", "m", "for", "int", "out", "i0", "r")) == (
         "laneid", "m", "axis2", "axis3", "axis4", "axis5", "axis6")
+
+
+def test_a_right_operand_of_the_same_operator_keeps_its_parentheses_where_it_would_regroup():
+    """``x * ((x % 2) * x)`` is not ``x * x % 2 * x`` (found by the TIRx spelling fuzz);
+    ``x * (x * x)`` may still drop them."""
+    x = var("x")
+    cases = [binary("*", x, binary("*", binary("%", x, const(2)), x)),
+             binary("+", x, binary("+", binary("-", x, const(2)), x)),
+             binary("*", x, binary("*", x, x))]
+    assert [render(e) for e in cases] == ["x * (x % 2 * x)", "x + (x - 2 + x)", "x * x * x"]
+    for e, v in zip(cases, (3 * (3 % 2 * 3), 3 + (3 - 2 + 3), 27), strict=True):
+        assert eval(render(e), {}, {"x": 3}) == v  # noqa: S307

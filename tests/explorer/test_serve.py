@@ -48,8 +48,23 @@ def _wait_until_served(proc: subprocess.Popen) -> str:
 
 
 def _stop(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGINT)
+    """Ctrl-C -- unless this process was started with SIGINT ignored (a background job
+    of a non-interactive shell, as CI may run the suite): its children inherit that, and
+    SIGTERM stops the server the same way."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    proc.send_signal(signal.SIGTERM if ignored else signal.SIGINT)
     assert proc.wait(timeout=10) == 0
+
+
+def test_sigterm_stops_the_server_as_ctrl_c_does():
+    proc = subprocess.Popen([sys.executable, "-m", "tilelayout.cli", "serve", "--port", "0",
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_until_served(proc)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    assert "stopped" in proc.stderr.read()
 
 
 def test_serve_command_starts_and_stops():

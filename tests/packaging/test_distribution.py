@@ -132,7 +132,7 @@ def test_a_fresh_venv_serves_the_page_on_a_port_that_was_busy(fresh_venv):
                 time.sleep(0.1)
         assert "<html" in page.lower() and "tilelayout" in page.lower()
     finally:
-        proc.send_signal(2)
+        proc.terminate()  # SIGTERM: stops it as Ctrl-C does, even where SIGINT is ignored
         assert proc.wait(timeout=10) == 0
 
 

@@ -197,7 +197,22 @@ def _operand(child: Expr, parent: str, right: bool, spell, ops) -> str:
         text = spell(int(child.value))
         return f"({text})" if not right and int(child.value) < 0 else text
     text = render(child, spell, ops)
-    return f"({text})" if _WRAP[op, parent, right] else text
+    return f"({text})" if _WRAP[op, parent, right] or (right and _regroups(child, parent)) \
+        else text
+
+
+def _regroups(child: Expr, parent: str) -> bool:
+    """Whether ``a parent child`` without parentheses would regroup: the child is the
+    parent's own associative operator, but the left edge of its text starts with another
+    operator of that precedence (``x * (x % 2 * x)`` is not ``x * x % 2 * x``)."""
+    if child.op != parent:
+        return False
+    left = child.args[0]
+    while left.op in _PREC and _PREC[left.op] == _PREC[parent]:
+        if left.op != parent:
+            return True
+        left = left.args[0]
+    return False
 
 
 def count_ops(exprs: Sequence[Expr], locals_: dict[str, Expr] | None = None) -> int:

@@ -7,6 +7,7 @@ The explorer's own subcommand: ``cli.py`` registers it next to ``tilelayout.comm
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import webbrowser
 
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until Ctrl-C; a port that cannot be bound is a one-line error."""
+    """Serve until Ctrl-C or SIGTERM; a port that cannot be bound is a one-line error."""
     if not 0 <= args.port <= 65535:
         raise LayoutError(f"--port must be in 0..65535, got {args.port}")
     if not 1 <= args.workers <= 1024:
@@ -58,10 +59,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"tilelayout explorer at {url}  (Ctrl-C to stop)", flush=True)
     if args.open:
         webbrowser.open(url)
+    # SIGTERM (kill, a service manager, a CI runner) stops it as Ctrl-C does
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.server_close()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
