@@ -12,7 +12,6 @@ from tilelayout.eval.expressions import (
     floordiv,
     forward_program,
     linear,
-    local_names,
     modulo,
     naive_ops,
     render,
@@ -79,11 +78,6 @@ def test_xor_images_describe_the_swizzle():
         assert value == sw(a)
         assert eval(render(xor_expr(var("m"), images)), {"m": a}) == sw(a)
     assert xor_images(tl.parse("S[8:1]")) is None
-
-
-def test_local_names_are_safe_in_every_language():
-    assert local_names(("laneid", "m", "for", "int", "out", "i0", "r")) == (
-        "laneid", "m", "axis2", "axis3", "axis4", "axis5", "axis6")
 
 
 def test_a_right_operand_of_the_same_operator_keeps_its_parentheses_where_it_would_regroup():

@@ -29,8 +29,9 @@ from ..core.compose import ComposeLayout, Layout, tile_of
 from ..core.errors import LayoutError, LayoutOverflowError
 from ..core.shape import Shape, format_shape
 from ..core.tile import TileLayout
-from ..eval.expressions import C_WORDS, forward_program
+from ..eval.expressions import forward_program
 from ..eval.forward import value_bound
+from ..eval.names import C_WORDS
 from ..syntax.parser import parse
 from .inverse import check_invertible, inverse_body
 from .languages import BY_NAME, LANGUAGES, Language

@@ -22,7 +22,7 @@ generator from validated integers (extents, strides, offsets, shape entries; or 
 placeholder integers a template is compiled with) and axis
 names (identifiers, :func:`~tilelayout.core.axes.check_name`), which appear only as
 ``repr()`` string literals or, after a strict identifier check
-(:func:`~tilelayout.eval.expressions.local_names`), as local variable names.
+(:func:`~tilelayout.eval.names.local_names`), as local variable names.
 No user-supplied text ever reaches it.
 
 >>> import tilelayout as tl
