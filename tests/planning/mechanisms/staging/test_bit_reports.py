@@ -77,20 +77,28 @@ def test_the_executed_plan_moves_every_element():
         assert out[key] == e
 
 
-def test_a_conflicting_request_of_a_plan_on_bits_is_the_element_models():
+def test_a_conflicting_request_of_a_staging_on_bits_is_the_element_models():
     """Where a bit staging's requests conflict, its report names the first request as the
     element-by-element report does: each lane's first element and the lanes in the
-    conflict (an int64 exchange Triton's harness draws, pair 623 of seed 26)."""
+    conflict. The staging is our reproduction of Triton's choice for an int64 exchange of
+    the harness (pair 623 of seed 26: 16-byte vectors, 2-way conflicts on both sides);
+    the planner itself takes a conflict-free buffer there."""
     from tilelayout.planning.mechanisms.staging.access import smem_access
 
     src = "S[(8,4,4,2):(4@laneid,2,1@laneid,1)] + R[4:1@warpid]"
     dst = "S[(4,2,2,2,2,2,2):(2@laneid,1,1@warpid,2@warpid,1@laneid,8@laneid,16@laneid)]"
-    p = tl.plan_conversion(src, dst, (8, 32), "int64", target="sm_80")
-    assert p.smem.family == "bits"
-    for side, layout in ((p.smem.write, src), (p.smem.read, dst)):
+    a, b = tl.parse(src), tl.parse(dst)
+    s, d = thread_bits(a, (8, 32)), thread_bits(b, (8, 32))
+    triton = candidates(s, d, 8, stmatrix=False, ldmatrix=True, order=triton_order((8, 32)))[0]
+    choice = smem_choice(triton, s, d, a, b, (8, 32), "int64", "sm_80", "given")
+    assert choice.family == "bits"
+    for side, layout in ((choice.write, a), (choice.read, b)):
         assert side.worst is not None and side.wavefronts > side.ideal
-        ref = smem_access(layout, p.smem.layout, (8, 32), "int64",
+        ref = smem_access(layout, choice.layout, (8, 32), "int64",
                           vector_bytes=side.vector_bytes).worst
         assert (side.worst.elements, side.worst.conflict_lanes, side.worst.banks,
                 side.worst.wavefronts) == (ref.elements, ref.conflict_lanes, ref.banks,
                                            ref.wavefronts)
+    plan = tl.plan_conversion(a, b, (8, 32), "int64", target="sm_80")
+    assert plan.smem.write.wavefronts == plan.smem.write.ideal
+    assert plan.smem.read.wavefronts == plan.smem.read.ideal

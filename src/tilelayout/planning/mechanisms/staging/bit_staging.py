@@ -18,7 +18,7 @@ word operations, whatever the tile's size:
 
 :func:`candidates` builds the buffers worth costing -- Triton's own synthesis for every
 instruction pair (:mod:`.generic`) -- and :func:`best` picks the cheapest that is no
-worse than Triton's on any count.
+worse than Triton's on any count (:func:`best`).
 
 >>> from tilelayout.planning.model.bits import ThreadBits
 >>> rows = ThreadBits((1, 2, 4), (8, 16, 32, 64, 128), (), 8)    # 8 elements per lane along a row
@@ -467,20 +467,38 @@ def cost(src: ThreadBits, dst: ThreadBits, buf: BitBuffer, elem_bytes: int, *,
 
 def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
          budget: int | None = None) -> BitStaging:
-    """The staging to use: among those no worse than ``reference`` (the compiler's own
-    choice) in wavefronts, bytes and instructions per warp -- and within ``budget``
-    bytes when one is given -- the first by :meth:`BitStaging.key`."""
+    """The staging to use (docs/data-movement.md, *Choosing a staging*).
+
+    With a ``budget``: the fewest wavefronts within that many bytes (then instructions).
+    Otherwise, within the bytes of ``reference`` (the compiler's own choice, as far as
+    we reproduce it): the fewest wavefronts; among those, the fewest bytes that take no
+    more instructions per warp than the reference, else the fewest instructions.
+    Wavefronts come first because the compiler minimizes its bank conflicts too, so a
+    plan at the fewest wavefronts is never behind it there even where our reproduction
+    of its choice is off; bytes never exceed its buffer; a smaller buffer (passes) is
+    taken only where its barriers cost no instruction over the compiler's.
+
+    >>> a = BitAccess("st.shared.v4.b32", "vector", 16, 4, 4, 4, 1)
+    >>> wide = BitStaging(BitBuffer((1, 2), ()), a, a, 2)
+    >>> narrow = BitStaging(BitBuffer((1,), (2,)), a, a, 2)   # same, in two passes
+    >>> best([wide, narrow], reference=wide) is wide           # passes cost 2 barriers
+    True
+    """
     pool = list(options)
     if budget is not None:  # any staging within the budget: fewest wavefronts first
         within = [o for o in pool if o.bytes <= budget]
         if within:
             return min(within, key=lambda o: (o.wavefronts, o.instructions, o.bytes))
         return min(pool, key=lambda o: o.bytes)
-    if reference is not None:
-        ok = [o for o in pool if o.wavefronts <= reference.wavefronts and o.bytes <= reference.bytes
-              and o.instructions <= reference.instructions]
-        pool = ok or pool
-    return min(pool, key=BitStaging.key)
+    if reference is None:
+        return min(pool, key=BitStaging.key)
+    pool = [o for o in pool if o.bytes <= reference.bytes] or pool
+    fewest = min(o.wavefronts for o in pool)
+    tier = [o for o in pool if o.wavefronts == fewest]
+    cheap = [o for o in tier if o.instructions <= reference.instructions]
+    if cheap:
+        return min(cheap, key=lambda o: (o.bytes, o.instructions, o.barriers))
+    return min(tier, key=lambda o: (o.instructions, o.bytes, o.barriers))
 
 
 __all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "in_passes",
