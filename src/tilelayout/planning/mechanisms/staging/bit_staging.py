@@ -471,17 +471,18 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
 
     With a ``budget``: the fewest wavefronts within that many bytes (then instructions).
     Otherwise, within the bytes of ``reference`` (the compiler's own choice, as far as
-    we reproduce it): the fewest wavefronts; among those, the fewest bytes that take no
-    more instructions per warp than the reference, else the fewest instructions.
-    Wavefronts come first because the compiler minimizes its bank conflicts too, so a
-    plan at the fewest wavefronts is never behind it there even where our reproduction
-    of its choice is off; bytes never exceed its buffer; a smaller buffer (passes) is
-    taken only where its barriers cost no instruction over the compiler's.
+    we reproduce it -- its bytes exactly, its wavefronts and instructions not always):
+    the fewest wavefronts, then the fewest instructions per warp, then the fewest bytes.
+    Wavefronts come first because the compiler minimizes its bank conflicts too, so the
+    plan is not behind it there even where our reproduction of its choice is off; a
+    smaller buffer (passes, each two barriers) is taken where it costs no instruction.
 
     >>> a = BitAccess("st.shared.v4.b32", "vector", 16, 4, 4, 4, 1)
     >>> wide = BitStaging(BitBuffer((1, 2), ()), a, a, 2)
     >>> narrow = BitStaging(BitBuffer((1,), (2,)), a, a, 2)   # same, in two passes
     >>> best([wide, narrow], reference=wide) is wide           # passes cost 2 barriers
+    True
+    >>> best([wide, narrow], budget=4) is narrow
     True
     """
     pool = list(options)
@@ -493,12 +494,7 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
     if reference is None:
         return min(pool, key=BitStaging.key)
     pool = [o for o in pool if o.bytes <= reference.bytes] or pool
-    fewest = min(o.wavefronts for o in pool)
-    tier = [o for o in pool if o.wavefronts == fewest]
-    cheap = [o for o in tier if o.instructions <= reference.instructions]
-    if cheap:
-        return min(cheap, key=lambda o: (o.bytes, o.instructions, o.barriers))
-    return min(tier, key=lambda o: (o.instructions, o.bytes, o.barriers))
+    return min(pool, key=lambda o: (o.wavefronts, o.instructions, o.bytes, o.barriers))
 
 
 __all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "in_passes",
