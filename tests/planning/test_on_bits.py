@@ -28,12 +28,14 @@ def test_plans_on_bits_deliver_and_never_cost_more(p, dtype, target):
     assert plan.execute() == expected(plan.dst, plan.shape)
     if found is None:
         return
-    # never worse than the compiler's own choice in any count; and, where the planner
-    # runs the element search beside the plan on bits (small tiles, plan._searchable),
-    # never worse than that search's plan where it is no worse than the compiler's either
+    # never worse than the compiler's own choice: in any count where we reproduce it
+    # exactly, else in bytes and wavefronts (bit_choice); and, where the planner runs the
+    # element search beside the plan on bits (small tiles, plan._searchable), never worse
+    # than that search's plan where it is no worse than the compiler's either
     ref = found.reference
     wave, nbytes, instr = plan_module._key(plan)
-    assert nbytes <= ref[0] and wave <= ref[1] and instr <= ref[2]
+    assert nbytes <= ref[0] and wave <= ref[1]
+    assert instr <= ref[2] or not found.reference_exact
     if found.at_floor or not plan_module._searchable(found, (1 << n,), dtype, a, b):
         return
     element = plan_module._key(plan_module._plan_elements(a, b, (1 << n,), dtype, on))

@@ -37,9 +37,10 @@ from .mechanisms.shuffle.warp_transpose import (
     decompose,
     triton_shuffles,
 )
+from .mechanisms.staging.bit_choice import best, trusted
 from .mechanisms.staging.bit_reports import execution_staging, smem_choice, stand_in
-from .mechanisms.staging.bit_staging import BitStaging, best, candidates
-from .mechanisms.staging.generic import triton_order
+from .mechanisms.staging.bit_staging import BitStaging, candidates
+from .mechanisms.staging.generic import coordinates, triton_order
 from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
 from .model.placement import place
@@ -88,8 +89,11 @@ class BitOutcome:
     at_floor: bool
     program: BitProgram
     #: the compiler's own choice for this conversion, as (shared-memory bytes,
-    #: wavefronts, instructions per warp): no plan may be worse in any of them
+    #: wavefronts, instructions per warp), as far as we reproduce it
     reference: tuple[int, int, int] = (0, 0, 0)
+    #: the reproduction is exact in all three (the plan is no worse in any); else in its
+    #: bytes only (the plan has no more bytes and no more wavefronts: :mod:`.bit_choice`)
+    reference_exact: bool = True
 
 
 def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
@@ -118,7 +122,8 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
         return None
     chosen = best(options, reference=options[0], budget=smem_budget)
     return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, level),
-                   reference=_triple(options[0]))
+                   reference=_triple(options[0]),
+                   reference_exact=trusted(options[0]))
 
 
 def _triple(st: BitStaging) -> tuple[int, int, int]:
@@ -190,7 +195,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
             return None
         chosen = best(options, reference=options[0], budget=smem_budget)
         return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
-                       reference=_triple(options[0]))
+                       reference=_triple(options[0]),
+                   reference_exact=trusted(options[0]))
     shuffled = counts(dec, bits)
     staged = best(options, reference=options[0], budget=smem_budget) if options else None
     triton_stages = options and not triton_shuffles(s, d)
@@ -207,7 +213,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
                f"({_warp_local_instructions(staged)} per warp, {units} units)")
         return replace(out, costs={**out.costs, **extra},
                        reason=why + out.reason[out.reason.index(";"):],
-                       reference=_triple(options[0]))
+                       reference=_triple(options[0]),
+                   reference_exact=trusted(options[0]))
     costs = {"elements": 1 << s.bits,
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              "shuffle_rounds": shuffled.shuffles, "registers_moved": 0,
@@ -222,7 +229,7 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
         reason += (f"; staging would take {staged.store.per_warp + staged.load.per_warp} "
                    f"shared-memory instructions, {staged.barriers} __syncwarp and "
                    f"{staged.bytes} bytes")
-    stages = tuple(_shuffle_stages(dec, shuffled))
+    stages = tuple(_shuffle_stages(dec, shuffled, s, d))
     width = 8 * dtype_bytes(dtype)
 
     def make_route() -> Route:
@@ -231,9 +238,10 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
 
     floor = _crossing_registers(s, d, bits)
     reference = (0, 0, shuffled.instructions) if not triton_stages else _triple(options[0])
+    exact = not triton_stages or trusted(options[0])
     return BitOutcome("warp-shuffle", "warp-shuffle", reason, stages, costs, None, make_route,
                       1 << len(s.reg), shuffled.instructions <= floor,
-                      BitProgram(s, d, None, dec), reference)
+                      BitProgram(s, d, None, dec), reference, exact)
 
 
 def _crossing_registers(s: ThreadBits, d: ThreadBits, bits: int) -> int:
@@ -258,9 +266,14 @@ def _units(st: BitStaging, warp_bits: int) -> float:
     return int(u) if float(u).is_integer() else u
 
 
-def _shuffle_stages(dec: Decomposition, shuffled: WarpShuffle) -> list[Stage]:
+def _shuffle_stages(dec: Decomposition, shuffled: WarpShuffle, s: ThreadBits,
+                    d: ThreadBits) -> list[Stage]:
     """The exchange step by step: the selects (or byte permutes) before the shuffles,
-    one stage per ``shfl.sync`` with the lanes warp 0's lanes read, the selects after."""
+    one stage per ``shfl.sync`` with the lanes warp 0's lanes read, the selects after
+    (for the ``gather`` form, one stage per destination register: the lane each of warp
+    0's lanes takes its value from)."""
+    if shuffled.form == "gather":
+        return _gather_stages(dec, shuffled, s, d)
     out = []
     what = ", ".join(f"register bit {t.reg} with lane bit {t.lane}" for t in dec.mixed)
     sel = [t for t in dec.mixed]
@@ -298,6 +311,37 @@ def _shuffle_stages(dec: Decomposition, shuffled: WarpShuffle) -> list[Stage]:
                          f"({shuffled.form})",
                          {"selectors": [[t.top_post, t.bot_post] for t in sel],
                           "selects": shuffled.selects, "permutes": shuffled.permutes}))
+    return out
+
+
+def _gather_stages(dec: Decomposition, shuffled: WarpShuffle, s: ThreadBits,
+                   d: ThreadBits) -> list[Stage]:
+    """The ``gather`` form's stages: per destination register, the source lane each of
+    warp 0's lanes reads (solved on the two layouts' bits), then its selects."""
+    ways = 1 << len(dec.mixed)
+    src_map = (s.reg, s.lane, s.warp)
+    regs = 1 << len(d.reg)
+    out = []
+    for j in range(regs):
+        slot = 0
+        for k, v in enumerate(d.reg):
+            if j >> k & 1:
+                slot ^= v
+        read = []
+        for lane in range(32):
+            e = slot
+            for k, v in enumerate(d.lane):
+                if lane >> k & 1:
+                    e ^= v
+            where = coordinates(src_map, e)
+            read.append(where[1] if where is not None else lane)
+        out.append(Stage("shuffle", f"register {j} of {regs}: {ways} shfl.sync.idx from its "
+                         f"candidate source registers, {ways - 1} selp; warp 0's lanes take "
+                         f"their value from lanes [{' '.join(map(str, read))}]",
+                         {"round": j, "src_lane": [read], "lane_perm": list(dec.lane_perm)}))
+    out.append(Stage("select", f"in all {shuffled.shuffles} shfl.sync and {shuffled.selects} "
+                     f"selp (gather)", {"selectors": [], "selects": shuffled.selects,
+                                        "permutes": 0}))
     return out
 
 

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 import tilelayout as tl
 from tests.planning.mechanisms.staging.test_instructions import linear_pair
 from tilelayout.planning.mechanisms.staging.access import smem_addresses
+from tilelayout.planning.mechanisms.staging.bit_choice import best
 from tilelayout.planning.mechanisms.staging.bit_reports import buffer_layout
 from tilelayout.planning.mechanisms.staging.bit_staging import (
     BitBuffer,
-    best,
     candidates,
     side_access,
     vector_choices,

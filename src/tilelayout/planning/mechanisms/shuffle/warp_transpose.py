@@ -18,8 +18,11 @@ become byte permutes (``prmt``). :func:`decompose` computes the factors and
 transpositions over ``R`` packed registers, ``Swap`` takes ``2 m R`` selects or permutes
 and ``R`` shuffles (``(1 - 2**-m) R`` when the lanes are not permuted); a single
 transposition with the lanes in place ships half the registers: ``R / 2`` shuffles and
-``3 R / 2`` selects. Triton shuffles when there is at most one transposition
-(``cvtNeedsWarpShuffle``) and stages through shared memory otherwise.
+``3 R / 2`` selects. Where the destination needs only ``D < R`` of those registers (the
+source holds copies it does not need), ``Gather`` fills each one from its ``2**m``
+candidates: ``2**m D`` indexed shuffles and ``(2**m - 1) D`` selects. Triton shuffles
+when there is at most one transposition (``cvtNeedsWarpShuffle``) and stages through
+shared memory otherwise.
 
 >>> from tilelayout.planning.model.bits import ThreadBits
 >>> src = ThreadBits((1,), (2, 4, 8, 16, 32), (), 6)            # lane 0 holds 0, 1
@@ -353,7 +356,18 @@ def counts(d: Decomposition, bits: int) -> WarpShuffle:
         shuffles = regs
     else:
         shuffles = sum(1 for r in range(regs) if any(r >> (t.reg - d.pack) & 1 for t in d.mixed))
-    return WarpShuffle(shuffles * words, selects, permutes, "swap")
+    swap = WarpShuffle(shuffles * words, selects, permutes, "swap")
+    # where the destination holds fewer registers than the source (its copies of the
+    # source's registers are not all needed), each destination register can gather its
+    # value: one indexed shuffle from each of its 2**m candidate source registers, then
+    # 2**m - 1 selects -- as Triton's PTX does on such pairs (64 shfl.sync.idx + 32 selp
+    # for 32 destination registers of one transposition)
+    if d.pack == 0 and out_regs < regs:
+        ways = 1 << m
+        gather = WarpShuffle(out_regs * ways * words, out_regs * (ways - 1), 0, "gather")
+        if gather.instructions < swap.instructions:
+            return gather
+    return swap
 
 
 def triton_shuffles(src: ThreadBits, dst: ThreadBits) -> bool:

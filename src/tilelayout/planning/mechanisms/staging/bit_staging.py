@@ -17,13 +17,12 @@ word operations, whatever the tile's size:
   ``2 * passes - 1`` barriers.
 
 :func:`candidates` builds the buffers worth costing -- Triton's own synthesis for every
-instruction pair (:mod:`.generic`) -- and :func:`best` picks the cheapest that is no
-worse than Triton's on any count (:func:`best`).
+instruction pair (:mod:`.generic`) first -- and :func:`.bit_choice.best` picks one.
 
 >>> from tilelayout.planning.model.bits import ThreadBits
 >>> rows = ThreadBits((1, 2, 4), (8, 16, 32, 64, 128), (), 8)    # 8 elements per lane along a row
 >>> cols = ThreadBits((32, 64, 128), (1, 2, 4, 8, 16), (), 8)
->>> s = best(candidates(rows, cols, 2, stmatrix=False, ldmatrix=True))
+>>> s = min(candidates(rows, cols, 2, stmatrix=False, ldmatrix=True), key=BitStaging.key)
 >>> s.store.instruction, s.load.instruction, s.wavefronts, s.bytes
 ('st.shared.b32', 'ldmatrix.x4.trans', 8, 512)
 """
@@ -35,10 +34,13 @@ from dataclasses import dataclass
 
 from ....analysis.conflicts import linear_wavefronts
 from ...model.bits import ThreadBits
-from .generic import Swizzled, pair_options, permute_bits, plain, swizzle, synthesize
+from .generic import Swizzled, pair_options, permute_bits, plain, synthesize
 
 #: the widest single access of one lane in bytes (LDS.128 / STS.128, ldmatrix .x4)
 WIDEST = 16
+#: names of the compiler's own buffer: synthesized for an instruction pair (reproduced
+#: exactly on the harness), or Triton's plain ld / st synthesis (bytes exact only)
+TRITON_PAIR, TRITON_PLAIN = "triton", "triton (ld/st)"
 
 
 @dataclass(frozen=True)
@@ -158,14 +160,17 @@ def _low_free(addresses: Iterable[int], k: int) -> bool:
 
 
 def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, *,
-                matrix: bool = False, trans: bool = False, b8: bool = False
-                ) -> BitAccess | None:
+                matrix: bool = False, trans: bool = False, b8: bool = False,
+                only: str | None = None) -> BitAccess | None:
     """The cheapest way ``side`` (without broadcast registers) moves its registers to
     (``store``) or from the buffer -- ``st``/``ld.shared`` vectors, or with ``matrix``
     ``stmatrix``/``ldmatrix``, with ``trans`` also their ``.trans`` forms, with ``b8`` the
     8-bit forms (``ldmatrix.m16n16`` / ``stmatrix.m16n8``, :func:`_matrix_b8`) -- fewest
     wavefronts, then fewest instructions; None when the buffer does not fit the side
-    (a lane or warp bit crosses passes, or a register bit is partly both).
+    (a lane or warp bit crosses passes, or a register bit is partly both). ``only``
+    (``"shared"``, ``"matrix"`` or ``"matrix.trans"``, :data:`.generic.SHARED` ...) takes
+    that instruction kind where it fits, as the compiler's lowering does for the
+    instruction tile it synthesized the buffer for.
 
     >>> s = ThreadBits((1, 2, 4), (8, 16, 32, 64, 128), (), 8)
     >>> side_access(s, BitBuffer((1, 2, 4, 8, 16, 32, 64, 128), ()), 2, True).instruction
@@ -201,6 +206,13 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
     if b8 and elem_bytes == 1:
         options.append(_matrix_b8(slots, lanes, threads, store, passes, warps))
     found = [o for o in options if o is not None]
+    kind = {"shared": "st.shared" if store else "ld.shared", "matrix": "matrix.x",
+            "matrix.trans": ".trans"}.get(only or "")
+    exact = [o for o in found if kind and (o.instruction.startswith(kind) if only == "shared"
+                                            else kind in o.instruction)]
+    if only == "matrix":
+        exact = [o for o in exact if ".trans" not in o.instruction]
+    found = exact or found
     return min(found, key=lambda a: (a.wavefronts, a.per_warp)) if found else None
 
 
@@ -432,70 +444,46 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
         return tuple(tuple(permute_bits(v, fwd) for v in vs) for vs in (tb.reg, tb.lane, tb.warp))
 
     ts, td = tri(s), tri(d)
-    buffers = [_from_triton(swizzle(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix,
-                                    ldmatrix=ldmatrix), back, "triton")]
-    buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in
-                pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)]
+    pairs = pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)
+    # Triton's choice (generic.swizzle): the pair of fewest estimated conflicts, else its
+    # plain ld / st synthesis -- named apart, as only the first is reproduced exactly
+    chosen = min(pairs, key=lambda o: o[0])[1] if pairs else plain(ts, td, 8 * elem_bytes, n)
+    buffers = [_from_triton(chosen, back, TRITON_PAIR if pairs else TRITON_PLAIN)]
+    buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in pairs]
     buffers.append(_from_triton(plain(ts, td, 8 * elem_bytes, n), back, "triton ld/st"))
     buffers += _synthesized(s, d, elem_bytes, any(b8))
     buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
-    out, seen = [], set()
+    # the compiler's choice first, with the instructions its lowering uses for it (the
+    # tile pair it was synthesized for; ld / st.shared when no pair fits), then every
+    # buffer with the cheapest instructions each side has
+    reference = cost(s, d, buffers[0], elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8,
+                     only=(chosen.store, chosen.load))
+    out, seen = [reference] if reference is not None else [], set()
     for buf in buffers:
         if (buf.address, buf.reps) in seen:
             continue
         seen.add((buf.address, buf.reps))
         staged = cost(s, d, buf, elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8)
-        if staged is not None:
+        if staged is not None and staged != reference:
             out.append(staged)
     return out
 
 
 def cost(src: ThreadBits, dst: ThreadBits, buf: BitBuffer, elem_bytes: int, *,
-         stmatrix: bool, ldmatrix: bool, b8: tuple[bool, bool] = (False, False)
-         ) -> BitStaging | None:
+         stmatrix: bool, ldmatrix: bool, b8: tuple[bool, bool] = (False, False),
+         only: tuple[str, str] | None = None) -> BitStaging | None:
     """``buf`` costed for both sides (None when a side cannot use it); ``b8``: whether
-    the target has the 8-bit stmatrix / ldmatrix forms."""
+    the target has the 8-bit stmatrix / ldmatrix forms; ``only``: the instruction kinds
+    of the store and the load where they fit (:func:`side_access`)."""
     trans = elem_bytes == 2
     st = side_access(src, buf, elem_bytes, True, matrix=stmatrix, trans=stmatrix and trans,
-                     b8=b8[0])
+                     b8=b8[0], only=only and only[0])
     ld = side_access(dst, buf, elem_bytes, False, matrix=ldmatrix, trans=ldmatrix and trans,
-                     b8=b8[1])
+                     b8=b8[1], only=only and only[1])
     if st is None or ld is None:
         return None
     return BitStaging(buf, st, ld, elem_bytes)
 
 
-def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
-         budget: int | None = None) -> BitStaging:
-    """The staging to use (docs/data-movement.md, *Choosing a staging*).
-
-    With a ``budget``: the fewest wavefronts within that many bytes (then instructions).
-    Otherwise, within the bytes of ``reference`` (the compiler's own choice, as far as
-    we reproduce it -- its bytes exactly, its wavefronts and instructions not always):
-    the fewest wavefronts, then the fewest instructions per warp, then the fewest bytes.
-    Wavefronts come first because the compiler minimizes its bank conflicts too, so the
-    plan is not behind it there even where our reproduction of its choice is off; a
-    smaller buffer (passes, each two barriers) is taken where it costs no instruction.
-
-    >>> a = BitAccess("st.shared.v4.b32", "vector", 16, 4, 4, 4, 1)
-    >>> wide = BitStaging(BitBuffer((1, 2), ()), a, a, 2)
-    >>> narrow = BitStaging(BitBuffer((1,), (2,)), a, a, 2)   # same, in two passes
-    >>> best([wide, narrow], reference=wide) is wide           # passes cost 2 barriers
-    True
-    >>> best([wide, narrow], budget=4) is narrow
-    True
-    """
-    pool = list(options)
-    if budget is not None:  # any staging within the budget: fewest wavefronts first
-        within = [o for o in pool if o.bytes <= budget]
-        if within:
-            return min(within, key=lambda o: (o.wavefronts, o.instructions, o.bytes))
-        return min(pool, key=lambda o: o.bytes)
-    if reference is None:
-        return min(pool, key=BitStaging.key)
-    pool = [o for o in pool if o.bytes <= reference.bytes] or pool
-    return min(pool, key=lambda o: (o.wavefronts, o.instructions, o.bytes, o.barriers))
-
-
-__all__ = ["BitAccess", "BitBuffer", "BitStaging", "best", "candidates", "cost", "in_passes",
-           "side_access", "vector_choices"]
+__all__ = ["TRITON_PAIR", "TRITON_PLAIN", "BitAccess", "BitBuffer", "BitStaging", "candidates",
+           "cost", "in_passes", "side_access", "vector_choices"]

@@ -222,8 +222,13 @@ def _vector_bases(src: Map, dst: Map, bits: int, dim: int) -> list[int]:
     """The vector bases of the plain ``ld`` / ``st.shared`` synthesis (Triton's
     ``getVbasis``): registers both sides share (16 bytes at most); under 32 bits,
     filled up to a word with one side's next registers -- the side whose remaining
-    registers are more often the other side's lanes (those widen its vectors without
-    conflicts on the other side) -- then those extra registers."""
+    registers are more often the other side's lanes. Triton's ``getVbasis`` in the
+    source we read then appends that side's registers that are the other side's lanes
+    as extra vectorization; Triton 3.9's PTX shows it doing so only where the vectorized
+    side has a broadcast lane (over the harness's 327 staged pairs on this path, seed 26:
+    appending never matches Triton's wavefronts and instructions better on pairs without
+    one -- 1 against 90 -- and does on pairs with one, 17 against 9), so that is the
+    rule here (docs/hardware.md, *Triton's generic swizzle*)."""
     reg_s, reg_d = list(src[0]), list(dst[0])
     lane_s, lane_d = set(src[1]), set(dst[1])
     vb = intersection(reg_s, reg_d, dim)[: max(0, (128 // bits).bit_length() - 1)]
@@ -244,7 +249,6 @@ def _vector_bases(src: Map, dst: Map, bits: int, dim: int) -> list[int]:
     def fill(regs: list[int], have: list[int]) -> list[int]:
         return have + [regs[i] for i in range(len(have), min(per_word, len(regs)))]
 
-    vec_src = True
     if (1 << len(vb)) * bits < 32:
         sp, dp = reg_s[: len(vb)] == vb, reg_d[: len(vb)] == vb
         if vb and not sp and not dp:
@@ -255,9 +259,13 @@ def _vector_bases(src: Map, dst: Map, bits: int, dim: int) -> list[int]:
             es = extra(reg_s, fill(reg_s, vb), lane_d)
             ed = extra(reg_d, fill(reg_d, vb), lane_s)
             sp = len(es) >= len(ed)
-        vec_src = sp
-        vb = fill(reg_s if vec_src else reg_d, vb)
-    return vb + (extra(reg_s, vb, lane_d) if vec_src else extra(reg_d, vb, lane_s))
+        vb = fill(reg_s if sp else reg_d, vb)
+    else:
+        sp = True
+    # the extra registers only where the vectorized side holds copies across lanes
+    if 0 in (src[1] if sp else dst[1]):
+        return vb + (extra(reg_s, vb, lane_d) if sp else extra(reg_d, vb, lane_s))
+    return vb
 
 
 def _plain(src: Map, dst: Map, bits: int, dim: int) -> Swizzled:
