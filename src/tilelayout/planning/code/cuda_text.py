@@ -82,6 +82,15 @@ class Writer:
                               f"{{{', '.join(_hex(v) for v in values)}}};")
         return name
 
+    def integer(self, base: str, value: int, what: str) -> str:
+        """A named ``constexpr int`` in the function body; returns its name."""
+        key = f"int {base} {value}"
+        if key not in self._constants:
+            name = self.fresh(base)
+            self._constants[key] = name
+            self.constants.append(f"constexpr int {name} = {value};  // {what}")
+        return self._constants[key]
+
     def table(self, base: str, values: list[int] | tuple[int, ...], what: str) -> str:
         """A named constant table in the unit's detail namespace (read with a thread-
         dependent index: ``__constant__`` memory); returns its qualified name."""

@@ -26,6 +26,7 @@ from .cuda_helpers import helper_text
 from .cuda_staging import BARRIER_ID, emit_staging
 from .cuda_text import Writer
 from .cuda_tma import emit_tma
+from .cuda_transpose import emit_transpose
 from .cuda_types import cuda_type, header
 from .exchange import per_word
 from .program import ConversionProgram, program_of
@@ -137,6 +138,8 @@ def body(w: Writer, prog: ConversionProgram) -> None:
         own = _source(w, prog)
     if prog.exchange is not None:
         words = emit_exchange(w, prog.exchange, own)
+    elif prog.transpose is not None:
+        words = emit_transpose(w, prog.transpose, own)
     else:
         assert prog.staging is not None
         words = emit_staging(w, prog.staging, own, prog.threads)
