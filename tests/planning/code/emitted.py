@@ -280,7 +280,7 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
 
     prog = p._program
     own = code_counts(p)
-    written = own.get("select", 0) + own.get("prmt", 0)
+    written = own.get("select", 0) + own.get("prmt", 0) + own.get(PACKING, 0)
     need = prog.dst_units >= 0
     partial = bool((need.any(axis=0) & ~need.all(axis=0)).any())
     out = {}

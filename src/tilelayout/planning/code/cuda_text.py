@@ -27,8 +27,10 @@ class Writer:
     body, tables in the unit's ``NAME_detail`` namespace) and the helpers it uses; a
     working value of the emitter, filled statement by statement."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, barrier: int = 1) -> None:
         self.name = name
+        #: the named barrier the code synchronizes its threads with (``bar.sync``)
+        self.barrier = barrier
         self.body: list[str] = []
         self.constants: list[str] = []
         self.tables: list[str] = []

@@ -40,8 +40,8 @@ def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | N
     ctype = "uint64_t" if wide else "uint32_t"
     regs = w.integer("kRegs", tr.regs, "64-bit registers per thread" if wide else
                      "packed 32-bit registers per thread")
-    values = ("two 32-bit halves of one 64-bit value" if wide else
-              f"{1 << tr.pack} values of {32 >> tr.pack} bits" if tr.pack else "one value")
+    values = ("one 64-bit value" if wide else
+              f"{1 << tr.pack} values of {tr.bits} bits" if tr.pack else "one value")
     w.comment(f"pack: {tr.regs} registers in the order the transpositions pair them "
               f"({values} each)")
     items = [_gathered(w, tr.gather[q], own, wide) for q in range(tr.regs)]
@@ -120,8 +120,10 @@ def _select(w: Writer, s: Select, ctype: str, regs: str, n: int, when: str) -> N
     cond = w.condition(fit_condition(np.where(s.trade == ANY, ANY, s.trade)))
     how = ("trade registers r and r ^ " + str(bit) if s.plain else
            f"rebuild registers r and r ^ {bit} from both by byte permutes")
-    w.comment(f"{when}: register bit {s.reg} against a lane bit -- where {cond}, "
-              f"{how}")
+    lane = np.arange(len(s.trade)) % WARP
+    bits = [k for k in range(5) if ((s.trade == ANY) | (s.trade == (lane >> k & 1))).all()]
+    against = f"lane bit {bits[0]}" if bits else "a lane bit"
+    w.comment(f"{when}: register bit {s.reg} against {against} -- where {cond}, {how}")
     w.open("{")
     w.emit(f"const bool trade = {cond};")
     if not s.plain:
@@ -169,14 +171,16 @@ def _shuffles(w: Writer, tr: LaneTranspose, regs: str) -> None:
     if split is not None:
         base, consts = split
         src = w.named(w.value(fit(base), "source lane"), "from_lane",
-                      "the lane register 0 reads in the shuffles")
-        table = w.constant("kLaneXor", [consts.get(q, 0) for q in range(tr.regs)],
-                           "the lane bits each register's shuffle flips")
-        w.comment(f"the shuffles: register r of every lane reads register r of lane "
-                  f"{src} ^ {table}[r]")
+                      "the lane the registers read in the shuffles")
+        lane_of = src
+        if any(consts.values()):
+            table = w.constant("kLaneXor", [consts.get(q, 0) for q in range(tr.regs)],
+                               "the lane bits each register's shuffle flips")
+            lane_of = f"{src} ^ {table}[r]"
+        w.comment(f"the shuffles: register r of every lane reads register r of lane {lane_of}")
         w.emit("#pragma unroll")
         w.open(f"for (int r = 0; r < {regs}; ++r) {{")
-        w.emit(f"v[r] = __shfl_sync({FULL_MASK}, v[r], {src} ^ {table}[r]);")
+        w.emit(f"v[r] = __shfl_sync({FULL_MASK}, v[r], {lane_of});")
         w.close()
         w.count("shfl", tr.regs * words)
         return

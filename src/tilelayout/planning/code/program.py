@@ -27,7 +27,7 @@ import numpy as np
 from ...core.dtypes import dtype_bits
 from ...core.errors import LayoutError
 from ...core.frozen import freeze_fields
-from ..lane_exchange import _mixed, _payload
+from ..lane_exchange import payload_shuffles
 from ..mechanisms.shuffle.byte_permute import plan_byte_permute
 from ..model.placement import WARP, Placement, place
 from ..model.routing import Route
@@ -148,18 +148,15 @@ def program_of(plan) -> ConversionProgram:
 
 
 def scheduled(route: Route) -> Route:
-    """A lane exchange found on bits (its route names only each value's holder) with the
-    shuffle rounds the element planner finds for the same exchange: payload shuffles
-    (:mod:`~tilelayout.planning.lane_exchange`'s, with a lane's own values where that
-    costs less) or, for sub-word values, whole-register shuffles plus byte permutes,
-    whichever costs fewer units. The bit transpositions' own code is not written yet."""
+    """A lane exchange found on bits whose transpositions no code meets (a one-sided
+    transposition on a packed register bit: :func:`~.transpose.lane_transpose` returns
+    None), with the shuffle rounds the element planner finds for the same exchange:
+    payload shuffles (:func:`~tilelayout.planning.lane_exchange.payload_shuffles`) or,
+    for sub-word values, whole-register shuffles plus byte permutes, whichever costs
+    fewer units."""
     bits = route.bits
     epw, wpe = max(1, 32 // bits), max(1, bits // 32)
-    variants = [route.level == 2]
-    if epw > 1 and _mixed(route, epw).any():
-        variants.append((route.level == 2) | _mixed(route, epw))
-    units, sched, _counts, fill = min((_payload(route, v, epw, wpe) for v in variants),
-                                      key=lambda v: v[0])
+    units, sched, _counts, fill = payload_shuffles(route, epw, wpe)
     best = (units, replace(route, shuffle=sched, epw=epw, shuffle_fill=fill))
     if bits < 32:
         ps, pd, rows = route.src, route.dst, route.dst_rows

@@ -37,7 +37,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...core.frozen import freeze_fields
-from ..mechanisms.shuffle.warp_transpose import BOT, TOP, Decomposition, Transposition
+from ..mechanisms.shuffle.warp_transpose import (
+    BOT,
+    TOP,
+    Decomposition,
+    Transposition,
+    shippable,
+)
 from ..model.bits import ThreadBits
 
 WARP = 32
@@ -158,7 +164,7 @@ def lane_transpose(dec: Decomposition, src: ThreadBits, dst: ThreadBits, bits: i
     lane_inv = [0] * dec.lanes
     for j, k in enumerate(dec.lane_perm):
         lane_inv[k] = j
-    if len(dec.mixed) == 1 and not dec.lanes_permuted and _shippable(dec.mixed[0]):
+    if len(dec.mixed) == 1 and not dec.lanes_permuted and shippable(dec.mixed[0]):
         return LaneTranspose(bits, dec.pack, "ship", gather, (), np.full((0, threads), -1),
                              (), _ship_of(dec.mixed[0], dec.pack, sel), scatter)
     pre = [Select(t.reg - dec.pack, sel(t.top_pre), sel(t.bot_pre), sel(t.bot_pre),
@@ -292,13 +298,6 @@ def _solve(packed: np.ndarray, s: Select | None, need: np.ndarray
             lanes[q, t] = pick[0]
             trade[base + pick[0]] = pick[1]
     return ([] if s is None else [replace(s, trade=trade)]), lanes
-
-
-def _shippable(t: Transposition) -> bool:
-    """Triton's rule for the ``ship`` form (a cycle that does not use both high and low
-    register bits): the same as :func:`~.warp_transpose.counts` charges."""
-    return t.top_pre == t.top_post or (t.top_pre, t.top_post) in (
-        (0x5140, 0x6240), (0x6420, 0x5410), (0x3210, 0x3120))
 
 
 def _scatter(dec: Decomposition, d_at: list[int], bits: int, unit: int, nb: int,
