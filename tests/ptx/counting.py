@@ -13,12 +13,15 @@ instructions as they execute, so on a straight-line kernel both give the same co
   address arithmetic;
 * a ``selp`` / ``prmt`` of data counts when it works on data received from another lane
   or from shared memory, or when what it builds is then shuffled or stored to shared
-  memory; float conversions (``cvt`` of a float type) and ``mov`` packing of data
-  (``mov.pack``) count apart.
+  memory (once, also when a ``mov`` / ``cvt`` first takes a half or copy of it: a
+  64-bit value is shuffled as two 32-bit words, as the replay has it); float
+  conversions (``cvt`` of a float type) and ``mov`` packing of data (``mov.pack``)
+  count apart.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -62,7 +65,11 @@ class Movement:
         self.counts: dict[str, np.ndarray] = {}
         self.data: set[str] = set()
         self.received: set[str] = set()
-        self.pending: dict[str, str] = {}
+        #: registers holding what selects / permutes built, or a half or copy of it (a
+        #: token per instruction, which counts once, when first sent)
+        self.pending: dict[str, frozenset[int]] = {}
+        self.built: dict[int, str] = {}
+        self._tokens = itertools.count()
         self.shared_symbols = shared_symbols
 
     def _count(self, name: str, warps: np.ndarray) -> None:
@@ -80,8 +87,10 @@ class Movement:
     def _sent(self, ops, warps) -> None:
         for o in ops:
             for r in _regs(o):
-                if r in self.pending:
-                    self._count(self.pending.pop(r), warps)
+                for token in self.pending.pop(r, ()):
+                    op = self.built.pop(token, None)
+                    if op is not None:
+                        self._count(op, warps)
 
     def __call__(self, m, ins: Instruction, mask: np.ndarray, act: np.ndarray) -> None:
         warps = m.warps_of(mask).astype(np.int64)
@@ -132,6 +141,8 @@ class Movement:
         elif data and base in ("prmt", "selp") and got:
             self._count(op, warps)
         dests = _regs(dst)
+        carried = frozenset().union(*(self.pending.get(r, ()) for r in regs)) \
+            if base in ("mov", "cvt") else frozenset()
         if base not in _EVALUATED or data or packs or isinstance(dst, Vec) or \
                 any(isinstance(s, Addr) for s in srcs):
             for d in dests:
@@ -139,7 +150,11 @@ class Movement:
                 if got:
                     self.received.add(d)
                 elif data and base in ("prmt", "selp"):
-                    self.pending[d] = op
+                    token = next(self._tokens)
+                    self.built[token] = op
+                    self.pending[d] = frozenset((token,))
+                elif carried:
+                    self.pending[d] = carried
             return
         for d in dests:
             self._set(d, False)

@@ -140,7 +140,7 @@ def _staged(plan, prog, name: str, shape: list[int], imports: dict[str, None]) -
 def _in_registers(plan, prog, name: str) -> list[str]:
     up = name.upper()
     c = plan.costs
-    if prog.exchange is None:
+    if prog.exchange is None and prog.transpose is None:
         what = (f"stages in {prog.staging.passes} passes through a buffer Gluon cannot "
                 f"allocate pass by pass" if prog.staging is not None else "has no tile")
     elif prog.mechanism == "none":

@@ -85,15 +85,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     sched = None
     units = float(rounds)
     if why_not or rounds <= smem():
-        # sub-word values: a lane may also read its own values through a shuffle, so a
-        # register it assembles takes the same rounds as in the other lanes (as Triton does)
-        variants = [route.level == 2]
-        if epw > 1:
-            mixed = _mixed(route, epw)
-            if mixed.any():
-                variants.append((route.level == 2) | mixed)
-        units, sched, counts, fill = min(
-            (_payload(route, through, epw, wpe) for through in variants), key=lambda v: v[0])
+        units, sched, counts, fill = payload_shuffles(route, epw, wpe)
         costs.update(zip(("shuffle_instructions", "shuffle_selects", "shuffle_packs"), counts,
                          strict=True), shuffle_rounds=sched.rounds * wpe)
     # sub-word values: whole registers plus byte permutes, searched when a lower bound
@@ -155,9 +147,25 @@ def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
 
-def _mixed(route: Route, epw: int) -> np.ndarray:
+def payload_shuffles(route: Route, epw: int, wpe: int):
+    """The payload shuffles of the route's rows that cross lanes (``epw`` values per
+    32-bit word, ``wpe`` words per value): ``(cost units, schedule, (shuffles, selects,
+    packs) per warp, what the machine model needs)``. For sub-word values a lane may also
+    read its own values through a shuffle, so that a register it assembles takes the
+    same rounds as in the other lanes (as Triton does): whichever costs fewer units."""
+    variants = [route.level == 2]
+    if epw > 1:
+        mixed = own_values_beside_shuffled(route, epw)
+        if mixed.any():
+            variants.append((route.level == 2) | mixed)
+    return min((_payload(route, through, epw, wpe) for through in variants),
+               key=lambda v: v[0])
+
+
+def own_values_beside_shuffled(route: Route, epw: int) -> np.ndarray:
     """Destination rows a lane holds itself (level <= 1) in a register that also receives
-    values from other lanes."""
+    values from other lanes (``epw`` values per 32-bit register), per row of
+    ``route.dst_rows``."""
     pd, rows = route.dst, route.dst_rows
     reg = (route.gwarp[1][rows] * WARP + pd.lane[rows]) * (int(pd.slot.max()) // epw + 1) \
         + pd.slot[rows] // epw

@@ -166,12 +166,16 @@ class ConversionPlan:
         """The alignment of that shared memory, in bytes (0 when none)."""
         return self._program.smem_align
 
-    def code(self, lang: str = "cuda", name: str = "convert", harness: bool = False) -> str:
+    def code(self, lang: str = "cuda", name: str = "convert", harness: bool = False,
+             barrier: int = 1) -> str:
         """The plan as code (SPEC section 8): ``lang="cuda"``, one self-contained CUDA C++
         translation unit with ``__device__ void NAME(const SRC_T* src, DST_T* dst,
         unsigned char* smem)`` (``harness=True`` adds the test kernel ``NAME_kernel(in,
         out)``); ``lang="gluon"``, a ``@gluon.jit`` function ``NAME(x)`` (needs Triton).
         A plan between devices has no code (a :class:`~tilelayout.LayoutError`).
+        ``barrier``: the named barrier (1-15) the CUDA code synchronizes the CTA's
+        threads with where a staging or a TMA store needs it (``bar.sync barrier,
+        threads``); the calling kernel must not use that barrier id meanwhile.
 
         >>> import tilelayout as tl
         >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(32,2):(1@laneid,-1)] + 1",
@@ -182,7 +186,7 @@ class ConversionPlan:
         // a 32x2 float32 tile on sm_90a; registers exchange by registers (planned by tilelayout):
         """
         if lang == "cuda":
-            return cuda_unit(self, name, harness)
+            return cuda_unit(self, name, harness, barrier)
         if lang == "gluon":
             if harness:
                 raise LayoutError("harness=True is for lang='cuda'; the Gluon function is "

@@ -20,6 +20,7 @@ import numpy as np
 
 import tilelayout as tl
 from tilelayout.core.dtypes import dtype_bits
+from tilelayout.planning.code.cuda_transpose import PACKING
 from tilelayout.planning.code.program import ConversionProgram
 
 from ...ptx import toolchain
@@ -247,12 +248,14 @@ REASONS = {
             "stores an element from another warp than the one loading it: the code "
             "synchronizes the CTA's threads (bar.sync)",
     "pack": "the plan counts reordering sub-word values between registers as free "
-            "(register allocation); a register built from two registers' values takes a "
-            "prmt, in the machine code of any spelling of it",
-    "schedule": "the plan found this lane exchange on bits (Triton's register-lane "
-                "transpositions, a mechanism newer than the emitter's writer for it); the code "
-                "moves it by the element planner's schedule for the same exchange (shuffle "
-                "rounds, or a staging where that costs less), whose counts differ",
+            "(register allocation; Triton holds them unpacked); a register built from two "
+            "registers' values takes a prmt, in the machine code of any spelling of it (at "
+            "most the packing permutes the code writes)",
+    "one-sided": "the plan's lane exchange on bits has a one-sided transposition (a source "
+                 "register bit of copies sent to a lane) on a packed register bit: it claims "
+                 "one shuffle per packed register and no select, but that register's values "
+                 "sit in two lanes, so no code meets the claim (a planner claim to recheck); "
+                 "the code moves it by the element planner's shuffle schedule",
     "b8-claim": "the bit staging's closed form for the 8-bit matrix forms (ldmatrix "
                 ".m16n16 / stmatrix .m16n8) claims fewer wavefronts than the code executes "
                 "with any pairing of its registers into matrices (the element model costs "
@@ -277,19 +280,21 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
 
     prog = p._program
     own = code_counts(p)
-    written = own.get("select", 0) + own.get("prmt", 0)
+    written = own.get("select", 0) + own.get("prmt", 0) + own.get(PACKING, 0)
     need = prog.dst_units >= 0
     partial = bool((need.any(axis=0) & ~need.all(axis=0)).any())
     out = {}
-    on_bits = getattr(p._route, "warp_exchange", False)
+    fallback = getattr(p._route, "warp_exchange", False) and prog.transpose is None
     for key, (got, want) in proof.differences().items():
         if got < want:
             out[key] = "fewer"
         elif key == "wavefronts" and _b8_matrix_on_bits(p):
             out[key] = "b8-claim"
-        elif on_bits and (prog.exchange is None or key in ("shfl", "selp+prmt")):
-            out[key] = "schedule"  # (the element planner may even stage it)
-        elif key == "selp+prmt" and prog.staging is not None and want < got <= written:
+        elif fallback and key in ("shfl", "selp+prmt"):
+            out[key] = "one-sided"
+        elif key == "selp+prmt" and (prog.staging is not None and got <= written or
+                                     prog.transpose is not None and
+                                     got <= want + own.get(PACKING, 0)):
             out[key] = "pack"
         elif key == "selp+prmt" and want < got <= written:
             out[key] = "selects"  # (nvcc may fold some of the code's selects)

@@ -12,22 +12,6 @@ from tilelayout.planning.code.cuda_text import Writer
 from tilelayout.planning.code.exchange import Exchange
 from tilelayout.planning.code.program import program_of
 
-from ..scenarios.suite import SCENARIOS
-from ..scenarios.suite import plan as scenario_plan
-
-
-def test_fa3s_permute_is_its_shuffles_selects_and_byte_permutes():
-    p = scenario_plan(next(s for s in SCENARIOS if s.name.startswith("FA3 FP8 P")))
-    w = Writer("permute")
-    words = emit_exchange(w, program_of(p).exchange, [f"s[{i}]" for i in range(8)])
-    body = "\n".join(w.body)
-    assert body.count("__shfl_sync(") == 8 and body.count("__byte_perm(") == 8
-    assert body.count(" ? ") == 8  # one select per round: the register a lane offers
-    assert w.counts == {"shfl": 8, "select": 8, "prmt": 8}
-    assert all(x is not None for x in words)
-    # the selectors depend on the lane (FA3's lane_03 ? 0x5410 : 0x1054 and the like)
-    assert any("0x5410u" in c for c in w.constants)
-
 
 def test_a_uniform_xor_pattern_is_a_butterfly_shuffle():
     t = np.arange(32)

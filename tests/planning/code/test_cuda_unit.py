@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import tilelayout as tl
+from tilelayout.planning.code.cuda_transpose import PACKING
 from tilelayout.planning.code.cuda_unit import code_counts, cuda_unit
 
 from ...ptx import toolchain
@@ -92,7 +93,7 @@ def test_the_sample_moves_every_element_at_its_claimed_cost(arch):
         assert proof.measured.get("shfl", 0) == own.get("shfl", 0), label
         if "keep" not in why.get("selp+prmt", ""):
             assert proof.measured.get("selp+prmt", 0) <= own.get("select", 0) + \
-                own.get("prmt", 0), label
+                own.get("prmt", 0) + own.get(PACKING, 0), label
     assert checked > 10_000
     assert seen <= set(REASONS)
 
@@ -197,3 +198,15 @@ def test_emitted_harness_units_build_for_the_gpu_runner(tmp_path):
                           timeout=900, cwd=root)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "run_emitted: built 2 host program(s) for sm_90a; none run"
+
+
+def test_the_named_barrier_is_the_callers_choice():
+    p = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", "tma", dtype="bfloat16",
+                           target="sm_90a")
+    assert 'bar.sync 1, 128;' in p.code() and "named barrier 1 over the 128" in p.code()
+    unit = p.code(barrier=5)
+    assert 'bar.sync 5, 128;' in unit and 'bar.sync 1,' not in unit
+    assert "named barrier 5 over the 128 threads" in unit
+    for bad in (0, 16, "1", True):
+        with pytest.raises(tl.LayoutError, match="expected a named barrier id 1..15"):
+            p.code(barrier=bad)

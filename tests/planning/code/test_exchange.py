@@ -17,6 +17,7 @@ from tilelayout.planning.code.exchange import (
     units_of,
 )
 from tilelayout.planning.code.program import program_of, scheduled
+from tilelayout.planning.code.program import run as run_program
 
 from . import population
 
@@ -37,8 +38,8 @@ PLANS = [  # (src, dst, shape, dtype): registers, shuffles, byte permutes
 def test_the_exchange_delivers_every_element(src, dst, shape, dtype):
     p = tl.plan_conversion(src, dst, shape, dtype)
     prog = program_of(p)
-    assert prog.exchange is not None
-    got = run(prog.exchange, prog.src_units)
+    assert prog.exchange is not None or prog.transpose is not None  # (found on bits)
+    got = run_program(prog, prog.src_units)
     want = prog.dst_units
     assert ((got[:, :want.shape[1]] == want) | (want < 0)).all()
 

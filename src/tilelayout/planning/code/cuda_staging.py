@@ -32,7 +32,8 @@ from .staging import Access, StagingProgram
 from .thread_values import Form, fit, fit_condition
 
 WARP = 32
-#: the named barrier the code synchronizes its threads with (0 is __syncthreads')
+#: the named barrier the code synchronizes its threads with by default (0 is
+#: __syncthreads'; ``ConversionPlan.code(barrier=...)`` picks another)
 BARRIER_ID = 1
 
 
@@ -42,7 +43,7 @@ def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
     shared-memory source). Returns the destination words' expressions (None: none)."""
     w.emit("const uint32_t buffer = static_cast<uint32_t>(__cvta_generic_to_shared(smem));")
     loaded: list[str] = []
-    bar = _barrier(s.barrier, threads)
+    bar = _barrier(s.barrier, threads, w.barrier)
     for step in range(s.passes):
         tag = f"pass {step + 1} of {s.passes}: " if s.passes > 1 else ""
         if step and bar:
@@ -91,12 +92,12 @@ def _summary(accs: list[Access]) -> str:
     return ", ".join(f"{n} x {k}" for k, n in kinds.items())
 
 
-def _barrier(kind: str | None, threads: int) -> str | None:
+def _barrier(kind: str | None, threads: int, barrier: int) -> str | None:
     if kind is None:
         return None
     if kind == "bar.warp.sync":
         return "__syncwarp();"
-    return f'asm volatile("bar.sync {BARRIER_ID}, {threads};" ::: "memory");'
+    return f'asm volatile("bar.sync {barrier}, {threads};" ::: "memory");'
 
 
 def _emit_barrier(w: Writer, kind: str | None, text: str) -> None:

@@ -27,8 +27,10 @@ class Writer:
     body, tables in the unit's ``NAME_detail`` namespace) and the helpers it uses; a
     working value of the emitter, filled statement by statement."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, barrier: int = 1) -> None:
         self.name = name
+        #: the named barrier the code synchronizes its threads with (``bar.sync``)
+        self.barrier = barrier
         self.body: list[str] = []
         self.constants: list[str] = []
         self.tables: list[str] = []
@@ -81,6 +83,15 @@ class Writer:
         self.constants.append(f"constexpr {ctype} {name}[{len(values)}] = "
                               f"{{{', '.join(_hex(v) for v in values)}}};")
         return name
+
+    def integer(self, base: str, value: int, what: str) -> str:
+        """A named ``constexpr int`` in the function body; returns its name."""
+        key = f"int {base} {value}"
+        if key not in self._constants:
+            name = self.fresh(base)
+            self._constants[key] = name
+            self.constants.append(f"constexpr int {name} = {value};  // {what}")
+        return self._constants[key]
 
     def table(self, base: str, values: list[int] | tuple[int, ...], what: str) -> str:
         """A named constant table in the unit's detail namespace (read with a thread-

@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-from .cuda_staging import BARRIER_ID
 from .tma_program import TmaProgram
 
 
@@ -52,8 +51,9 @@ def _coords(t: TmaProgram, box) -> tuple[str, list[str]]:
     return "{" + ", ".join(f"%{i + 1}" for i in range(len(ops))) + "}", ops
 
 
-def emit_tma(t: TmaProgram, name: str, threads: int) -> list[str]:
-    """The lines of ``NAME_tma_store`` or ``NAME_tma_load``."""
+def emit_tma(t: TmaProgram, name: str, threads: int, barrier: int = 1) -> list[str]:
+    """The lines of ``NAME_tma_store`` or ``NAME_tma_load`` (``barrier``: the named
+    barrier the threads meet at before the store is issued)."""
     rank = len(t.dims)
     params = ", ".join(f"int origin{d}" for d in range(rank))
     lines = _encoding(t)
@@ -65,7 +65,7 @@ def emit_tma(t: TmaProgram, name: str, threads: int) -> list[str]:
             f"const CUtensorMap* tensor_map, {params}) {{",
             "  // the threads' shared-memory writes become visible to the async proxy",
             '  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");',
-            f'  asm volatile("bar.sync {BARRIER_ID}, {threads};" ::: "memory");',
+            f'  asm volatile("bar.sync {barrier}, {threads};" ::: "memory");',
             "  if (threadIdx.x == 0) {",
             "    const uint32_t buffer = static_cast<uint32_t>(__cvta_generic_to_shared(smem));"]
         for box in t.boxes:

@@ -21,11 +21,13 @@ import re
 import numpy as np
 
 from ...core.dtypes import dtype_bits
+from ...core.errors import LayoutError
 from .cuda_exchange import emit_exchange
 from .cuda_helpers import helper_text
 from .cuda_staging import BARRIER_ID, emit_staging
 from .cuda_text import Writer
 from .cuda_tma import emit_tma
+from .cuda_transpose import emit_transpose
 from .cuda_types import cuda_type, header
 from .exchange import per_word
 from .program import ConversionProgram, program_of
@@ -34,13 +36,18 @@ from .thread_values import fit_condition
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def cuda_unit(plan, name: str = "convert", harness: bool = False) -> str:
+def cuda_unit(plan, name: str = "convert", harness: bool = False,
+              barrier: int = BARRIER_ID) -> str:
     """The translation unit of ``plan`` (see the module doc); ``name`` must be a C++
-    identifier."""
+    identifier; ``barrier``: the named barrier (1-15) the code synchronizes the CTA's
+    threads with, which the caller's kernel must not use meanwhile."""
     if not _NAME.fullmatch(name or ""):
         raise ValueError(f"expected a C++ identifier for the function name, got {name!r}")
+    if isinstance(barrier, bool) or not isinstance(barrier, int) or not 1 <= barrier <= 15:
+        raise BarrierError(f"expected a named barrier id 1..15 for barrier= (0 is "
+                           f"__syncthreads' own), got {barrier!r}")
     prog = program_of(plan)
-    w = Writer(name)
+    w = Writer(name, barrier)
     body(w, prog)
     src_t, dst_t = cuda_type(prog.held), cuda_type(prog.dtype)
     tail = _harness(prog, name, src_t, dst_t, w) if harness else []
@@ -59,18 +66,22 @@ def cuda_unit(plan, name: str = "convert", harness: bool = False) -> str:
         lines += helpers + w.tables
         lines.append(f"}}  // namespace {name}_detail")
         lines.append("")
-    lines += _signature_doc(prog, src_t, dst_t)
+    lines += _signature_doc(prog, src_t, dst_t, w.barrier)
     lines.append(f"__device__ __forceinline__ void {name}(const {src_t}* src, {dst_t}* dst, "
                  f"unsigned char* smem) {{")
     lines += _identity(w) + ["  " + c for c in w.constants] + w.body
     lines.append("}")
     if prog.tma is not None:
         lines.append("")
-        lines += emit_tma(prog.tma, name, prog.threads)
+        lines += emit_tma(prog.tma, name, prog.threads, barrier)
     if harness:
         lines.append("")
         lines += tail
     return "\n".join(lines) + "\n"
+
+
+class BarrierError(LayoutError):
+    """A ``barrier=`` that is not a named barrier the code may use."""
 
 
 def code_counts(plan) -> dict[str, int]:
@@ -97,7 +108,7 @@ def _head(plan, prog: ConversionProgram, w: Writer, harness: bool) -> list[str]:
     return lines
 
 
-def _signature_doc(prog: ConversionProgram, src_t: str, dst_t: str) -> list[str]:
+def _signature_doc(prog: ConversionProgram, src_t: str, dst_t: str, barrier: int) -> list[str]:
     def side(shared: bool, slots: int, what: str, t: str) -> str:
         if shared:
             return (f"{what}: unused; the tile is in smem at its own addresses "
@@ -109,12 +120,19 @@ def _signature_doc(prog: ConversionProgram, src_t: str, dst_t: str) -> list[str]
              + ("" if prog.dst_shared else "; slots that hold no element are left as they were")]
     if prog.smem_bytes:
         lines.append(f"// smem: {prog.smem_bytes} bytes of shared memory, {prog.smem_align}-byte "
-                     f"aligned" + (f"; named barrier {BARRIER_ID} over the {prog.threads} threads"
-                                   if prog.staging is not None and prog.staging.barrier ==
-                                   "bar.sync" else ""))
+                     f"aligned" + (f"; named barrier {barrier} over the {prog.threads} threads "
+                                   f"(code(barrier=...) picks another)"
+                                   if _meets(prog) else ""))
     else:
         lines.append("// smem: unused")
     return lines
+
+
+def _meets(prog: ConversionProgram) -> bool:
+    """Whether the code synchronizes the CTA's threads at its named barrier (a staging
+    by ``bar.sync``, or before a TMA store)."""
+    return prog.staging is not None and prog.staging.barrier == "bar.sync" or \
+        prog.tma is not None and prog.tma.direction == "store"
 
 
 def _identity(w: Writer) -> list[str]:
@@ -137,6 +155,8 @@ def body(w: Writer, prog: ConversionProgram) -> None:
         own = _source(w, prog)
     if prog.exchange is not None:
         words = emit_exchange(w, prog.exchange, own)
+    elif prog.transpose is not None:
+        words = emit_transpose(w, prog.transpose, own)
     else:
         assert prog.staging is not None
         words = emit_staging(w, prog.staging, own, prog.threads)

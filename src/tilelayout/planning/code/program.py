@@ -27,7 +27,7 @@ import numpy as np
 from ...core.dtypes import dtype_bits
 from ...core.errors import LayoutError
 from ...core.frozen import freeze_fields
-from ..lane_exchange import _mixed, _payload
+from ..lane_exchange import payload_shuffles
 from ..mechanisms.shuffle.byte_permute import plan_byte_permute
 from ..model.placement import WARP, Placement, place
 from ..model.routing import Route
@@ -38,6 +38,8 @@ from .cuda_types import Conversion, conversion
 from .exchange import Exchange
 from .staging import StagingProgram
 from .tma_program import TmaProgram, tma_program
+from .transpose import LaneTranspose, lane_transpose
+from .transpose import run as run_transpose
 
 
 class NoCodeError(LayoutError):
@@ -61,6 +63,7 @@ class ConversionProgram:
     mechanism: str
     conversion: Conversion | None
     exchange: Exchange | None
+    transpose: LaneTranspose | None
     staging: StagingProgram | None
     tma: TmaProgram | None
     smem_bytes: int
@@ -106,10 +109,16 @@ def program_of(plan) -> ConversionProgram:
     conv = conversion(held, plan.dtype) if held.lower() != plan.dtype.lower() else None
     src_units = _units(ps, np.arange(ps.rows), threads, bits, src_slots)
     dst_units = _units(pd, np.arange(pd.rows), threads, bits, dst_slots)
-    ex = st = None
+    ex = st = tr = None
     tma = tma_program(plan) if plan.tma is not None else None
     bit_program = getattr(plan, "_bits", None)
-    if bit_program is not None and bit_program.staging is not None:
+    if bit_program is not None and bit_program.shuffle is not None and \
+            plan.mechanism == "warp-shuffle" and bit_program.staging is None:
+        tr = lane_transpose(bit_program.shuffle, bit_program.src, bit_program.dst, bits,
+                            src_units, dst_units)
+    if tr is not None:
+        mechanism = "warp-shuffle"
+    elif bit_program is not None and bit_program.staging is not None:
         st = from_bits(bit_program, plan, threads)
         mechanism = "shared-memory"
     elif plan.mechanism == "shared-memory":
@@ -133,24 +142,21 @@ def program_of(plan) -> ConversionProgram:
     align = 1024 if tma is not None else (128 if smem else 0)
     prog = ConversionProgram(plan.dtype, held, bits, threads, src_slots, dst_slots,
                              ps.role == "shared", pd.role == "shared", mechanism, conv, ex,
-                             st, tma, smem, align, src_units, dst_units)
+                             tr, st, tma, smem, align, src_units, dst_units)
     check(prog)
     return prog
 
 
 def scheduled(route: Route) -> Route:
-    """A lane exchange found on bits (its route names only each value's holder) with the
-    shuffle rounds the element planner finds for the same exchange: payload shuffles
-    (:mod:`~tilelayout.planning.lane_exchange`'s, with a lane's own values where that
-    costs less) or, for sub-word values, whole-register shuffles plus byte permutes,
-    whichever costs fewer units. The bit transpositions' own code is not written yet."""
+    """A lane exchange found on bits whose transpositions no code meets (a one-sided
+    transposition on a packed register bit: :func:`~.transpose.lane_transpose` returns
+    None), with the shuffle rounds the element planner finds for the same exchange:
+    payload shuffles (:func:`~tilelayout.planning.lane_exchange.payload_shuffles`) or,
+    for sub-word values, whole-register shuffles plus byte permutes, whichever costs
+    fewer units."""
     bits = route.bits
     epw, wpe = max(1, 32 // bits), max(1, bits // 32)
-    variants = [route.level == 2]
-    if epw > 1 and _mixed(route, epw).any():
-        variants.append((route.level == 2) | _mixed(route, epw))
-    units, sched, _counts, fill = min((_payload(route, v, epw, wpe) for v in variants),
-                                      key=lambda v: v[0])
+    units, sched, _counts, fill = payload_shuffles(route, epw, wpe)
     best = (units, replace(route, shuffle=sched, epw=epw, shuffle_fill=fill))
     if bits < 32:
         ps, pd, rows = route.src, route.dst, route.dst_rows
@@ -167,6 +173,8 @@ def run(prog: ConversionProgram, src_units: np.ndarray) -> np.ndarray:
     by address for a shared-memory source)."""
     if prog.exchange is not None:
         return exchange_mod.run(prog.exchange, src_units)
+    if prog.transpose is not None:
+        return run_transpose(prog.transpose, src_units)
     assert prog.staging is not None
     if prog.src_shared:
         out, buf = staging_mod.run(prog.staging, None, src_units[0])

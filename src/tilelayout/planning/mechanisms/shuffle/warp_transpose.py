@@ -325,7 +325,14 @@ def _selectors(mixed: list[tuple[int, int]], reg_perm: list[int], pack: int
     return out
 
 
-def _shippable(t: Transposition) -> bool:
+def shippable(t: Transposition) -> bool:
+    """Whether Triton moves ``t`` by its ``ship`` form (when it is the only transposition
+    and the lanes stay in place): a cycle that does not use both high and low register
+    bits (``isShippable`` in ``ConvertLayoutOpToLLVM.cpp``).
+
+    >>> shippable(Transposition(0, 0)), shippable(Transposition(2, 1, top_post=0x5410))
+    (True, False)
+    """
     return t.top_pre == t.top_post or (t.top_pre, t.top_post) in (
         (0x5140, 0x6240), (0x6420, 0x5410), (0x3210, 0x3120))
 
@@ -339,7 +346,7 @@ def counts(d: Decomposition, bits: int) -> WarpShuffle:
     words = max(1, bits // 32)  # a 64-bit value is shuffled as two words, selected as one
     m = len(d.mixed)
     pairs = regs // 2
-    if m == 1 and not d.lanes_permuted and _shippable(d.mixed[0]):
+    if m == 1 and not d.lanes_permuted and shippable(d.mixed[0]):
         t = d.mixed[0]
         if t.top_pre == TOP and t.top_post == TOP:
             return WarpShuffle(pairs * words, 3 * pairs, 0, "ship")
@@ -381,4 +388,4 @@ def triton_shuffles(src: ThreadBits, dst: ThreadBits) -> bool:
 
 
 __all__ = ["Decomposition", "Transposition", "WarpShuffle", "counts", "decompose",
-           "triton_shuffles"]
+           "shippable", "triton_shuffles"]

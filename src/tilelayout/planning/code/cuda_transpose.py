@@ -1,0 +1,266 @@
+"""A lane exchange by bit transpositions (:mod:`.transpose`) as CUDA: the packed
+registers, the selects (or byte permutes) of every transposition before and after the
+shuffles, one ``__shfl_xor_sync`` / ``__shfl_sync`` per register, or the ``ship`` form's
+one shuffle per pair of registers -- each stage a loop over the registers that nvcc
+unrolls, so every select, permute and shuffle in it is one PTX instruction.
+
+>>> from tilelayout.planning.model.bits import ThreadBits
+>>> from tilelayout.planning.mechanisms.shuffle.warp_transpose import decompose
+>>> from .cuda_text import Writer
+>>> from .transpose import lane_transpose
+>>> src = ThreadBits((1,), (2, 4, 8, 16, 32), (), 6)            # lane 0 holds 0, 1
+>>> dst = ThreadBits((2,), (1, 4, 8, 16, 32), (), 6)            # lane 0 holds 0, 2
+>>> units = lambda tb: np.array([[tb.element(r, t, 0) for r in range(2)] for t in range(32)])
+>>> tr = lane_transpose(decompose(src, dst, 32), src, dst, 32, units(src), units(dst))
+>>> w = Writer("convert")
+>>> emit_transpose(w, tr, ["s[0]", "s[1]"])
+['v[0]', 'v[1]']
+>>> w.counts
+{'shfl': 1, 'select': 3}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cuda_text import FULL_MASK, Writer
+from .thread_values import ANY, fit, fit_condition
+from .transpose import LaneTranspose, Select
+
+WARP = 32
+#: the code's count of the byte permutes that pack or unpack sub-word values (Triton
+#: holds them unpacked: the plan's costs count none)
+PACKING = "prmt (packing)"
+
+
+def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | None]:
+    """Emit ``tr``'s stages; ``own``: the expressions of the thread's source words.
+    Returns each destination word's expression (None: no thread takes it)."""
+    wide = tr.reg_bytes == 8
+    ctype = "uint64_t" if wide else "uint32_t"
+    regs = w.integer("kRegs", tr.regs, "64-bit registers per thread" if wide else
+                     "packed 32-bit registers per thread")
+    values = ("one 64-bit value" if wide else
+              f"{1 << tr.pack} values of {tr.bits} bits" if tr.pack else "one value")
+    w.comment(f"pack: {tr.regs} registers in the order the transpositions pair them "
+              f"({values} each)")
+    items = [_gathered(w, tr.gather[q], own, wide) for q in range(tr.regs)]
+    w.emit(f"{ctype} v[{regs}] = {{{', '.join(items)}}};")
+    if tr.form == "ship":
+        _ship(w, tr, ctype, regs)
+    else:
+        for k, s in enumerate(tr.pre):
+            _select(w, s, ctype, regs, tr.regs, f"transposition {k + 1} before the shuffles")
+        _shuffles(w, tr, regs)
+        for k, s in enumerate(tr.post):
+            _select(w, s, ctype, regs, tr.regs, f"transposition {k + 1} after the shuffles")
+    return [_scattered(w, tr.scatter[k], wide) for k in range(tr.scatter.shape[0])]
+
+
+def _gathered(w: Writer, labels: np.ndarray, own: list[str], wide: bool) -> str:
+    """One packed register from the thread's source words (``labels``: word * 4 + byte
+    of every byte, :data:`~.transpose.ZERO` for zero)."""
+    words = [_word(w, labels[h * 4:(h + 1) * 4], own) for h in range(len(labels) // 4)]
+    if wide:
+        return f"static_cast<uint64_t>({words[1]}) << 32 | {words[0]}"
+    return words[0]
+
+
+def _word(w: Writer, labels: np.ndarray, own: list[str]) -> str:
+    """A 32-bit word of the source bytes ``labels``: a source word itself (its other
+    bytes are never read), or one byte permute of two."""
+    used = sorted({int(x) // 4 for x in labels if x >= 0})
+    shift = {int(x) % 4 - b for b, x in enumerate(labels) if x >= 0}
+    if len(used) == 1 and len(shift) == 1 and min(shift) >= 0:
+        k = shift.pop()  # the values sit k bytes up in the word
+        return own[used[0]] if not k else f"({own[used[0]]} >> {8 * k})"
+    if len(used) > 2:
+        raise AssertionError("a packed register from more than two source words")
+    operands = [own[i] for i in used] + [own[used[0]]] * (2 - len(used))
+    sel = 0
+    for b, x in enumerate(labels):
+        pick = b if x < 0 else used.index(int(x) // 4) * 4 + int(x) % 4
+        sel |= pick << (4 * b)
+    w.count(PACKING)
+    return f"__byte_perm({operands[0]}, {operands[1]}, {hex(sel)})"
+
+
+def _scattered(w: Writer, labels: np.ndarray, wide: bool) -> str | None:
+    """A destination word from the packed registers (``labels``: register bytes, -1
+    for bytes no thread takes), or None."""
+    if (labels < 0).all():
+        return None
+    nb = 8 if wide else 4
+    used = sorted({int(x) // nb for x in labels if x >= 0})
+    halves = sorted({int(x) % nb // 4 for x in labels if x >= 0})
+    if len(used) == 1 and len(halves) == 1 and all(
+            x < 0 or x % 4 == b for b, x in enumerate(labels)):
+        q, h = used[0], halves[0]
+        if wide:
+            return f"static_cast<uint32_t>(v[{q}]{' >> 32' if h else ''})"
+        return f"v[{q}]"
+    shift = {b - int(x) % nb for b, x in enumerate(labels) if x >= 0}
+    if not wide and len(used) == 1 and len(shift) == 1 and min(shift) > 0:
+        return f"(v[{used[0]}] << {8 * shift.pop()})"  # the values k bytes up
+    if wide or len(used) > 2:
+        raise AssertionError("a destination word from more than two packed registers")
+    operands = [f"v[{q}]" for q in used] + [f"v[{used[0]}]"] * (2 - len(used))
+    sel = 0
+    for b, x in enumerate(labels):
+        pick = b if x < 0 else used.index(int(x) // nb) * 4 + int(x) % 4
+        sel |= pick << (4 * b)
+    w.count(PACKING)
+    return f"__byte_perm({operands[0]}, {operands[1]}, {hex(sel)})"
+
+
+def _select(w: Writer, s: Select, ctype: str, regs: str, n: int, when: str) -> None:
+    """One select stage: in every pair ``(r, r | bit)`` the threads where ``trade``
+    holds swap the pair (selects) or rebuild it by byte permutes."""
+    bit = 1 << s.reg
+    cond = w.condition(fit_condition(np.where(s.trade == ANY, ANY, s.trade)))
+    how = ("trade registers r and r ^ " + str(bit) if s.plain else
+           f"rebuild registers r and r ^ {bit} from both by byte permutes")
+    lane = np.arange(len(s.trade)) % WARP
+    bits = [k for k in range(5) if ((s.trade == ANY) | (s.trade == (lane >> k & 1))).all()]
+    against = f"lane bit {bits[0]}" if bits else "a lane bit"
+    w.comment(f"{when}: register bit {s.reg} against {against} -- where {cond}, {how}")
+    w.open("{")
+    w.emit(f"const bool trade = {cond};")
+    if not s.plain:
+        w.emit(f"const uint32_t low_sel = trade ? {hex(s.alt_top)}u : {hex(s.top)}u;")
+        w.emit(f"const uint32_t high_sel = trade ? {hex(s.alt_bot)}u : {hex(s.bot)}u;")
+    w.emit("#pragma unroll")
+    w.open(f"for (int r = 0; r < {regs}; ++r) {{")
+    w.emit(f"if (r & {bit}) continue;")
+    w.emit(f"const {ctype} a = v[r], b = v[r | {bit}];")
+    if s.plain:
+        w.emit("v[r] = trade ? b : a;")
+        w.emit(f"v[r | {bit}] = trade ? a : b;")
+        w.count("select", n)
+    else:
+        w.emit("v[r] = __byte_perm(a, b, low_sel);")
+        w.emit(f"v[r | {bit}] = __byte_perm(a, b, high_sel);")
+        w.count("prmt", n)
+    w.close()
+    w.close()
+
+
+def _shuffles(w: Writer, tr: LaneTranspose, regs: str) -> None:
+    """One shuffle per register that reads another lane: ``__shfl_xor_sync`` with a
+    register's constant when every lane reads ``lane ^ c``, else ``__shfl_sync`` from
+    one lane expression XOR a register's constant (each register its own expression
+    where no such split holds)."""
+    lane = np.arange(tr.threads) % WARP
+    moved = [q for q in range(tr.regs) if (tr.src_lane[q] >= 0).any()]
+    if not moved:
+        return
+    words = 2 if tr.reg_bytes == 8 else 1
+    xors = _constant_xor(tr.src_lane, lane, moved)
+    if xors is not None:
+        table = w.constant("kLaneXor", [xors.get(q, 0) for q in range(tr.regs)],
+                           "the lane bits each register's shuffle flips")
+        w.comment(f"the shuffles: register r of every lane reads register r of lane ^ "
+                  f"{table}[r]")
+        w.emit("#pragma unroll")
+        w.open(f"for (int r = 0; r < {regs}; ++r) {{")
+        w.emit(f"if ({table}[r]) v[r] = __shfl_xor_sync({FULL_MASK}, v[r], {table}[r]);")
+        w.close()
+        w.count("shfl", len(xors) * words)
+        return
+    split = _split(tr.src_lane, moved)
+    if split is not None:
+        base, consts = split
+        src = w.named(w.value(fit(base), "source lane"), "from_lane",
+                      "the lane the registers read in the shuffles")
+        lane_of = src
+        if any(consts.values()):
+            table = w.constant("kLaneXor", [consts.get(q, 0) for q in range(tr.regs)],
+                               "the lane bits each register's shuffle flips")
+            lane_of = f"{src} ^ {table}[r]"
+        w.comment(f"the shuffles: register r of every lane reads register r of lane {lane_of}")
+        w.emit("#pragma unroll")
+        w.open(f"for (int r = 0; r < {regs}; ++r) {{")
+        w.emit(f"v[r] = __shfl_sync({FULL_MASK}, v[r], {lane_of});")
+        w.close()
+        w.count("shfl", tr.regs * words)
+        return
+    w.comment("the shuffles: each register reads its own lane")
+    for q in moved:
+        src = w.named(w.value(fit(tr.src_lane[q]), "source lane"), "from_lane",
+                      f"the lane register {q} reads in the shuffles")
+        w.emit(f"v[{q}] = __shfl_sync({FULL_MASK}, v[{q}], {src});")
+        w.count("shfl", words)
+
+
+def _constant_xor(src_lane: np.ndarray, lane: np.ndarray, moved: list[int]
+                  ) -> dict[int, int] | None:
+    """``{register: c}`` when every register reads ``lane ^ c`` (c a nonzero constant)
+    in every thread that reads, else None."""
+    out = {}
+    for q in moved:
+        known = src_lane[q] >= 0
+        c = np.unique(src_lane[q][known] ^ lane[known])
+        if len(c) != 1 or not c[0]:
+            return None
+        out[q] = int(c[0])
+    return out
+
+
+def _split(src_lane: np.ndarray, moved: list[int]
+           ) -> tuple[np.ndarray, dict[int, int]] | None:
+    """``(base, {register: c})`` with ``src_lane[q] = base ^ c[q]`` in every thread
+    where the register reads (``base``: -1 where no register reads), else None."""
+    ref = moved[0]
+    consts = {ref: 0}
+    for q in moved[1:]:
+        both = (src_lane[q] >= 0) & (src_lane[ref] >= 0)
+        c = np.unique(src_lane[q][both] ^ src_lane[ref][both])
+        if len(c) > 1:
+            return None
+        consts[q] = int(c[0]) if len(c) else 0
+    base = np.full(src_lane.shape[1], ANY, dtype=np.int64)
+    for q in moved:
+        known = (src_lane[q] >= 0) & (base == ANY)
+        base[known] = src_lane[q][known] ^ consts[q]
+    for q in moved:
+        known = src_lane[q] >= 0
+        if ((base[known] ^ consts[q]) != src_lane[q][known]).any():
+            return None
+    return base, consts
+
+
+def _ship(w: Writer, tr: LaneTranspose, ctype: str, regs: str) -> None:
+    """The ``ship`` form (:class:`~.transpose.Ship`): every pair of registers sends one
+    value across the lane bit and rebuilds both from it."""
+    t = tr.ship
+    assert t is not None
+    bit = 1 << t.reg
+    cond = w.condition(fit_condition(np.arange(tr.threads) % WARP >> t.lane & 1))
+    w.comment(f"ship: register bit {t.reg} against lane bit {t.lane} -- every pair of "
+              f"registers sends one value to lane ^ {1 << t.lane} and keeps the other")
+    w.open("{")
+    w.emit(f"const bool high = {cond};")
+    if not t.plain:
+        for name, (clear, set_) in (("ship_sel", t.send), ("low_sel", t.low),
+                                    ("high_sel", t.high)):
+            w.emit(f"const uint32_t {name} = high ? {hex(set_)}u : {hex(clear)}u;")
+    w.emit("#pragma unroll")
+    w.open(f"for (int r = 0; r < {regs}; ++r) {{")
+    w.emit(f"if (r & {bit}) continue;")
+    w.emit(f"const {ctype} a = v[r], b = v[r | {bit}];")
+    sent = "high ? a : b" if t.plain else "__byte_perm(a, b, ship_sel)"
+    w.emit(f"const {ctype} got = __shfl_xor_sync({FULL_MASK}, {sent}, {1 << t.lane});")
+    if t.plain:
+        w.emit("v[r] = high ? got : a;")
+        w.emit(f"v[r | {bit}] = high ? b : got;")
+    else:
+        w.emit("v[r] = __byte_perm(a, got, low_sel);")
+        w.emit(f"v[r | {bit}] = __byte_perm(b, got, high_sel);")
+    w.close()
+    w.close()
+    pairs = tr.regs // 2
+    w.count("shfl", pairs * (2 if tr.reg_bytes == 8 else 1))
+    w.count("select" if t.plain else "prmt", 3 * pairs)
+
+
+__all__ = ["PACKING", "emit_transpose"]
