@@ -256,6 +256,11 @@ REASONS = {
                  "one shuffle per packed register and no select, but that register's values "
                  "sit in two lanes, so no code meets the claim (a planner claim to recheck); "
                  "the code moves it by the element planner's shuffle schedule",
+    "gather": "the plan's lane exchange on bits gathers each destination register from its "
+              "2**m candidate source registers (2**m indexed shuffles and 2**m - 1 selects, "
+              "as Triton's PTX does where the destination needs fewer registers than the "
+              "source holds); code is not written from that form yet: it moves by the "
+              "element planner's shuffle schedule",
     "b8-claim": "the bit staging's closed form for the 8-bit matrix forms (ldmatrix "
                 ".m16n16 / stmatrix .m16n8) claims fewer wavefronts than the code executes "
                 "with any pairing of its registers into matrices (the element model costs "
@@ -265,6 +270,14 @@ REASONS = {
                "a prmt (the harness's instruction, not the function's)",
     "fewer": "the code issues fewer than the plan claims",
 }
+
+
+def _gathers(p: tl.ConversionPlan) -> bool:
+    from tilelayout.planning.mechanisms.shuffle.warp_transpose import counts  # noqa: PLC0415
+
+    bp = p._bits
+    return bp is not None and bp.shuffle is not None and \
+        counts(bp.shuffle, p._program.bits).form == "gather"
 
 
 def _b8_matrix_on_bits(p: tl.ConversionPlan) -> bool:
@@ -291,7 +304,7 @@ def explain(p: tl.ConversionPlan, proof: Proof) -> dict[str, str]:
         elif key == "wavefronts" and _b8_matrix_on_bits(p):
             out[key] = "b8-claim"
         elif fallback and key in ("shfl", "selp+prmt"):
-            out[key] = "one-sided"
+            out[key] = "gather" if _gathers(p) else "one-sided"
         elif key == "selp+prmt" and (prog.staging is not None and got <= written or
                                      prog.transpose is not None and
                                      got <= want + own.get(PACKING, 0)):

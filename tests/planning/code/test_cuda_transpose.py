@@ -49,9 +49,6 @@ SAMPLE = [
      "2@warpid,2@laneid,8@laneid,1@laneid,16@laneid,1@warpid)] + R[2:4@warpid]",
      "S[(2,2,2,2,2,2,2):(8@laneid,2@warpid,1@laneid,4@warpid,2@laneid,4@laneid,1@warpid)]"
      " + R[2:16@laneid]", 128, "float16", "sm_90a"),
-    ("swap, idx, 32-bit, 4 warps", "S[(2,2,2,2,2,2,2,2):(2,1@warpid,1@laneid,2@laneid,2@warpid,"
-     "4@laneid,1,8@laneid)] + R[2:16@laneid]", "S[(2,2,2,2,2,2,2,2):(4@laneid,1@warpid,"
-     "2@laneid,8@laneid,2@warpid,16@laneid,1,1@laneid)]", 256, "float32", "sm_100a"),
     ("swap, idx, 32-bit, a register bit of copies to a lane, 8 warps",
      "S[(2,2,2,2,2,2,2,2):(2@warpid,1@warpid,16@laneid,1@laneid,4@laneid,4@warpid,2@laneid,"
      "8@laneid)]", "S[(2,2,2,2,2,2,2,2):(2@warpid,1@warpid,4@laneid,1,2@laneid,4@warpid,"
@@ -120,3 +117,35 @@ def test_the_code_is_the_transpositions_stages():
     assert words == ["v[0]"]
     ship = "\n".join(tl.plan_conversion(*SAMPLE[0][1:3], (64,), "float32").code().splitlines())
     assert "__shfl_xor_sync(0xffffffffu, high ? a : b, 4)" in ship
+
+
+#: lane exchanges whose destination needs fewer registers than the source holds: the
+#: plan claims the gather form (warp_transpose.counts), as Triton's PTX has it
+GATHER = [
+    # seed 27's pair 611 of the differential harness: the source's warps hold copies
+    ("S[(4,2,2,8,2,4,4):(16,2@warpid,4,4@laneid,8,1@laneid,1)] + R[2:1@warpid]",
+     "S[(4,2,2,8,2,2,4,2):(8,2@warpid,2,4@laneid,4,1@warpid,1@laneid,1)]", (128, 32),
+     (64, 32)),
+    # a lane bit of copies in the source
+    ("S[(2,2,2,2,2,2,2,2):(2,1@warpid,1@laneid,2@laneid,2@warpid,4@laneid,1,8@laneid)]"
+     " + R[2:16@laneid]", "S[(2,2,2,2,2,2,2,2):(4@laneid,1@warpid,2@laneid,8@laneid,2@warpid,"
+     "16@laneid,1,1@laneid)]", (256,), (4, 2)),
+]
+
+
+@pytest.mark.parametrize("src,dst,shape,claim", GATHER)
+def test_a_gather_exchange_moves_every_element_and_names_its_difference(src, dst, shape,
+                                                                         claim):
+    """The code of a gather claim takes the element planner's schedule (the form is not
+    written from its transpositions yet): right on every element, and its one difference
+    from the claim is the selects, named ``gather``."""
+    from .emitted import explain
+
+    need_nvcc()
+    p = tl.plan_conversion(src, dst, shape, "float32", target="sm_100a")
+    assert (p.costs["shuffle_instructions"], p.costs["shuffle_selects"]) == claim
+    assert p._program.transpose is None
+    proof = prove(p, "sm_100a")
+    assert proof.wrong == 0 and proof.checked == 2 * int(np.prod(shape))
+    assert proof.measured["shfl"] >= claim[0]
+    assert set(explain(p, proof).values()) <= {"gather"}
