@@ -259,8 +259,8 @@ REASONS = {
     "gather": "the plan's lane exchange on bits gathers each destination register from its "
               "2**m candidate source registers (2**m indexed shuffles and 2**m - 1 selects, "
               "as Triton's PTX does where the destination needs fewer registers than the "
-              "source holds); code is not written from that form yet: it moves by the "
-              "element planner's shuffle schedule",
+              "source holds), but a needed value is in none of them: the code moves it by "
+              "the element planner's shuffle schedule (a planner claim to recheck)",
     "b8-claim": "the bit staging's closed form for the 8-bit matrix forms (ldmatrix "
                 ".m16n16 / stmatrix .m16n8) claims fewer wavefronts than the code executes "
                 "with any pairing of its registers into matrices (the element model costs "

@@ -48,6 +48,8 @@ def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | N
     w.emit(f"{ctype} v[{regs}] = {{{', '.join(items)}}};")
     if tr.form == "ship":
         _ship(w, tr, ctype, regs)
+    elif tr.form == "gather":
+        _gather(w, tr, ctype)
     else:
         for k, s in enumerate(tr.pre):
             _select(w, s, ctype, regs, tr.regs, f"transposition {k + 1} before the shuffles")
@@ -143,6 +145,40 @@ def _select(w: Writer, s: Select, ctype: str, regs: str, n: int, when: str) -> N
         w.count("prmt", n)
     w.close()
     w.close()
+
+
+def _gather(w: Writer, tr: LaneTranspose, ctype: str) -> None:
+    """The ``gather`` form: every register the destination reads takes its value from one
+    of its candidate source registers -- each candidate shuffled from the lane that holds
+    the value there (all shuffles first, every lane taking part), then selects keep the
+    one this lane needs."""
+    assert tr.cand is not None and tr.cand_lane is not None and tr.choose is not None
+    words = 2 if tr.reg_bytes == 8 else 1
+    w.comment("the gather: each register reads each register it may come from (its "
+              "transposed register bits flipped) from the lane holding the value there; "
+              "a select keeps the one this lane needs")
+    picks = []
+    for q in range(tr.regs):
+        used = [c for c in range(tr.cand.shape[1]) if tr.cand[q, c] >= 0]
+        if not used:
+            continue
+        names = []
+        for c in used:
+            src = w.named(w.value(fit(tr.cand_lane[q, c]), "source lane"), "from_lane",
+                          "a lane the gather reads")
+            name = w.fresh(f"in{q}_from{int(tr.cand[q, c])}")
+            w.emit(f"const {ctype} {name} = __shfl_sync({FULL_MASK}, v[{int(tr.cand[q, c])}], "
+                   f"{src});")
+            w.count("shfl", words)
+            names.append(name)
+        expr = names[0]
+        for c, name in zip(used[1:], names[1:], strict=True):
+            keep = np.where(tr.choose[q] == ANY, ANY, (tr.choose[q] == c).astype(np.int64))
+            expr = f"{w.condition(fit_condition(keep))} ? {name} : {expr}"
+            w.count("select")
+        picks.append((q, expr))
+    for q, expr in picks:
+        w.emit(f"v[{q}] = {expr};")
 
 
 def _shuffles(w: Writer, tr: LaneTranspose, regs: str) -> None:

@@ -29,7 +29,6 @@ from ...core.errors import LayoutError
 from ...core.frozen import freeze_fields
 from ..lane_exchange import payload_shuffles
 from ..mechanisms.shuffle.byte_permute import plan_byte_permute
-from ..mechanisms.shuffle.warp_transpose import counts
 from ..model.placement import WARP, Placement, place
 from ..model.routing import Route
 from . import exchange as exchange_mod
@@ -113,11 +112,8 @@ def program_of(plan) -> ConversionProgram:
     ex = st = tr = None
     tma = tma_program(plan) if plan.tma is not None else None
     bit_program = getattr(plan, "_bits", None)
-    # the gather form (warp_transpose.counts) is not written from its transpositions yet:
-    # it takes the element planner's shuffle schedule below
     if bit_program is not None and bit_program.shuffle is not None and \
-            plan.mechanism == "warp-shuffle" and bit_program.staging is None and \
-            counts(bit_program.shuffle, bits).form != "gather":
+            plan.mechanism == "warp-shuffle" and bit_program.staging is None:
         tr = lane_transpose(bit_program.shuffle, bit_program.src, bit_program.dst, bits,
                             src_units, dst_units)
     if tr is not None:
@@ -154,10 +150,10 @@ def program_of(plan) -> ConversionProgram:
 def scheduled(route: Route) -> Route:
     """A lane exchange found on bits whose transpositions no code meets (a one-sided
     transposition on a packed register bit: :func:`~.transpose.lane_transpose` returns
-    None) or whose form is not written yet (``gather``), with the shuffle rounds the
-    element planner finds for the same exchange: payload shuffles
-    (:func:`~tilelayout.planning.lane_exchange.payload_shuffles`) or, for sub-word values,
-    whole-register shuffles plus byte permutes, whichever costs fewer units."""
+    None), with the shuffle rounds the element planner finds for the same exchange:
+    payload shuffles (:func:`~tilelayout.planning.lane_exchange.payload_shuffles`) or, for
+    sub-word values, whole-register shuffles plus byte permutes, whichever costs fewer
+    units."""
     bits = route.bits
     epw, wpe = max(1, 32 // bits), max(1, bits // 32)
     units, sched, _counts, fill = payload_shuffles(route, epw, wpe)

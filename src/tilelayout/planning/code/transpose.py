@@ -38,60 +38,29 @@ import numpy as np
 
 from ...core.frozen import freeze_fields
 from ..mechanisms.shuffle.warp_transpose import (
-    BOT,
-    TOP,
     Decomposition,
     Transposition,
+    counts,
     shippable,
 )
 from ..model.bits import ThreadBits
+from .transpose_steps import (
+    OPERANDS,
+    Select,
+    Ship,
+    byte_pair_selector,
+    byte_perm,
+    partner,
+    select_stage,
+    ship_selectors,
+    shuffled,
+)
 
 WARP = 32
 #: a byte that holds zero (an 8-bit value zero-extended to a 16-bit half)
 ZERO = -2
 #: a byte no destination reads
 ANY = -1
-#: the prmt selector bits that swap the two operands of every byte
-OPERANDS = 0x4444
-
-
-@dataclass(frozen=True, eq=False)
-class Select:
-    """One select stage of a transposition: in every pair of registers ``(r, r | 1 <<
-    reg)``, the threads where ``trade`` is 0 keep their order and the others trade
-    (selects, ``top`` / ``bot`` = :data:`TOP` / :data:`BOT`), or both registers are
-    rebuilt by byte permutes with the selectors ``(top, bot)`` and, where ``trade`` is
-    1, ``(alt_top, alt_bot)``. ``trade``: one value per thread (Triton's: one lane bit)."""
-
-    reg: int
-    top: int
-    bot: int
-    alt_top: int
-    alt_bot: int
-    trade: np.ndarray
-
-    def __post_init__(self) -> None:
-        freeze_fields(self)
-
-    @property
-    def plain(self) -> bool:
-        return self.top == TOP and self.bot == BOT
-
-
-@dataclass(frozen=True)
-class Ship:
-    """The ``ship`` form of one transposition: every pair ``(r, r | 1 << reg)`` sends
-    one value to ``lane ^ 1 << lane`` and rebuilds both registers from it. ``plain``:
-    by selects (the high register leaves where the lane bit is clear, the low one
-    where it is set); else by byte permutes: ``send`` builds the sent value, ``low`` /
-    ``high`` rebuild the pair from it, each selector pair (lane bit clear, set)."""
-
-    reg: int
-    lane: int
-    plain: bool
-    send: tuple[int, int] = (TOP, TOP)
-    low: tuple[int, int] = (TOP, TOP)
-    high: tuple[int, int] = (TOP, TOP)
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +81,13 @@ class LaneTranspose:
     post: tuple[Select, ...]
     ship: Ship | None
     scatter: np.ndarray
+    #: the ``gather`` form: ``cand[q, c]`` the source register candidate ``c`` of packed
+    #: register ``q`` is shuffled from (-1: none), ``cand_lane[q, c, t]`` the lane thread
+    #: ``t`` reads it from (:data:`ANY`: any), ``choose[q, t]`` the candidate thread ``t``
+    #: keeps (:data:`ANY`: none)
+    cand: np.ndarray | None = None
+    cand_lane: np.ndarray | None = None
+    choose: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         freeze_fields(self)
@@ -155,7 +131,7 @@ def lane_transpose(dec: Decomposition, src: ThreadBits, dst: ThreadBits, bits: i
     unit = min(bits, 32)
     nb = 8 if bits > 32 else 4
     # Triton holds an 8-bit pair in 16-bit halves; here it is two adjacent bytes
-    sel = _byte_pair_selector if bits == 8 and dec.pack == 1 else (lambda x: x)
+    sel = byte_pair_selector if bits == 8 and dec.pack == 1 else (lambda x: x)
     gather = _gather(dec, src, bits, unit, nb)
     d_slots = dst_units.shape[1] // (2 if bits > 32 else 1)
     scatter = _scatter(dec, _compact(dst), bits, unit, nb, d_slots)
@@ -164,6 +140,8 @@ def lane_transpose(dec: Decomposition, src: ThreadBits, dst: ThreadBits, bits: i
     lane_inv = [0] * dec.lanes
     for j, k in enumerate(dec.lane_perm):
         lane_inv[k] = j
+    if counts(dec, bits).form == "gather":
+        return _gather_form(dec, bits, gather, scatter, src_units, dst_units)
     if len(dec.mixed) == 1 and not dec.lanes_permuted and shippable(dec.mixed[0]):
         return LaneTranspose(bits, dec.pack, "ship", gather, (), np.full((0, threads), -1),
                              (), _ship_of(dec.mixed[0], dec.pack, sel), scatter)
@@ -194,6 +172,48 @@ def lane_transpose(dec: Decomposition, src: ThreadBits, dst: ThreadBits, bits: i
                          scatter)
 
 
+def _gather_form(dec: Decomposition, bits: int, gather: np.ndarray, scatter: np.ndarray,
+                 src_units: np.ndarray, dst_units: np.ndarray) -> LaneTranspose | None:
+    """The ``gather`` form (:func:`~.warp_transpose.counts`): every packed register the
+    destination reads takes its value from one of its ``2**m`` candidate source registers
+    (itself with any of the transpositions' register bits flipped), each shuffled from
+    the lane that holds the value there; None when a needed value is in none of them."""
+    threads = src_units.shape[0]
+    empty = np.full((0, threads), -1)
+    plain = LaneTranspose(bits, dec.pack, "swap", gather, (), empty, (), None, scatter)
+    packed = _bytes(plain, src_units, gather)  # [t, q, bytes]
+    need = _needed(plain, dst_units)
+    regs, nb = packed.shape[1], packed.shape[2]
+    flips = [0]
+    for t in dec.mixed:
+        flips = flips + [f | 1 << (t.reg - dec.pack) for f in flips]
+    ways = len(flips)
+    cand = np.full((regs, ways), -1, dtype=np.int64)
+    cand_lane = np.full((regs, ways, threads), ANY, dtype=np.int64)
+    choose = np.full((regs, threads), ANY, dtype=np.int64)
+    warps = threads // WARP
+    for q in range(regs):
+        want = need[:, q]  # [t, bytes]
+        cares = (want != ANY).any(axis=1)
+        if not cares.any():
+            continue
+        open_ = cares.copy()
+        for c, f in enumerate(flips):
+            held = packed[:, q ^ f].reshape(warps, WARP, nb)  # the warp's lanes' values
+            lanes_of = held[np.arange(threads) // WARP]  # [t, lane, bytes]
+            match = ((want[:, None, :] == ANY) | (lanes_of == want[:, None, :])).all(axis=2)
+            take = open_ & match.any(axis=1)
+            if take.any():
+                cand[q, c] = q ^ f
+                cand_lane[q, c] = np.where(take, match.argmax(axis=1), ANY)
+                choose[q] = np.where(take, c, choose[q])
+                open_ &= ~take
+        if open_.any():
+            return None
+    return LaneTranspose(bits, dec.pack, "gather", gather, (), empty, (), None, scatter,
+                         cand, cand_lane, choose)
+
+
 def _ship_of(t: Transposition, pack: int, sel) -> Ship:
     """Triton's ``ship`` selectors for ``t`` (its ``transferWithinWarpShipImpl``)."""
     if t.plain_pre and t.plain_post:
@@ -201,20 +221,6 @@ def _ship_of(t: Transposition, pack: int, sel) -> Ship:
     diag_lo, diag_hi = ship_selectors(t.top_post)
     return Ship(t.reg - pack, t.lane, False, (sel(t.bot_pre), sel(t.top_pre)),
                 (sel(t.top_post), sel(diag_hi)), (sel(diag_lo), sel(t.bot_post ^ OPERANDS)))
-
-
-def _byte_pair_selector(selector: int) -> int:
-    """A ``prmt`` selector on 16-bit halves that each hold one 8-bit value (Triton's
-    packing of an 8-bit pair) as the selector on the two low bytes that hold them.
-
-    >>> hex(_byte_pair_selector(0x5410))
-    '0x3240'
-    """
-    out = 0x3200  # the two high bytes hold nothing
-    for p in range(2):
-        nibble = selector >> (8 * p) & 0xF
-        out |= ((nibble & 4) | (nibble & 3) >> 1) << (4 * p)
-    return out
 
 
 def _gather(dec: Decomposition, src: ThreadBits, bits: int, unit: int, nb: int) -> np.ndarray:
@@ -252,7 +258,7 @@ def _triton_lanes(dec: Decomposition, lane_inv: list[int], lane: np.ndarray, reg
 
 def _selected(vals: np.ndarray, stages: list[Select]) -> np.ndarray:
     for s in stages:
-        vals = _select(vals, s)
+        vals = select_stage(vals, s)
     return vals
 
 
@@ -275,7 +281,7 @@ def _solve(packed: np.ndarray, s: Select | None, need: np.ndarray
     None when no choice delivers everything."""
     threads, regs = packed.shape[:2]
     variants = [packed] if s is None else \
-        [_select(packed, replace(s, trade=np.full(threads, v))) for v in (0, 1)]
+        [select_stage(packed, replace(s, trade=np.full(threads, v))) for v in (0, 1)]
     trade = np.full(threads, ANY, dtype=np.int64)
     lanes = np.zeros((regs, threads), dtype=np.int64)
     for q in range(regs):
@@ -334,36 +340,6 @@ def _bytes(tr: LaneTranspose, units: np.ndarray, table: np.ndarray) -> np.ndarra
     return np.where(table.reshape((1,) + table.shape) == ZERO, ZERO, got)
 
 
-def _select(vals: np.ndarray, s: Select) -> np.ndarray:
-    """One select stage on the byte labels ``vals[t, q, b]`` (a thread whose ``trade``
-    is any keeps its order)."""
-    out = vals.copy()
-    half = 1 << s.reg
-    low = [q for q in range(vals.shape[1]) if not q & half]
-    high = [q | half for q in low]
-    keep = (s.trade != 1)[:, None, None]
-    a, b = vals[:, low], vals[:, high]
-    if s.plain:
-        out[:, low] = np.where(keep, a, b)
-        out[:, high] = np.where(keep, b, a)
-        return out
-    out[:, low] = np.where(keep, byte_perm(a, b, s.top), byte_perm(a, b, s.alt_top))
-    out[:, high] = np.where(keep, byte_perm(a, b, s.bot), byte_perm(a, b, s.alt_bot))
-    return out
-
-
-def byte_perm(a: np.ndarray, b: np.ndarray, selector: int) -> np.ndarray:
-    """``__byte_perm(a, b, selector)`` (PTX ``prmt.b32``) on byte labels: byte ``k`` of
-    the result is byte ``selector >> 4k & 7`` of ``b:a`` (``a`` the low four).
-
-    >>> byte_perm(np.array([0, 1, 2, 3]), np.array([4, 5, 6, 7]), 0x5410).tolist()
-    [0, 1, 4, 5]
-    """
-    both = np.concatenate([a, b], axis=-1)
-    pick = [(selector >> (4 * k)) & 7 for k in range(4)]
-    return both[..., pick]
-
-
 def _ship(vals: np.ndarray, tr: LaneTranspose, lane: np.ndarray) -> np.ndarray:
     """The ``ship`` form on byte labels (:func:`run`)."""
     t = tr.ship
@@ -373,10 +349,10 @@ def _ship(vals: np.ndarray, tr: LaneTranspose, lane: np.ndarray) -> np.ndarray:
     high = [q | half for q in low]
     up = ((lane >> t.lane) & 1 == 1)[:, None, None]
     a, b = vals[:, low], vals[:, high]
-    partner = _partner(lane, 1 << t.lane)
+    other = partner(lane, 1 << t.lane)
     out = vals.copy()
     if t.plain:
-        got = np.where(up, a, b)[partner]
+        got = np.where(up, a, b)[other]
         out[:, low] = np.where(up, got, a)
         out[:, high] = np.where(up, b, got)
         return out
@@ -384,30 +360,10 @@ def _ship(vals: np.ndarray, tr: LaneTranspose, lane: np.ndarray) -> np.ndarray:
     def pick(x, y, pair):
         return np.where(up, byte_perm(x, y, pair[1]), byte_perm(x, y, pair[0]))
 
-    got = pick(a, b, t.send)[partner]
+    got = pick(a, b, t.send)[other]
     out[:, low] = pick(a, got, t.low)
     out[:, high] = pick(b, got, t.high)
     return out
-
-
-def ship_selectors(top_post: int) -> tuple[int, int]:
-    """The selectors that rebuild, from the shipped value, the high register where the
-    lane bit is clear and the low one where it is set (Triton's ``shipDiagSels``).
-
-    >>> [hex(x) for x in ship_selectors(0x3120)]
-    ['0x7564', '0x7564']
-    """
-    if top_post == 0x3120:
-        return 0x7564, 0x7564
-    high = (top_post & OPERANDS) >> 2
-    lo = top_post ^ (high << 1 if top_post & 0x1000 else high)
-    return lo, lo ^ OPERANDS
-
-
-def _partner(lane: np.ndarray, mask: int) -> np.ndarray:
-    """The thread ``lane ^ mask`` of the same warp, per thread."""
-    t = np.arange(len(lane))
-    return t - lane + (lane ^ mask)
 
 
 def _through(tr: LaneTranspose, vals: np.ndarray) -> np.ndarray:
@@ -415,18 +371,26 @@ def _through(tr: LaneTranspose, vals: np.ndarray) -> np.ndarray:
     lane = np.arange(vals.shape[0]) % WARP
     if tr.form == "ship":
         return _ship(vals, tr, lane)
-    vals = _shuffle(_selected(vals, list(tr.pre)), tr.src_lane)
+    if tr.form == "gather":
+        return _gathered(vals, tr)
+    vals = shuffled(_selected(vals, list(tr.pre)), tr.src_lane)
     return _selected(vals, list(tr.post))
 
 
-def _shuffle(vals: np.ndarray, src_lane: np.ndarray) -> np.ndarray:
+def _gathered(vals: np.ndarray, tr: LaneTranspose) -> np.ndarray:
+    """The ``gather`` form on byte labels (:func:`run`): every candidate shuffled, then
+    each thread keeps its chosen one."""
+    assert tr.cand is not None and tr.cand_lane is not None and tr.choose is not None
     out = vals.copy()
     t = np.arange(vals.shape[0])
+    base = t // WARP * WARP
     for q in range(vals.shape[1]):
-        reads = src_lane[q] >= 0
-        if reads.any():
-            src = np.where(reads, t // WARP * WARP + src_lane[q], t)
-            out[:, q] = vals[src, q]
+        for c in range(tr.cand.shape[1]):
+            if tr.cand[q, c] < 0:
+                continue
+            src = base + np.maximum(tr.cand_lane[q, c], 0)
+            got = vals[src, tr.cand[q, c]]
+            out[:, q] = np.where((tr.choose[q] == c)[:, None], got, out[:, q])
     return out
 
 
