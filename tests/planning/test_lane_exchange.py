@@ -82,3 +82,18 @@ def test_registers_moved_inside_a_thread_are_a_stage_of_their_own():
     out = lane_exchange(route_between(ps, pd, 32), "float32", 3, ON)
     assert out.costs["registers_moved"] == 3
     assert [s.what for s in out.stages] == ["registers", "shuffle"]
+
+
+def test_a_staged_lane_exchange_whose_source_warps_hold_copies_synchronizes_the_cta():
+    """AMD's WMMA dot operand to its accumulator in fp16 (a preset pair of bench_emit):
+    the source's two warps hold the same elements, so one copy stores each element --
+    maybe another warp's than the one that loads it -- and a __syncwarp would race (the
+    emitted code's *race*); the plan says bar.sync and costs it."""
+    p = tl.plan_conversion("S[(2,16,2,2,8):(2@warpid,1@laneid,8,16@laneid,1)] + R[2:1@warpid]",
+                           "S[(2,2,8,2,16):(2@warpid,16@laneid,1,1@warpid,1@laneid)]",
+                           (32, 32), "float16", target="sm_80")
+    assert p.kind == "warp-shuffle" and p.mechanism == "shared-memory"
+    assert p.costs["barrier_instruction"] == "bar.sync" and "bar.sync" in p.reason
+    q = tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32),
+                           "float32")
+    assert q.costs["barrier_instruction"] == "bar.warp.sync"  # no copies: one warp's sync

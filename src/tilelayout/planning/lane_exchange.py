@@ -43,6 +43,7 @@ from .cost_model import (
 from .mechanisms.shuffle.byte_permute import plan_byte_permute
 from .mechanisms.shuffle.shuffle import degree, schedule
 from .mechanisms.staging.bounds import vector_bound
+from .mechanisms.staging.staging import Staging
 from .model.placement import WARP, Placement
 from .model.routing import Route
 from .outcome import Outcome, store_rows, through_smem, try_staging
@@ -78,7 +79,8 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     staging, why_not = (None, "")
 
     def smem() -> float:
-        return bound if staging is None else staging_units(staging, True, route.warps)
+        return bound if staging is None else staging_units(staging, _warp_local(route, staging),
+                                                           route.warps)
 
     if rounds > bound:
         staging, why_not = try_staging(route, dtype, on)
@@ -135,11 +137,30 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
              else f"{costs['shuffle_instructions']} shfl.sync and "
                   f"{costs['shuffle_selects']} register selects ({units:g} units)")
     bars = 2 * staging.passes - 1
+    local = _warp_local(route, staging)
     reason = (f"lanes of one warp exchange data, but {shown} cost more than staging through "
-              f"shared memory ({staging.store.per_warp} stores, {bars} __syncwarp, "
+              f"shared memory ({staging.store.per_warp} stores, {bars} "
+              f"{'__syncwarp' if local else 'bar.sync (warps hold copies of the source)'}, "
               f"{staging.load.per_warp} loads: {smem_units:g} units)")
-    out = through_smem(route, staging, reason, warp_local=True)
+    out = through_smem(route, staging, reason, warp_local=local)
     return replace(out, costs={**costs, **out.costs})
+
+
+def _copies_across_warps(p: Placement) -> bool:
+    """Whether some element is held by more than one warp."""
+    held = unique_rows(np.stack([p.element, p.warp], axis=1).astype(np.int64))
+    return len(held) > len(np.unique(p.element))
+
+
+def _warp_local(route: Route, staging: Staging) -> bool:
+    """Whether a staging of a lane exchange synchronizes one warp only: each warp reads
+    what it stored -- not where the source's warps hold copies (one copy stores each
+    element, maybe another warp's than the one that loads it), nor where the
+    destination's do and the buffer is reused in passes (a copy's next pass could
+    overwrite what another copy still reads)."""
+    if _copies_across_warps(route.src):
+        return False
+    return staging.passes <= 1 or not _copies_across_warps(route.dst)
 
 
 def _number(x: float) -> float | int:
