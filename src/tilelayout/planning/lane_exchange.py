@@ -78,8 +78,20 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     bound = vector_bound(ps, store_rows(ps), pd, rows, route.gwarp, route.warps, bits)
     staging, why_not = (None, "")
 
+    copies: dict[str, bool] = {}  # whether a side's warps hold copies, found once
+
+    def local(st: Staging) -> bool:
+        """Whether the staging synchronizes one warp only: not where the source's warps
+        hold copies (one copy stores each element, maybe another warp's than the one
+        that loads it), nor where the destination's do and the buffer is reused in passes
+        (a copy's next pass could overwrite what another copy still reads)."""
+        for side, p in (("src", route.src), ("dst", route.dst)):
+            if side not in copies and (side == "src" or st.passes > 1):
+                copies[side] = _copies_across_warps(p)
+        return not copies["src"] and (st.passes <= 1 or not copies["dst"])
+
     def smem() -> float:
-        return bound if staging is None else staging_units(staging, _warp_local(route, staging),
+        return bound if staging is None else staging_units(staging, local(staging),
                                                            route.warps)
 
     if rounds > bound:
@@ -137,12 +149,12 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
              else f"{costs['shuffle_instructions']} shfl.sync and "
                   f"{costs['shuffle_selects']} register selects ({units:g} units)")
     bars = 2 * staging.passes - 1
-    local = _warp_local(route, staging)
+    warp_local = local(staging)
     reason = (f"lanes of one warp exchange data, but {shown} cost more than staging through "
               f"shared memory ({staging.store.per_warp} stores, {bars} "
-              f"{'__syncwarp' if local else 'bar.sync (warps hold copies of the source)'}, "
+              f"{'__syncwarp' if warp_local else 'bar.sync (warps hold copies)'}, "
               f"{staging.load.per_warp} loads: {smem_units:g} units)")
-    out = through_smem(route, staging, reason, warp_local=local)
+    out = through_smem(route, staging, reason, warp_local=warp_local)
     return replace(out, costs={**costs, **out.costs})
 
 
@@ -150,17 +162,6 @@ def _copies_across_warps(p: Placement) -> bool:
     """Whether some element is held by more than one warp."""
     held = unique_rows(np.stack([p.element, p.warp], axis=1).astype(np.int64))
     return len(held) > len(np.unique(p.element))
-
-
-def _warp_local(route: Route, staging: Staging) -> bool:
-    """Whether a staging of a lane exchange synchronizes one warp only: each warp reads
-    what it stored -- not where the source's warps hold copies (one copy stores each
-    element, maybe another warp's than the one that loads it), nor where the
-    destination's do and the buffer is reused in passes (a copy's next pass could
-    overwrite what another copy still reads)."""
-    if _copies_across_warps(route.src):
-        return False
-    return staging.passes <= 1 or not _copies_across_warps(route.dst)
 
 
 def _number(x: float) -> float | int:

@@ -22,6 +22,7 @@ import tilelayout as tl
 from tilelayout.core.dtypes import dtype_bits
 from tilelayout.planning.code.cuda_transpose import PACKING
 from tilelayout.planning.code.program import ConversionProgram
+from tilelayout.planning.mechanisms.shuffle.warp_transpose import counts as shuffle_counts
 
 from ...ptx import toolchain
 from ...ptx.driver import Result, run_convert
@@ -273,11 +274,9 @@ REASONS = {
 
 
 def _gathers(p: tl.ConversionPlan) -> bool:
-    from tilelayout.planning.mechanisms.shuffle.warp_transpose import counts  # noqa: PLC0415
-
     bp = p._bits
     return bp is not None and bp.shuffle is not None and \
-        counts(bp.shuffle, p._program.bits).form == "gather"
+        shuffle_counts(bp.shuffle, p._program.bits).form == "gather"
 
 
 def _b8_matrix_on_bits(p: tl.ConversionPlan) -> bool:

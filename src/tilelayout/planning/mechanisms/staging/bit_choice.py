@@ -29,7 +29,7 @@ from .bit_staging import TRITON_PAIR, BitStaging
 
 
 def _m8n8_bytes(o: BitStaging) -> bool:
-    return o.elem_bytes == 1 and any(a.kind == "matrix" and not a.instruction.endswith(".b8")
+    return o.elem_bytes == 1 and any(a.tile in ("matrix", "matrix.trans")
                                      for a in (o.store, o.load))
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ....analysis.conflicts import linear_wavefronts
 from ...model.bits import ThreadBits
-from .generic import Swizzled, pair_options, permute_bits, plain, synthesize
+from .generic import Swizzled, fewest_conflicts, pair_options, permute_bits, plain, synthesize
 
 #: the widest single access of one lane in bytes (LDS.128 / STS.128, ldmatrix .x4)
 WIDEST = 16
@@ -105,6 +105,20 @@ class BitAccess:
     @property
     def ideal(self) -> int:
         return self.per_warp * self.warps * self.request_ideal
+
+    @property
+    def tile(self) -> str:
+        """The instruction tile it is (:mod:`.generic`'s names): ``shared`` (``st`` /
+        ``ld.shared``), ``matrix``, ``matrix.trans``, or ``b8`` (the 8-bit matrix forms).
+
+        >>> BitAccess("ldmatrix.x4.trans", "matrix", 16, 1, 4, 4, 1).tile
+        'matrix.trans'
+        """
+        if self.kind == "vector":
+            return "shared"
+        if self.instruction.endswith(".b8"):
+            return "b8"
+        return "matrix.trans" if self.instruction.endswith(".trans") else "matrix"
 
 
 @dataclass(frozen=True)
@@ -206,13 +220,7 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
     if b8 and elem_bytes == 1:
         options.append(_matrix_b8(slots, lanes, threads, store, passes, warps))
     found = [o for o in options if o is not None]
-    kind = {"shared": "st.shared" if store else "ld.shared", "matrix": "matrix.x",
-            "matrix.trans": ".trans"}.get(only or "")
-    exact = [o for o in found if kind and (o.instruction.startswith(kind) if only == "shared"
-                                            else kind in o.instruction)]
-    if only == "matrix":
-        exact = [o for o in exact if ".trans" not in o.instruction]
-    found = exact or found
+    found = [o for o in found if o.tile == only] or found
     return min(found, key=lambda a: (a.wavefronts, a.per_warp)) if found else None
 
 
@@ -445,12 +453,14 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
 
     ts, td = tri(s), tri(d)
     pairs = pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)
+    ldst = plain(ts, td, 8 * elem_bytes, n)
     # Triton's choice (generic.swizzle): the pair of fewest estimated conflicts, else its
     # plain ld / st synthesis -- named apart, as only the first is reproduced exactly
-    chosen = min(pairs, key=lambda o: o[0])[1] if pairs else plain(ts, td, 8 * elem_bytes, n)
-    buffers = [_from_triton(chosen, back, TRITON_PAIR if pairs else TRITON_PLAIN)]
+    picked = fewest_conflicts(pairs)
+    chosen = picked or ldst
+    buffers = [_from_triton(chosen, back, TRITON_PAIR if picked else TRITON_PLAIN)]
     buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in pairs]
-    buffers.append(_from_triton(plain(ts, td, 8 * elem_bytes, n), back, "triton ld/st"))
+    buffers.append(_from_triton(ldst, back, "triton ld/st"))
     buffers += _synthesized(s, d, elem_bytes, any(b8))
     buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
     # the compiler's choice first, with the instructions its lowering uses for it (the

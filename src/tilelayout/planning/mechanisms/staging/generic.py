@@ -401,13 +401,17 @@ def swizzle(src: Map, dst: Map, bits: int, dim: int, *, stmatrix: bool = False,
     one with the fewest estimated conflicts, then the most passes; the plain ``ld`` /
     ``st.shared`` synthesis when no pair fits."""
     options = pair_options(src, dst, bits, dim, stmatrix=stmatrix, ldmatrix=ldmatrix)
-    if not options:
-        return _plain(src, dst, bits, dim)
-    best = options[0]
-    for o in options[1:]:
-        if o[0] < best[0]:
-            best = o
-    return best[1]
+    return fewest_conflicts(options) or _plain(src, dst, bits, dim)
+
+
+def fewest_conflicts(options: Sequence[tuple[tuple[int, int], Swizzled]]) -> Swizzled | None:
+    """Triton's pick among :func:`pair_options`: the fewest estimated conflicts, then the
+    most passes, the first of equals; None when no pair fits.
+
+    >>> fewest_conflicts([]) is None
+    True
+    """
+    return min(options, key=lambda o: o[0])[1] if options else None
 
 
 def triton_order(shape: Sequence[int]) -> tuple[int, ...]:
@@ -439,5 +443,6 @@ def permute_bits(v: int, order: Sequence[int]) -> int:
 
 
 __all__ = ["InstructionTile", "MATRIX", "MATRIX_TRANS", "SHARED", "Swizzled", "complement",
-           "coordinates", "intersection", "orthogonal", "pair_options", "permute_bits", "plain",
-           "segment", "swizzle", "synthesize", "tiles", "triton_order"]
+           "coordinates", "fewest_conflicts", "intersection", "orthogonal", "pair_options",
+           "permute_bits", "plain", "segment", "swizzle", "synthesize", "tiles",
+           "triton_order"]
