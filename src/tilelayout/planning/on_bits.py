@@ -45,7 +45,7 @@ from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
 from .model.placement import place
 from .model.routing import Route, route_between
-from .outcome import store_rows
+from .outcome import in_thread_permutes, store_rows
 from .plan_stages import Stage, staging_costs, staging_stages
 from .problem.targeting import TargetChoice
 
@@ -110,12 +110,31 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
     nbytes = dtype_bytes(dtype)
     if level is None or nbytes > 16 or nbytes & (nbytes - 1):
         return None
+    def staging_options() -> list[BitStaging]:
+        return candidates(s, d, nbytes, stmatrix=on.allows("stmatrix"),
+                          ldmatrix=on.allows("ldmatrix"), order=triton_order(shape),
+                          b8=(on.allows("stmatrix.b8"), on.allows("ldmatrix.b8")))
+
     if level in ("none", "registers"):
-        return _in_threads(level, s, d, src, dst, shape, dtype)
-    stm, ldm = on.allows("stmatrix"), on.allows("ldmatrix")
-    b8 = (on.allows("stmatrix.b8"), on.allows("ldmatrix.b8"))
-    options = candidates(s, d, nbytes, stmatrix=stm, ldmatrix=ldm, order=triton_order(shape),
-                         b8=b8)
+        out = _in_threads(level, s, d, src, dst, shape, dtype)
+        work = _register_work(out.costs)
+        if not work or smem_budget == 0 or triton_shuffles(s, d):
+            return out
+        # the register a thread takes depends on its lane: where Triton stages and the
+        # staging takes fewer instructions than those selects and permutes, stage
+        options = staging_options()
+        if not options:
+            return out
+        chosen = best(options, reference=options[0], budget=smem_budget)
+        if chosen.instructions >= work:
+            return out
+        staged = _staged(chosen, s, d, src, dst, shape, dtype, on, "registers")
+        why = (f"each thread holds the elements it needs, but which register depends on "
+               f"its lane: {work} selects / permutes per warp cost more instructions than "
+               f"staging through shared memory")
+        return replace(staged, reason=why + staged.reason[staged.reason.index(";"):],
+                       reference=_triple(options[0]), reference_exact=trusted(options[0]))
+    options = staging_options()
     if level == "warp-shuffle":
         return _in_warps(s, d, src, dst, shape, dtype, on, options, smem_budget)
     if not options:
@@ -147,12 +166,23 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
                                                     "replicas"),), base, None, make_route,
                           1 << len(s.reg), True, BitProgram(s, d))
     moved = moved_registers(s, d)
+    # a renaming costs nothing; registers taken from lane-dependent slots (copies on the
+    # source side) or sub-word values that change word cost selects / permutes, counted
+    # on the elements' route as the code writes them
+    work = in_thread_permutes(make_route(), moved) if moved else {}
+    how = "" if not _register_work(work) else \
+        (f", with {work.get('shuffle_selects', 0)} selects and "
+         f"{work.get('byte_permutes', 0)} byte permutes per warp")
     return BitOutcome("registers", "registers", "every thread already holds the elements it "
-                      "needs; only register slots change",
+                      "needs; only register slots change" + how,
                       (Stage("registers", f"permute registers inside each thread ({moved} "
-                             f"values change slot)", {"moved": moved}),),
-                      {**base, "registers_moved": moved}, None, make_route, 1 << len(s.reg),
-                      True, BitProgram(s, d))
+                             f"values change slot{how})", {"moved": moved}),),
+                      {**base, "registers_moved": moved, **work}, None, make_route,
+                      1 << len(s.reg), not _register_work(work), BitProgram(s, d))
+
+
+def _register_work(costs: Mapping[str, Any]) -> int:
+    return int(costs.get("shuffle_selects", 0) or 0) + int(costs.get("byte_permutes", 0) or 0)
 
 
 def moved_registers(s: ThreadBits, d: ThreadBits) -> int:
@@ -352,7 +382,7 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
     # or warps hold copies and the buffer is reused in passes (a copy's next pass could
     # overwrite what another copy still reads): then the CTA synchronizes
     copies = 0 in s.warp or 0 in d.warp
-    warp_local = level == "warp-shuffle" and 0 not in s.warp and \
+    warp_local = level in ("warp-shuffle", "registers") and 0 not in s.warp and \
         not (copies and chosen.passes > 1)
     choice = smem_choice(chosen, s, d, src, dst, shape, dtype, on.name, on.why)
     staging = stand_in(choice, chosen)
@@ -360,6 +390,8 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
     costs = {"elements": 1 << s.bits,
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              **staging_costs(staging, False, warp_local)}
+    if chosen.permutes:  # 8-bit values repacked between registers and words
+        costs["byte_permutes"] = chosen.permutes
     why = ("lanes of one warp exchange data, and staging costs fewer instructions than "
            "shuffles (a store, a barrier, a load)" if level == "warp-shuffle" else
            "warps (or CTAs) exchange data: only shared memory connects them (a store, a "

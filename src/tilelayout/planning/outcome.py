@@ -74,23 +74,47 @@ def in_registers(route: Route, moved: int) -> Outcome:
                    {"registers_moved": moved, **in_thread_permutes(route, moved)})
 
 
+def lane_selects(dst_slot: np.ndarray, src_slot: np.ndarray, bits: int) -> dict[str, int]:
+    """The selects of whole-register moves inside threads (``dst_slot[i]`` takes
+    ``src_slot[i]``, one entry per destination value of every thread): a destination
+    register that different threads take from ``n`` different source registers costs a
+    chain of ``n - 1`` selects (per 32-bit word of a wider value); none where every
+    thread takes the same one (a renaming).
+
+    >>> lane_selects(np.array([0, 0, 1, 1]), np.array([0, 2, 1, 1]), 32)
+    {'shuffle_selects': 1}
+    >>> lane_selects(np.array([0, 1]), np.array([1, 0]), 64)
+    {}
+    """
+    d, s = np.asarray(dst_slot, dtype=np.int64), np.asarray(src_slot, dtype=np.int64)
+    if not len(d):
+        return {}
+    pairs = np.unique(d * (int(s.max()) + 1) + s)
+    per_dst = np.bincount(pairs // (int(s.max()) + 1))
+    n = int(np.maximum(per_dst - 1, 0).sum()) * max(1, bits // 32)
+    return {"shuffle_selects": n} if n else {}
+
+
 def in_thread_permutes(route: Route, moved: int) -> dict[str, int]:
-    """Packed sub-word values that change register or byte inside a thread: the byte
-    permutes (and selects) that does (none when the values are being converted from a
-    wider type: the conversion packs in any order).
+    """Values that change register (or byte) inside a thread: the byte permutes and
+    selects of packed sub-word values, the selects of whole registers taken from
+    lane-dependent slots (:func:`lane_selects`; none when the values are being
+    converted from a wider type: the conversion packs in any order).
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place
     >>> from tilelayout.planning.model.routing import route_between
     >>> ps, pd = place(tl.parse("S[(2,32):(1,1@laneid)]"), tl.parse("S[(2,32):(-1,1@laneid)] + 1"), None)
-    >>> in_thread_permutes(route_between(ps, pd, 32), 64)      # 32-bit values: no bytes move
+    >>> in_thread_permutes(route_between(ps, pd, 32), 64)      # 32-bit values: a renaming
     {}
     >>> sorted(in_thread_permutes(route_between(ps, pd, 16), 64))
     ['byte_permutes', 'shuffle_selects']
     """
-    if route.bits >= 32 or not moved:
+    if not moved:
         return {}
     ps, pd, rows, src = route.src, route.dst, route.dst_rows, route.source
+    if route.bits >= 32:
+        return lane_selects(pd.slot[rows], ps.slot[src], route.bits)
     bp = plan_byte_permute(route.gwarp[1][rows], ps.lane[src], ps.slot[src], pd.lane[rows],
                            pd.slot[rows], route.warps, route.bits)
     return {} if bp is None else {"byte_permutes": bp.permutes, "shuffle_selects": bp.selects}

@@ -423,10 +423,12 @@ def _key(p: ConversionPlan) -> tuple[float, float, float]:
         instructions = (c.get("shuffle_instructions", c.get("shuffle_rounds", 0))
                         + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
                         + c.get("shuffle_packs", 0))
+    elif p.mechanism == "registers":  # selects and permutes inside threads
+        instructions = c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
     else:
         warps = _warps(p)
         instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
-                        + c.get("barriers", 0))
+                        + c.get("barriers", 0) + c.get("byte_permutes", 0))
     return (c.get("wavefronts", 0), c.get("smem_bytes", 0), instructions)
 
 

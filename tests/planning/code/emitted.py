@@ -127,6 +127,8 @@ def claimed(p: tl.ConversionPlan) -> dict[str, int]:
             out["selp+prmt"] = sel + int(c.get("byte_permutes", 0))
         elif c.get("byte_permutes"):
             out["selp+prmt"] = int(c["byte_permutes"])
+    if p.mechanism == "shared-memory" and c.get("byte_permutes"):
+        out["selp+prmt"] = int(c["byte_permutes"])
     if c.get("barriers"):
         out[f"barrier:{c['barrier_instruction']}"] = int(c["barriers"])
     if c.get("conversions"):

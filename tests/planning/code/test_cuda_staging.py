@@ -52,10 +52,20 @@ def test_a_lane_exchange_synchronizes_its_warp_only():
 def test_packing_is_one_byte_permute_per_further_register():
     w = Writer("f")
     assert pack(w, [("a", 0), ("a", 1)], 16) == "a"
-    pack(w, [("a", 1), ("b", 0)], 16)
-    assert w.body[-1].endswith("__byte_perm(a, b, 0x5432);")   # a's half 1, b's half 0
     pack(w, [("a", 3), ("b", 0), None, ("a", 0)], 8)
     assert w.body[-1].endswith("__byte_perm(a, b, 0x243);")     # bytes a3, b0, -, a0
-    pack(w, [("a", 1), ("a", 0)], 16)
-    assert w.body[-1].endswith("__byte_perm(a, a, 0x1032);")    # inside one register
-    assert w.counts == {"prmt": 3}
+    pack(w, [("a", 1), ("a", 0), ("b", 2), ("b", 3)], 8)
+    assert w.body[-1].endswith("__byte_perm(a, b, 0x7601);")    # a1, a0, b2, b3: one
+    assert w.counts == {"prmt": 2}
+
+
+def test_16_bit_halves_are_packed_by_register_moves():
+    w = Writer("f")
+    pack(w, [("a", 1), ("b", 0)], 16)                               # a's half 1, b's half 0
+    assert w.body[-1].endswith("f_detail::halves<1, 0>(a, b);")
+    pack(w, [("a", 1), ("a", 0)], 16)                               # inside one register
+    assert w.body[-1].endswith("f_detail::halves<1, 0>(a, a);")
+    assert pack(w, [None, ("b", 1)], 16) == "b"                     # a free half: any
+    pack(w, [None, ("b", 0)], 16)
+    assert w.body[-1].endswith("f_detail::halves<0, 0>(b, b);")
+    assert w.counts == {} and w.helpers == {"halves"}

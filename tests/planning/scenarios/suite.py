@@ -307,11 +307,17 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
                     detail=", ".join(f"{v} {k}" for k, v in parts.items() if v or k == "shfl"))
     if p.mechanism == "collective":
         return Cost(bytes_received=int(c.get("bytes_received", 0)), detail=p.collective or "")
+    if p.mechanism == "registers":  # lane-dependent registers and sub-word bytes
+        parts = {"selects": c.get("shuffle_selects", 0), "prmt": c.get("byte_permutes", 0)}
+        return Cost(instructions=sum(int(v) for v in parts.values()),
+                    detail=", ".join(f"{v} {k}" for k, v in parts.items() if v) or "registers")
     if p.mechanism != "shared-memory":
         return Cost(detail=p.mechanism)
     staging = p._route.staging
-    n = staging.store.per_warp + staging.load.per_warp + int(c.get("barriers", 0))
-    parts = [f"{staging.store.per_warp} {c['store_instruction']}" if staging.store.per_warp
+    n = staging.store.per_warp + staging.load.per_warp + int(c.get("barriers", 0)) + \
+        int(c.get("byte_permutes", 0))
+    parts = [f"{c['byte_permutes']} prmt" if c.get("byte_permutes") else "",
+             f"{staging.store.per_warp} {c['store_instruction']}" if staging.store.per_warp
              else "", f"{staging.load.per_warp} {c['load_instruction']}"
              if staging.load.per_warp else "",
              f"{c['barriers']} barrier(s)" if c.get("barriers") else "",

@@ -6,9 +6,9 @@ barriers, and the passes.
 Shared-memory instructions are inline PTX on 32-bit shared addresses
 (``__cvta_generic_to_shared``), so the instruction is the plan's whatever the compiler
 knows about ``smem``. Registers a vector or matrix moves that are not one of the
-thread's words in order are repacked with ``__byte_perm`` (``prmt``), one per further
-source register -- what a person writes, and what the machine code does for any
-spelling of it (the plan counts such register packing as free).
+thread's words in order are repacked: 16-bit halves by ``mov.b32`` unpacks and packs
+(register moves, as Triton packs them), bytes by ``__byte_perm`` (``prmt``), one per
+further source register -- the permutes the plan counts (``byte_permutes``).
 
 >>> import tilelayout as tl
 >>> from .cuda_text import Writer
@@ -64,6 +64,7 @@ def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
     pw = per_word(s.bits)
     out: list[str | None] = []
     units = s.take.shape[1]
+    built: dict[tuple, str | None] = {}  # a word the destination holds twice is built once
     for j in range(-(-units // pw)):
         parts = []
         for p in range(pw):
@@ -81,7 +82,10 @@ def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
                 raise AssertionError("a destination unit loaded by different instructions "
                                      "in different threads")
             parts.append((loaded[int(regs[0])], int(s.take[names >= 0, u, 1][0])))
-        out.append(pack(w, parts, s.bits))
+        key = tuple(parts)
+        if key not in built:
+            built[key] = pack(w, parts, s.bits)
+        out.append(built[key])
     return out
 
 
@@ -108,8 +112,9 @@ def _emit_barrier(w: Writer, kind: str | None, text: str) -> None:
 def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | None:
     """A 32-bit register of ``per_word(bits)`` units, unit ``p`` being position
     ``parts[p][1]`` of register ``parts[p][0]`` (None: any): the register itself when it
-    is one in order, else byte permutes (``__byte_perm``): one per further source
-    register, as a person writes it (a register's values moved inside it: one)."""
+    is one in order, two 16-bit halves by ``mov.b32`` (the ``halves`` helper), else byte
+    permutes (``__byte_perm``): one per further source register, as a person writes it
+    (a register's values moved inside it: one)."""
     real = [x for x in parts if x is not None]
     if not real:
         return None
@@ -118,6 +123,14 @@ def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | Non
     srcs = list(dict.fromkeys(x[0] for x in real))
     if len(srcs) == 1 and all(x is None or x[1] == p for p, x in enumerate(parts)):
         return real[0][0]
+    halves = _as_halves(parts, bits)
+    if halves is not None:  # two 16-bit halves: register moves (mov.b32), not permutes
+        lo, hi = (x or next(y for y in halves if y) for x in halves)
+        w.helpers.add("halves")
+        out = w.fresh("packed")
+        w.emit(f"const uint32_t {out} = {w.name}_detail::halves<{lo[1]}, {hi[1]}>({lo[0]}, "
+               f"{hi[0]});")
+        return out
     nb = bits // 8
     acc, have = srcs[0], {srcs[0]: 0}  # register -> its word in {b, a} (0: a, 1: b)
     rounds = srcs[1:] or [srcs[0]]
@@ -139,6 +152,26 @@ def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | Non
         acc = out
         have[other] = 1
     return out
+
+
+def _as_halves(parts: list[tuple[str, int] | None], bits: int
+               ) -> list[tuple[str, int] | None] | None:
+    """``parts`` as two 16-bit halves ``(register, half)`` (None: any): 16-bit units, or
+    8-bit ones two by two from one aligned half of a register; else None."""
+    if bits == 16:
+        return [None if x is None else (x[0], x[1]) for x in parts]
+    if bits != 8:
+        return None
+    out: list[tuple[str, int] | None] = []
+    for a, b in (parts[0:2], parts[2:4]):
+        if a is None and b is None:
+            out.append(None)
+        elif a is not None and b is not None and a[0] == b[0] and a[1] % 2 == 0 and \
+                b[1] == a[1] + 1:
+            out.append((a[0], a[1] // 2))
+        else:
+            return None
+    return out if any(out) else None
 
 
 def _register(w: Writer, units: tuple[int, ...], own: list[str], bits: int) -> str:

@@ -44,7 +44,7 @@ def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | N
               f"{1 << tr.pack} values of {tr.bits} bits" if tr.pack else "one value")
     w.comment(f"pack: {tr.regs} registers in the order the transpositions pair them "
               f"({values} each)")
-    items = [_gathered(w, tr.gather[q], own, wide) for q in range(tr.regs)]
+    items = [_gathered(w, tr.gather[q], own, wide, tr.bits == 16) for q in range(tr.regs)]
     w.emit(f"{ctype} v[{regs}] = {{{', '.join(items)}}};")
     if tr.form == "ship":
         _ship(w, tr, ctype, regs)
@@ -56,26 +56,54 @@ def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | N
         _shuffles(w, tr, regs)
         for k, s in enumerate(tr.post):
             _select(w, s, ctype, regs, tr.regs, f"transposition {k + 1} after the shuffles")
-    return [_scattered(w, tr.scatter[k], wide) for k in range(tr.scatter.shape[0])]
+    sixteen = tr.bits == 16  # 16-bit halves move by mov.b32, not prmt
+    return [_scattered(w, tr.scatter[k], wide, sixteen) for k in range(tr.scatter.shape[0])]
 
 
-def _gathered(w: Writer, labels: np.ndarray, own: list[str], wide: bool) -> str:
+def _gathered(w: Writer, labels: np.ndarray, own: list[str], wide: bool, sixteen: bool) -> str:
     """One packed register from the thread's source words (``labels``: word * 4 + byte
     of every byte, :data:`~.transpose.ZERO` for zero)."""
-    words = [_word(w, labels[h * 4:(h + 1) * 4], own) for h in range(len(labels) // 4)]
+    words = [_word(w, labels[h * 4:(h + 1) * 4], own, sixteen) for h in range(len(labels) // 4)]
     if wide:
         return f"static_cast<uint64_t>({words[1]}) << 32 | {words[0]}"
     return words[0]
 
 
-def _word(w: Writer, labels: np.ndarray, own: list[str]) -> str:
+def _halves(labels: np.ndarray) -> list[tuple[int, int] | None] | None:
+    """``labels`` (4 byte labels: word * 4 + byte) as two 16-bit halves ``(word, half)``
+    (None: any), or None when a half is not one whole half of a word."""
+    out: list[tuple[int, int] | None] = []
+    for h in (0, 1):
+        a, b = int(labels[2 * h]), int(labels[2 * h + 1])
+        if a < 0 and b < 0:
+            out.append(None)
+        elif a >= 0 and a % 2 == 0 and b == a + 1:
+            out.append((a // 4, a % 4 // 2))
+        else:
+            return None
+    return out
+
+
+def _mov_pack(w: Writer, halves: list[tuple[int, int] | None], names: list[str]) -> str:
+    """A word of two 16-bit halves of ``names``' words: ``mov.b32`` moves (the
+    ``halves`` helper), no byte permute."""
+    lo, hi = (x or next(y for y in halves if y) for x in halves)
+    w.helpers.add("halves")
+    return f"{w.name}_detail::halves<{lo[1]}, {hi[1]}>({names[lo[0]]}, {names[hi[0]]})"
+
+
+def _word(w: Writer, labels: np.ndarray, own: list[str], sixteen: bool) -> str:
     """A 32-bit word of the source bytes ``labels``: a source word itself (its other
-    bytes are never read), or one byte permute of two."""
+    bytes are never read), two 16-bit halves by register moves, or one byte permute of
+    two."""
     used = sorted({int(x) // 4 for x in labels if x >= 0})
     shift = {int(x) % 4 - b for b, x in enumerate(labels) if x >= 0}
     if len(used) == 1 and len(shift) == 1 and min(shift) >= 0:
         k = shift.pop()  # the values sit k bytes up in the word
         return own[used[0]] if not k else f"({own[used[0]]} >> {8 * k})"
+    pair = _halves(labels) if sixteen else None
+    if pair is not None:
+        return _mov_pack(w, pair, own)
     if len(used) > 2:
         raise AssertionError("a packed register from more than two source words")
     operands = [own[i] for i in used] + [own[used[0]]] * (2 - len(used))
@@ -87,7 +115,7 @@ def _word(w: Writer, labels: np.ndarray, own: list[str]) -> str:
     return f"__byte_perm({operands[0]}, {operands[1]}, {hex(sel)})"
 
 
-def _scattered(w: Writer, labels: np.ndarray, wide: bool) -> str | None:
+def _scattered(w: Writer, labels: np.ndarray, wide: bool, sixteen: bool) -> str | None:
     """A destination word from the packed registers (``labels``: register bytes, -1
     for bytes no thread takes), or None."""
     if (labels < 0).all():
@@ -104,6 +132,9 @@ def _scattered(w: Writer, labels: np.ndarray, wide: bool) -> str | None:
     shift = {b - int(x) % nb for b, x in enumerate(labels) if x >= 0}
     if not wide and len(used) == 1 and len(shift) == 1 and min(shift) > 0:
         return f"(v[{used[0]}] << {8 * shift.pop()})"  # the values k bytes up
+    pair = _halves(labels) if sixteen and not wide else None
+    if pair is not None:
+        return _mov_pack(w, pair, [f"v[{q}]" for q in range(int(labels.max()) // 4 + 1)])
     if wide or len(used) > 2:
         raise AssertionError("a destination word from more than two packed registers")
     operands = [f"v[{q}]" for q in used] + [f"v[{used[0]}]"] * (2 - len(used))
