@@ -232,10 +232,11 @@ def tma_source(prog: ConversionProgram, tile: np.ndarray) -> tuple[np.ndarray, T
     pitch = {d: int(np.prod([shape[e] for e in t.dims[:k]])) for k, d in enumerate(t.dims)}
     coords = np.unravel_index(np.arange(int(np.prod(shape))), shape)
     where = sum(c * pitch[d] for d, c in enumerate(coords))  # element e's global offset
-    units = prog.src_units.reshape(-1)
+    per = 2 if prog.bits > 32 else 1  # 64-bit elements are two 32-bit units
+    units = prog.src_units[:, ::per][:, :prog.src_slots].reshape(-1)
     tensor = np.zeros(int(np.prod(shape)), dtype=tile.dtype)
     have = units >= 0
-    tensor[where[units[have]]] = tile[:len(units)][have]
+    tensor[where[units[have]]] = tile[have]
     model = TensorMap(tensor, tuple(shape[d] for d in t.dims),
                       tuple(pitch[d] * t.elem_bytes for d in t.dims[1:]),
                       tuple(t.box[d] for d in t.dims), t.elem_bytes, t.swizzle)
