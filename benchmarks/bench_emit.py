@@ -6,7 +6,9 @@ with the plan's claimed costs.
 The population (``tests/planning/code/population.py``): the scenario suite on its own
 targets; every preset pair the planner accepts (``benchmarks/bench_plan.py``'s
 enumeration) as int8, float16, float32 and float64; the float32 accumulators converted to
-bf16 / fp16 / e4m3 (into every preset of as many elements and into TMA); seeded random
+bf16 / fp16 / e4m3 (into every preset of as many elements and into TMA); TMA loads (both
+global orders) into every register preset as int8 .. float64, each executed through its
+``NAME_tma_load`` and a model of the tensor map; seeded random
 pairs on 1, 4 and 8 warps -- each on sm_80, sm_89, sm_90a and sm_100a where the plan
 exists. Prints the units compiled, elements checked, wrong ones (must be 0), every
 difference between measured and claimed counts by its reason (``emitted.REASONS``),
@@ -69,6 +71,12 @@ def plans_for(arch: str, random_n: int, quick: bool):
             out.append((name, tl.plan_conversion(a, b, dtype=dtype, target=arch)))
         except tl.LayoutError:
             refused["converted pair refused by the planner"] += 1
+    tma = population.tma_source_pairs()
+    for name, a, b, shape, dtype in (tma[::7] if quick else tma):
+        try:
+            out.append((name, tl.plan_conversion(a, b, shape, dtype, target=arch)))
+        except tl.LayoutError:
+            refused["TMA load refused by the planner"] += 1
     for name, a, b, shape, dtype in population.random_pairs(random_n):
         out.append((f"{name}: {a} -> {b} ({dtype})", tl.plan_conversion(a, b, shape, dtype,
                                                                         target=arch)))
@@ -85,7 +93,7 @@ def run(arch: str, random_n: int, quick: bool) -> dict:
             coded.append((label, p))
         except tl.LayoutError as exc:
             refused[f"no code: {str(exc)[:60]}"] += 1
-    units = checked = wrong = 0
+    units = checked = wrong = tma_units = 0
     reasons: collections.Counter = collections.Counter()
     unexplained = []
     for i in range(0, len(coded), BATCH):
@@ -98,6 +106,7 @@ def run(arch: str, random_n: int, quick: bool) -> dict:
                 unexplained.append((label, "refused by the interpreter", str(exc)[:200]))
                 continue
             units += 1
+            tma_units += "tma boxes" in proof.claimed
             checked += proof.checked
             wrong += proof.wrong
             if proof.wrong:
@@ -106,7 +115,8 @@ def run(arch: str, random_n: int, quick: bool) -> dict:
                 reasons[(key, why)] += 1
                 if why == "unexplained":
                     unexplained.append((label, key, proof.differences()[key]))
-    return {"arch": arch, "units": units, "checked": checked, "wrong": wrong,
+    return {"arch": arch, "units": units, "tma_units": tma_units, "checked": checked,
+            "wrong": wrong,
             "reasons": reasons, "unexplained": unexplained, "refused": refused,
             "seconds": time.perf_counter() - t0}
 
@@ -158,17 +168,19 @@ def main() -> None:
     total = collections.Counter()
     for arch in args.arch:
         r = run(arch, args.random, args.quick)
-        total.update(units=r["units"], checked=r["checked"], wrong=r["wrong"])
-        print(f"{arch}: {r['units']} units compiled and executed, {r['checked']} elements "
-              f"checked, {r['wrong']} wrong ({r['seconds']:.0f} s)")
+        total.update(units=r["units"], checked=r["checked"], wrong=r["wrong"],
+                     tma_units=r["tma_units"])
+        print(f"{arch}: {r['units']} units compiled and executed ({r['tma_units']} through "
+              f"their TMA load), {r['checked']} elements checked, {r['wrong']} wrong "
+              f"({r['seconds']:.0f} s)")
         for (key, why), n in sorted(r["reasons"].items()):
             print(f"  measured != claimed: {n} x {key}: {why}")
         for k, n in sorted(r["refused"].items()):
             print(f"  {n} x {k}")
         for row in r["unexplained"][:20]:
             print("  UNEXPLAINED", *row)
-    print(f"all: {total['units']} units, {total['checked']} elements checked, "
-          f"{total['wrong']} wrong")
+    print(f"all: {total['units']} units ({total['tma_units']} TMA loads), {total['checked']} "
+          f"elements checked, {total['wrong']} wrong")
     print("reasons: " + "; ".join(f"{k}: {v}" for k, v in REASONS.items()))
 
 

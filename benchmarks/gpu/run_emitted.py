@@ -84,6 +84,10 @@ class Unit:
 
 def read_unit(path: Path) -> Unit:
     text = path.read_text()
+    if re.search(r"_kernel\([^)]*CUtensorMap", text):
+        raise SystemExit(f"{path}: its NAME_kernel loads the tile through a CUtensorMap (a "
+                         f"TMA source); this script does not encode tensor maps on the host "
+                         f"yet (the PTX interpreter runs it: tests/planning/code/emitted.py)")
     sig = SIGNATURE.search(text)
     har = HARNESS.search(text)
     if not sig or not har:

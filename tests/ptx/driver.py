@@ -3,7 +3,8 @@ and per-warp counts out.
 
 :func:`execute` runs any entry function with its arguments in parameter order (a numpy
 array is a global buffer the parameter points to, an int a scalar, bytes an array
-parameter such as a ``CUtensorMap``). :func:`run_convert` runs the test kernel of a
+parameter such as a ``CUtensorMap``, a :class:`~tests.ptx.async_proxy.TensorMap` the model
+of the tensor map a TMA load reads through). :func:`run_convert` runs the test kernel of a
 conversion plan (SPEC section 8: ``extern "C" __global__ void NAME_kernel(const SRC_T*
 in, DST_T* out)``, ``in[t * src_slots + i]`` = source slot ``i`` of CTA thread ``t``).
 
@@ -33,6 +34,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import toolchain
+from .async_proxy import TensorMap
 from .counting import Counts, Movement
 from .errors import PtxError
 from .machine import MAX_STEPS, Machine
@@ -90,9 +92,13 @@ def execute(ptx: str, kernel: str, threads: int, args: list, smem_bytes: int = 0
                        f"arguments")
     memory = GlobalMemory()
     params: dict[str, object] = {}
+    maps: dict[str, TensorMap] = {}
     arrays: list[tuple[int, np.ndarray]] = []
     for p, a in zip(k.params, args):
-        if isinstance(a, np.ndarray):
+        if isinstance(a, TensorMap):
+            maps[p.name] = a
+            params[p.name] = bytes(p.size)  # opaque: the model stands for its bytes
+        elif isinstance(a, np.ndarray):
             if a.nbytes > MAX_BUFFER:
                 raise PtxError(f"argument {p.name}: {a.nbytes} bytes is over the "
                                f"{MAX_BUFFER}-byte limit of one buffer")
@@ -104,10 +110,10 @@ def execute(ptx: str, kernel: str, threads: int, args: list, smem_bytes: int = 0
         elif a is None:
             params[p.name] = 0
         else:
-            raise PtxError(f"argument {p.name}: expected a numpy array, an int or bytes, "
-                           f"got {type(a).__name__}")
+            raise PtxError(f"argument {p.name}: expected a numpy array, an int, bytes or a "
+                           f"TensorMap, got {type(a).__name__}")
     m = Machine(k, threads, params, memory, smem_bytes, mod.variables, max_steps,
-                target=mod.target)
+                target=mod.target, tensor_maps=maps)
     mv = Movement(m.warps, {n for n, (sp, _) in m.symbols.items() if sp == "shared"})
     m.observers.append(mv)
     m.run()
@@ -119,12 +125,15 @@ def execute(ptx: str, kernel: str, threads: int, args: list, smem_bytes: int = 0
 
 def run_convert(source: str, name: str, threads: int, inputs: np.ndarray, out: np.ndarray,
                 smem_bytes: int = 0, arch: str = "sm_90a", ptx: str | None = None,
-                max_steps: int = MAX_STEPS) -> Result:
+                max_steps: int = MAX_STEPS, tensor_map: TensorMap | None = None) -> Result:
     """Run ``NAME_kernel(in, out)`` of a conversion's CUDA unit: ``inputs`` is ``in`` (its
     dtype the source type's storage, e.g. ``np.float16`` or ``np.uint16`` for bf16),
     ``out`` the initial ``out`` (slots the kernel must leave alone keep their values).
     ``ptx``: already compiled PTX holding the kernel (from :func:`toolchain.compile_many`);
-    else ``source`` is compiled for ``arch``. The output is ``result.buffers[1]``."""
+    else ``source`` is compiled for ``arch``. The output is ``result.buffers[1]``. A plan
+    whose source is a TMA load takes ``NAME_kernel(in, out, tensor_map)``: ``inputs`` is
+    then the global tensor and ``tensor_map`` its model."""
     if ptx is None:
         ptx = toolchain.compile_ptx(source, arch)
-    return execute(ptx, f"{name}_kernel", threads, [inputs, out], smem_bytes, max_steps)
+    args = [inputs, out] + ([tensor_map] if tensor_map is not None else [])
+    return execute(ptx, f"{name}_kernel", threads, args, smem_bytes, max_steps)

@@ -35,7 +35,7 @@ import numpy as np
 
 from tilelayout.analysis.conflicts import wavefronts_batch
 
-from . import semantics
+from . import async_proxy, semantics
 from .errors import DeadlockError, PtxError, at
 from .formats import mask as bitmask
 from .memory import (
@@ -71,7 +71,7 @@ class Machine:
     def __init__(self, kernel: Kernel, threads: int, params: dict | None = None,
                  memory: GlobalMemory | None = None, dynamic_smem: int = 0,
                  module_variables: list[Variable] | tuple = (), max_steps: int = MAX_STEPS,
-                 target: str = "sm_90a"):
+                 target: str = "sm_90a", tensor_maps: dict | None = None):
         if threads <= 0 or threads % WARP or threads > MAX_THREADS:
             raise PtxError(f"expected a CTA of 32 .. {MAX_THREADS} threads in whole warps, "
                            f"got {threads}")
@@ -95,7 +95,10 @@ class Machine:
         self.alive = np.ones(threads, bool)
         self.blocked = np.zeros(threads, bool)  # waiting at a warp-synchronous instruction
         self.barrier_wait = np.full(threads, -1, np.int64)  # the CTA barrier waited at
-        self.clocks = np.eye(threads, dtype=np.int64)  # vector clocks (memory.py)
+        #: vector clocks (memory.py); row / column ``threads`` is the async agent, the
+        #: TMA's writer (async_proxy.py)
+        self.agent = threads
+        self.clocks = np.eye(threads + 1, dtype=np.int64)
         self.memory = memory if memory is not None else GlobalMemory()
         self.dynamic_smem = dynamic_smem
         self.counts: dict[str, np.ndarray] = {}  # instruction name -> executions per warp
@@ -104,11 +107,19 @@ class Machine:
         self.barriers: dict[int, dict] = {}
         self.mbarriers: dict[int, dict] = {}
         self.fenced = np.full(threads, -1, np.int64)  # step of each thread's last proxy fence
+        self.tensor_maps: dict = dict(tensor_maps or {})  # parameter -> async_proxy.TensorMap
+        # mbarrier waits (async_proxy.py): delayed at an incomplete phase, told to return
+        # false once, the mbarrier generation each last saw false at
+        self.mbar_delayed = np.zeros(threads, bool)
+        self.mbar_timed_out = np.zeros(threads, bool)
+        self.mbar_seen = np.full(threads, -1, np.int64)
+        self.mbar_generation = 0
         self.observers: list = []  # called as f(machine, instruction, mask) for every step
         self._layout(kernel, list(module_variables), params or {})
         for ins in kernel.code:
             if ins.run is None:
-                ins.run = semantics.decode(ins, self.kernel)
+                proxy = async_proxy.DECODERS.get(ins.parts[0])
+                ins.run = proxy(ins) if proxy else semantics.decode(ins, self.kernel)
                 ins.count_name = getattr(ins.run, "name", ins.op)
 
     # -- state spaces ----------------------------------------------------------------------
@@ -139,7 +150,7 @@ class Machine:
             self.symbols[v.name] = ("shared", base)
         self.dynamic_base = base
         self.shared = SharedMemory(base + self.dynamic_smem if dynamic else shared_top,
-                                   self.clocks)
+                                   self.clocks, self.n)
         self.local = LocalMemory(self.n, local_top)
         # the parameter space: each parameter at its alignment, its bytes from `params`
         top = 0
@@ -344,11 +355,13 @@ class Machine:
         n_code = len(code)
         pcs = self.pcs
         while True:
-            cand = self.alive & ~self.blocked & (self.barrier_wait < 0)
+            cand = self.alive & ~self.blocked & (self.barrier_wait < 0) & ~self.mbar_delayed
             if not cand.any():
-                if self.alive.any():
-                    self._deadlock()
-                return self
+                if not self.alive.any():
+                    return self
+                if async_proxy.time_out(self):
+                    continue
+                self._deadlock()
             pc = int(pcs[cand].min())
             mask = cand & (pcs == pc)
             if pc >= n_code:
@@ -388,7 +401,8 @@ class Machine:
         for pc in np.unique(self.pcs[self.alive]):
             ins = self.kernel.code[int(pc)]
             who = self.alive & (self.pcs == pc)
-            kind = "a barrier" if (self.barrier_wait[who] >= 0).any() else "a warp-synchronous " \
-                "instruction"
+            kind = "a barrier" if (self.barrier_wait[who] >= 0).any() else \
+                "an mbarrier whose phase can never complete" if self.mbar_delayed[who].any() \
+                else "a warp-synchronous instruction"
             lines.append(f"{int(who.sum())} threads wait at {kind}, {at(ins.line, ins.text)}")
         raise DeadlockError("the CTA cannot go on: " + "; ".join(lines))

@@ -108,8 +108,9 @@ class SharedMemory:
     doc (``clocks``: the machine's vector clocks, ``clocks[t, u]`` = what thread ``t``
     knows of thread ``u``)."""
 
-    def __init__(self, size: int, clocks: np.ndarray):
+    def __init__(self, size: int, clocks: np.ndarray, threads: int | None = None):
         self.size = size
+        self.threads = clocks.shape[0] if threads is None else threads
         self.data = np.full(size, UNWRITTEN, np.uint8)
         self.writer = np.full(size, -1, np.int32)
         self.stamp = np.zeros(size, np.int64)
@@ -195,8 +196,9 @@ class SharedMemory:
         self.wstep[flat] = self.step
 
     def prune(self) -> None:
-        """Forget the reads a barrier has ordered before every thread."""
-        low = self.clocks.min(axis=0)
+        """Forget the reads a barrier has ordered before every thread (the async agent
+        learns them from the thread issuing a copy, so they are ordered before it too)."""
+        low = self.clocks[:self.threads].min(axis=0)
         self.reads = [r for r in self.reads if (low[r[0]] < r[2]).any()]
 
     def written(self) -> np.ndarray:

@@ -31,11 +31,9 @@ from .parser import (
     Pair,
     Reg,
     Sym,
-    TensorRef,
     Vec,
     type_bits,
 )
-from .records import Event
 
 WARP = 32
 HANDLED = False
@@ -1082,7 +1080,7 @@ def _bar(ins: Instruction):
                                f"for all threads, got {sorted(set(cv.tolist()))}")
             count = int(cv[0])
         st = m.barriers.setdefault(b, {"count": count, "arrived": 0, "line": ins.line,
-                                       "clock": np.zeros(m.n, np.int64)})
+                                       "clock": np.zeros(m.clocks.shape[1], np.int64)})
         if st["count"] != count and st["arrived"]:
             raise PtxError(f"{where}: barrier {b} is used with thread counts {st['count']} and "
                            f"{count} at once")
@@ -1243,158 +1241,6 @@ def _matrix(ins: Instruction):
     return run
 
 
-# -- asynchronous proxy, TMA, mbarrier ---------------------------------------------------------
-
-def _fence(ins: Instruction):
-    parts = ins.parts
-    proxy_async = len(parts) > 2 and parts[1] == "proxy" and parts[2] == "async"
-
-    def run(m, mask, act):
-        if proxy_async:
-            m.fenced[act] = m.steps
-    return run
-
-
-def _cp(ins: Instruction):
-    parts = ins.parts
-    op = ".".join(parts)
-    if op == "cp.async.bulk.commit_group" or op.startswith("cp.async.bulk.wait_group"):
-        return lambda m, mask, act: None
-    if parts[1:4] == ("async", "bulk", "tensor") and "global" in parts and \
-            parts.index("global") + 1 < len(parts) and \
-            parts[parts.index("global") + 1].startswith("shared"):
-        _n_operands(ins, 2)
-        dst, src = ins.operands
-        if not isinstance(dst, TensorRef) or not isinstance(src, Addr):
-            raise _unknown(ins, "operands")
-        rest = set(parts[4:]) - {"global", "shared::cta", "bulk_group", "tile"} - \
-            {f"{k}d" for k in range(1, 6)}
-        if rest:
-            raise _unknown(ins, f"qualifier .{sorted(rest)[0]}")
-        return _tma_store(ins, dst, src)
-    raise _unknown(ins)
-
-
-def _tma_store(ins: Instruction, dst: TensorRef, src: Addr):
-    """``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [map, {c..}], [smem]``
-    (PTX ISA "cp.async.bulk.tensor"): recorded as an :class:`~tests.ptx.records.Event` with the
-    tensor map (the parameter it is, or its address), each issuing thread's coordinates
-    and shared address, and a copy of shared memory. Every shared byte written before
-    it must have been made visible to the async proxy by its writer
-    (``fence.proxy.async`` after the write, PTX ISA "membar / fence") and,
-    if another thread wrote it, ordered before the issuing thread by a barrier. (Without
-    the tensor map's box the interpreter checks every written byte.)"""
-
-    def run(m, mask, act):
-        where = at(ins.line, ins.text)
-        idx = np.flatnonzero(act)
-        if not len(idx):
-            return
-        smem, _ = _address(m, src, ins, "shared")
-        coords = np.stack([signed(m.read(c, 32, ins), 32) for c in dst.coords.items], axis=1)
-        if isinstance(dst.base, Sym):
-            maps = [dst.base.name] * len(idx)
-        else:
-            maps = [m.param_name(int(a)) for a in m.read(dst.base, 64, ins)[idx]]
-        written = np.flatnonzero(m.shared.written())
-        w = m.shared.writer[written]
-        fenced = m.fenced[w] > m.shared.wstep[written]
-        for t in idx:
-            ordered = (w == t) | (m.clocks[t, w] >= m.shared.stamp[written])
-            bad = ~fenced | ~ordered
-            if bad.any():
-                k = int(np.flatnonzero(bad)[0])
-                why = "no fence.proxy.async after it" if not fenced[k] else \
-                    "no barrier between them"
-                raise PtxError(f"{where}: thread {t} stores shared byte {int(written[k])} "
-                               f"through the async proxy, but thread {int(w[k])} wrote it at "
-                               f"line {int(m.shared.wline[written[k]])} with {why}")
-        m.events.append(Event(ins.line, ins.op, tuple(int(t) for t in idx), {
-            "tensor_map": maps, "coords": coords[idx].tolist(), "smem": smem[idx].tolist(),
-            "shared": m.shared.data.copy()}))
-    return run
-
-
-def _mbarrier(ins: Instruction):
-    parts = ins.parts
-    what = parts[1]
-    ops = ins.operands
-    shared = "shared" in parts or "shared::cta" in parts
-
-    def addr_of(m, op):
-        a, _ = _address(m, op, ins, "shared" if shared else None)
-        return a if shared else a - SHARED_WINDOW
-
-    def bar(m, a, where):
-        if a not in m.mbarriers:
-            raise PtxError(f"{where}: mbarrier at shared address {a} is used before mbarrier.init")
-        return m.mbarriers[a]
-
-    if what == "init":
-        _n_operands(ins, 2)
-
-        def run_init(m, mask, act):
-            addr = addr_of(m, ops[0])
-            cnt = m.read(ops[1], 32, ins)
-            for t in np.flatnonzero(act):
-                m.mbarriers[int(addr[t])] = {"expected": int(cnt[t]), "pending": int(cnt[t]),
-                                             "tx": 0, "phase": 0,
-                                             "clock": np.zeros(m.n, np.int64),
-                                             "released": np.zeros(m.n, np.int64)}
-        return run_init
-    if what in ("arrive", "arrive_drop", "expect_tx"):
-        tx = "expect_tx" in parts
-
-        def run_arrive(m, mask, act):
-            where = at(ins.line, ins.text)
-            state_op = ops[0] if what != "expect_tx" and not isinstance(ops[0], Addr) else None
-            rest = ops[1:] if state_op is not None else ops
-            addr = addr_of(m, rest[0])
-            amount = m.read(rest[1], 32, ins) if len(rest) > 1 else None
-            states = np.zeros(m.n, U64)
-            for t in np.flatnonzero(act):
-                b = bar(m, int(addr[t]), where)
-                if tx and amount is not None:
-                    b["tx"] += int(amount[t])
-                states[t] = b["phase"]
-                if what == "expect_tx":
-                    continue
-                b["clock"] = np.maximum(b["clock"], m.clocks[t])
-                b["pending"] -= 1
-                if what == "arrive_drop":
-                    b["expected"] -= 1
-                if b["pending"] == 0 and b["tx"] == 0:
-                    b["phase"] += 1
-                    b["pending"] = b["expected"]
-                    b["released"] = b["clock"].copy()
-                    m.clocks[t, t] += 1
-            if state_op is not None:
-                m.write(state_op, states, act, ins)
-        return run_arrive
-    if what in ("try_wait", "test_wait"):
-        parity = "parity" in parts
-
-        def run_wait(m, mask, act):
-            where = at(ins.line, ins.text)
-            addr = addr_of(m, ops[1])
-            want = m.read(ops[2], 64, ins)
-            done = np.zeros(m.n, bool)
-            for t in np.flatnonzero(act):
-                b = bar(m, int(addr[t]), where)
-                ph = b["phase"]
-                done[t] = (ph & 1) != (int(want[t]) & 1) if parity else ph > int(want[t])
-                if done[t]:
-                    m.clocks[t] = np.maximum(m.clocks[t], b["released"])
-            m.write(ops[0], done, act, ins)
-        return run_wait
-    if what == "inval":
-        def run_inval(m, mask, act):
-            for a in addr_of(m, ops[0])[act]:
-                m.mbarriers.pop(int(a), None)
-        return run_inval
-    raise _unknown(ins)
-
-
 # -- control flow --------------------------------------------------------------------------
 
 def _bra(ins: Instruction):
@@ -1466,8 +1312,8 @@ _DECODERS = {
     "mov": _mov, "selp": _selp, "slct": _slct, "setp": _setp, "cvt": _cvt, "cvta": _cvta,
     "ld": _ldst, "ldu": _ldst, "st": _ldst, "shfl": _shfl, "vote": _vote,
     "activemask": _activemask, "elect": _elect, "match": _match, "bar": None,
-    "barrier": None, "ldmatrix": _matrix, "stmatrix": _matrix, "fence": _fence,
-    "membar": _nop, "cp": _cp, "mbarrier": _mbarrier, "bra": _bra, "ret": _exit, "exit": _exit,
+    "barrier": None, "ldmatrix": _matrix, "stmatrix": _matrix,
+    "membar": _nop, "bra": _bra, "ret": _exit, "exit": _exit,
     "trap": _trap, "nanosleep": _nop, "griddepcontrol": _nop, "prefetch": _nop,
     "prefetchu": _nop, "setmaxnreg": _nop, "pmevent": _nop, "dp4a": _dot, "dp2a": _dot,
 }

@@ -10,6 +10,12 @@ against the plan's claimed costs.
 * **Counts.** Only the function's own instructions: its shared-memory accesses are
   inline PTX with ``.b`` widths, the harness's copies are C++ (``.u`` widths), and the
   harness's one ``__syncthreads`` of a shared-memory side is subtracted.
+* **TMA.** A plan whose source is a TMA load runs ``NAME_kernel(in, out, tensor_map)``:
+  ``in`` is the global tensor (the tile at origin 0, its dims innermost first as the
+  tensor map's), and :func:`tma_source` gives it with the model of the tensor map its
+  ``NAME_tma_load`` reads through; the boxes it issues count as ``tma boxes`` (one
+  ``cp.async.bulk.tensor`` per box, by the thread that issues it: the plan's
+  ``tma_boxes``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from tilelayout.planning.code.program import ConversionProgram
 from tilelayout.planning.mechanisms.shuffle.warp_transpose import counts as shuffle_counts
 
 from ...ptx import toolchain
+from ...ptx.async_proxy import TensorMap
 from ...ptx.driver import Result, run_convert
 
 SENTINEL = {8: 0x7F, 16: 0x7FFF, 32: 0x7FFFFFFF, 64: 0x7FFFFFFFFFFFFFFF}
@@ -133,7 +140,13 @@ def claimed(p: tl.ConversionPlan) -> dict[str, int]:
         out[f"barrier:{c['barrier_instruction']}"] = int(c["barriers"])
     if c.get("conversions"):
         out["cvt"] = int(c["conversions"])
+    if _tma_loads(p._program):
+        out["tma boxes"] = int(c["tma_boxes"])
     return out
+
+
+def _tma_loads(prog: ConversionProgram) -> bool:
+    return prog.tma is not None and prog.tma.direction == "load"
 
 
 def asm_lines(ptx: str) -> frozenset[int]:
@@ -179,6 +192,9 @@ def measured(r: Result, prog: ConversionProgram, harness_barriers: int) -> dict[
     cvt = most("cvt.rn", movement=True)
     if cvt:
         out["cvt"] = cvt
+    boxes = most("cp.async.bulk.tensor")
+    if boxes:
+        out["tma boxes"] = boxes
     del mv
     return out
 
@@ -207,6 +223,28 @@ def inputs(p: tl.ConversionPlan, prog: ConversionProgram, filling: int
     return src, out, want
 
 
+def tma_source(prog: ConversionProgram, tile: np.ndarray) -> tuple[np.ndarray, TensorMap]:
+    """The global tensor and the model of its tensor map for a plan whose source is a TMA
+    load, from ``tile`` (``in`` of the harness by shared address: ``tile[a]`` the element
+    at address ``a``): the tile at origin 0 with the tensor map's dims innermost first,
+    each dim's pitch the extents below it (as the emitted comment encodes it)."""
+    t = prog.tma
+    assert t is not None and t.direction == "load"
+    shape = t.shape
+    pitch = {d: int(np.prod([shape[e] for e in t.dims[:k]])) for k, d in enumerate(t.dims)}
+    coords = np.unravel_index(np.arange(int(np.prod(shape))), shape)
+    where = sum(c * pitch[d] for d, c in enumerate(coords))  # element e's global offset
+    per = 2 if prog.bits > 32 else 1  # 64-bit elements are two 32-bit units
+    units = prog.src_units[:, ::per][:, :prog.src_slots].reshape(-1)
+    tensor = np.zeros(int(np.prod(shape)), dtype=tile.dtype)
+    have = units >= 0
+    tensor[where[units[have]]] = tile[have]
+    model = TensorMap(tensor, tuple(shape[d] for d in t.dims),
+                      tuple(pitch[d] * t.elem_bytes for d in t.dims[1:]),
+                      tuple(t.box[d] for d in t.dims), t.elem_bytes, t.swizzle)
+    return tensor, model
+
+
 def prove(p: tl.ConversionPlan, arch: str, name: str = "convert", ptx: str | None = None,
           sass: bool = False) -> Proof:
     """Run ``p``'s harness unit on ``arch`` with two fillings (see the module doc)."""
@@ -217,7 +255,11 @@ def prove(p: tl.ConversionPlan, arch: str, name: str = "convert", ptx: str | Non
     r = None
     for filling in (0, 1):
         x, out, want = inputs(p, prog, filling)
-        r = run_convert(source, name, prog.threads, x, out, prog.smem_bytes, arch, ptx=ptx)
+        tmap = None
+        if _tma_loads(prog):
+            x, tmap = tma_source(prog, x)
+        r = run_convert(source, name, prog.threads, x, out, prog.smem_bytes, arch, ptx=ptx,
+                        tensor_map=tmap)
         got = r.buffers[1]
         ok = prog.dst_units[:, ::2 if prog.bits > 32 else 1][:, :prog.dst_slots].reshape(-1) >= 0
         if prog.dst_shared:

@@ -1,7 +1,8 @@
 """The plans the emitted code is proven on: the scenario suite, the preset pairs the
 planner accepts (as ``benchmarks/bench_plan.py`` enumerates them), the float32
-accumulators converted to 16- and 8-bit types, TMA endpoints, and seeded random pairs of
-register layouts on 1, 4 and 8 warps."""
+accumulators converted to 16- and 8-bit types, TMA endpoints (stores of the converted
+accumulators, loads into every register preset), and seeded random pairs of register
+layouts on 1, 4 and 8 warps."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ DTYPES = ("int8", "float16", "float32", "float64")
 #: accumulator presets whose float32 values are converted before the move
 ACCUMULATORS = ("mma.m16n8k16.C", "wgmma.m64nNk16.D", "tcgen05.ld.32x32b", "tcgen05.ld.16x256b")
 CONVERTED = ("bfloat16", "float16", "e4m3")
+#: the TMA loads: both global orders, into every register preset, as these types
+TMA_SOURCES = ("tma", "tma:order=col")
+TMA_DTYPES = ("int8", "float16", "bfloat16", "float32", "float64")
 EXTENTS = (2, 3, 4, 2, 2, 5, 2)
 
 
@@ -96,3 +100,12 @@ def converted_pairs() -> list[tuple[str, str, str, str]]:
                     out.append((f"{acc} -> {name} ({dtype})", f"preset:{acc}", str(layout),
                                 dtype))
     return out
+
+
+def tma_source_pairs() -> list[tuple[str, str, tl.Layout, tuple[int, ...], str]]:
+    """``(name, TMA source, register preset, shape, dtype)``: a TMA load of the tile
+    into every register preset of :func:`preset_layouts` (the planner refuses the pairs
+    no tensor map moves)."""
+    return [(f"{src} -> {name} ({dtype})", src, layout, shape, dtype)
+            for name, layout, shape in preset_layouts() if "@" in str(layout)
+            for dtype in TMA_DTYPES for src in TMA_SOURCES]

@@ -1,8 +1,12 @@
 """The TMA side as CUDA: the store's fence, barrier and bulk tensor store, executed by
 the interpreter (the event carries the tensor map, the coordinates and the tile the
-threads wrote); the load compiles for sm_90a."""
+threads wrote); the test kernel of a plan whose source is TMA loads its tile with the
+emitted NAME_tma_load, executed through a model of the tensor map, and a wrong model
+scrambles the tile."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
@@ -12,8 +16,10 @@ from tilelayout.planning.code.cuda_tma import emit_tma
 from tilelayout.planning.code.tma_program import tma_program
 
 from ...ptx import toolchain
-from ...ptx.driver import execute
-from .emitted import inputs
+from ...ptx.async_proxy import TensorMap
+from ...ptx.driver import execute, run_convert
+from ...ptx.errors import DeadlockError
+from .emitted import inputs, prove, tma_source
 
 WRAPPER = '''
 extern "C" __global__ void tma_kernel(const float* in, const __grid_constant__ CUtensorMap map) {{
@@ -63,21 +69,40 @@ def test_the_host_side_encoding_is_written_beside_it():
         assert part in text
 
 
-def test_the_tma_load_compiles():
+@pytest.mark.parametrize("endpoint", ["tma", "tma:order=col", "tma:swizzle=64B",
+                                      "tma:swizzle=32B"])
+def test_the_harness_loads_the_tile_through_the_tma_load(endpoint):
+    need_nvcc()
+    p = tl.plan_conversion(endpoint, "preset:wgmma.m64nNk16.D:n=128", dtype="bfloat16",
+                           target="sm_90a")
+    text = p.code(name="prologue", harness=True)
+    assert "const __grid_constant__ CUtensorMap tensor_map" in text
+    assert "prologue_tma_load(smem, &tensor_map, &tma_barrier, 0, 0, 0);" in text
+    proof = prove(p, "sm_90a", name="prologue")
+    assert proof.wrong == 0 and proof.checked == 2 * p.threads * p.dst_slots
+    assert proof.measured == proof.claimed
+    assert proof.measured["tma boxes"] == p.tma.boxes == len(tma_program(p).boxes)
+
+
+def test_a_wrong_tensor_map_scrambles_the_tile():
     need_nvcc()
     p = tl.plan_conversion("tma", "preset:wgmma.m64nNk16.D:n=128", dtype="bfloat16",
                            target="sm_90a")
-    text = p.code(name="prologue")
-    assert "prologue_tma_load" in text and "mbarrier.try_wait.parity" in text
-    ptx = toolchain.compile_ptx(text + '''
-extern "C" __global__ void k(const __grid_constant__ CUtensorMap map, __nv_bfloat16* out) {
-  extern __shared__ __align__(1024) unsigned char smem[];
-  __shared__ uint64_t bar;
-  prologue_tma_load(smem, &map, &bar, 0, 0, 0);
-  __nv_bfloat16 dst[64];
-  prologue(nullptr, dst, smem);
-  for (int i = 0; i < 64; ++i) out[threadIdx.x * 64 + i] = dst[i];
-}
-''', "sm_90a")
-    assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" \
-        in ptx
+    prog = p._program
+    ptx = toolchain.compile_ptx(p.code(name="prologue", harness=True), "sm_90a")
+    x, out, want = inputs(p, prog, 0)
+    tensor, model = tma_source(prog, x)
+
+    def wrong(m: TensorMap) -> int:
+        r = run_convert("", "prologue", prog.threads, tensor, out, prog.smem_bytes,
+                        ptx=ptx, tensor_map=m)
+        return int((r.buffers[1] != want).sum())
+
+    assert wrong(model) == 0
+    assert wrong(dataclasses.replace(model, swizzle="none")) > 0
+    # a box of half the bytes: the armed byte count is never reached
+    with pytest.raises(DeadlockError, match="mbarrier whose phase can never complete"):
+        wrong(dataclasses.replace(model, swizzle="64B", box=(32, 64)))
+    # the tile one row further down the tensor: other coordinates' elements
+    shifted = np.concatenate([tensor[model.dims[0]:], tensor[:model.dims[0]]])
+    assert wrong(dataclasses.replace(model, data=shifted)) > 0

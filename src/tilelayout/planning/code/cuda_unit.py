@@ -295,11 +295,18 @@ def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str, w: Writ
     a kernel reads only the slots it holds, so the compiler keeps no select for the
     others (``w``: the unit's writer, for the conditions' tables)."""
     n = prog.threads
+    loads = prog.tma is not None and prog.tma.direction == "load"
     lines = ["// The test kernel: one CTA of "
              f"{n} threads, {prog.smem_bytes} bytes of dynamic shared memory;",
              "// in[t * src_slots + i] / out[t * dst_slots + j] are thread t's slots (a "
              "shared-memory side: the element at address a is in[a] / out[a]).",
              f'extern "C" __global__ void {name}_kernel(const {src_t}* in, {dst_t}* out) {{']
+    if loads:
+        lines[1:] = ["// tensor_map: the tile as the host encodes it (above), its global "
+                     "address in (the tile at origin 0);",
+                     "// out[t * dst_slots + j] is thread t's slot j.",
+                     f'extern "C" __global__ void {name}_kernel(const {src_t}* in, {dst_t}* '
+                     f'out, const __grid_constant__ CUtensorMap tensor_map) {{']
     if prog.smem_bytes:
         lines.append(f"  extern __shared__ __align__({max(prog.smem_align, 16)}) "
                      f"unsigned char smem[];")
@@ -308,7 +315,10 @@ def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str, w: Writ
     lines.append("  const unsigned t = threadIdx.x;")
     sb = dtype_bits(prog.held)
     db = dtype_bits(prog.dtype)
-    if prog.src_shared:
+    if loads:
+        lines += _tma_loaded(prog, name)
+        src = "nullptr"
+    elif prog.src_shared:
         st = _storage(sb)
         lines += [f"  for (unsigned a = t; a < {prog.src_slots}; a += {n})",
                   f"    reinterpret_cast<{st}*>(smem)[a] = reinterpret_cast<const {st}*>(in)[a];",
@@ -332,6 +342,22 @@ def _harness(prog: ConversionProgram, name: str, src_t: str, dst_t: str, w: Writ
     if any(re.search(rf"\b{x}\b", line) for line in lines[at:] for x in ("tid", "lane", "warp")):
         lines.insert(at, "  const unsigned tid = t, lane = t % 32, warp = t / 32;")
     return lines + ["}"]
+
+
+def _tma_loaded(prog: ConversionProgram, name: str) -> list[str]:
+    """The tile loaded by ``NAME_tma_load`` (one arrival: the thread that arms the barrier
+    with the bytes), the barrier initialized by one thread and the init made visible to
+    the async proxy and the CTA before anyone uses it (PTX ISA "mbarrier.init",
+    "fence.mbarrier_init")."""
+    origins = ", ".join("0" for _ in prog.tma.dims) if prog.tma is not None else ""
+    return ["  __shared__ uint64_t tma_barrier;",
+            "  if (t == 0) {",
+            '    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: '
+            '"r"(static_cast<uint32_t>(__cvta_generic_to_shared(&tma_barrier))) : "memory");',
+            '    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");',
+            "  }",
+            "  __syncthreads();",
+            f"  {name}_tma_load(smem, &tensor_map, &tma_barrier, 0, {origins});"]
 
 
 def _store_held(prog: ConversionProgram, h: Writer, bits: int) -> list[str]:
