@@ -192,7 +192,7 @@ def test_the_target_select_decides_the_instructions_and_is_stated(page):
     page.page.click("[data-testid=move-toggle] summary")
     page.page.fill("[data-testid=move-dst]", DST)
     page.page.select_option("[data-testid=move-dtype]", "float8")
-    for target, load in (("", "ld.shared.b8"), ("sm_100a", "ldmatrix.m16n16.x2.trans.b8")):
+    for target, load in (("", "ld.shared.v4.b32"), ("sm_100a", "ldmatrix.m16n16.x2.trans.b8")):
         page.page.select_option("[data-testid=move-target]", target)
         before = page.page.evaluate("window.__tl.moveRuns || 0")
         page.page.click("[data-testid=move-go]")

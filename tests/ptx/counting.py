@@ -66,7 +66,8 @@ class Movement:
         self.data: set[str] = set()
         self.received: set[str] = set()
         #: registers holding what selects / permutes built, or a half or copy of it (a
-        #: token per instruction, which counts once, when first sent)
+        #: token per instruction of the chain that built it, each counted once, when
+        #: first sent)
         self.pending: dict[str, frozenset[int]] = {}
         self.built: dict[int, str] = {}
         self._tokens = itertools.count()
@@ -141,8 +142,8 @@ class Movement:
         elif data and base in ("prmt", "selp") and got:
             self._count(op, warps)
         dests = _regs(dst)
-        carried = frozenset().union(*(self.pending.get(r, ()) for r in regs)) \
-            if base in ("mov", "cvt") else frozenset()
+        chain = frozenset().union(*(self.pending.get(r, ()) for r in regs))
+        carried = chain if base in ("mov", "cvt") else frozenset()
         if base not in _EVALUATED or data or packs or isinstance(dst, Vec) or \
                 any(isinstance(s, Addr) for s in srcs):
             for d in dests:
@@ -150,9 +151,10 @@ class Movement:
                 if got:
                     self.received.add(d)
                 elif data and base in ("prmt", "selp"):
+                    # a chain of permutes packing one word counts whole when it is sent
                     token = next(self._tokens)
                     self.built[token] = op
-                    self.pending[d] = frozenset((token,))
+                    self.pending[d] = chain | {token}
                 elif carried:
                     self.pending[d] = carried
             return

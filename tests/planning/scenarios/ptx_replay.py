@@ -128,10 +128,11 @@ class _Machine:
         self.why: dict[str, str] = {}  # unknown register -> where its data came from
         #: registers holding data received from another lane or from shared memory
         self.received: set[str] = set()
-        #: data selects / permutes not yet counted: register -> (id, opcode); counted
-        #: once when the register -- or a part or copy of it (a 64-bit value shuffled as
-        #: two 32-bit halves) -- is shuffled or stored to shared memory (:func:`replay`)
-        self.pending: dict[str, tuple[int, str]] = {}
+        #: data selects / permutes not yet counted: register -> the (id, opcode) of each
+        #: one that built it; counted once each when the register -- or a part or copy of
+        #: it (a 64-bit value shuffled as two 32-bit halves) -- is shuffled or stored to
+        #: shared memory (:func:`replay`)
+        self.pending: dict[str, tuple[tuple[int, str], ...]] = {}
         self.counted: set[int] = set()
         self.scopes: list[dict[str, object]] = []
 
@@ -328,15 +329,17 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
     if base not in _EVALUATED or data or packs or dst.startswith("{") or \
             any(s.strip().startswith("[") for s in srcs):
         why = f"line {line}: {op}" + (" of data" if data else "")
-        carried = next((m.pending[r] for r in regs if r in m.pending), None)
+        # the selects / permutes that built the inputs (a chain of byte permutes packing
+        # four values counts whole when its word is stored)
+        chain = tuple(dict.fromkeys(x for r in regs if r in m.pending for x in m.pending[r]))
         for d in _dests(dst):
             m.set(d, None, why)
             if got:
                 m.received.add(d)
             elif data and base in ("prmt", "selp"):
-                m.pending[d] = (line, op)
-            elif carried is not None and base in ("mov", "cvt"):
-                m.pending[d] = carried  # a half or copy of a select's result
+                m.pending[d] = (*chain, (line, op))
+            elif chain and base in ("mov", "cvt"):
+                m.pending[d] = chain  # a half or copy of a select's result
         return
     vals = [m.value(s, line) for s in srcs]
     if base == "mov":
@@ -391,8 +394,7 @@ def _sent(m: _Machine, operands: list[str], counts: Counter) -> None:
     """Data leaves the thread (a shuffle or a shared-memory store): the selects and
     permutes that built it count."""
     for r in (r for o in operands for r in REG.findall(o)):
-        if r in m.pending:
-            ident, op = m.pending.pop(r)
+        for ident, op in m.pending.pop(r, ()):
             if ident not in m.counted:
                 m.counted.add(ident)
                 counts[op] += 1

@@ -131,6 +131,18 @@ def test_data_instructions_are_counted_address_arithmetic_is_not():
                             "bar.warp.sync": 1}
 
 
+def test_a_chain_of_permutes_packing_a_stored_word_counts_whole():
+    """Four bytes packed by three prmt (two pairs, then the pairs) and stored: all three
+    count, once each, however many stores use them (Triton's 8-bit staging packs so)."""
+    body = ("ld.global.b32 %r10, [k_param_0];\nld.global.b32 %r11, [k_param_0+4];\n"
+            "ld.global.b32 %r20, [k_param_0+8];\nld.global.b32 %r21, [k_param_0+12];\n"
+            "prmt.b32 %r12, %r10, %r11, 0x3340;\nprmt.b32 %r13, %r20, %r21, 0x3340;\n"
+            "prmt.b32 %r14, %r12, %r13, 0x5410;\nmov.b32 %r15, %r14;\n"
+            "shl.b32 %r19, %r1, 2;\nst.shared.b32 [%r19], %r15;\n"
+            "st.shared.b32 [%r19+128], %r14;")
+    assert one(body)[2] == {"prmt.b32": 3, "st.shared.b32": 2}
+
+
 def test_inline_asm_scopes_shadow_registers():
     body = ("shl.b32 %r3, %r1, 2;\n{\n.reg .b32 %r3;\nmov.u32 %r3, 4096;\n"
             "st.shared.b32 [%r3], %r9;\n}\nst.shared.b32 [%r3], %r9;")

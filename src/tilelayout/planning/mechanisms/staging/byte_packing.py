@@ -45,7 +45,9 @@ def byte_permutes(slots: Sequence[int | None], vector_bytes: int, per_thread: in
 
     >>> byte_permutes([2, 1], 4, 1, store=True)            # one register, bytes swapped
     1
-    >>> byte_permutes([1, None, 2, 4], 8, 2, store=False)  # a pass bit inside the word
+    >>> byte_permutes([1, None, 2, 4], 8, 2, store=False)  # pass bit 1: halves, mov.b32
+    0
+    >>> byte_permutes([2, None, 1, 4], 8, 2, store=False)  # and bytes swapped: prmt
     4
     """
     j = vector_bytes.bit_length() - 1
