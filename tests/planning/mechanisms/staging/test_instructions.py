@@ -20,7 +20,7 @@ from tilelayout.planning.mechanisms.staging.instructions import (
     packed_order,
     permuted,
 )
-from tilelayout.planning.model.threads import register_file
+from tilelayout.planning.model.threads import RegisterFile, register_file
 
 
 def _preset(name: str, **params):
@@ -56,6 +56,45 @@ def test_the_wrong_transposition_is_refused():
     layout, shape = _preset("ldmatrix.x4", trans=False)
     rf = register_file(layout, shape)
     assert matrix_access(rf, np.arange(256), trans=True) is None
+
+
+def _bytes_in_m8n8(order=(0, 1, 2, 3)):
+    """Four m8n8 matrices of 8-bit data (matrix ``j``: bytes ``128 j ..``): lane ``t``'s
+    register ``j`` holds bytes ``4 (t % 4) + b`` of row ``t / 4``, byte ``b`` in slot
+    ``4 j + order[b]`` (the PTX ISA's .b16 fragment, two bytes a 16-bit element)."""
+    t = np.arange(32)
+    table = np.zeros((1, 32, 16), dtype=np.int64)
+    addr = np.zeros(512, dtype=np.int64)
+    for j in range(4):
+        for b in range(4):
+            el = 128 * j + 4 * t + b  # one element per (matrix, lane, byte)
+            table[0, :, 4 * j + order[b]] = el
+            addr[el] = 128 * j + 16 * (t // 4) + 4 * (t % 4) + b
+    return RegisterFile(table, (), (), False), addr
+
+
+def test_m8n8_moves_8_bit_data_four_bytes_a_register():
+    rf, addr = _bytes_in_m8n8()
+    m = matrix_access(rf, addr, False, 16)
+    assert m.counts == (4,) and m.form == "m8n8" and m.width == 16
+    assert m.slots[0].tolist() == [[4 * j + b for b in range(4)] for j in range(4)]
+    assert m.rows[0, 0].tolist() == [128 * j + 16 * i for j in range(4) for i in range(8)]
+    for j in range(4):
+        for b in range(4):  # the instruction's semantics give every byte where it is
+            got = m.lane_addresses(0, j, b)[0]
+            assert got.tolist() == addr[rf.table[0, :, m.slots[0, j, b]]].tolist()
+    # .trans moves 16-bit elements: a byte pair per row, never this
+    assert matrix_access(rf, addr, True, 16) is None
+    r = matrix_report(rf, addr, "int8", m, store=False, worst=False)
+    assert (r.mechanism, r.requests, r.wavefronts) == ("ldmatrix.x4", 1, 4)
+
+
+def test_m8n8_bytes_out_of_slot_order_are_named_per_byte():
+    # the bytes of each register sit in slots 1, 0, 3, 2: the schedule names them (the
+    # code writer packs them with byte permutes)
+    rf, addr = _bytes_in_m8n8((1, 0, 3, 2))
+    m = matrix_access(rf, addr, False, 16)
+    assert m.slots[0, 0].tolist() == [1, 0, 3, 2]
 
 
 def test_packing_pairs_registers_that_are_not_adjacent_slots():
