@@ -194,7 +194,7 @@ def _best_matrix(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int, dt
         perm = [sum(((s >> k) & 1) << order[k] for k in range(nbits)) for s in range(slots)]
         permuted = RegisterFile(rf.table[:, :, perm], (), (), False)
         m = byte_matrix_access(permuted, addr, store) if b8 else \
-            matrix_access(permuted, addr, trans, width)
+            matrix_access(permuted, addr, trans, width, copies=True)
         if m is None:
             continue
         waves = matrix_report(rf, addr, dtype, m, store, worst=False).wavefronts

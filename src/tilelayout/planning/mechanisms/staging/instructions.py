@@ -127,12 +127,15 @@ def permuted(rf: RegisterFile, order: tuple[int, ...]) -> RegisterFile:
     return RegisterFile(rf.table[:, :, list(order)], rf.warps, rf.shape, rf.replicated)
 
 
-def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = ROW
-                  ) -> MatrixAccess | None:
+def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = ROW,
+                  copies: bool = False) -> MatrixAccess | None:
     """The ldmatrix / stmatrix schedule that moves ``rf``'s elements at ``addr`` (``width``
     per 16-byte row: 8 16-bit, 4 32-bit or 16 8-bit ones, the last two without
     ``.trans``), or None when the addresses do not fall into whole 16-byte rows the
-    instruction's lane pattern serves (see the module doc).
+    instruction's lane pattern serves (see the module doc). ``copies``: lanes that hold
+    copies of a row's elements (a broadcast lane bit among the row lanes) each supply
+    that row's address -- an ``ldmatrix`` gives each of them the row, a ``stmatrix``
+    writes the same values to it twice; else such a side has no schedule.
 
     >>> t = np.arange(32)[:, None]                    # lane t: bytes 4(t%4).. of row t/4
     >>> rf = RegisterFile(np.arange(128).reshape(1, 32, 4), (), (), False)
@@ -164,21 +167,20 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = 
         if np.any(lane % 4 != pos // per):
             return None
         group = lane // 4
-    # a row is read per warp (a replicated side reads it in every warp holding it)
+    # a row is read per warp (a replicated side reads it in every warp holding it), and
+    # with ``copies`` by every group of lanes holding it
     span = int(chunk.max()) + 1
-    uniq, inv, count = np.unique(w * span + chunk, return_inverse=True, return_counts=True)
+    key = (w * span + chunk) * 8 + (group if copies else 0)
+    uniq, inv, count = np.unique(key, return_inverse=True, return_counts=True)
     inv = inv.reshape(-1)
     if np.any(count != width):
         return None
-    # every row: one group of lanes
-    first = np.full(len(uniq), -1, dtype=np.int64)
-    first[inv] = group
-    if np.any(first[inv] != group):
-        return None
-    c_w, c_chunk = np.divmod(uniq, span)
-    c_g = np.zeros(len(uniq), np.int64)
-    c_key = np.zeros(len(uniq), np.int64)
+    c_g = np.full(len(uniq), -1, dtype=np.int64)
     c_g[inv] = group
+    if np.any(c_g[inv] != group):  # every row: one group of lanes
+        return None
+    c_w, c_chunk = np.divmod(uniq // 8, span)
+    c_key = np.zeros(len(uniq), np.int64)
     at0 = pos == 0
     c_key[inv[at0]] = slot[at0]  # a row is ordered by the slot of its element 0
     order = np.lexsort((c_key, c_g, c_w))
