@@ -97,6 +97,22 @@ def test_m8n8_bytes_out_of_slot_order_are_named_per_byte():
     assert m.slots[0, 0].tolist() == [1, 0, 3, 2]
 
 
+def test_lanes_holding_copies_of_a_row_each_supply_its_address():
+    # one 8x8 matrix of 16-bit data in which lanes t and t ^ 16 hold the same elements:
+    # rows 0-3 are read by groups 0-3 and again by groups 4-7
+    t = np.arange(32)
+    table = np.stack([8 * (t % 16 // 4) + 2 * (t % 4), 8 * (t % 16 // 4) + 2 * (t % 4) + 1],
+                     axis=1)[None]
+    rf = RegisterFile(table, (), (), False)
+    addr = np.arange(32)
+    assert matrix_access(rf, addr, False) is None  # a row read by two groups of lanes
+    m = matrix_access(rf, addr, False, copies=True)
+    assert m.counts == (1,) and m.rows[0, 0, :8].tolist() == [0, 8, 16, 24] * 2
+    for e in (0, 1):
+        got = m.lane_addresses(0, 0, e)[0]
+        assert got.tolist() == addr[table[0, :, m.slots[0, 0, e]]].tolist()
+
+
 def test_packing_pairs_registers_that_are_not_adjacent_slots():
     # lane l holds (r, l) for r = 0..3 in slots ordered r = 0, 2, 1, 3
     dist = tl.parse("S[(2,2,32):(1,2,1@laneid)]")
