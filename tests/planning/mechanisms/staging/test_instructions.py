@@ -97,6 +97,13 @@ def test_m8n8_bytes_out_of_slot_order_are_named_per_byte():
     assert m.slots[0, 0].tolist() == [1, 0, 3, 2]
 
 
+def test_one_matrix_of_32_bit_values_is_one_ldmatrix_x1():
+    # 32 values, one a lane: lane t holds value t % 4 of row t / 4 (a pair of halves)
+    rf = RegisterFile(np.arange(32).reshape(1, 32, 1), (), (), False)
+    m = matrix_access(rf, np.arange(32), False, 4)
+    assert m.counts == (1,) and m.rows[0, 0, :8].tolist() == list(range(0, 32, 4))
+
+
 def test_lanes_holding_copies_of_a_row_each_supply_its_address():
     # one 8x8 matrix of 16-bit data in which lanes t and t ^ 16 hold the same elements:
     # rows 0-3 are read by groups 0-3 and again by groups 4-7

@@ -152,10 +152,10 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = 
     t = rf.table
     W = t.shape[0]
     w, lane, slot = np.nonzero(t >= 0)
-    if not len(w) or len(w) % (ROW * ROW):
+    per = width // 4  # elements of one 32-bit register: 1, 2 or 4 (8-bit data)
+    if not len(w) or len(w) % (WARP * per):  # whole matrices: 8 rows of ``width``
         return None
     a = addr[t[w, lane, slot]]
-    per = width // 4  # elements of one 32-bit register: 1, 2 or 4 (8-bit data)
     chunk, pos = np.divmod(a, width)
     # the row's lanes: without .trans lanes 4i..4i+3 (elements 2(t%4), +1); with .trans
     # lanes 4*pos + h for one h per row
