@@ -143,7 +143,8 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
             ok = held >= 0
             elem_addr[held[ok]] = here[ok] // eb
             m = _best_matrix(rf, elem_addr, trans, width,
-                             {1: "int8", 2: "float16", 4: "float32"}[eb], store)
+                             {1: "int8", 2: "float16", 4: "float32"}[eb], store,
+                             acc.tile == "b8")
             if m is None:
                 raise LayoutError(f"internal: {acc.instruction} does not fit the bit staging")
             for q, count in enumerate(m.counts):
@@ -174,11 +175,13 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
 
 
 def _best_matrix(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int, dtype: str,
-                 store: bool) -> MatrixAccess | None:
+                 store: bool, b8: bool) -> MatrixAccess | None:
     """The ldmatrix / stmatrix schedule of ``rf`` at ``addr`` with the fewest wavefronts
     over its register bits in their order and with any two of them swapped: which
     register bit makes a matrix's rows is the schedule's choice (the bit staging costs
-    the best one), and the slots are renamed back."""
+    the best one), and the slots are renamed back. ``b8``: the 8-bit forms (``.m16n16``
+    / ``.m16n8``); else m8n8 ``.b16``, whose 32-bit registers hold four bytes of 8-bit
+    data (``width`` 16, no ``.trans``: docs/hardware.md, *m8n8 with 8-bit data*)."""
     slots = rf.table.shape[2]
     nbits = max(0, slots - 1).bit_length()
     orders = [tuple(range(nbits))]
@@ -190,8 +193,8 @@ def _best_matrix(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int, dt
     for order in orders:
         perm = [sum(((s >> k) & 1) << order[k] for k in range(nbits)) for s in range(slots)]
         permuted = RegisterFile(rf.table[:, :, perm], (), (), False)
-        m = byte_matrix_access(permuted, addr, store) if dtype == "int8" else \
-            matrix_access(permuted, addr, trans, width)
+        m = byte_matrix_access(permuted, addr, store) if b8 else \
+            matrix_access(permuted, addr, trans, width, copies=True)
         if m is None:
             continue
         waves = matrix_report(rf, addr, dtype, m, store, worst=False).wavefronts

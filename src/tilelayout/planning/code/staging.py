@@ -113,7 +113,7 @@ def matrix_registers(m: MatrixAccess, q: int) -> tuple[tuple[int, ...], ...]:
     for j in range(m.counts[q]):
         if m.form == "m16n16":  # two registers of 4 bytes per matrix
             out += [tuple(int(x) for x in m.slots[q, j, 4 * h:4 * h + 4]) for h in (0, 1)]
-        elif m.form == "m16n8":
+        elif m.form == "m16n8" or m.width == 16:  # four bytes: an 8-bit form, or m8n8
             out.append(tuple(int(x) for x in m.slots[q, j, :4]))
         elif m.width == 8:
             out.append((int(m.slots[q, j, 0]), int(m.slots[q, j, 1])))

@@ -20,7 +20,7 @@ from tilelayout.planning.mechanisms.staging.instructions import (
     packed_order,
     permuted,
 )
-from tilelayout.planning.model.threads import register_file
+from tilelayout.planning.model.threads import RegisterFile, register_file
 
 
 def _preset(name: str, **params):
@@ -56,6 +56,68 @@ def test_the_wrong_transposition_is_refused():
     layout, shape = _preset("ldmatrix.x4", trans=False)
     rf = register_file(layout, shape)
     assert matrix_access(rf, np.arange(256), trans=True) is None
+
+
+def _bytes_in_m8n8(order=(0, 1, 2, 3)):
+    """Four m8n8 matrices of 8-bit data (matrix ``j``: bytes ``128 j ..``): lane ``t``'s
+    register ``j`` holds bytes ``4 (t % 4) + b`` of row ``t / 4``, byte ``b`` in slot
+    ``4 j + order[b]`` (the PTX ISA's .b16 fragment, two bytes a 16-bit element)."""
+    t = np.arange(32)
+    table = np.zeros((1, 32, 16), dtype=np.int64)
+    addr = np.zeros(512, dtype=np.int64)
+    for j in range(4):
+        for b in range(4):
+            el = 128 * j + 4 * t + b  # one element per (matrix, lane, byte)
+            table[0, :, 4 * j + order[b]] = el
+            addr[el] = 128 * j + 16 * (t // 4) + 4 * (t % 4) + b
+    return RegisterFile(table, (), (), False), addr
+
+
+def test_m8n8_moves_8_bit_data_four_bytes_a_register():
+    rf, addr = _bytes_in_m8n8()
+    m = matrix_access(rf, addr, False, 16)
+    assert m.counts == (4,) and m.form == "m8n8" and m.width == 16
+    assert m.slots[0].tolist() == [[4 * j + b for b in range(4)] for j in range(4)]
+    assert m.rows[0, 0].tolist() == [128 * j + 16 * i for j in range(4) for i in range(8)]
+    for j in range(4):
+        for b in range(4):  # the instruction's semantics give every byte where it is
+            got = m.lane_addresses(0, j, b)[0]
+            assert got.tolist() == addr[rf.table[0, :, m.slots[0, j, b]]].tolist()
+    # .trans moves 16-bit elements: a byte pair per row, never this
+    assert matrix_access(rf, addr, True, 16) is None
+    r = matrix_report(rf, addr, "int8", m, store=False, worst=False)
+    assert (r.mechanism, r.requests, r.wavefronts) == ("ldmatrix.x4", 1, 4)
+
+
+def test_m8n8_bytes_out_of_slot_order_are_named_per_byte():
+    # the bytes of each register sit in slots 1, 0, 3, 2: the schedule names them (the
+    # code writer packs them with byte permutes)
+    rf, addr = _bytes_in_m8n8((1, 0, 3, 2))
+    m = matrix_access(rf, addr, False, 16)
+    assert m.slots[0, 0].tolist() == [1, 0, 3, 2]
+
+
+def test_one_matrix_of_32_bit_values_is_one_ldmatrix_x1():
+    # 32 values, one a lane: lane t holds value t % 4 of row t / 4 (a pair of halves)
+    rf = RegisterFile(np.arange(32).reshape(1, 32, 1), (), (), False)
+    m = matrix_access(rf, np.arange(32), False, 4)
+    assert m.counts == (1,) and m.rows[0, 0, :8].tolist() == list(range(0, 32, 4))
+
+
+def test_lanes_holding_copies_of_a_row_each_supply_its_address():
+    # one 8x8 matrix of 16-bit data in which lanes t and t ^ 16 hold the same elements:
+    # rows 0-3 are read by groups 0-3 and again by groups 4-7
+    t = np.arange(32)
+    table = np.stack([8 * (t % 16 // 4) + 2 * (t % 4), 8 * (t % 16 // 4) + 2 * (t % 4) + 1],
+                     axis=1)[None]
+    rf = RegisterFile(table, (), (), False)
+    addr = np.arange(32)
+    assert matrix_access(rf, addr, False) is None  # a row read by two groups of lanes
+    m = matrix_access(rf, addr, False, copies=True)
+    assert m.counts == (1,) and m.rows[0, 0, :8].tolist() == [0, 8, 16, 24] * 2
+    for e in (0, 1):
+        got = m.lane_addresses(0, 0, e)[0]
+        assert got.tolist() == addr[table[0, :, m.slots[0, 0, e]]].tolist()
 
 
 def test_packing_pairs_registers_that_are_not_adjacent_slots():

@@ -28,11 +28,6 @@ from collections.abc import Sequence
 from .bit_staging import TRITON_PAIR, BitStaging
 
 
-def _m8n8_bytes(o: BitStaging) -> bool:
-    return o.elem_bytes == 1 and any(a.tile in ("matrix", "matrix.trans")
-                                     for a in (o.store, o.load))
-
-
 def _order(o: BitStaging) -> tuple[int, int, int, int]:
     return (o.wavefronts, o.instructions, o.bytes, o.barriers)
 
@@ -53,28 +48,20 @@ def best(options: Sequence[BitStaging], reference: BitStaging | None = None,
          budget: int | None = None) -> BitStaging:
     """The staging to use among ``options`` (module doc): with a ``budget``, the fewest
     wavefronts within that many bytes; else held to ``reference``, the compiler's own
-    choice as we reproduce it. 8-bit data in the 16-bit-row m8n8 matrix form has no code
-    writer yet (the 8-bit forms and vectors do), so such a staging is taken only where no
-    other is allowed."""
+    choice as we reproduce it."""
     pool = list(options)
-    coded = [o for o in pool if not _m8n8_bytes(o)]
     if budget is not None:  # any staging within the budget: fewest wavefronts first
-        within = [o for o in coded if o.bytes <= budget] or \
-            [o for o in pool if o.bytes <= budget]
+        within = [o for o in pool if o.bytes <= budget]
         if within:
             return min(within, key=lambda o: (o.wavefronts, o.instructions, o.bytes))
         return min(pool, key=lambda o: o.bytes)
     if reference is None:
-        return min(coded or pool, key=BitStaging.key)
-
-    def allowed(among: list[BitStaging]) -> list[BitStaging]:
-        out = [o for o in among if o.bytes <= reference.bytes]
-        if trusted(reference):
-            out = [o for o in out if o.wavefronts <= reference.wavefronts
+        return min(pool, key=BitStaging.key)
+    allowed = [o for o in pool if o.bytes <= reference.bytes]
+    if trusted(reference):
+        allowed = [o for o in allowed if o.wavefronts <= reference.wavefronts
                    and o.instructions <= reference.instructions]
-        return out
-
-    return min(allowed(coded) or allowed(pool) or pool, key=_order)
+    return min(allowed or pool, key=_order)
 
 
 __all__ = ["best", "trusted"]

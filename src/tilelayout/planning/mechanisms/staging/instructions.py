@@ -12,8 +12,11 @@ of every lane as one vector (``ld.shared`` / ``st.shared``). A conversion plan m
   supply; without ``.trans`` lane ``t`` holds row ``t/4``, elements ``2(t%4)`` and
   ``2(t%4)+1`` in one 32-bit register, with ``.trans`` elements ``t/4`` of rows
   ``2(t%4)`` and ``2(t%4)+1``; 32-bit elements move as pairs of halves without
-  ``.trans`` (lane ``t``: element ``t%4`` of row ``t/4``). Costed with the same wavefront
-  model: every row address is one 16-byte access, phases of 8 lanes.
+  ``.trans`` (lane ``t``: element ``t%4`` of row ``t/4``), and 8-bit elements as
+  pairs of bytes without ``.trans`` (lane ``t``: bytes ``4(t%4) .. 4(t%4)+3`` of row
+  ``t/4``; the bit planner's schedule, :func:`matrix_access` with ``width`` 16).
+  Costed with the same wavefront model: every row address is one 16-byte access,
+  phases of 8 lanes.
 * use the **8-bit forms** ``ldmatrix .m16n16`` / ``stmatrix .m16n8`` (``.trans``) for
   8-bit elements where the target has them (:mod:`.byte_matrix`; kind ``matrix.b8``).
 
@@ -64,7 +67,8 @@ class MatrixAccess:
     ``slots[q, j, e]`` the register slot that receives half ``e`` of matrix ``j``
     (every lane alike; -1: none); ``counts[q]`` the matrices of instruction ``q``
     (x1/x2/x4). ``width`` is the elements of one 16-byte row: 8 for 16-bit data, 4
-    for 32-bit data, whose value is the pair of halves one lane receives (half 0 only)."""
+    for 32-bit data, whose value is the pair of halves one lane receives (half 0 only),
+    16 for 8-bit data (``e`` 0..3: the four bytes of one register, two 16-bit halves)."""
 
     trans: bool
     rows: np.ndarray
@@ -123,21 +127,35 @@ def permuted(rf: RegisterFile, order: tuple[int, ...]) -> RegisterFile:
     return RegisterFile(rf.table[:, :, list(order)], rf.warps, rf.shape, rf.replicated)
 
 
-def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = ROW
-                  ) -> MatrixAccess | None:
+def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = ROW,
+                  copies: bool = False) -> MatrixAccess | None:
     """The ldmatrix / stmatrix schedule that moves ``rf``'s elements at ``addr`` (``width``
-    per 16-byte row: 8 16-bit or 4 32-bit ones, the latter without ``.trans``), or None
-    when the addresses do not fall into whole 16-byte rows the instruction's lane pattern
-    serves (see the module doc)."""
+    per 16-byte row: 8 16-bit, 4 32-bit or 16 8-bit ones, the last two without
+    ``.trans``), or None when the addresses do not fall into whole 16-byte rows the
+    instruction's lane pattern serves (see the module doc). ``copies``: lanes that hold
+    copies of a row's elements (a broadcast lane bit among the row lanes) each supply
+    that row's address -- an ``ldmatrix`` gives each of them the row, a ``stmatrix``
+    writes the same values to it twice; else such a side has no schedule.
+
+    >>> t = np.arange(32)[:, None]                    # lane t: bytes 4(t%4).. of row t/4
+    >>> rf = RegisterFile(np.arange(128).reshape(1, 32, 4), (), (), False)
+    >>> addr = np.zeros(128, np.int64); addr[np.arange(128)] = (16 * (t // 4) + 4 * (t % 4)
+    ...                                                        + np.arange(4)).reshape(-1)
+    >>> m = matrix_access(rf, addr, False, 16)
+    >>> m.counts, m.slots[0, 0].tolist(), matrix_access(rf, addr, True, 16) is None
+    ((1,), [0, 1, 2, 3], True)
+    """
     if trans and width != ROW:
-        return None  # .trans splits a 32-bit pair's halves over two lanes
+        # .trans moves 16-bit elements: it splits a 32-bit pair's halves over two lanes,
+        # and keeps two bytes together (docs/hardware.md, *m8n8 with 8-bit data*)
+        return None
     t = rf.table
     W = t.shape[0]
     w, lane, slot = np.nonzero(t >= 0)
-    if not len(w) or len(w) % (ROW * ROW):
+    per = width // 4  # elements of one 32-bit register: 1, 2 or 4 (8-bit data)
+    if not len(w) or len(w) % (WARP * per):  # whole matrices: 8 rows of ``width``
         return None
     a = addr[t[w, lane, slot]]
-    per = width // 4  # elements of one 32-bit register
     chunk, pos = np.divmod(a, width)
     # the row's lanes: without .trans lanes 4i..4i+3 (elements 2(t%4), +1); with .trans
     # lanes 4*pos + h for one h per row
@@ -149,21 +167,20 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = 
         if np.any(lane % 4 != pos // per):
             return None
         group = lane // 4
-    # a row is read per warp (a replicated side reads it in every warp holding it)
+    # a row is read per warp (a replicated side reads it in every warp holding it), and
+    # with ``copies`` by every group of lanes holding it
     span = int(chunk.max()) + 1
-    uniq, inv, count = np.unique(w * span + chunk, return_inverse=True, return_counts=True)
+    key = (w * span + chunk) * 8 + (group if copies else 0)
+    uniq, inv, count = np.unique(key, return_inverse=True, return_counts=True)
     inv = inv.reshape(-1)
     if np.any(count != width):
         return None
-    # every row: one group of lanes
-    first = np.full(len(uniq), -1, dtype=np.int64)
-    first[inv] = group
-    if np.any(first[inv] != group):
-        return None
-    c_w, c_chunk = np.divmod(uniq, span)
-    c_g = np.zeros(len(uniq), np.int64)
-    c_key = np.zeros(len(uniq), np.int64)
+    c_g = np.full(len(uniq), -1, dtype=np.int64)
     c_g[inv] = group
+    if np.any(c_g[inv] != group):  # every row: one group of lanes
+        return None
+    c_w, c_chunk = np.divmod(uniq // 8, span)
+    c_key = np.zeros(len(uniq), np.int64)
     at0 = pos == 0
     c_key[inv[at0]] = slot[at0]  # a row is ordered by the slot of its element 0
     order = np.lexsort((c_key, c_g, c_w))
@@ -190,14 +207,15 @@ def matrix_access(rf: RegisterFile, addr: np.ndarray, trans: bool, width: int = 
         half = pos % per
     # one register slot per (matrix, half), the same in every lane
     m_el = m_of[inv]
-    slot_of = np.full((matrices, 2), -1, dtype=np.int64)
+    positions = max(2, per)  # a 32-bit value's lane has one, the slots array two
+    slot_of = np.full((matrices, positions), -1, dtype=np.int64)
     slot_of[m_el, half] = slot
     if np.any(slot_of[m_el, half] != slot) or np.any(slot_of[:, :per] < 0):
         return None
     counts, q_of, j_of = split_matrices(matrices)
     rows = np.full((W, len(counts), WARP), -1, dtype=np.int64)
     rows[c_w, q_of[m_of], ROW * j_of[m_of] + row_of] = c_chunk * width
-    slots = np.full((len(counts), 4, 2), -1, dtype=np.int64)
+    slots = np.full((len(counts), 4, positions), -1, dtype=np.int64)
     slots[q_of, j_of] = slot_of
     return MatrixAccess(trans, rows, slots, counts, width)
 
