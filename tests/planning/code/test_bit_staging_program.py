@@ -54,16 +54,16 @@ def test_a_bit_program_of_another_mechanism_is_refused():
     assert np.all(np.asarray(p._program.dst_units).shape)
 
 
-#: a wgmma accumulator fragment and AMD's WMMA dot operand in int8 (preset pairs of
-#: bench_emit), both ways: staged with the m8n8 .b16 matrix form on 8-bit data
-WGMMA_D = "S[(4,2,8,2,4,2):(1@wid_in_wg,2,4@laneid,4,1@laneid,1)]"
-WMMA_B = "S[(2,16,2,2,8):(2@warpid,1@laneid,8,16@laneid,1)] + R[2:1@warpid]"
-#: (src, dst, shape, dtype, target, the bit staging's instructions, the m8n8 op, copies
-#: of each destination element)
-M8N8_BYTES = [(WGMMA_D, WMMA_B, (64, 16), "int8", "sm_80", ("st.shared.b16", "ldmatrix.x4"),
+#: pairs of the Triton harness (seed 26) staged with the m8n8 .b16 matrix forms on 8-bit
+#: data: (src, dst, shape, dtype, target, the bit staging's instructions, the m8n8 op,
+#: copies of each destination element)
+M8N8_BYTES = [("S[(4,8,8,2,4):(1@warpid,1@laneid,1,4@warpid,8@laneid)]",  # pair 168
+               "S[(8,4,2,4,8):(1,1@laneid,8,1@warpid,4@laneid)] + R[2:4@warpid]", (32, 64),
+               "int8", "sm_80", ("st.shared.b16", "ldmatrix.x4"),
                "ldmatrix.sync.aligned.m8n8.x4.shared.b16", 2),
-              (WMMA_B, WGMMA_D, (64, 16), "int8", "sm_90a", ("stmatrix.x4", "ld.shared.b16"),
-               "stmatrix.sync.aligned.m8n8.x4.shared.b16", 1),
+              ("S[(4,4,2,8):(1,1@laneid,4,4@laneid)]",  # pair 176
+               "S[(4,4,16):(16,1@laneid,1)] + R[8:4@laneid]", (16, 16), "e4m3", "sm_100a",
+               ("stmatrix.x2", "ldmatrix.x4"), "stmatrix.sync.aligned.m8n8.x2.shared.b16", 8),
               # seed 27's pair 305 of the Triton harness: the loading lanes 2-4 hold
               # copies, so each of them supplies its row's address
               ("S[(8,16):(1@laneid,1)] + R[4:8@laneid]",

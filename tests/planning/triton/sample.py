@@ -31,12 +31,6 @@ def name(p: Pair) -> str:
     return f"{p.index} {p.family} {p.target}"
 
 
-KNOWN_WORSE: dict[str, dict[str, Any]] = {
-    "542 slice -> slice sm_100a": {
-        "instructions": {"ours": 6, "triton": 5},
-        "why": ("one instruction more for 16 fewer wavefronts (144 against 160): Triton 1 bar.sync, "
-                "2 ld.shared.v4.b32, 2 st.shared.b16; ours 1 stmatrix.x1.trans, 4 "
-                "ld.shared.v2.b32, 1 barrier(s) -- our reproduction of Triton's choice "
-                "(generic.swizzle) takes the stmatrix.trans pair where Triton 3.9 takes ld/st"),
-    },
-}
+#: none today: the last, pair 542 (one instruction more for 16 fewer wavefronts), went
+#: when Triton 3.9's plain ld / st synthesis was reproduced exactly
+KNOWN_WORSE: dict[str, dict[str, Any]] = {}

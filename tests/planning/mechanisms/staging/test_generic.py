@@ -103,3 +103,23 @@ def test_triton_order_is_dimension_zero_lowest():
         last = sum(int(s).bit_length() - 1 for s in shape[:-1])
         assert order[0] == last
     assert list(itertools.islice(triton_order((4, 4)), 4)) == [2, 3, 0, 1]
+
+
+def test_the_plain_synthesis_puts_the_filling_sides_registers_lowest_in_the_bank():
+    """Harness pair 542 (seed 26): a slice of an mma v2 accumulator (16 warps) -> a slice
+    of a blocked layout, fp16 on sm_100a. No instruction pair fits; Triton 3.9's plain
+    synthesis shares one register (a word: no fill-up) and, under four words a vector,
+    moves the destination's registers to the bottom of the bank bits, so the load reads
+    16 bytes a thread: Triton's PTX has 2 st.shared.b16 and 2 ld.shared.v4.b32, 160
+    wavefronts, 512 bytes. The earlier reading (no reordering) loaded 4 bytes at a time."""
+    src = tl.parse("S[(16,2,8):(1@warpid,1,4@laneid)] + R[4:1@laneid]")
+    dst = tl.parse("S[(4,4,4,4):(4,1@warpid,1@laneid,1)] + R[(8,4):(4@laneid,4@warpid)]")
+    s, d = _tri(src, (256,)), _tri(dst, (256,))
+    sw = plain(s, d, 16, 8)
+    assert pair_options(s, d, 16, 8, stmatrix=True, ldmatrix=True) == []  # the plain path
+    # the destination's four registers are the lowest address bits (16 bytes and more)
+    assert sorted(sw.vector + sw.bank[:3]) == sorted(d[0]) and sw.vector == (64,)
+    p = tl.plan_conversion(src, dst, (256,), "float16", target="sm_100a")
+    c = p.costs
+    assert (c["smem_bytes"], c["wavefronts"], c["store_instruction"], c["load_instruction"]) == \
+        (512, 160, "st.shared.b16", "ld.shared.v4.b32+packed")

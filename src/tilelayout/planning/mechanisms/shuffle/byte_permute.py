@@ -144,6 +144,39 @@ def _operands(reg: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return np.where(r < big, r, -1)[..., :max(m, 1)], np.where(reg >= 0, idx, -1), m
 
 
+def _most_fetched(warp: np.ndarray, lane: np.ndarray, register: np.ndarray) -> int:
+    """The most distinct source ``register`` s one lane receives.
+
+    >>> _most_fetched(np.zeros(3, np.int64), np.array([0, 0, 1]), np.array([4, 5, 4]))
+    2
+    """
+    if not len(warp):
+        return 0
+    span = int(register.max()) + 1
+    u = np.unique((warp * WARP + lane) * span + register)
+    return int(np.unique(u // span, return_counts=True)[1].max())
+
+
+def _permute_floor(d_word: np.ndarray, warp: np.ndarray, lane: np.ndarray,
+                   operand: np.ndarray, d_words: int) -> int:
+    """The fewest permutes building every destination register: per register ``j``, the
+    most distinct ``operand`` registers one lane combines into it, less one.
+
+    >>> one = np.zeros(4, np.int64)
+    >>> _permute_floor(one, one, one, np.array([5, 5, 6, 7]), 1)  # three registers: 2
+    2
+    """
+    if not len(d_word):
+        return 0
+    cell = (d_word * (int(warp.max()) + 1) + warp) * WARP + lane
+    span = int(operand.max()) - int(operand.min()) + 1
+    u = np.unique(cell * span + (operand - int(operand.min())))
+    cells, counts = np.unique(u // span, return_counts=True)
+    most = np.zeros(max(d_words, 1), np.int64)
+    np.maximum.at(most, cells // ((int(warp.max()) + 1) * WARP), counts)
+    return int(np.maximum(most - 1, 0).sum())
+
+
 def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
           limit: float) -> BytePermute | None:
     epw = 32 // bits
@@ -155,6 +188,14 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
     remote_word = np.zeros((warps, WARP, max(d_words, 1)), bool)
     remote_word[warp[cross], lane[cross], d_word[cross]] = True
     fetched = remote_word[warp, lane, d_word] & (cross | fetch_own)
+    # first a floor known without scheduling: a lane receives one register a shuffle, so
+    # it takes as many as the distinct registers it fetches; and a destination register
+    # built from m registers (its own, or fetched) takes m - 1 permutes
+    floor = _permute_floor(d_word, warp, lane, np.where(
+        fetched, 1 + s_lane * words + s_word, -1 - s_word), d_words)
+    if _most_fetched(warp[fetched], lane[fetched], s_lane[fetched] * words + s_word[fetched]) \
+            + SELECT * floor > limit:
+        return None
     # per destination register: which (warp, lane) fetches which source register
     need = np.zeros((max(d_words, 1), warps, WARP, WARP * words), bool)
     need[d_word[fetched], warp[fetched], lane[fetched],
@@ -166,10 +207,11 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
     # fetches and as distinct registers its busiest sender offers
     lower = sum(max(int(need[js[0]].sum(axis=2).max()), int(need[js[0]].reshape(
         warps, WARP, WARP, words).any(axis=1).sum(axis=2).max())) for js in groups.values())
-    if lower > limit:
+    if lower + SELECT * floor > limit:
         return None
     offered, src_lane = [], []
     temp = np.full((warps, WARP, WARP * words), -1, np.int64)  # the temporary of a fetch
+    selects = 0
     for js in groups.values():
         ew, er, src = np.nonzero(need[js[0]])
         es, eword = np.divmod(src, words)
@@ -182,9 +224,11 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
             s[:sched.src_lane.shape[1]] = sched.src_lane[k]
             offered.append(o)
             src_lane.append(s)
+            selects += lane_selects(o)
         temp[ew, er, src] = words + base + sched.edge_round
+        if len(offered) + SELECT * (selects + floor) > limit:  # already past what is known
+            return None
     rounds = len(offered)
-    selects = sum(lane_selects(o) for o in offered)
     names, where, permutes = [], [], 0
     for j in range(d_words):
         at = d_word == j

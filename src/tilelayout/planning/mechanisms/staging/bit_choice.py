@@ -1,15 +1,12 @@
 """Choosing a staging on bits (docs/data-movement.md, *Choosing a staging*).
 
 The candidates of :func:`.bit_staging.candidates` start with the compiler's own choice
-as far as we reproduce it. Where Triton synthesized its buffer for an instruction pair,
-the reproduction is exact (every such pair of the differential harness), so the plan
-is held to it in every count: no more bytes, wavefronts or instructions per warp. On
-Triton's plain ``ld`` / ``st.shared`` path only its bytes are reproduced exactly, so the
-plan stays within those bytes and takes the fewest wavefronts -- Triton minimizes its
-bank conflicts too, so such a plan is not behind it there -- then the fewest
-instructions. In both cases the order among the allowed is wavefronts, instructions,
-bytes, barriers: a smaller buffer (passes, two barriers each) is taken where it costs no
-instruction, or when ``smem_budget=`` asks for it.
+as we reproduce it, exact in bytes and wavefronts on both of Triton's paths (an
+instruction pair, or its plain ``ld`` / ``st.shared`` synthesis: every staged pair of
+the differential harness), so the plan is held to it in every count: no more bytes,
+wavefronts or instructions per warp. The order among the allowed is wavefronts,
+instructions, bytes, barriers: a smaller buffer (passes, two barriers each) is taken
+where it costs no instruction, or when ``smem_budget=`` asks for it.
 
 >>> from tilelayout.planning.mechanisms.staging.bit_staging import BitAccess, BitBuffer
 >>> a = BitAccess("st.shared.v4.b32", "vector", 16, 4, 4, 4, 1)
@@ -25,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bit_staging import TRITON_PAIR, BitStaging
+from .bit_staging import TRITON_PAIR, TRITON_PLAIN, BitStaging
 
 
 def _order(o: BitStaging) -> tuple[int, int, int, int]:
@@ -33,15 +30,15 @@ def _order(o: BitStaging) -> tuple[int, int, int, int]:
 
 
 def trusted(reference: BitStaging) -> bool:
-    """Whether ``reference`` is a reproduction of the compiler's choice exact in every
-    count (synthesized for an instruction pair), not in its bytes only.
+    """Whether ``reference`` is a reproduction of the compiler's choice (synthesized for
+    an instruction pair or on the plain path), which the plan is held to in every count.
 
     >>> from tilelayout.planning.mechanisms.staging.bit_staging import BitAccess, BitBuffer
     >>> a = BitAccess("st.shared.b32", "vector", 4, 1, 1, 1, 1)
     >>> trusted(BitStaging(BitBuffer((1,), (), TRITON_PAIR), a, a, 4))
     True
     """
-    return reference.buffer.name == TRITON_PAIR
+    return reference.buffer.name in (TRITON_PAIR, TRITON_PLAIN)
 
 
 def best(options: Sequence[BitStaging], reference: BitStaging | None = None,

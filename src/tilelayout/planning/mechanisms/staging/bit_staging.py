@@ -213,7 +213,7 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
     pairs = pair_options(ts, td, 8 * elem_bytes, n, stmatrix=stmatrix, ldmatrix=ldmatrix)
     ldst = plain(ts, td, 8 * elem_bytes, n)
     # Triton's choice (generic.swizzle): the pair of fewest estimated conflicts, else its
-    # plain ld / st synthesis -- named apart, as only the first is reproduced exactly
+    # plain ld / st synthesis (named apart: the instructions differ)
     picked = fewest_conflicts(pairs)
     chosen = picked or ldst
     buffers = [_from_triton(chosen, back, TRITON_PAIR if picked else TRITON_PLAIN)]

@@ -218,70 +218,59 @@ def synthesize(src: Map, dst: Map, bits: int, vector: Sequence[int], tile_src: S
     return tuple(vector), tuple(bank), tuple(kept), tuple(reps)
 
 
-def _vector_bases(src: Map, dst: Map, bits: int, dim: int) -> list[int]:
-    """The vector bases of the plain ``ld`` / ``st.shared`` synthesis (Triton's
-    ``getVbasis``): registers both sides share (16 bytes at most); under 32 bits,
-    filled up to a word with one side's next registers -- the side whose remaining
-    registers are more often the other side's lanes. Triton's ``getVbasis`` in the
-    source we read then appends that side's registers that are the other side's lanes
-    as extra vectorization; Triton 3.9's PTX shows it doing so only where the vectorized
-    side has a broadcast lane (over the harness's 327 staged pairs on this path, seed 26:
-    appending never matches Triton's wavefronts and instructions better on pairs without
-    one -- 1 against 90 -- and does on pairs with one, 17 against 9), so that is the
-    rule here (docs/hardware.md, *Triton's generic swizzle*)."""
+def _vector_bases(src: Map, dst: Map, bits: int, dim: int) -> tuple[list[int], bool | None]:
+    """The vector bases of the plain ``ld`` / ``st.shared`` synthesis (Triton 3.9's
+    ``getVecBasisLdSt``), and which side filled them up (None: neither did): the
+    registers both sides share (16 bytes at most); under 32 bits, filled up towards a
+    word with one side's further registers that are warp bits of the other side -- the
+    side with more of them, on a tie the one holding the lowest -- then with warp bits
+    both sides share, then with each side's warp bits in turn, cut at one word.
+
+    >>> _vector_bases(((1, 2), (4,), ()), ((1, 4), (2,), ()), 16, 3)  # two fp16: a word
+    ([1], None)
+    >>> _vector_bases(((1,), (), (2,)), ((2,), (), (1,)), 8, 2)       # each other's warps
+    ([1, 2], True)
+    """
     reg_s, reg_d = list(src[0]), list(dst[0])
-    lane_s, lane_d = set(src[1]), set(dst[1])
     vb = intersection(reg_s, reg_d, dim)[: max(0, (128 // bits).bit_length() - 1)]
-    per_word = 0 if bits > 32 else (32 // bits).bit_length() - 1
-    widest = max(0, (128 // max(bits, 32)).bit_length() - 1)
-
-    def extra(regs: list[int], have: list[int], lanes: set[int]) -> list[int]:
-        out: list[int] = []
-        for r in regs:
-            if r in have:
-                continue
-            if r in lanes:
-                out.append(r)
-            if len(out) == widest:
-                break
-        return out
-
-    def fill(regs: list[int], have: list[int]) -> list[int]:
-        return have + [regs[i] for i in range(len(have), min(per_word, len(regs)))]
-
-    if (1 << len(vb)) * bits < 32:
-        sp, dp = reg_s[: len(vb)] == vb, reg_d[: len(vb)] == vb
-        if vb and not sp and not dp:
-            reg_s = vb + [r for r in reg_s if r not in vb]
-            reg_d = vb + [r for r in reg_d if r not in vb]
-            sp = dp = True
-        if sp and dp:
-            es = extra(reg_s, fill(reg_s, vb), lane_d)
-            ed = extra(reg_d, fill(reg_d, vb), lane_s)
-            sp = len(es) >= len(ed)
-        vb = fill(reg_s if sp else reg_d, vb)
+    if (1 << len(vb)) * bits >= 32:
+        return vb, None
+    per_word = (32 // bits).bit_length() - 1
+    warp_s, warp_d = [w for w in src[2] if w], [w for w in dst[2] if w]
+    from_s = intersection([r for r in reg_s if r not in vb], warp_d, dim)
+    from_d = intersection([r for r in reg_d if r not in vb], warp_s, dim)
+    if from_s and len(from_s) == len(from_d):
+        src_fills = min(from_s) < min(from_d)
     else:
-        sp = True
-    # the extra registers only where the vectorized side holds copies across lanes
-    if 0 in (src[1] if sp else dst[1]):
-        return vb + (extra(reg_s, vb, lane_d) if sp else extra(reg_d, vb, lane_s))
-    return vb
+        src_fills = len(from_s) > len(from_d)
+    vb = vb + (from_s if src_fills else from_d)
+    if len(vb) < per_word:
+        vb += intersection(warp_s, warp_d, dim)
+    for i in range(max(len(warp_s), len(warp_d))):
+        for side in (warp_s, warp_d):
+            if len(vb) < per_word and i < len(side) and side[i] not in vb:
+                vb.append(side[i])
+    return vb[:per_word], src_fills
 
 
 def _plain(src: Map, dst: Map, bits: int, dim: int) -> Swizzled:
-    """The ``ld`` / ``st.shared`` synthesis (Triton's ``optimalSwizzlingLdSt``)."""
-    vb = _vector_bases(src, dst, bits, dim)
+    """The ``ld`` / ``st.shared`` synthesis (Triton 3.9's ``optimalSwizzlingLdSt``):
+    each side's wavefront tile is its lanes but the top ones a vector of several words
+    spreads over more phases; under four words a vector, the bank bases that are
+    registers of the side that filled the vector (else of the side with more) come
+    first, so that side moves wider vectors."""
+    vb, src_fills = _vector_bases(src, dst, bits, dim)
+    words = max(0, ((1 << len(vb)) * bits // 32).bit_length() - 1)  # log2 words
 
     def tile(side: Map) -> list[int]:
-        n = 0
-        while n < len(vb) and n < len(side[0]) and side[0][n] == vb[n]:
-            n += 1
-        lanes = list(side[1])
-        if (1 << n) * bits > 32:
-            lanes = lanes[: len(lanes) - ((1 << n) * bits // 32).bit_length() + 1]
-        return [v for v in lanes if v not in vb]
+        return list(side[1][: len(side[1]) - words])
 
     v, b, s, r = synthesize(src, dst, bits, vb, tile(src), tile(dst), dim)
+    if words < 2:
+        in_s = [x for x in b if x in src[0]]
+        in_d = [x for x in b if x in dst[0]]
+        first = in_s if src_fills or src_fills is None and len(in_s) > len(in_d) else in_d
+        b = tuple(first) + tuple(x for x in b if x not in first)
     return Swizzled(v, b, s, r, "shared", "shared")
 
 
