@@ -85,6 +85,17 @@ def test_inverse_undoes_the_map(m):
 
 
 @given(maps())
+def test_a_preimage_maps_back_and_exists_exactly_on_the_span(m):
+    n, images = m
+    span = brute_span(images)
+    for v in range(1 << n):
+        x = f2.preimage(images, v)
+        assert (x is not None) == (v in span)
+        if x is not None:
+            assert f2.apply(images, x) == v and x < 1 << len(images)
+
+
+@given(maps())
 def test_singular_maps_have_no_inverse(m):
     n, images = m
     if f2.Subspace(images).dim < n:

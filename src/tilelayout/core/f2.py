@@ -148,6 +148,24 @@ def _eliminate(images: Sequence[int]) -> tuple[dict[int, tuple[int, int]], list[
     return rows, null
 
 
+def preimage(images: Sequence[int], v: int) -> int | None:
+    """An ``x`` with ``apply(images, x) == v`` -- which images XOR to ``v``, using only
+    images independent of the earlier ones -- or None when ``v`` is outside their span.
+
+    >>> preimage((1, 6, 2), 0b111), preimage((1, 6), 0b010)
+    (3, None)
+    """
+    rows, _ = _eliminate(images)
+    x = 0
+    while v:
+        row = rows.get(v.bit_length() - 1)
+        if row is None:
+            return None
+        v ^= row[0]
+        x ^= row[1]
+    return x
+
+
 def inverse(images: Sequence[int]) -> tuple[int, ...]:
     """The images of the inverse of an invertible map on ``n = len(images)`` bits (every
     image below ``2**n``); a singular map is an :class:`~tilelayout.AlgebraError`.

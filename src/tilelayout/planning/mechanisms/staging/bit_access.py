@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ....analysis.conflicts import linear_wavefronts
+from ....core.f2 import preimage
 from ...model.bits import ThreadBits
 from .byte_packing import byte_permutes
 
@@ -39,24 +40,9 @@ class BitBuffer:
         >>> BitBuffer((1, 6), (8,)).split(0b1111)
         (3, 1)
         """
-        basis = list(self.address) + list(self.reps)
-        rows: dict[int, tuple[int, int]] = {}
-        for i, v in enumerate(basis):
-            x = 1 << i
-            while v:
-                top = v.bit_length() - 1
-                if top not in rows:
-                    rows[top] = (v, x)
-                    break
-                v ^= rows[top][0]
-                x ^= rows[top][1]
-        x = 0
-        while vector:
-            top = vector.bit_length() - 1
-            if top not in rows:
-                return None
-            vector ^= rows[top][0]
-            x ^= rows[top][1]
+        x = preimage(self.address + self.reps, vector)
+        if x is None:
+            return None
         n = len(self.address)
         return x & ((1 << n) - 1), x >> n
 

@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ....core.f2 import preimage
+
 Map = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # (reg, lane, warp) vectors
 
 
@@ -282,23 +284,9 @@ def coordinates(side: Map, vector: int) -> tuple[int, int, int] | None:
     (1, 1, 1)
     """
     basis = [(v, k, w) for w, vs in enumerate(side) for k, v in enumerate(vs) if v]
-    rows: dict[int, tuple[int, int]] = {}  # leading bit -> (vector, which bases)
-    for i, (v, _, _) in enumerate(basis):
-        x = 1 << i
-        while v:
-            top = v.bit_length() - 1
-            if top not in rows:
-                rows[top] = (v, x)
-                break
-            v ^= rows[top][0]
-            x ^= rows[top][1]
-    x, t = 0, vector
-    while t:
-        top = t.bit_length() - 1
-        if top not in rows:
-            return None
-        t ^= rows[top][0]
-        x ^= rows[top][1]
+    x = preimage([v for v, _, _ in basis], vector)
+    if x is None:
+        return None
     out = [0, 0, 0]
     for i, (_, k, w) in enumerate(basis):
         if x >> i & 1:
