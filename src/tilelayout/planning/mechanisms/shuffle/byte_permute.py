@@ -144,36 +144,42 @@ def _operands(reg: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return np.where(r < big, r, -1)[..., :max(m, 1)], np.where(reg >= 0, idx, -1), m
 
 
-def _most_fetched(warp: np.ndarray, lane: np.ndarray, register: np.ndarray) -> int:
-    """The most distinct source ``register`` s one lane receives.
+def _distinct(cell: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cells (nonnegative ints) present, and how many distinct ``value`` s each has.
 
-    >>> _most_fetched(np.zeros(3, np.int64), np.array([0, 0, 1]), np.array([4, 5, 4]))
+    >>> [x.tolist() for x in _distinct(np.array([0, 0, 0, 3]), np.array([5, 5, -1, 2]))]
+    [[0, 3], [2, 1]]
+    """
+    low = int(value.min())
+    span = int(value.max()) - low + 1
+    return np.unique(np.unique(cell * span + (value - low)) // span, return_counts=True)
+
+
+def _most_fetched(thread: np.ndarray, register: np.ndarray) -> int:
+    """The most distinct source ``register`` s one ``thread`` (warp * 32 + lane)
+    receives.
+
+    >>> _most_fetched(np.array([0, 0, 1]), np.array([4, 5, 4]))
     2
     """
-    if not len(warp):
-        return 0
-    span = int(register.max()) + 1
-    u = np.unique((warp * WARP + lane) * span + register)
-    return int(np.unique(u // span, return_counts=True)[1].max())
+    return int(_distinct(thread, register)[1].max()) if len(thread) else 0
 
 
-def _permute_floor(d_word: np.ndarray, warp: np.ndarray, lane: np.ndarray,
-                   operand: np.ndarray, d_words: int) -> int:
+def _permute_floor(d_word: np.ndarray, thread: np.ndarray, operand: np.ndarray,
+                   threads: int, d_words: int) -> int:
     """The fewest permutes building every destination register: per register ``j``, the
-    most distinct ``operand`` registers one lane combines into it, less one.
+    most distinct ``operand`` registers one ``thread`` (of ``threads``) combines into it,
+    less one.
 
     >>> one = np.zeros(4, np.int64)
-    >>> _permute_floor(one, one, one, np.array([5, 5, 6, 7]), 1)  # three registers: 2
+    >>> _permute_floor(one, one, np.array([5, 5, 6, 7]), 32, 1)  # three registers: 2
     2
     """
     if not len(d_word):
         return 0
-    cell = (d_word * (int(warp.max()) + 1) + warp) * WARP + lane
-    span = int(operand.max()) - int(operand.min()) + 1
-    u = np.unique(cell * span + (operand - int(operand.min())))
-    cells, counts = np.unique(u // span, return_counts=True)
+    cells, counts = _distinct(d_word * threads + thread, operand)
     most = np.zeros(max(d_words, 1), np.int64)
-    np.maximum.at(most, cells // ((int(warp.max()) + 1) * WARP), counts)
+    np.maximum.at(most, cells // threads, counts)
     return int(np.maximum(most - 1, 0).sum())
 
 
@@ -188,18 +194,18 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
     remote_word = np.zeros((warps, WARP, max(d_words, 1)), bool)
     remote_word[warp[cross], lane[cross], d_word[cross]] = True
     fetched = remote_word[warp, lane, d_word] & (cross | fetch_own)
+    src_reg = s_lane * words + s_word  # a source register by (lane, word)
     # first a floor known without scheduling: a lane receives one register a shuffle, so
     # it takes as many as the distinct registers it fetches; and a destination register
     # built from m registers (its own, or fetched) takes m - 1 permutes
-    floor = _permute_floor(d_word, warp, lane, np.where(
-        fetched, 1 + s_lane * words + s_word, -1 - s_word), d_words)
-    if _most_fetched(warp[fetched], lane[fetched], s_lane[fetched] * words + s_word[fetched]) \
-            + SELECT * floor > limit:
+    thread = warp * WARP + lane
+    floor = _permute_floor(d_word, thread, np.where(fetched, 1 + src_reg, -1 - s_word),
+                           warps * WARP, d_words)
+    if _most_fetched(thread[fetched], src_reg[fetched]) + SELECT * floor > limit:
         return None
     # per destination register: which (warp, lane) fetches which source register
     need = np.zeros((max(d_words, 1), warps, WARP, WARP * words), bool)
-    need[d_word[fetched], warp[fetched], lane[fetched],
-         s_lane[fetched] * words + s_word[fetched]] = True
+    need[d_word[fetched], warp[fetched], lane[fetched], src_reg[fetched]] = True
     groups: dict[bytes, list[int]] = {}
     for j in np.flatnonzero(need.reshape(len(need), -1).any(axis=1)).tolist():
         groups.setdefault(need[j].tobytes(), []).append(j)
@@ -235,7 +241,7 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
         reg = np.full((warps, WARP, epw), -1, np.int64)  # register name per position
         pos = np.full((warps, WARP, epw), -1, np.int64)
         w, ln, p = warp[at], lane[at], d_pos[at]
-        reg[w, ln, p] = np.where(fetched[at], temp[w, ln, s_lane[at] * words + s_word[at]],
+        reg[w, ln, p] = np.where(fetched[at], temp[w, ln, src_reg[at]],
                                  s_word[at])
         pos[w, ln, p] = s_pos[at]
         nm, idx, m = _operands(reg)
