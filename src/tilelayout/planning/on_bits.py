@@ -20,7 +20,7 @@ plan is executed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -132,21 +132,24 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
         why = (f"each thread holds the elements it needs, but which register depends on "
                f"its lane: {work} selects / permutes per warp cost more instructions than "
                f"staging through shared memory")
-        return replace(staged, reason=why + staged.reason[staged.reason.index(";"):],
-                       reference=_triple(options[0]), reference_exact=trusted(options[0]))
+        return _held_to(replace(staged, reason=why + staged.reason[staged.reason.index(";"):]),
+                        options)
     options = staging_options()
     if level == "warp-shuffle":
         return _in_warps(s, d, src, dst, shape, dtype, on, options, smem_budget)
     if not options:
         return None
     chosen = best(options, reference=options[0], budget=smem_budget)
-    return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, level),
-                   reference=_triple(options[0]),
-                   reference_exact=trusted(options[0]))
+    return _held_to(_staged(chosen, s, d, src, dst, shape, dtype, on, level), options)
 
 
 def _triple(st: BitStaging) -> tuple[int, int, int]:
     return (st.bytes, st.wavefronts, st.instructions)
+
+
+def _held_to(out: BitOutcome, options: Sequence[BitStaging]) -> BitOutcome:
+    """``out`` with the compiler's choice it is held to: the first of ``options``."""
+    return replace(out, reference=_triple(options[0]), reference_exact=trusted(options[0]))
 
 
 def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
@@ -224,9 +227,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
         if not options:
             return None
         chosen = best(options, reference=options[0], budget=smem_budget)
-        return replace(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
-                       reference=_triple(options[0]),
-                   reference_exact=trusted(options[0]))
+        return _held_to(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
+                        options)
     shuffled = counts(dec, bits)
     staged = best(options, reference=options[0], budget=smem_budget) if options else None
     triton_stages = options and not triton_shuffles(s, d)
@@ -241,10 +243,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
                f"{shuffled.selects + shuffled.permutes} selects / permutes per warp cost more "
                f"instructions than staging through shared memory "
                f"({_warp_local_instructions(staged)} per warp, {units} units)")
-        return replace(out, costs={**out.costs, **extra},
-                       reason=why + out.reason[out.reason.index(";"):],
-                       reference=_triple(options[0]),
-                   reference_exact=trusted(options[0]))
+        return _held_to(replace(out, costs={**out.costs, **extra},
+                                reason=why + out.reason[out.reason.index(";"):]), options)
     costs = {"elements": 1 << s.bits,
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              "shuffle_rounds": shuffled.shuffles, "registers_moved": 0,
