@@ -5,6 +5,7 @@ bit maps are left to the element planner."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +13,11 @@ import tilelayout as tl
 from tests.planning.conftest import expected
 from tests.planning.mechanisms.staging.test_instructions import linear_pair
 from tilelayout.planning import plan as plan_module
-from tilelayout.planning.on_bits import plan_on_bits
+from tilelayout.planning.model.bits import thread_bits
+from tilelayout.planning.model.placement import place
+from tilelayout.planning.model.routing import route_between
+from tilelayout.planning.on_bits import _in_threads, plan_on_bits
+from tilelayout.planning.outcome import in_thread_permutes
 from tilelayout.planning.problem.targeting import resolve_target
 
 
@@ -72,3 +77,22 @@ def test_a_float32_source_converted_counts_its_registers():
     p = tl.plan_conversion(src, dst, (64, 64), "float16")
     assert p._route_value is None  # nothing was enumerated
     assert p.execute() == expected(p.dst, p.shape)
+
+
+@pytest.mark.parametrize("dtype,bits", [("int8", 8), ("bfloat16", 16), ("float32", 32),
+                                        ("float64", 64)])
+def test_in_thread_selects_are_counted_on_bits_as_on_the_elements_route(dtype, bits):
+    """Seed 27's harness pair 442: every thread already holds its elements, in one of 128
+    threads holding copies; the selects and byte permutes counted from the bit maps'
+    slots equal those counted on the elements' route (which enumerates every copy)."""
+    src = tl.parse("S[(128,4,8):(8,1@laneid,1)] + R[(8,16):(4@laneid,1@warpid)]")
+    dst = tl.parse("S[(16,32,8):(1@warpid,1@laneid,1)]")
+    shape = (4096,)
+    s, d = thread_bits(src, shape), thread_bits(dst, shape)
+    found = _in_threads("registers", s, d, src, dst, shape, dtype)
+    moved = found.costs["registers_moved"]
+    route = route_between(*place(src, dst, shape), bits)
+    want = {k: v for k, v in in_thread_permutes(route, moved).items() if v}
+    assert want  # lane-dependent slots: work to count
+    got = {k: found.costs[k] for k in ("shuffle_selects", "byte_permutes") if found.costs.get(k)}
+    assert got == want

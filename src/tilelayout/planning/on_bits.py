@@ -45,7 +45,7 @@ from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
 from .model.placement import place
 from .model.routing import Route, route_between
-from .outcome import in_thread_permutes, store_rows
+from .outcome import slot_permutes, store_rows
 from .plan_stages import Stage, staging_costs, staging_stages
 from .problem.targeting import TargetChoice
 
@@ -168,11 +168,15 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
                           "element", (Stage("none", "nothing to move: same coordinates up to "
                                                     "replicas"),), base, None, make_route,
                           1 << len(s.reg), True, BitProgram(s, d))
-    moved = moved_registers(s, d)
+    dst_slot, src_slot = thread_slots(s, d)
+    moved = int((src_slot != dst_slot).sum())
     # a renaming costs nothing; registers taken from lane-dependent slots (copies on the
     # source side) or sub-word values that change word cost selects / permutes, counted
-    # on the elements' route as the code writes them
-    work = in_thread_permutes(make_route(), moved) if moved else {}
+    # per thread as the code writes them
+    nl = len(s.lane)
+    thread = np.broadcast_to(np.arange(len(src_slot))[:, None], src_slot.shape).reshape(-1)
+    work = slot_permutes(thread >> nl, thread & ((1 << nl) - 1), dst_slot.reshape(-1),
+                         src_slot.reshape(-1), 1 << len(s.warp), bits) if moved else {}
     how = "" if not _register_work(work) else \
         (f", with {work.get('shuffle_selects', 0)} selects and "
          f"{work.get('byte_permutes', 0)} byte permutes per warp")
@@ -188,12 +192,14 @@ def _register_work(costs: Mapping[str, Any]) -> int:
     return int(costs.get("shuffle_selects", 0) or 0) + int(costs.get("byte_permutes", 0) or 0)
 
 
-def moved_registers(s: ThreadBits, d: ThreadBits) -> int:
-    """Destination coordinates whose element sits in another register slot of the same
-    thread on the source side.
+def thread_slots(s: ThreadBits, d: ThreadBits) -> tuple[np.ndarray, np.ndarray]:
+    """Per thread (rows: the CTA thread id) and destination register slot (columns), the
+    source register slot of the same thread that holds its element (the lowest of its
+    copies), for a conversion where every thread holds what it needs.
 
-    >>> moved_registers(ThreadBits((1, 2), (4,), (), 3), ThreadBits((2, 1), (4,), (), 3))
-    4
+    >>> thread_slots(ThreadBits((1, 2), (4,), (), 3), ThreadBits((2, 1), (4,), (), 3))[1]
+    array([[0, 2, 1, 3],
+           [0, 2, 1, 3]])
     """
     threads = np.arange(1 << (len(s.lane) + len(s.warp)), dtype=np.int64)
     slots = np.arange(1 << len(d.reg), dtype=np.int64)
@@ -212,7 +218,18 @@ def moved_registers(s: ThreadBits, d: ThreadBits) -> int:
     for k, v in enumerate(s.reg):
         if v:
             src_slot |= np.where(rel & v != 0, 1 << k, 0)
-    return int((src_slot != slots[None, :]).sum())
+    return np.broadcast_to(slots, rel.shape), src_slot
+
+
+def moved_registers(s: ThreadBits, d: ThreadBits) -> int:
+    """Destination coordinates whose element sits in another register slot of the same
+    thread on the source side.
+
+    >>> moved_registers(ThreadBits((1, 2), (4,), (), 3), ThreadBits((2, 1), (4,), (), 3))
+    4
+    """
+    dst_slot, src_slot = thread_slots(s, d)
+    return int((src_slot != dst_slot).sum())
 
 
 def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tuple[int, ...],

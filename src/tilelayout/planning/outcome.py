@@ -113,10 +113,24 @@ def in_thread_permutes(route: Route, moved: int) -> dict[str, int]:
     if not moved:
         return {}
     ps, pd, rows, src = route.src, route.dst, route.dst_rows, route.source
-    if route.bits >= 32:
-        return lane_selects(pd.slot[rows], ps.slot[src], route.bits)
-    bp = plan_byte_permute(route.gwarp[1][rows], ps.lane[src], ps.slot[src], pd.lane[rows],
-                           pd.slot[rows], route.warps, route.bits)
+    return slot_permutes(route.gwarp[1][rows], pd.lane[rows], pd.slot[rows], ps.slot[src],
+                         route.warps, route.bits)
+
+
+def slot_permutes(warp: np.ndarray, lane: np.ndarray, dst_slot: np.ndarray,
+                  src_slot: np.ndarray, warps: int, bits: int) -> dict[str, int]:
+    """The selects and byte permutes of destination values ``(warp, lane, dst_slot)``
+    each taken from ``src_slot`` of the same thread (:func:`in_thread_permutes`): whole
+    registers by :func:`lane_selects`, sub-word values by :mod:`.byte_permute` with no
+    shuffle.
+
+    >>> z = np.zeros(2, np.int64)
+    >>> slot_permutes(z, z, np.array([0, 1]), np.array([1, 0]), 1, 16)
+    {'byte_permutes': 1, 'shuffle_selects': 0}
+    """
+    if bits >= 32:
+        return lane_selects(dst_slot, src_slot, bits)
+    bp = plan_byte_permute(warp, lane, src_slot, lane, dst_slot, warps, bits)
     return {} if bp is None else {"byte_permutes": bp.permutes, "shuffle_selects": bp.selects}
 
 
