@@ -73,3 +73,61 @@ def test_conversions_of_the_source_type_are_counted():
     assert p.stages[0].what == "convert"
     same = tl.plan_conversion("preset:mma.m16n8k16.C", "S[(16,8):(1,1@laneid)]")
     assert "conversions" not in same.costs               # float32 planned as float32
+
+
+def _payload_ops_one_by_one(rnd, warp, sender, receiver, edge, pos, src_slot, dst_slot, epw,
+                            rounds, local=frozenset()):
+    """The count of :func:`payload_ops` written as its doc reads: a loop over rounds and
+    over destination registers (the vectorized count must equal it)."""
+    import numpy as np
+
+    def operand_lists(key, name):
+        lists: dict[int, list[int]] = {}
+        for k_, n_ in sorted(set(zip(key.tolist(), name.tolist(), strict=True))):
+            lists.setdefault(k_, []).append(n_)
+        longest = max(len(v) for v in lists.values())
+        sel = sum(len({v[p] for v in lists.values() if len(v) > p}) - 1 for p in range(longest))
+        return longest, sel
+
+    full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
+    sel = perm = 0
+    lane_key = warp * 64 + sender
+    for k in range(rounds):
+        at = rnd == k
+        if not at.any():
+            continue
+        m, s = operand_lists(lane_key[at], src_slot[at] // epw)
+        sel += s
+        whole = bool((full[at] & (src_slot[at] % epw == pos[at])).all()) and m == 1
+        if not whole:
+            perm += max(m - 1, 1)
+    reg = dst_slot // epw
+    for j in sorted(set(reg.tolist())):
+        keys = (warp * 64 + receiver)[reg == j].tolist() + [w * 64 + ln for w, ln, r in local
+                                                             if r == j]
+        names = rnd[reg == j].tolist() + [-1 for *_, r in local if r == j]
+        m, s = operand_lists(np.array(keys), np.array(names))
+        sel += s
+        in_place = (full & (dst_slot % epw == pos))[reg == j]
+        perm += m - 1 if m > 1 else (0 if in_place.all() else 1)
+    return sel, perm
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_payload_ops_counts_as_its_doc_reads_on_random_rounds(seed):
+    import numpy as np
+
+    from tilelayout.planning.cost_model import payload_ops
+
+    rng = np.random.default_rng(seed)
+    n, epw = int(rng.integers(1, 200)), int(rng.choice([2, 4]))
+    rounds = int(rng.integers(1, 8))
+    warp, sender, receiver = (rng.integers(0, hi, n) for hi in (3, 32, 32))
+    rnd = rng.integers(0, rounds, n)
+    edge = rng.integers(0, max(1, n // epw), n)
+    pos = rng.integers(0, epw, n)
+    src_slot, dst_slot = rng.integers(0, 4 * epw, n), rng.integers(0, 4 * epw, n)
+    local = {(int(w), int(ln), int(r)) for w, ln, r in zip(
+        rng.integers(0, 3, 10), rng.integers(0, 32, 10), rng.integers(0, 6, 10), strict=True)}
+    args = (rnd, warp, sender, receiver, edge, pos, src_slot, dst_slot, epw, rounds)
+    assert payload_ops(*args, local=local) == _payload_ops_one_by_one(*args, local=local)

@@ -4,10 +4,14 @@ on the machine model and delivers each element."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import tilelayout as tl
-from tilelayout.planning.lane_exchange import lane_exchange
+from tilelayout.planning.lane_exchange import lane_exchange, payload_floor, payload_shuffles
 from tilelayout.planning.machine import execute, source_values
 from tilelayout.planning.model.placement import place
 from tilelayout.planning.model.routing import route_between
@@ -15,6 +19,7 @@ from tilelayout.planning.problem.targeting import resolve_target
 
 from .conftest import expected
 from .scenarios.suite import DOT_A_FP8, WGMMA_D
+from .test_random_pairs import pair
 
 ON = resolve_target(None)
 TRANSPOSE = ("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]")
@@ -97,3 +102,15 @@ def test_a_staged_lane_exchange_whose_source_warps_hold_copies_synchronizes_the_
     q = tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32),
                            "float32")
     assert q.costs["barrier_instruction"] == "bar.warp.sync"  # no copies: one warp's sync
+
+
+@settings(max_examples=80, deadline=None)
+@given(pair(), st.sampled_from([8, 16]))
+def test_the_payload_floor_never_exceeds_the_payload_shuffles(p, bits):
+    """The bound that lets a lane exchange skip its payload shuffles when a staging
+    already costs less (payload_floor) is a lower bound on both their variants."""
+    src, dst, extents = p
+    route = route_between(*place(tl.parse(src), tl.parse(dst), (math.prod(extents),)), bits)
+    assume((route.level == 2).any())
+    epw = 32 // bits
+    assert payload_floor(route, epw) <= payload_shuffles(route, epw, 1)[0]

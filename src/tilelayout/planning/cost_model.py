@@ -143,52 +143,77 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     destination register is assembled from the rounds it receives from (and its own
     values) with one ``prmt`` fewer than those. A register name that differs between
     lanes at one position of such an operand list takes one ``selp`` fewer than the
-    distinct names (a register received in some lanes and kept in others takes one)."""
+    distinct names (a register received in some lanes and kept in others takes one).
+    Every round and register is counted at once (:func:`_position_selects`).
+
+    Two lanes of one warp each send the other one 16-bit value of their register 0 in
+    one round; each keeps its own other half beside what it receives:
+
+    >>> z, one = np.zeros(2, np.int64), np.ones(2, np.int64)
+    >>> payload_ops(z, z, np.array([0, 1]), np.array([1, 0]), np.array([0, 1]), z,
+    ...             z, z, 2, 1, local={(0, 0, 0), (0, 1, 0)})
+    (0, 2)
+    """
+    if not len(rnd):
+        return 0, 0
     full = np.bincount(edge, minlength=int(edge.max(initial=-1)) + 1)[edge] == epw
-    sel = perm = 0
     lane_key = warp.astype(np.int64) * 64 + sender
-    for k in range(rounds):
-        at = rnd == k
-        if not at.any():
-            continue
-        m, s = _position_selects(lane_key[at], src_slot[at] // epw)
-        sel += s
-        whole = bool((full[at] & (src_slot[at] % epw == pos[at])).all()) and m == 1
-        if m and not whole:
-            perm += max(m - 1, 1)
+    # sending: per round, the lanes' operand lists of registers
+    rounds_at, m, sel_send = _position_selects(rnd, lane_key, src_slot // epw)
+    whole = np.bincount(rnd, weights=~(full & (src_slot % epw == pos)),
+                        minlength=rounds)[rounds_at] == 0
+    perm = int(np.where(m > 1, m - 1, np.where(whole, 0, 1)).sum())
     # receiving: destination register -> per lane, the rounds (and -1: its own values)
     reg = dst_slot // epw
     lanes = warp.astype(np.int64) * 64 + receiver
-    group = np.concatenate([reg, np.array([j for _, _, j in local], dtype=np.int64)])
-    who = np.concatenate([lanes, np.array([w * 64 + ln for w, ln, _ in local], dtype=np.int64)])
-    value = np.concatenate([rnd, np.full(len(local), -1, dtype=np.int64)])
+    kept = np.array(sorted(local), dtype=np.int64).reshape(-1, 3)
+    group = np.concatenate([reg, kept[:, 2]])
+    who = np.concatenate([lanes, kept[:, 0] * 64 + kept[:, 1]])
+    value = np.concatenate([rnd, np.full(len(kept), -1, dtype=np.int64)])
     # the registers that receive in some lane: where another lane keeps its own value
     # there instead, a select picks between them
     mine = np.isin(group, reg)
-    group, who, value = group[mine], who[mine], value[mine]
+    regs, m, sel_recv = _position_selects(group[mine], who[mine], value[mine])
     in_place = full & (dst_slot % epw == pos)
-    for j in np.unique(reg).tolist():
-        at = group == j
-        m, s = _position_selects(who[at], value[at])
-        sel += s
-        perm += m - 1 if m > 1 else (0 if in_place[reg == j].all() else 1)
-    return sel, perm
+    placed = np.bincount(np.searchsorted(regs, reg), weights=~in_place,
+                         minlength=len(regs)) == 0
+    perm += int(np.where(m > 1, m - 1, np.where(placed, 0, 1)).sum())
+    return int(sel_send.sum() + sel_recv.sum()), perm
 
 
-def _position_selects(key: np.ndarray, name: np.ndarray) -> tuple[int, int]:
-    """Per ``key`` (a lane), its distinct ``name`` s in order form an operand list: the
-    longest list's length and the selects that pick, at each position, a name that
-    differs between lanes (one ``selp`` fewer than the distinct names)."""
-    pairs = np.unique(np.stack([key, name], axis=1), axis=0)
-    if not len(pairs):
-        return 0, 0
-    starts = np.r_[0, np.flatnonzero(np.diff(pairs[:, 0])) + 1]
-    rank = np.arange(len(pairs)) - np.repeat(starts, np.diff(np.r_[starts, len(pairs)]))
-    sel = 0
-    for p in range(int(rank.max()) + 1):
-        n = len(np.unique(pairs[rank == p, 1]))
-        sel += n - 1
-    return int(rank.max()) + 1, sel
+def _dense(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    values, ids = np.unique(x, return_inverse=True)
+    return values, ids.reshape(-1).astype(np.int64)
+
+
+def _position_selects(group: np.ndarray, key: np.ndarray, name: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per ``group`` and ``key`` (a lane), its distinct ``name`` s in order form an
+    operand list. Per group (its distinct values, sorted): the longest list's length and
+    the selects that pick, at each position, a name that differs between lanes (one
+    ``selp`` fewer than the distinct names at that position).
+
+    >>> _position_selects(np.array([0, 0, 0, 7]), np.array([0, 0, 1, 0]),
+    ...                   np.array([3, 4, 5, 3]))
+    (array([0, 7]), array([2, 1]), array([1, 0]))
+    """
+    groups, g = _dense(group)
+    _, k = _dense(key)
+    _, n = _dense(name)
+    keys, names = int(k.max()) + 1, int(n.max()) + 1
+    code = np.unique((g * keys + k) * names + n)  # sorted by group, key, name
+    gk, nn = code // names, code % names
+    gg = gk // keys
+    starts = np.r_[0, np.flatnonzero(np.diff(gk)) + 1]
+    rank = np.arange(len(code)) - np.repeat(starts, np.diff(np.r_[starts, len(code)]))
+    longest = np.zeros(len(groups), np.int64)
+    np.maximum.at(longest, gg, rank + 1)
+    places = int(rank.max()) + 1
+    at = gg * places + rank  # (group, position)
+    distinct = np.unique(at * names + nn) // names  # one per distinct name at a position
+    sel = np.bincount(distinct // places, minlength=len(groups)) - \
+        np.bincount(np.unique(at) // places, minlength=len(groups))
+    return groups, longest, sel
 
 
 #: element type -> PTX type name of its cvt forms

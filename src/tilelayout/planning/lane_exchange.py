@@ -94,11 +94,17 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
         return bound if staging is None else staging_units(staging, local(staging),
                                                            route.warps)
 
-    if rounds > bound:
+    # a lower bound on the payload shuffles' units (and so on their instructions): the
+    # rounds, and for sub-word values the permutes that assemble registers
+    floor = float(rounds) if epw == 1 or rounds > limit else payload_floor(route, epw)
+    # the caller's plan costs ``limit`` instructions: no shuffles dearer than that can
+    # replace it, so the staging is the answer wherever one can be planned
+    hopeless = floor > limit
+    if floor > bound or hopeless:
         staging, why_not = try_staging(route, dtype, on)
     sched = None
-    units = float(rounds)
-    if why_not or rounds <= smem():
+    units = floor
+    if why_not or not hopeless and floor <= smem():
         units, sched, counts, fill = payload_shuffles(route, epw, wpe)
         costs.update(zip(("shuffle_instructions", "shuffle_selects", "shuffle_packs"), counts,
                          strict=True), shuffle_rounds=sched.rounds * wpe)
@@ -182,6 +188,41 @@ def payload_shuffles(route: Route, epw: int, wpe: int):
             variants.append((route.level == 2) | mixed)
     return min((_payload(route, through, epw, wpe) for through in variants),
                key=lambda v: v[0])
+
+
+def payload_floor(route: Route, epw: int) -> float:
+    """A lower bound on the cost units of :func:`payload_shuffles` (either variant) for
+    sub-word values (``epw`` > 1): the shuffle rounds, plus per destination register the
+    ``prmt`` that assemble it in the lane that draws on the most rounds. A lane receives
+    one word a round, so a register it fills from ``k`` other lanes (and maybe its own
+    values, kept or sent to itself) draws on at least that many rounds: ``k - 1`` permutes
+    or more (:func:`~.cost_model.payload_ops`).
+
+    >>> import tilelayout as tl
+    >>> from tilelayout.planning.model.placement import place
+    >>> from tilelayout.planning.model.routing import route_between
+    >>> t = route_between(*place(tl.parse("S[(32,32):(1@laneid,1)]"),
+    ...                          tl.parse("S[(32,32):(1,1@laneid)]"), None), 16)
+    >>> payload_floor(t, 2), payload_shuffles(t, 2, 1)[0]   # 16-bit transposition
+    (39.0, 527.0)
+    """
+    ps, pd, rows = route.src, route.dst, route.dst_rows
+    edges, _, _ = _shuffle_edges(ps, pd, rows, route.level == 2, route.source, route.gwarp, epw)
+    floor = float(degree(edges[:, 0], edges[:, 1], edges[:, 3]))
+    warp, lane = route.gwarp[1][rows], pd.lane[rows]
+    reg = pd.slot[rows] // epw
+    sender = np.where(route.level == 2, ps.lane[route.source], -1)  # -1: its own values
+    owner = (warp * WARP + lane) * (int(reg.max(initial=0)) + 1) + reg
+    receives = np.isin(owner, owner[route.level == 2])
+    pairs = np.stack([owner[receives], sender[receives]], 1).astype(np.int64)
+    if not len(pairs):
+        return floor
+    cells = pairs[unique_rows(pairs, return_index=True)[1]]
+    per_owner = np.unique(cells[:, 0], return_counts=True)
+    regs = per_owner[0] % (int(reg.max(initial=0)) + 1)
+    most = np.zeros(int(regs.max()) + 1, np.int64)
+    np.maximum.at(most, regs, per_owner[1])
+    return shuffle_units(int(floor), int(np.maximum(most - 1, 0).sum()))
 
 
 def own_values_beside_shuffled(route: Route, epw: int) -> np.ndarray:

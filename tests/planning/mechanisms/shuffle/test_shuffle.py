@@ -48,3 +48,43 @@ def test_random_transfers_over_two_warps(seed):
 def test_no_transfers_no_rounds():
     empty = np.array([], dtype=np.int64)
     assert degree(empty, empty, empty) == 0
+
+
+def _rounds_one_by_one(c: np.ndarray) -> list[list[int]]:
+    """The schedule's rounds found one round at a time (a pattern or a warm-started
+    matching per round): what repeating a round while its transfers remain must equal."""
+    from tilelayout.planning.mechanisms.shuffle.shuffle import _complete, _matching
+
+    deg = int(max(c.sum(axis=1).max(initial=0), c.sum(axis=0).max(initial=0)))
+    real, total = c.copy(), c + _complete(c, deg)
+    lanes = np.arange(len(c))
+    families = np.concatenate([lanes[None, :] ^ lanes[:, None],
+                               (lanes[None, :] + lanes[:, None]) % len(c)])
+    out, prev = [], [-1] * len(c)
+    for _ in range(deg):
+        fits = (total[lanes[None, :], families] > 0).all(axis=1)
+        match = (families[int(np.argmax(fits))] if fits.any()
+                 else np.asarray(_matching(total > 0, prev)))
+        total[lanes, match] -= 1
+        moved = real[lanes, match] > 0
+        real[lanes[moved], match[moved]] -= 1
+        out.append(np.where(moved, match, -1).tolist())
+        prev = match.tolist()
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_repeated_rounds_are_the_round_by_round_schedule(seed):
+    from tilelayout.planning.mechanisms.shuffle.shuffle import _rounds_of
+
+    rng = np.random.default_rng(seed)
+    c = np.zeros((32, 32), np.int64)
+    kind = seed % 3
+    if kind == 0:  # a multiple of a permutation plus noise
+        c[np.arange(32), rng.permutation(32)] = rng.integers(1, 6)
+        c += rng.integers(0, 2, (32, 32)) * (rng.random((32, 32)) < 0.05)
+    elif kind == 1:  # an XOR pattern repeated
+        c[np.arange(32), np.arange(32) ^ int(rng.integers(1, 32))] = 3
+    else:
+        c = rng.integers(0, 3, (32, 32)) * (rng.random((32, 32)) < 0.1)
+    assert _rounds_of(c) == _rounds_one_by_one(c)

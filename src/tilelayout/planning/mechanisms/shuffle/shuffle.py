@@ -98,14 +98,18 @@ def _rounds_of(c: np.ndarray) -> list[list[int]]:
     # transposes and rotations decompose into XOR / cyclic lane patterns: try those first
     families = np.concatenate([lanes[None, :] ^ lanes[:, None],
                                (lanes[None, :] + lanes[:, None]) % len(c)])
-    for _ in range(degree):
+    while len(out) < degree:
         fits = (total[lanes[None, :], families] > 0).all(axis=1)
         match = (families[int(np.argmax(fits))] if fits.any()
                  else np.asarray(_matching(total > 0, prev)))
-        total[lanes, match] -= 1
-        moved = real[lanes, match] > 0
-        real[lanes[moved], match[moved]] -= 1
-        out.append(np.where(moved, match, -1).tolist())
+        # the same round again while its transfers remain: the first fitting pattern
+        # stays the first (counts only fall), and the warm-started matching returns
+        # itself while all its edges remain, so this is the round-by-round schedule
+        for _ in range(int(total[lanes, match].min())):
+            total[lanes, match] -= 1
+            moved = real[lanes, match] > 0
+            real[lanes[moved], match[moved]] -= 1
+            out.append(np.where(moved, match, -1).tolist())
         prev = match.tolist()
     return out
 
