@@ -21,7 +21,7 @@ Per warp, a plan is charged in **cost units**:
 * a barrier is :data:`BAR_SYNC` (1) when warps exchange data (``bar.sync``) and
   :data:`SYNCWARP` (1/4) when every warp exchanges only with itself (``__syncwarp``);
 * a TMA box is :data:`TMA_BOX` (1): one ``cp.async.bulk.tensor`` copies one box and one
-  thread issues it (PTX ISA 9.7.9.25.5.1, cp.async.bulk.tensor; docs/hardware.md), like
+  thread issues it (PTX ISA 9.7.9.25.5.2, cp.async.bulk.tensor; docs/hardware.md), like
   one shared-memory instruction of the warp that issues it.
 
 A lane exchange takes shuffles or staging, whichever costs fewer units (shuffles win
