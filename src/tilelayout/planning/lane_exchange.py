@@ -94,15 +94,22 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
         return bound if staging is None else staging_units(staging, local(staging),
                                                            route.warps)
 
-    # a lower bound on the payload shuffles' units (and so on their instructions): the
-    # rounds, and for sub-word values the permutes that assemble registers
-    floor = float(rounds) if epw == 1 or rounds > limit else payload_floor(route, epw)
     # the caller's plan costs ``limit`` instructions: no shuffles dearer than that can
     # replace it, so the staging is the answer wherever one can be planned
-    hopeless = floor > limit
-    if floor > bound or hopeless:
+    hopeless = rounds > limit
+    if rounds > bound or hopeless:
         staging, why_not = try_staging(route, dtype, on)
     sched = None
+    # a lower bound on the payload shuffles' units (and so on their instructions): the
+    # rounds, and for sub-word values the permutes that assemble registers -- worked
+    # out only where it may spare the shuffles (a staging or the caller's plan is known)
+    floor = float(rounds)
+    if epw > 1 and not hopeless and not why_not and rounds <= smem() and \
+            (staging is not None or limit < math.inf):
+        floor = payload_floor(route, epw)
+        hopeless = floor > limit
+        if (floor > bound or hopeless) and staging is None:
+            staging, why_not = try_staging(route, dtype, on)
     units = floor
     if why_not or not hopeless and floor <= smem():
         units, sched, counts, fill = payload_shuffles(route, epw, wpe)
