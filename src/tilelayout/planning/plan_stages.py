@@ -18,7 +18,7 @@ from ..core.frozen import frozen
 from ..core.jsonable import jsonable
 from .mechanisms.collective import Collective
 from .mechanisms.shuffle.byte_permute import BytePermute
-from .mechanisms.staging.access import AccessReport
+from .mechanisms.staging.access import BYTE_PAIRS, AccessReport
 from .mechanisms.staging.staging import Staging
 
 
@@ -74,6 +74,8 @@ def instruction(r: AccessReport, *, store: bool) -> str:
     if not r.requests:
         return "none"
     op = "st.shared" if store else "ld.shared"
+    if r.mechanism == BYTE_PAIRS:  # two bytes, each from its own operand
+        return f"{op}.v2.b8"
     width = {16: "v4.b32", 8: "v2.b32", 4: "b32", 2: "b16", 1: "b8"}[r.vector_bytes]
     return f"{op}.{width}" + ("+packed" if r.mechanism == "packed" else "")
 

@@ -59,7 +59,7 @@ def test_a_bit_program_of_another_mechanism_is_refused():
 #: copies of each destination element)
 M8N8_BYTES = [("S[(4,8,8,2,4):(1@warpid,1@laneid,1,4@warpid,8@laneid)]",  # pair 168
                "S[(8,4,2,4,8):(1,1@laneid,8,1@warpid,4@laneid)] + R[2:4@warpid]", (32, 64),
-               "int8", "sm_80", ("st.shared.b16", "ldmatrix.x4"),
+               "int8", "sm_80", ("st.shared.v2.b8", "ldmatrix.x4"),
                "ldmatrix.sync.aligned.m8n8.x4.shared.b16", 2),
               ("S[(4,4,2,8):(1,1@laneid,4,4@laneid)]",  # pair 176
                "S[(4,4,16):(16,1@laneid,1)] + R[8:4@laneid]", (16, 16), "e4m3", "sm_100a",

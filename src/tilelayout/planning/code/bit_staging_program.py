@@ -26,6 +26,7 @@ import itertools
 import numpy as np
 
 from ...core.errors import LayoutError
+from ..mechanisms.staging.bit_access import BYTE_PAIR_STORE
 from ..mechanisms.staging.bit_reports import flat_addresses
 from ..mechanisms.staging.bit_staging import BitAccess, BitStaging
 from ..mechanisms.staging.instructions import (
@@ -161,9 +162,11 @@ def _side(table: np.ndarray, addr: np.ndarray, rep: np.ndarray, acc: BitAccess, 
                 out.append(a)
             continue
         k = acc.vector_bytes // eb if acc.vector_bytes >= eb else 1
+        pairs = acc.instruction == BYTE_PAIR_STORE  # each byte its own operand
         for slots, address in _vectors(here, k, eb):
-            regs = registers(slots, bits)
-            a = Access(op_name(store, "vector", acc.vector_bytes), "vector", regs, address, step)
+            regs = tuple((u,) for u in slots) if pairs else registers(slots, bits)
+            op = acc.instruction if pairs else op_name(store, "vector", acc.vector_bytes)
+            a = Access(op, "vector", regs, address, step)
             if take is not None:
                 for t in np.flatnonzero(address >= 0):
                     for r, units in enumerate(regs):

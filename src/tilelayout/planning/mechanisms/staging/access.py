@@ -72,6 +72,10 @@ class WorstRequest:
                 "conflict_banks": list(self.conflict_banks)}
 
 
+#: the mechanism of a store of two bytes from two operands (``st.shared.v2.b8``)
+BYTE_PAIRS = "byte pairs"
+
+
 @dataclass(frozen=True)
 class AccessReport:
     """Cost of moving a tile between registers (``dist``) and shared memory (``smem``).

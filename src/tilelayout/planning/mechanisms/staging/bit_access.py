@@ -24,6 +24,9 @@ from .byte_packing import byte_permutes
 #: the widest single access of one lane in bytes (LDS.128 / STS.128, ldmatrix .x4)
 WIDEST = 16
 
+#: a store of two bytes from two operands (PTX ISA, *st*: a vector of ``.b8``)
+BYTE_PAIR_STORE = "st.shared.v2.b8"
+
 
 @dataclass(frozen=True)
 class BitBuffer:
@@ -175,8 +178,13 @@ def with_permutes(acc: BitAccess, side: ThreadBits, buf: BitBuffer, elem_bytes: 
     for v in side.reg:
         parts = buf.split(v) if v else (0, 0)
         slots.append(None if parts is None or parts[1] else parts[0])
-    return replace(acc, permutes=byte_permutes(slots, acc.vector_bytes, acc.per_warp,
-                                               store=store))
+    permutes = byte_permutes(slots, acc.vector_bytes, acc.per_warp, store=store)
+    if store and permutes and acc.vector_bytes == 2:
+        # two bytes not one half of a register in order: st.shared.v2.b8 takes each
+        # from the low bits of its own operand (a shift of its register, as st.shared.b8
+        # takes one), with no permute -- as Triton stores byte pairs
+        return replace(acc, instruction=BYTE_PAIR_STORE, permutes=0)
+    return replace(acc, permutes=permutes)
 
 
 def _vector(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
@@ -281,4 +289,4 @@ def _matrix_b8(slots: Sequence[int | None], lanes: Sequence[int], threads: Seque
                      warps)
 
 
-__all__ = ["WIDEST", "BitAccess", "BitBuffer", "side_access", "with_permutes"]
+__all__ = ["BYTE_PAIR_STORE", "WIDEST", "BitAccess", "BitBuffer", "side_access", "with_permutes"]

@@ -23,7 +23,8 @@ from ....syntax.parser import parse
 from ...model.bits import ThreadBits
 from ...model.placement import WARP, Placement
 from ...model.threads import WarpName
-from .access import AccessReport, WorstRequest
+from .access import BYTE_PAIRS, AccessReport, WorstRequest
+from .bit_access import BYTE_PAIR_STORE
 from .bit_staging import BitAccess, BitBuffer, BitStaging
 from .smem_choice import SmemChoice
 from .staging import Side, Staging, slot_grid
@@ -75,7 +76,8 @@ def access_report(side: ThreadBits, layout: Layout, buf: BitBuffer, acc: BitAcce
     if acc.request_wavefronts > acc.request_ideal and acc.kind != "matrix":
         worst = _first_request(side, buf, acc, elem_bytes,
                                tuple(shape) if shape else (1 << side.bits,), names[0])
-    mechanism = acc.instruction if acc.kind == "matrix" else ("packed" if acc.packed else "vector")
+    mechanism = acc.instruction if acc.kind == "matrix" else \
+        BYTE_PAIRS if acc.instruction == BYTE_PAIR_STORE else ("packed" if acc.packed else "vector")
     return AccessReport(dtype, acc.vector_bytes, max(4, acc.vector_bytes), requests,
                         requests * acc.request_wavefronts, requests * acc.request_ideal,
                         (acc.request_wavefronts,) * requests, ids, names, worst, mechanism,
