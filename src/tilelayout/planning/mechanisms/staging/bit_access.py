@@ -24,7 +24,8 @@ from .byte_packing import byte_permutes
 #: the widest single access of one lane in bytes (LDS.128 / STS.128, ldmatrix .x4)
 WIDEST = 16
 
-#: a store of two bytes from two operands (PTX ISA, *st*: a vector of ``.b8``)
+#: a store of two bytes, each the low byte of its own operand (PTX ISA 9.4.1, operands
+#: wider than the instruction type; docs/hardware.md, *Byte stores from 32-bit registers*)
 BYTE_PAIR_STORE = "st.shared.v2.b8"
 
 

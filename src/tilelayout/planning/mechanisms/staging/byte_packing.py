@@ -6,7 +6,9 @@ A thread holds its 8-bit slots four to a 32-bit register, in slot order (slots
 consecutive addresses, so a word whose four bytes are not one register's four slots in
 order is built with ``prmt`` (a store) or taken apart with ``prmt`` into the
 destination's registers (a load): one permute per further register it draws on, one
-where a single register's bytes are reordered (PTX ISA, *prmt*). Whole 16-bit halves --
+where a single register's bytes are reordered (PTX ISA, *prmt*). A 2-byte store whose
+bytes are not one half of a register in order is ``st.shared.v2.b8`` instead, each byte
+the low bits of its own operand, no permute (:data:`.bit_access.BYTE_PAIR_STORE`). Whole 16-bit halves --
 16-bit values, or pairs of bytes in order -- are moved by ``mov.b32 {lo, hi}`` packs and
 unpacks instead, register moves on both sides of the comparison with Triton (its PTX
 packs 16-bit values the same way) that cost nothing here.
