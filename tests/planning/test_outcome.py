@@ -115,3 +115,25 @@ def test_through_smem_in_one_warp_syncs_the_warp_only():
     assert local.reason.startswith("a transpose") and local.route.staging is staging
     assert "__syncwarp" in local.stages[1].text and "__syncwarp" not in cta.stages[1].text
     assert delivers(local, "S[(32,32):(1,1@laneid)]")
+
+
+def test_slot_permutes_under_a_limit_is_exact_up_to_it_and_none_beyond():
+    """A registers-level plan's selects and permutes are searched only under the staging
+    it competes with: a limit at or above the count gives the count itself, one below it
+    None (the staging wins), never a smaller count."""
+    import numpy as np
+
+    from tilelayout.planning.outcome import slot_permutes
+
+    rng = np.random.default_rng(5)
+    lane = np.repeat(np.arange(32), 8)
+    warp = np.zeros_like(lane)
+    dst = np.tile(np.arange(8), 32)
+    src = np.concatenate([rng.permutation(8) for _ in range(32)])  # lane-dependent slots
+    full = slot_permutes(warp, lane, dst, src, 1, 8)
+    count = full["byte_permutes"] + full["shuffle_selects"]
+    assert count > 2
+    assert slot_permutes(warp, lane, dst, src, 1, 8, limit=count) == full
+    assert slot_permutes(warp, lane, dst, src, 1, 8, limit=count + 3) == full
+    assert slot_permutes(warp, lane, dst, src, 1, 8, limit=count - 1) is None
+    assert slot_permutes(warp, lane, dst, src, 1, 8, limit=0) is None

@@ -20,6 +20,7 @@ plan is executed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -116,21 +117,22 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
                           b8=(on.allows("stmatrix.b8"), on.allows("ldmatrix.b8")))
 
     if level in ("none", "registers"):
-        out = _in_threads(level, s, d, src, dst, shape, dtype)
-        work = _register_work(out.costs)
-        if not work or smem_budget == 0 or triton_shuffles(s, d):
-            return out
         # the register a thread takes depends on its lane: where Triton stages and the
-        # staging takes fewer instructions than those selects and permutes, stage
-        options = staging_options()
-        if not options:
+        # staging takes fewer instructions than those selects and permutes, stage (the
+        # staging is costed first, so the permutes are searched only under it)
+        may_stage = level == "registers" and smem_budget != 0 and not triton_shuffles(s, d)
+        options = staging_options() if may_stage else []
+        chosen = best(options, reference=options[0], budget=smem_budget) if options else None
+        limit = math.inf if chosen is None else chosen.instructions
+        out = _in_threads(level, s, d, src, dst, shape, dtype, limit)
+        work = 0 if out is None else _register_work(out.costs)
+        if out is not None and (not work or chosen is None or chosen.instructions >= work):
             return out
-        chosen = best(options, reference=options[0], budget=smem_budget)
-        if chosen.instructions >= work:
-            return out
+        assert chosen is not None
         staged = _staged(chosen, s, d, src, dst, shape, dtype, on, "registers")
+        counted = str(work) if out is not None else f"more than {chosen.instructions}"
         why = (f"each thread holds the elements it needs, but which register depends on "
-               f"its lane: {work} selects / permutes per warp cost more instructions than "
+               f"its lane: {counted} selects / permutes per warp cost more instructions than "
                f"staging through shared memory")
         return _held_to(replace(staged, reason=why + staged.reason[staged.reason.index(";"):]),
                         options)
@@ -153,9 +155,11 @@ def _held_to(out: BitOutcome, options: Sequence[BitStaging]) -> BitOutcome:
 
 
 def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
-                shape: tuple[int, ...], dtype: str) -> BitOutcome:
+                shape: tuple[int, ...], dtype: str, limit: float = math.inf
+                ) -> BitOutcome | None:
     """Every thread holds what it needs: nothing moves, or only register slots change
-    (renaming: no instruction)."""
+    (renaming: no instruction). None when the selects and byte permutes are sure to
+    take more than ``limit`` instructions (a staging that costs that much wins)."""
     coords = 1 << (len(d.reg) + len(d.lane) + len(d.warp))
     base = {"elements": 1 << s.bits, "destination_coordinates": coords}
     bits = 8 * dtype_bytes(dtype)
@@ -176,7 +180,9 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
     nl = len(s.lane)
     thread = np.broadcast_to(np.arange(len(src_slot))[:, None], src_slot.shape).reshape(-1)
     work = slot_permutes(thread >> nl, thread & ((1 << nl) - 1), dst_slot.reshape(-1),
-                         src_slot.reshape(-1), 1 << len(s.warp), bits) if moved else {}
+                         src_slot.reshape(-1), 1 << len(s.warp), bits, limit) if moved else {}
+    if work is None:
+        return None
     how = "" if not _register_work(work) else \
         (f", with {work.get('shuffle_selects', 0)} selects and "
          f"{work.get('byte_permutes', 0)} byte permutes per warp")

@@ -19,6 +19,7 @@ The lane exchange, which compares shuffles with staging, is :mod:`.lane_exchange
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import LayoutError
+from .cost_model import SELECT
 from .mechanisms.collective import Collective
 from .mechanisms.shuffle.byte_permute import plan_byte_permute
 from .mechanisms.staging.smem_choice import SmemChoice
@@ -118,11 +120,12 @@ def in_thread_permutes(route: Route, moved: int) -> dict[str, int]:
 
 
 def slot_permutes(warp: np.ndarray, lane: np.ndarray, dst_slot: np.ndarray,
-                  src_slot: np.ndarray, warps: int, bits: int) -> dict[str, int]:
+                  src_slot: np.ndarray, warps: int, bits: int, limit: float = math.inf
+                  ) -> dict[str, int] | None:
     """The selects and byte permutes of destination values ``(warp, lane, dst_slot)``
     each taken from ``src_slot`` of the same thread (:func:`in_thread_permutes`): whole
     registers by :func:`lane_selects`, sub-word values by :mod:`.byte_permute` with no
-    shuffle.
+    shuffle; None when sub-word values are sure to take more than ``limit`` of them.
 
     >>> z = np.zeros(2, np.int64)
     >>> slot_permutes(z, z, np.array([0, 1]), np.array([1, 0]), 1, 16)
@@ -130,8 +133,13 @@ def slot_permutes(warp: np.ndarray, lane: np.ndarray, dst_slot: np.ndarray,
     """
     if bits >= 32:
         return lane_selects(dst_slot, src_slot, bits)
-    bp = plan_byte_permute(warp, lane, src_slot, lane, dst_slot, warps, bits)
-    return {} if bp is None else {"byte_permutes": bp.permutes, "shuffle_selects": bp.selects}
+    # no shuffles: SELECT units per select or permute; half a select above the limit,
+    # so a count of exactly ``limit`` is still searched
+    bp = plan_byte_permute(warp, lane, src_slot, lane, dst_slot, warps, bits,
+                           limit=(limit + 0.5) * SELECT)
+    if bp is None:
+        return None if limit < math.inf else {}
+    return {"byte_permutes": bp.permutes, "shuffle_selects": bp.selects}
 
 
 def over_devices(coll: Collective, bits: int, route: Route) -> Outcome:

@@ -249,6 +249,8 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
         wh = np.stack([idx, np.where(idx >= 0, pos, -1)], axis=-1)
         identity = ((pos == np.arange(epw)) | (reg < 0)).all()
         permutes += m - 1 if m > 1 else (0 if identity or m == 0 else 1)
+        if rounds + SELECT * (selects + permutes) > limit:  # counts only grow from here
+            return None
         names.append(nm)
         where.append(wh)
     empty = np.zeros((0, warps, WARP), np.int64)
