@@ -149,7 +149,7 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     Two lanes of one warp each send the other one 16-bit value of their register 0 in
     one round; each keeps its own other half beside what it receives:
 
-    >>> z, one = np.zeros(2, np.int64), np.ones(2, np.int64)
+    >>> z = np.zeros(2, np.int64)
     >>> payload_ops(z, z, np.array([0, 1]), np.array([1, 0]), np.array([0, 1]), z,
     ...             z, z, 2, 1, local={(0, 0, 0), (0, 1, 0)})
     (0, 2)
