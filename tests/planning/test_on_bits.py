@@ -96,3 +96,17 @@ def test_in_thread_selects_are_counted_on_bits_as_on_the_elements_route(dtype, b
     assert want  # lane-dependent slots: work to count
     got = {k: found.costs[k] for k in ("shuffle_selects", "byte_permutes") if found.costs.get(k)}
     assert got == want
+
+
+def test_a_renaming_of_sub_word_values_is_free_and_never_staged():
+    """Seed 28's harness pair 474: every lane holds the whole 16 x 8 half tile on both
+    sides, in another slot order: a renaming (Triton 3.9 emits nothing for it). The
+    plan charges no instruction and searches no staging."""
+    src = "S[(2,4,2,2,2,2):(1,4,64,2,16,32)] + R[32:1@laneid]"
+    dst = "S[(16,8):(8,1)] + R[32:1@laneid]"
+    p = tl.plan_conversion(src, dst, (16, 8), "float16", target="sm_90a")
+    assert p.mechanism == "registers" and p._bits is not None
+    assert not p.costs.get("byte_permutes") and not p.costs.get("shuffle_selects")
+    assert p.costs["register_repacks"] == 64       # every packed word is rebuilt
+    assert "a renaming" in p.stages[0].text
+    assert p.execute() == expected(p.dst, p.shape)

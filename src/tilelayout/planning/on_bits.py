@@ -46,7 +46,7 @@ from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
 from .model.placement import place
 from .model.routing import Route, route_between
-from .outcome import slot_permutes, store_rows
+from .outcome import repacked, slot_permutes, store_rows
 from .plan_stages import Stage, staging_costs, staging_stages
 from .problem.targeting import TargetChoice
 
@@ -120,7 +120,9 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
         # the register a thread takes depends on its lane: where Triton stages and the
         # staging takes fewer instructions than those selects and permutes, stage (the
         # staging is costed first, so the permutes are searched only under it)
-        may_stage = level == "registers" and smem_budget != 0 and not triton_shuffles(s, d)
+        # (a permutation the same in every thread is a renaming: free, nothing to stage)
+        may_stage = level == "registers" and smem_budget != 0 and \
+            not _renaming(s, d) and not triton_shuffles(s, d)
         options = staging_options() if may_stage else []
         chosen = best(options, reference=options[0], budget=smem_budget) if options else None
         limit = math.inf if chosen is None else chosen.instructions
@@ -183,7 +185,7 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
                          src_slot.reshape(-1), 1 << len(s.warp), bits, limit) if moved else {}
     if work is None:
         return None
-    how = "" if not _register_work(work) else \
+    how = repacked(work) if not _register_work(work) else \
         (f", with {work.get('shuffle_selects', 0)} selects and "
          f"{work.get('byte_permutes', 0)} byte permutes per warp")
     return BitOutcome("registers", "registers", "every thread already holds the elements it "
@@ -192,6 +194,13 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
                              f"values change slot{how})", {"moved": moved}),),
                       {**base, "registers_moved": moved, **work}, None, make_route,
                       1 << len(s.reg), not _register_work(work), BitProgram(s, d))
+
+
+def _renaming(s: ThreadBits, d: ThreadBits) -> bool:
+    """Whether every thread takes each destination slot from the same source slot (a
+    renaming, :func:`..outcome.slot_permutes`)."""
+    _, src_slot = thread_slots(s, d)
+    return bool((src_slot == src_slot[:1]).all())
 
 
 def _register_work(costs: Mapping[str, Any]) -> int:

@@ -69,11 +69,23 @@ def in_registers(route: Route, moved: int) -> Outcome:
     >>> out.mechanism, dict(out.costs)
     ('registers', {'registers_moved': 64})
     """
+    work = in_thread_permutes(route, moved)
     return Outcome("registers", "every thread already holds the elements it needs; only "
                    "register slots change",
                    (Stage("registers", f"permute registers inside each thread ({moved} "
-                          f"values change slot)", {"moved": moved}),),
-                   {"registers_moved": moved, **in_thread_permutes(route, moved)})
+                          f"values change slot{repacked(work)})", {"moved": moved}),),
+                   {"registers_moved": moved, **work})
+
+
+def repacked(work: dict[str, int]) -> str:
+    """The words of a renaming that packed code builds, as a clause (or nothing).
+
+    >>> repacked({"register_repacks": 8})
+    ': a renaming; code that packs sub-word values builds 8 words with a prmt'
+    """
+    n = work.get("register_repacks", 0)
+    return f": a renaming; code that packs sub-word values builds {n} words with a prmt" \
+        if n else ""
 
 
 def lane_selects(dst_slot: np.ndarray, src_slot: np.ndarray, bits: int) -> dict[str, int]:
@@ -109,8 +121,8 @@ def in_thread_permutes(route: Route, moved: int) -> dict[str, int]:
     >>> ps, pd = place(tl.parse("S[(2,32):(1,1@laneid)]"), tl.parse("S[(2,32):(-1,1@laneid)] + 1"), None)
     >>> in_thread_permutes(route_between(ps, pd, 32), 64)      # 32-bit values: a renaming
     {}
-    >>> sorted(in_thread_permutes(route_between(ps, pd, 16), 64))
-    ['byte_permutes', 'shuffle_selects']
+    >>> in_thread_permutes(route_between(ps, pd, 16), 64)      # 16-bit: a renaming too
+    {'register_repacks': 1}
     """
     if not moved:
         return {}
@@ -126,13 +138,21 @@ def slot_permutes(warp: np.ndarray, lane: np.ndarray, dst_slot: np.ndarray,
     each taken from ``src_slot`` of the same thread (:func:`in_thread_permutes`): whole
     registers by :func:`lane_selects`, sub-word values by :mod:`.byte_permute` with no
     shuffle; None when sub-word values are sure to take more than ``limit`` of them.
+    A permutation the same in every thread is a renaming at any width: free, as Triton
+    holds sub-word values unpacked (docs/data-movement.md, *The cost model*); for
+    sub-word values ``register_repacks`` says how many words code that keeps them packed
+    builds with a ``prmt`` (not an instruction the plan is charged).
 
-    >>> z = np.zeros(2, np.int64)
-    >>> slot_permutes(z, z, np.array([0, 1]), np.array([1, 0]), 1, 16)
+    >>> z, t = np.zeros(2, np.int64), np.array([0, 1])
+    >>> slot_permutes(z, z, np.array([0, 1]), np.array([1, 0]), 1, 16)    # a renaming
+    {'register_repacks': 1}
+    >>> slot_permutes(z, t, np.array([0, 0]), np.array([0, 1]), 1, 16)    # lane 1 takes slot 1
     {'byte_permutes': 1, 'shuffle_selects': 0}
     """
     if bits >= 32:
         return lane_selects(dst_slot, src_slot, bits)
+    if not lane_selects(dst_slot, src_slot, 32):
+        return _repacks(dst_slot, src_slot, bits)
     # no shuffles: SELECT units per select or permute; half a select above the limit,
     # so a count of exactly ``limit`` is still searched
     bp = plan_byte_permute(warp, lane, src_slot, lane, dst_slot, warps, bits,
@@ -140,6 +160,24 @@ def slot_permutes(warp: np.ndarray, lane: np.ndarray, dst_slot: np.ndarray,
     if bp is None:
         return None if limit < math.inf else {}
     return {"byte_permutes": bp.permutes, "shuffle_selects": bp.selects}
+
+
+def _repacks(dst_slot: np.ndarray, src_slot: np.ndarray, bits: int) -> dict[str, int]:
+    """Destination words of a renaming of ``bits``-bit values that are not one source
+    word in place (``dst_slot[i]`` takes ``src_slot[i]`` in every thread)."""
+    pw = 32 // bits
+    d, s = np.asarray(dst_slot, dtype=np.int64), np.asarray(src_slot, dtype=np.int64)
+    if not len(d):
+        return {}
+    word = d // pw
+    moved = np.zeros(int(word.max()) + 1, dtype=bool)
+    moved[word[s % pw != d % pw]] = True
+    # a word whose values come from more than one source word
+    first = np.full(len(moved), -1, dtype=np.int64)
+    first[word[::-1]] = (s // pw)[::-1]
+    moved |= np.bincount(word, weights=(s // pw != first[word]), minlength=len(moved)) > 0
+    n = int(moved.sum())
+    return {"register_repacks": n} if n else {}
 
 
 def over_devices(coll: Collective, bits: int, route: Route) -> Outcome:

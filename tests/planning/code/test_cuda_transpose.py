@@ -125,21 +125,27 @@ GATHER = [
     # seed 27's pair 611 of the differential harness: the source's warps hold copies
     ("S[(4,2,2,8,2,4,4):(16,2@warpid,4,4@laneid,8,1@laneid,1)] + R[2:1@warpid]",
      "S[(4,2,2,8,2,2,4,2):(8,2@warpid,2,4@laneid,4,1@warpid,1@laneid,1)]", (128, 32),
-     (64, 32)),
+     (64, 32), "float32"),
     # a lane bit of copies in the source
     ("S[(2,2,2,2,2,2,2,2):(2,1@warpid,1@laneid,2@laneid,2@warpid,4@laneid,1,8@laneid)]"
      " + R[2:16@laneid]", "S[(2,2,2,2,2,2,2,2):(4@laneid,1@warpid,2@laneid,8@laneid,2@warpid,"
-     "16@laneid,1,1@laneid)]", (256,), (4, 2)),
+     "16@laneid,1,1@laneid)]", (256,), (4, 2), "float32"),
+    # seed 28's pair 979: a kWidth-4 dot operand -> its mma v2, bfloat16 pairs gathered
+    # whole (Triton 3.9: 64 shfl.sync.idx and 32 selp.b32)
+    ("S[(4,2,2,8,4,4,4):(32,2@warpid,4,4@laneid,8,1@laneid,1)] + R[2:1@warpid]",
+     "S[(4,2,2,8,4,2,4,2):(16,2@warpid,2,4@laneid,4,1@warpid,1@laneid,1)]", (128, 64),
+     (64, 32), "bfloat16"),
 ]
 
 
-@pytest.mark.parametrize("src,dst,shape,claim", GATHER)
+@pytest.mark.parametrize("src,dst,shape,claim,dtype", GATHER)
 def test_a_gather_exchange_moves_every_element_at_exactly_the_claimed_counts(src, dst, shape,
-                                                                              claim):
+                                                                              claim, dtype):
     """Each destination register shuffles every candidate source register and keeps the
-    one its lane needs: 2**m shfl.sync.idx and 2**m - 1 selp per register, as claimed."""
+    one its lane needs: 2**m shfl.sync.idx and 2**m - 1 selp per register, as claimed;
+    16-bit values packed two to a register when both sides pack them alike."""
     need_nvcc()
-    p = tl.plan_conversion(src, dst, shape, "float32", target="sm_100a")
+    p = tl.plan_conversion(src, dst, shape, dtype, target="sm_100a")
     assert (p.costs["shuffle_instructions"], p.costs["shuffle_selects"]) == claim
     assert p._program.transpose is not None and p._program.transpose.form == "gather"
     proof = prove(p, "sm_100a")

@@ -158,6 +158,22 @@ def test_fa3_fp8_permute_is_24_instructions_per_warp_as_in_flashattention3():
         assert proof.sass.get("SHFL", 0) == 8 and proof.sass.get("PRMT", 0) == 8
 
 
+def test_fa3_fp8_permute_with_k_permuted_is_a_renaming_the_code_packs():
+    """With ``permute_k`` the D -> A plan keeps every byte in its thread: the code
+    delivers the K-permuted destination, charged nothing, and writes the words the
+    plan's ``register_repacks`` names as byte permutes."""
+    need_nvcc()
+    d = "S[(4,2,8,8,4,2):(1@warpid,2,4@laneid,4,1@laneid,1)]"
+    a = "S[(4,2,8,4,4,4):(1@warpid,4,4@laneid,8,1@laneid,1)]"
+    p = tl.plan_conversion(d, a, (64, 64), "e4m3", target="sm_90a", permute_k=1)
+    assert p.kind == "registers" and p.k_order is not None
+    assert p.costs["register_repacks"] == 8 and "byte_permutes" not in p.costs
+    proof = prove(p, "sm_90a")
+    assert proof.wrong == 0 and proof.checked == 2 * 64 * 64
+    assert proof.measured == proof.claimed == {}
+    assert code_counts(p) == {"prmt": 8}
+
+
 def test_wgmma_m64n128_bf16_tma_store_is_8_stmatrix_x4_per_warp():
     need_nvcc()
     p = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", "tma", dtype="bfloat16",

@@ -97,6 +97,8 @@ def program_of(plan) -> ConversionProgram:
     :class:`~tilelayout.LayoutError`) for plans between devices or CTAs."""
     _refuse(plan)
     ps, pd = place(plan.src, plan.dst, plan.shape)
+    if plan.k_order is not None:  # dst[.., k] holds src[.., k_order[k]]: the route's ask
+        ps, pd = plan._route.src, plan._route.dst
     if (ps.cta.max(initial=0) > 0) or (pd.cta.max(initial=0) > 0) or \
             ps.device.max(initial=0) > 0 or pd.device.max(initial=0) > 0:
         raise NoCodeError("this plan moves data between CTAs or devices: its code would need "

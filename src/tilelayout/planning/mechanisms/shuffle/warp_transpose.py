@@ -369,7 +369,11 @@ def counts(d: Decomposition, bits: int) -> WarpShuffle:
     # value: one indexed shuffle from each of its 2**m candidate source registers, then
     # 2**m - 1 selects -- as Triton's PTX does on such pairs (64 shfl.sync.idx + 32 selp
     # for 32 destination registers of one transposition)
-    if d.pack == 0 and out_regs < regs:
+    # (packed sub-word values gather whole registers when the packing is the same on
+    # both sides: plain selects, the packed register bits in place)
+    whole = d.pack == 0 or (all(t.plain_pre and t.plain_post for t in d.mixed)
+                            and all(d.reg_perm[i] == i for i in range(d.pack)))
+    if whole and out_regs < regs:
         ways = 1 << m
         gather = WarpShuffle(out_regs * ways * words, out_regs * (ways - 1), 0, "gather")
         if gather.instructions < swap.instructions:
