@@ -155,7 +155,27 @@ def preimage(images: Sequence[int], v: int) -> int | None:
     >>> preimage((1, 6, 2), 0b111), preimage((1, 6), 0b010)
     (3, None)
     """
-    rows, _ = _eliminate(images)
+    return _solve(_eliminate(images)[0], v)
+
+
+class Preimages:
+    """:func:`preimage` of many vectors under one map, eliminated once.
+
+    >>> solve = Preimages((1, 6, 2))
+    >>> solve(0b111), solve(0b1000)
+    (3, None)
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, images: Sequence[int]) -> None:
+        self._rows = _eliminate(images)[0]
+
+    def __call__(self, v: int) -> int | None:
+        return _solve(self._rows, v)
+
+
+def _solve(rows: dict[int, tuple[int, int]], v: int) -> int | None:
     x = 0
     while v:
         row = rows.get(v.bit_length() - 1)

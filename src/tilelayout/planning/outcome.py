@@ -225,9 +225,10 @@ def store_rows(ps: Placement) -> np.ndarray:
     return np.sort(first)
 
 
-def try_staging(route: Route, dtype: str, on: TargetChoice) -> tuple[Staging | None, str]:
-    """The staging of ``route`` through shared memory (:func:`~.staging.stage_through`),
-    or None and why shared memory cannot be planned.
+def try_staging(route: Route, dtype: str, on: TargetChoice, max_bytes: int | None = None
+                ) -> tuple[Staging | None, str]:
+    """The staging of ``route`` through shared memory (:func:`~.staging.stage_through`,
+    ``max_bytes`` its bound), or None and why shared memory cannot be planned.
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place
@@ -240,17 +241,19 @@ def try_staging(route: Route, dtype: str, on: TargetChoice) -> tuple[Staging | N
     """
     try:
         return stage_through(route.src, route.dst, dtype, route.gwarp,
-                             store_rows(route.src), on), ""
+                             store_rows(route.src), on, max_bytes), ""
     except LayoutError as exc:
         return None, str(exc)
 
 
-def between_warps(route: Route, dtype: str, on: TargetChoice) -> Outcome:
-    """Warps (or a shared-memory side) exchange data: only shared memory connects them.
-    Raises :class:`~.placement.PlanError` when it cannot be planned (elements that
-    cross CTAs, say why). Example: the module doc."""
+def between_warps(route: Route, dtype: str, on: TargetChoice, max_bytes: int | None = None
+                  ) -> Outcome:
+    """Warps (or a shared-memory side) exchange data: only shared memory connects them
+    (``max_bytes``: :func:`~.staging.stage_through`'s bound). Raises
+    :class:`~.placement.PlanError` when it cannot be planned (elements that cross CTAs,
+    say why). Example: the module doc."""
     ps, pd = route.src, route.dst
-    staging, why_not = try_staging(route, dtype, on)
+    staging, why_not = try_staging(route, dtype, on, max_bytes)
     if staging is None:
         crossing = (pd.cta[route.dst_rows] != ps.cta[route.source]).any()
         raise PlanError(("elements move between CTAs; plan_conversion stages through one "

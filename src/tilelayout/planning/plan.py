@@ -362,7 +362,11 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
     # beside a bit plan, byte permutes are searched only under its instruction count
     # (each costs at least its cost units): nothing dearer could replace it
     limit = math.inf if bit is None else _key(bit)[2]
-    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit)
+    # ... and no buffer larger than the bit plan's (or the budget) could replace it
+    caps = [c for c in (None if bit is None else int(_key(bit)[1]), smem_budget)
+            if c is not None]
+    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit,
+                          min(caps) if caps else None)
     if bit is None:
         return plan
     # the element search's plan replaces the bit plan only where it is cheaper in one
@@ -444,7 +448,8 @@ def _warps(p: ConversionPlan) -> int:
 
 def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                    on: TargetChoice, permute_k: int | None = None,
-                   limit: float = math.inf) -> ConversionPlan:
+                   limit: float = math.inf, max_bytes: int | None = None
+                   ) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
     k_order = None
@@ -478,7 +483,7 @@ def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dt
     elif kind == "warp-shuffle":
         out = lane_exchange(route, dtype, moved, on, limit)
     else:
-        out = between_warps(route, dtype, on)
+        out = between_warps(route, dtype, on, max_bytes)
     costs = {"elements": int(len(np.unique(pd.element))),
              "destination_coordinates": int(len(rows)), **out.costs}
     plan = ConversionPlan(src_l, dst_l, ps.shape, dtype, kind, out.mechanism, out.reason,

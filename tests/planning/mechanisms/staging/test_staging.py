@@ -8,6 +8,7 @@ from tests.planning.conftest import expected
 from tilelayout import presets
 from tilelayout.planning.mechanisms.staging.staging import stage_through, writer_of
 from tilelayout.planning.model.placement import place
+from tilelayout.planning.outcome import store_rows
 
 #: two Triton blocked layouts of a 64x64 tile over 4 warps, order [1, 0] and [0, 1]
 BLOCKED_ROWS = "S[(4,4,4,2,8,4):(8,1@warpid,8@laneid,4,1@laneid,1)]"
@@ -86,3 +87,18 @@ def test_writer_of_drops_replicas_only():
     assert writer_of(ROWS) is ROWS
     sw = tl.ComposeLayout(tl.Swizzle(1, 1, 1), tl.parse("S[(32,4):(4,1)] + R[2:1@warpid]"))
     assert writer_of(sw) == tl.ComposeLayout(tl.Swizzle(1, 1, 1), tl.parse("S[(32,4):(4,1)]"))
+
+
+def test_a_byte_bound_keeps_the_staging_within_it():
+    # seed 28's harness pair 25 (int64, 2 warps): unbounded, the whole 8 KB tile in one
+    # pass ranks first; a caller holding a plan in 4 KB (max_bytes) gets the staging in
+    # passes within it, and the whole tile's instruction search is not run
+    src = tl.parse("S[(2,2,2,2,2,2,2,2,2,2):(16,8@laneid,1@warpid,2@laneid,4@laneid,"
+                   "16@laneid,8,1@laneid,4,1)] + R[2:2]")
+    dst = tl.parse("S[(128,8):(1,4@laneid)] + R[(4,2):(1@laneid,1@warpid)]")
+    ps, pd = place(src, dst, (128, 8))
+    free = stage_through(ps, pd, "int64", src_rows=store_rows(ps))
+    bound = stage_through(ps, pd, "int64", src_rows=store_rows(ps), max_bytes=4096)
+    assert (free.bytes, free.passes) == (8192, 1)
+    assert bound.bytes <= 4096 and bound.passes > 1
+    assert bound.wavefronts == free.wavefronts

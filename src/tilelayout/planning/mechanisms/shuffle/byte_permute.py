@@ -127,7 +127,10 @@ def plan_byte_permute(warp: np.ndarray, s_lane: np.ndarray, s_slot: np.ndarray,
     if bits >= 32 or 32 % bits:
         return None
     arrays = [np.asarray(a, dtype=np.int64) for a in (warp, s_lane, s_slot, lane, slot)]
-    options = [o for o in (_plan(*arrays, warps, bits, own, limit) for own in (True, False))
+    # fetching a lane's own values matters only where some value crosses lanes
+    crossing = bool((arrays[1] != arrays[3]).any())
+    options = [o for o in (_plan(*arrays, warps, bits, own, limit)
+                           for own in ((True, False) if crossing else (False,)))
                if o is not None]
     return min(options, key=lambda b: (b.units, b.shuffles)) if options else None
 
@@ -201,6 +204,11 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
     thread = warp * WARP + lane
     floor = _permute_floor(d_word, thread, np.where(fetched, 1 + src_reg, -1 - s_word),
                            warps * WARP, d_words)
+    # and over all threads: a destination register whose values come from ``U``
+    # registers across the warps (its own source words, at least one received one)
+    # takes at least ``U - 1`` selects and permutes, whatever the operand order
+    if len(d_word):
+        floor = max(floor, int((_distinct(d_word, np.where(fetched, -1, s_word))[1] - 1).sum()))
     if _most_fetched(thread[fetched], src_reg[fetched]) + SELECT * floor > limit:
         return None
     # per destination register: which (warp, lane) fetches which source register

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from ....analysis.conflicts import linear_wavefronts
-from ....core.f2 import preimage
+from ....core.f2 import Preimages
 from ...model.bits import ThreadBits
 from .byte_packing import byte_permutes
 
@@ -38,13 +39,17 @@ class BitBuffer:
     reps: tuple[int, ...]
     name: str = "triton"
 
+    @cached_property
+    def _solver(self) -> Preimages:
+        return Preimages(self.address + self.reps)
+
     def split(self, vector: int) -> tuple[int, int] | None:
         """``vector`` as (address bits, pass bits), or None outside the buffer's span.
 
         >>> BitBuffer((1, 6), (8,)).split(0b1111)
         (3, 1)
         """
-        x = preimage(self.address + self.reps, vector)
+        x = self._solver(vector)
         if x is None:
             return None
         n = len(self.address)

@@ -159,11 +159,14 @@ def _given_side(layout: Layout, addr: np.ndarray, shape: tuple[int, ...], dtype:
 
 def stage_through(src: Placement, dst: Placement, dtype: str,
                   gwarp: tuple[np.ndarray, np.ndarray] | None = None,
-                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None
-                  ) -> Staging:
+                  src_rows: np.ndarray | None = None, on: TargetChoice | None = None,
+                  max_bytes: int | None = None) -> Staging:
     """Choose (or take) the shared-memory tile between ``src`` and ``dst`` and measure both
     sides; ``src_rows`` are the source rows that store (default: all); ``on``: the target
-    (instruction kinds and swizzle modes; None: every target's)."""
+    (instruction kinds and swizzle modes; None: every target's). ``max_bytes``: the
+    caller has a plan in that many bytes, so a buffer over it cannot win: the whole
+    tile's instruction search is skipped where the tile alone is larger, and a staging
+    within it is preferred."""
     shape = src.shape
     if gwarp is None:
         gwarp = joint_warps(src, dst)
@@ -196,12 +199,14 @@ def stage_through(src: Placement, dst: Placement, dtype: str,
     # a staging at both floors (every wavefront 128 bytes, every instruction 16 bytes per
     # lane) in the smaller buffer cannot be beaten: the whole tile's instruction search
     # is skipped then
-    if passes is None or rank(passes)[:2] > _floors(grids, nbytes):
+    whole_fits = max_bytes is None or math.prod(shape) * nbytes <= max_bytes
+    if whole_fits and (passes is None or rank(passes)[:2] > _floors(grids, nbytes)):
         better = with_instructions(choice, writer_of(src.layout), dst.layout, on=on,
                                    sides=sides)
         if better is not choice:
             options.append(_whole(better, grids, shape, nbytes))
-    return min(options, key=rank)
+    fits = [o for o in options if max_bytes is None or o.bytes <= max_bytes]
+    return min(fits or options, key=rank)
 
 
 def _floors(grids, nbytes: int) -> tuple[int, int]:
