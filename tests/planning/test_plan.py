@@ -286,3 +286,19 @@ def test_the_fp32_epilogue_argues_its_swizzle_by_the_cost_model():
     p = tl.plan_conversion("preset:wgmma.m64nNk16.D:n=128", "tma", dtype="float32",
                            target="sm_90a")
     assert "box issues" in p.reason and "would cost" in p.reason
+
+
+def test_own_plans_compare_by_instructions_per_warp_of_each_side():
+    """Seed 28's harness pair 10 (bfloat16, 8 x 16, 8 warps, the source's warps all
+    copies): the element search's staging stores from one warp's worth of copies and
+    loads in every warp. Counted per warp on each side (4 stores, 1 load, 1 barrier) it
+    ties the compiler's 6 instructions at 12 wavefronts against 136, and replaces it."""
+    src = "S[(8,4,4):(4,1@laneid,1)] + R[(8,8):(4@laneid,1@warpid)]"
+    dst = ("S[(2,2,2,2,2,2,2):(8@laneid,1@laneid,4@laneid,1@warpid,2@laneid,16@laneid,"
+           "2@warpid)] + R[2:4@warpid]")
+    p = tl.plan_conversion(src, dst, (8, 16), "bfloat16", target="sm_80")
+    assert (p.costs["smem_bytes"], p.costs["wavefronts"]) == (256, 12)   # Triton: 136
+    from tests.planning.scenarios.suite import our_cost
+    from tilelayout.planning.plan import _key
+    assert _key(p)[2] == our_cost(p).instructions == 6
+    assert p.execute() == expected(p.dst, p.shape)

@@ -166,13 +166,28 @@ class Preimages:
     (3, None)
     """
 
-    __slots__ = ("_rows",)
+    __slots__ = ("_inv", "_n", "_rows")
 
     def __init__(self, images: Sequence[int]) -> None:
         self._rows = _eliminate(images)[0]
+        self._n = n = len(images)
+        # an invertible map: each unit vector's preimage, once (then a vector's is the
+        # XOR of its bits')
+        square = len(self._rows) == n and all(top < n for top in self._rows)
+        self._inv = _inverted(self._rows, n) if square else None
 
     def __call__(self, v: int) -> int | None:
-        return _solve(self._rows, v)
+        inv = self._inv
+        if inv is None:
+            return _solve(self._rows, v)
+        if v >> self._n:
+            return None
+        x = 0
+        while v:
+            bit = v.bit_length() - 1
+            x ^= inv[bit]
+            v ^= 1 << bit
+        return x
 
 
 def _solve(rows: dict[int, tuple[int, int]], v: int) -> int | None:
@@ -202,6 +217,11 @@ def inverse(images: Sequence[int]) -> tuple[int, ...]:
     if len(rows) != n or any(top >= n for top in rows):
         raise AlgebraError(f"the F2 map with images {tuple(images)} is not invertible "
                            f"(rank {len(rows)} of {n})")
+    return _inverted(rows, n)
+
+
+def _inverted(rows: dict[int, tuple[int, int]], n: int) -> tuple[int, ...]:
+    """The inverse's images from the elimination rows of an invertible map on ``n`` bits."""
     out = [0] * n
     for b in range(n):  # pivots ascending: lower bits are already solved
         v, x = rows[b]

@@ -30,6 +30,8 @@ def frozen(value: Any) -> Any:
     >>> f[0].flags.writeable, a.flags.writeable, f[1]["k"]
     (False, True, (1,))
     """
+    if type(value) in _SCALARS:  # the common case, without the checks below
+        return value
     if _is_array(value):
         return _read_only(value)
     if isinstance(value, Mapping):
@@ -37,6 +39,10 @@ def frozen(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return tuple(frozen(v) for v in value)
     return value
+
+
+#: plain immutable values (exact types: a subclass may hold more)
+_SCALARS = frozenset({int, float, str, bool, bytes, type(None)})
 
 
 def freeze_fields(value: Any) -> None:

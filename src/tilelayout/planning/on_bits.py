@@ -40,7 +40,7 @@ from .mechanisms.shuffle.warp_transpose import (
 )
 from .mechanisms.staging.bit_choice import best, trusted
 from .mechanisms.staging.bit_reports import execution_staging, smem_choice, stand_in
-from .mechanisms.staging.bit_staging import BitStaging, candidates
+from .mechanisms.staging.bit_staging import BitStaging, candidates, floors, reaches_floors
 from .mechanisms.staging.generic import coordinates, triton_order
 from .mechanisms.staging.smem_choice import SmemChoice
 from .model.bits import ThreadBits, exchange_level, thread_bits
@@ -112,9 +112,12 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
     if level is None or nbytes > 16 or nbytes & (nbytes - 1):
         return None
     def staging_options() -> list[BitStaging]:
+        # (with no budget, a compiler's choice at both floors is the answer: no other
+        # buffer is costed then)
         return candidates(s, d, nbytes, stmatrix=on.allows("stmatrix"),
                           ldmatrix=on.allows("ldmatrix"), order=triton_order(shape),
-                          b8=(on.allows("stmatrix.b8"), on.allows("ldmatrix.b8")))
+                          b8=(on.allows("stmatrix.b8"), on.allows("ldmatrix.b8")),
+                          stop_at_floor=smem_budget is None)
 
     if level in ("none", "registers"):
         # the register a thread takes depends on its lane: where Triton stages and the
@@ -446,17 +449,9 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
 
 
 def at_floor(chosen: BitStaging, s: ThreadBits, d: ThreadBits) -> bool:
-    """Whether ``chosen`` reaches both lower bounds: each side's wavefronts at one per
-    128 bytes its warps move (broadcast lanes move nothing more), and its instructions at
-    16 bytes per lane each (the widest access)."""
-    nbytes = chosen.elem_bytes
-    wave = instr = 0
-    for side in (s.without_broadcast_registers(), d.without_broadcast_registers()):
-        lanes = sum(1 for v in side.lane if v)
-        per_warp = (1 << (len(side.reg) + lanes)) * nbytes
-        wave += (1 << len(side.warp)) * max(1, -(-per_warp // 128))
-        instr += max(1, -(-(1 << len(side.reg)) * nbytes // 16))
-    return chosen.wavefronts <= wave and chosen.store.per_warp + chosen.load.per_warp <= instr
+    """Whether ``chosen`` reaches both lower bounds (:func:`.bit_staging.floors`): no
+    staging moves fewer wavefronts or issues fewer shared-memory instructions."""
+    return reaches_floors(chosen, floors(s, d, chosen.elem_bytes))
 
 
 __all__ = ["BitOutcome", "BitProgram", "at_floor", "moved_registers", "plan_on_bits"]

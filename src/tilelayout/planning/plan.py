@@ -430,19 +430,19 @@ def _key(p: ConversionPlan) -> tuple[float, float, float]:
     elif p.mechanism == "registers":  # selects and permutes inside threads
         instructions = c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
     else:
-        warps = _warps(p)
-        instructions = ((c.get("store_requests", 0) + c.get("load_requests", 0)) / warps
+        instructions = (c.get("store_requests", 0) / _warps(p, "write")
+                        + c.get("load_requests", 0) / _warps(p, "read")
                         + c.get("barriers", 0) + c.get("byte_permutes", 0))
     return (c.get("wavefronts", 0), c.get("smem_bytes", 0), instructions)
 
 
-def _warps(p: ConversionPlan) -> int:
-    """The warps whose instructions a plan's request counts add up."""
+def _warps(p: ConversionPlan, side: str) -> int:
+    """The warps whose instructions a side's request count adds up (the storing warps
+    may be fewer than the loading ones: copies store once)."""
     smem = p.smem
-    if smem is not None and smem.write.warps:
-        return len(smem.write.warps)
-    if smem is not None and smem.read.warps:
-        return len(smem.read.warps)
+    for report in (() if smem is None else (getattr(smem, side), smem.write, smem.read)):
+        if report.warps:
+            return len(report.warps)
     return 1
 
 

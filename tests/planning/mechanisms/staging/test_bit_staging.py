@@ -17,6 +17,8 @@ from tilelayout.planning.mechanisms.staging.bit_reports import buffer_layout
 from tilelayout.planning.mechanisms.staging.bit_staging import (
     BitBuffer,
     candidates,
+    floors,
+    reaches_floors,
     side_access,
     vector_choices,
 )
@@ -117,3 +119,34 @@ def test_every_candidate_buffer_is_a_bijection(dtype, nbytes):
         addr = smem_addresses(buffer_layout(c.buffer, (64, 64)), (64, 64))
         assert sorted(addr.tolist()) == list(range(4096))
         assert np.all(addr < 4096)
+
+
+@settings(max_examples=60, deadline=None)
+@given(linear_pair(), st.sampled_from(["float16", "float32", "int8"]))
+def test_stopping_at_the_floors_never_changes_the_choice(p, dtype):
+    """With no budget, a compiler's choice at both floors is the only candidate costed:
+    the choice is the one the whole candidate list gives."""
+    src, dst, n = p
+    shape = (1 << n,)
+    s, d = thread_bits(tl.parse(src), shape), thread_bits(tl.parse(dst), shape)
+    nbytes = {"float16": 2, "float32": 4, "int8": 1}[dtype]
+    args = dict(stmatrix=True, ldmatrix=True, order=triton_order(shape))
+    every = candidates(s, d, nbytes, **args)
+    some = candidates(s, d, nbytes, **args, stop_at_floor=True)
+    if not every:
+        assert not some
+        return
+    key = lambda c: (c.wavefronts, c.instructions, c.bytes, c.barriers)  # noqa: E731
+    assert key(best(some, reference=some[0])) == key(best(every, reference=every[0]))
+    if len(some) == 1 < len(every):  # it stopped: the reference reaches both floors
+        assert reaches_floors(some[0], floors(s, d, nbytes))
+
+
+def test_an_exchange_at_the_floors_is_costed_alone():
+    # 4 consecutive float32 per lane, and lanes 0 and 1 swap their groups: Triton's
+    # buffer moves 16-byte vectors on both sides without a conflict
+    rows = ThreadBits((1, 2), (4, 8, 16, 32, 64), (), 7)
+    cols = ThreadBits((1, 2), (8, 4, 16, 32, 64), (), 7)
+    assert len(candidates(rows, cols, 4, stmatrix=False, ldmatrix=False,
+                          stop_at_floor=True)) == 1
+    assert len(candidates(rows, cols, 4, stmatrix=False, ldmatrix=False)) > 1

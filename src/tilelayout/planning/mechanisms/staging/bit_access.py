@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ....analysis.conflicts import linear_wavefronts
 from ....core.f2 import Preimages
@@ -96,6 +96,13 @@ class BitAccess:
         if self.instruction.endswith(".b8"):
             return "b8"
         return "matrix.trans" if self.instruction.endswith(".trans") else "matrix"
+
+
+@lru_cache(maxsize=1 << 14)
+def _wavefronts(lane_bytes: tuple[int, ...], access_bytes: int) -> tuple[int, int]:
+    """:func:`~tilelayout.analysis.conflicts.linear_wavefronts`, remembered: the same
+    lane addresses recur across a conversion's candidate buffers."""
+    return linear_wavefronts(lane_bytes, access_bytes)
 
 
 def _name(store: bool, nbytes: int) -> str:
@@ -198,10 +205,13 @@ def _vector(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
     """``st`` / ``ld.shared``: the registers at address bits 0, 1, 2... make up a vector
     (at most 16 bytes) when nothing else touches those bits."""
     k = 0
-    while (2 << k) * elem_bytes <= WIDEST and (1 << k) in regs:
-        chosen = [1 << i for i in range(k + 1)]
-        others = [a for a in regs if a not in chosen] + list(threads)
-        if not _low_free(others, k + 1):
+    held = set(regs)
+    touched = 0  # the address bits the threads touch
+    for t in threads:
+        touched |= t
+    while (2 << k) * elem_bytes <= WIDEST and (1 << k) in held:
+        low = (2 << k) - 1  # the vector's address bits 0 .. k: no other register or thread
+        if touched & low or any(a & low and a & (a - 1) | (a > low) for a in regs):
             break
         k += 1
     # the widest vector, or a narrower one where that takes fewer wavefronts (a narrower
@@ -209,7 +219,7 @@ def _vector(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
     found = None
     for j in range(k, -1, -1):
         nbytes = (1 << j) * elem_bytes
-        w, ideal = linear_wavefronts([a * elem_bytes for a in lanes], nbytes)
+        w, ideal = _wavefronts(tuple(a * elem_bytes for a in lanes), nbytes)
         per_thread = (1 << (len(regs) - j)) * passes
         if found is None or w * per_thread < found[0] * found[1]:
             found = (w, per_thread, ideal, nbytes, j)
@@ -235,7 +245,7 @@ def _matrix(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
         return None
     more = len(regs) - c
     n = min(4, 1 << more)
-    w, _ = linear_wavefronts([a * elem_bytes for a in lanes[2:5]], WIDEST)
+    w, _ = _wavefronts(tuple(a * elem_bytes for a in lanes[2:5]), WIDEST)
     per_thread = (1 << more) // n * passes
     name = f"{'st' if store else 'ld'}matrix.x{n}"
     return BitAccess(name, "matrix", 4 * n, per_thread, n * w, n, warps)
@@ -253,7 +263,7 @@ def _matrix_trans(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[i
         return None
     best = None
     for row in regs:
-        w, _ = linear_wavefronts([a * 2 for a in (row, lanes[0], lanes[1])], WIDEST)
+        w, _ = _wavefronts((row * 2, lanes[0] * 2, lanes[1] * 2), WIDEST)
         if best is None or w < best:
             best = w
     more = len(regs) - 1
@@ -284,7 +294,7 @@ def _matrix_b8(slots: Sequence[int | None], lanes: Sequence[int], threads: Seque
         return None
     # one phase: ldmatrix's 8 rows of slot bits 0-1 and lane 0; stmatrix's whole matrix
     varying = rows + [lanes[0]] + ([lanes[1]] if store else [])
-    w, _ = linear_wavefronts(list(varying), WIDEST)  # type: ignore[arg-type]
+    w, _ = _wavefronts(tuple(varying), WIDEST)  # type: ignore[arg-type]
     phases = 1 if store else 2
     more = sum(1 for i, a in enumerate(slots) if a is not None and i > col_slot)
     n = min(most, 1 << more)

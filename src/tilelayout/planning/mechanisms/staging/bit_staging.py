@@ -190,15 +190,41 @@ def in_passes(buf: BitBuffer, src: ThreadBits, dst: ThreadBits) -> list[BitBuffe
     return out
 
 
+def floors(src: ThreadBits, dst: ThreadBits, elem_bytes: int) -> tuple[int, int]:
+    """Lower bounds on any staging of ``src -> dst``: its wavefronts (each side's warps at
+    one per 128 bytes they move; broadcast lanes move nothing more) and its shared-memory
+    instructions per warp (16 bytes per lane each, the widest access).
+
+    >>> rows = ThreadBits((1, 2), (4, 8, 16, 32, 64), (), 7)       # 4 values a lane
+    >>> floors(rows, ThreadBits((32, 64), (1, 2, 4, 8, 16), (), 7), 4)
+    (8, 2)
+    """
+    wave = instr = 0
+    for side in (src.without_broadcast_registers(), dst.without_broadcast_registers()):
+        lanes = sum(1 for v in side.lane if v)
+        per_warp = (1 << (len(side.reg) + lanes)) * elem_bytes
+        wave += (1 << len(side.warp)) * max(1, -(-per_warp // 128))
+        instr += max(1, -(-(1 << len(side.reg)) * elem_bytes // 16))
+    return wave, instr
+
+
+def reaches_floors(st: BitStaging, at: tuple[int, int]) -> bool:
+    """Whether ``st`` moves no more wavefronts and issues no more shared-memory
+    instructions than the floors ``at`` (:func:`floors`)."""
+    return st.wavefronts <= at[0] and st.store.per_warp + st.load.per_warp <= at[1]
+
+
 def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: bool,
-               ldmatrix: bool, order: Sequence[int] | None = None, b8: tuple[bool, bool] = (False, False)
-               ) -> list[BitStaging]:
+               ldmatrix: bool, order: Sequence[int] | None = None, b8: tuple[bool, bool] = (False, False),
+               stop_at_floor: bool = False) -> list[BitStaging]:
     """The stagings worth costing for ``src -> dst`` (register layouts, any broadcast
     registers), each costed exactly; the first is Triton's own choice
     (:func:`.generic.swizzle`, which the compiler would use), then Triton's other
     instruction pairs and its plain synthesis, then ours (:func:`_synthesized`).
     ``order``: our flat bits in Triton's bit order (:func:`.generic.triton_order`;
-    default: the same)."""
+    default: the same). ``stop_at_floor``: when the compiler's choice reaches both
+    :func:`floors` in one pass with no byte permute, it is the only candidate (every
+    other buffer ties it at best, and one pass holds the whole tile in as many bytes)."""
     s, d = src.without_broadcast_registers(), dst.without_broadcast_registers()
     n = s.bits
     fwd = tuple(order) if order is not None else tuple(range(n))
@@ -217,16 +243,19 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
     picked = fewest_conflicts(pairs)
     chosen = picked or ldst
     buffers = [_from_triton(chosen, back, TRITON_PAIR if picked else TRITON_PLAIN)]
-    buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in pairs]
-    buffers.append(_from_triton(ldst, back, "triton ld/st"))
-    buffers += _synthesized(s, d, elem_bytes, any(b8))
-    buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
     # the compiler's choice first, with the instructions its lowering uses for it (the
     # tile pair it was synthesized for; ld / st.shared when no pair fits), then every
     # buffer with the cheapest instructions each side has
     reference = cost(s, d, buffers[0], elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8,
                      only=(chosen.store, chosen.load))
     out, seen = [reference] if reference is not None else [], set()
+    if not (stop_at_floor and reference is not None and reference.passes == 1 and
+            (elem_bytes != 1 or not _permutes_of(reference, src, dst)) and
+            reaches_floors(reference, floors(src, dst, elem_bytes))):
+        buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in pairs]
+        buffers.append(_from_triton(ldst, back, "triton ld/st"))
+        buffers += _synthesized(s, d, elem_bytes, any(b8))
+        buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
     for buf in buffers:
         if (buf.address, buf.reps) in seen:
             continue
@@ -238,6 +267,12 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
         out = [replace(o, store=with_permutes(o.store, src, o.buffer, 1, True),
                        load=with_permutes(o.load, dst, o.buffer, 1, False)) for o in out]
     return out
+
+
+def _permutes_of(st: BitStaging, src: ThreadBits, dst: ThreadBits) -> int:
+    """The byte permutes of an 8-bit staging (:func:`.bit_access.with_permutes`)."""
+    return with_permutes(st.store, src, st.buffer, 1, True).permutes + \
+        with_permutes(st.load, dst, st.buffer, 1, False).permutes
 
 
 def cost(src: ThreadBits, dst: ThreadBits, buf: BitBuffer, elem_bytes: int, *,
@@ -257,4 +292,4 @@ def cost(src: ThreadBits, dst: ThreadBits, buf: BitBuffer, elem_bytes: int, *,
 
 
 __all__ = ["TRITON_PAIR", "TRITON_PLAIN", "BitAccess", "BitBuffer", "BitStaging", "candidates",
-           "cost", "in_passes", "side_access", "vector_choices"]
+           "cost", "floors", "in_passes", "reaches_floors", "side_access", "vector_choices"]
