@@ -8,12 +8,14 @@ working tree). Each revision (``--before``, default the commit before this sessi
 planner work, ``--after``, default ``.``: this working tree) is extracted with ``git
 archive`` (``bench_commits.checkout``) and plans every pair in a fresh process with
 ``PYTHONPATH=<checkout>/src``, CPU time per plan (``time.process_time``, the fastest of
-``--repeat`` calls after one warm-up of the imports); rounds alternate (before, after,
+``--repeat`` calls after one warm-up of the imports). Every call is *cold*: the planning
+path's ``functools`` caches are emptied before it, so a repeat or an earlier pair never
+answers from memory (``--warm`` keeps them, as a compiler's process would); rounds alternate (before, after,
 after, before, ...) so the machine's noise falls on both. A pair a revision refuses (a
 ``LayoutError``) is counted and left out of its times.
 
 Run: .venv/bin/python benchmarks/bench_plan_pairs.py --records .cache/vs_triton/results.json
-     [--before REV] [--after REV] [--rounds N] [--repeat K]
+     [--before REV] [--after REV] [--rounds N] [--repeat K] [--warm]
 """
 
 from __future__ import annotations
@@ -53,14 +55,32 @@ def pairs(records: Path) -> list[list]:
     return out
 
 
-def worker(path: str, repeat: int) -> None:
-    """In the checkout's process: plan every pair, print its CPU times as JSON."""
+def _caches() -> list:
+    """The memoized functions of the checkout's planning path (its ``functools`` caches,
+    after one plan has imported every module it uses)."""
+    import functools
+    import gc
+
+    import tilelayout as tl
+
+    tl.plan_conversion("S[(32,32):(1@laneid,1)]", "S[(32,32):(1,1@laneid)]", (32, 32),
+                       "float32")
+    skip = ("tilelayout.interop", "tilelayout.explorer")
+    return [o for o in gc.get_objects() if isinstance(o, functools._lru_cache_wrapper)
+            and getattr(o, "__module__", "").startswith("tilelayout")
+            and not getattr(o, "__module__", "").startswith(skip)]
+
+
+def worker(path: str, repeat: int, cold: bool = True) -> None:
+    """In the checkout's process: plan every pair, print its CPU times as JSON (``cold``:
+    every call with the planning path's caches emptied first)."""
     import time
 
     import tilelayout as tl
 
     items = json.loads(Path(path).read_text())
     times: list[float | None] = []
+    caches = _caches() if cold else []
 
     def tupled(x):
         return tuple(tupled(v) for v in x) if isinstance(x, list) else x
@@ -74,6 +94,8 @@ def worker(path: str, repeat: int) -> None:
             src, dst = (from_partition_spec(tupled(spec), mesh, tuple(shape)) for spec in (a, b))
         try:
             for _ in range(repeat):
+                for c in caches:  # no memory of an earlier call (of this pair or another)
+                    c.cache_clear()
                 t0 = time.process_time()
                 tl.plan_conversion(src, dst, tuple(shape) if shape else None, dtype,
                                    target=target)
@@ -85,12 +107,12 @@ def worker(path: str, repeat: int) -> None:
     print(json.dumps({"file": tl.__file__, "times": times}))
 
 
-def run(src: Path, path: str, repeat: int) -> list[float | None]:
+def run(src: Path, path: str, repeat: int, warm: bool = False) -> list[float | None]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(src)
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", path,
-                           "--repeat", str(repeat)], env=env, capture_output=True, text=True,
-                          cwd=src.parent)
+                           "--repeat", str(repeat)] + (["--warm"] if warm else []), env=env,
+                          capture_output=True, text=True, cwd=src.parent)
     if proc.returncode:
         raise SystemExit(f"the worker failed on {src}:\n{proc.stderr[-3000:]}")
     answer = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -113,10 +135,12 @@ def main() -> None:
     ap.add_argument("--after", default=".")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--warm", action="store_true",
+                    help="keep the planning path's caches between calls (default: cold)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker(a.worker, a.repeat)
+        worker(a.worker, a.repeat, cold=not a.warm)
         return
     if a.records is None or not a.records.exists():
         raise SystemExit("give --records: the JSON that benchmarks/bench_vs_triton.py --json "
@@ -133,14 +157,15 @@ def main() -> None:
                 rev = a.before if side == "before" else a.after
                 print(f"[bench] round {r + 1}/{a.rounds}: {side} ({rev})", file=sys.stderr,
                       flush=True)
-                got = run(sides[side], path, a.repeat)
+                got = run(sides[side], path, a.repeat, a.warm)
                 prev = best.get(side)
                 best[side] = got if prev is None else [
                     None if x is None or y is None else min(x, y) for x, y in zip(prev, got, strict=True)]
     harness = [i for i, it in enumerate(items) if it[5].startswith("pair")]
     suite = [i for i, it in enumerate(items) if it[5].startswith("scenario")]
     print(f"{len(harness)} harness pairs and {len(suite)} scenarios; CPU ms per plan, the "
-          f"fastest of {a.repeat} calls in each of {a.rounds} rounds\n")
+          f"fastest of {a.repeat} {'warm' if a.warm else 'cold'} calls in each of {a.rounds} "
+          f"rounds\n")
     print("| revision | plans | refused | median | p90 | p99 | max |\n|---|---|---|---|---|---|---|")
     for side in ("before", "after"):
         rev = a.before if side == "before" else a.after

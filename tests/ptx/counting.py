@@ -13,8 +13,9 @@ instructions as they execute, so on a straight-line kernel both give the same co
   address arithmetic;
 * a ``selp`` / ``prmt`` of data counts when it works on data received from another lane
   or from shared memory, or when what it builds is then shuffled or stored to shared
-  memory (once, also when a ``mov`` / ``cvt`` first takes a half or copy of it: a
-  64-bit value is shuffled as two 32-bit words, as the replay has it); float
+  memory (once, also when a ``mov`` / ``cvt`` first takes a half or copy of it -- a
+  64-bit value is shuffled as two 32-bit words, as the replay has it -- or an ``and``
+  with a constant zero-extends it, as Triton widens an 8-bit value to shuffle it); float
   conversions (``cvt`` of a float type) and ``mov`` packing of data (``mov.pack``)
   count apart.
 """
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .parser import Addr, FImm, Instruction, Pair, Reg, Sym, TensorRef, Vec
+from .parser import Addr, FImm, Imm, Instruction, Pair, Reg, Sym, TensorRef, Vec
 from .records import Access
 
 WARP = 32
@@ -143,7 +144,9 @@ class Movement:
             self._count(op, warps)
         dests = _regs(dst)
         chain = frozenset().union(*(self.pending.get(r, ()) for r in regs))
-        carried = chain if base in ("mov", "cvt") else frozenset()
+        # a half or copy of a select's result, or it zero-extended by a constant mask
+        masked = base == "and" and any(isinstance(s, Imm) for s in srcs)
+        carried = chain if base in ("mov", "cvt") or masked else frozenset()
         if base not in _EVALUATED or data or packs or isinstance(dst, Vec) or \
                 any(isinstance(s, Addr) for s in srcs):
             for d in dests:

@@ -130,7 +130,8 @@ class _Machine:
         self.received: set[str] = set()
         #: data selects / permutes not yet counted: register -> the (id, opcode) of each
         #: one that built it; counted once each when the register -- or a part or copy of
-        #: it (a 64-bit value shuffled as two 32-bit halves) -- is shuffled or stored to
+        #: it (a 64-bit value shuffled as two 32-bit halves), or it zero-extended by an
+        #: ``and`` with a constant (an 8-bit value widened to be shuffled) -- is shuffled or stored to
         #: shared memory (:func:`replay`)
         self.pending: dict[str, tuple[tuple[int, str], ...]] = {}
         self.counted: set[int] = set()
@@ -338,8 +339,10 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
                 m.received.add(d)
             elif data and base in ("prmt", "selp"):
                 m.pending[d] = (*chain, (line, op))
-            elif chain and base in ("mov", "cvt"):
-                m.pending[d] = chain  # a half or copy of a select's result
+            elif chain and (base in ("mov", "cvt") or base == "and" and _masks(srcs)):
+                # a half or copy of a select's result, or it zero-extended (a sub-word
+                # value made a 32-bit shuffle operand: and.b32 with a constant mask)
+                m.pending[d] = chain
         return
     vals = [m.value(s, line) for s in srcs]
     if base == "mov":
@@ -365,6 +368,11 @@ def _step(m: _Machine, line: int, stmt: str, accesses: list[Access], counts: Cou
         m.set(dst, np.where(vals[2].astype(bool), vals[0], vals[1]), "", pred)
     else:
         m.set(dst, alu(op, vals, line), "", pred)
+
+
+def _masks(srcs: list[str]) -> bool:
+    """Whether an ``and``'s operands include a constant (a mask)."""
+    return any(re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|\d+)", s.strip()) for s in srcs)
 
 
 def _shfl(m: _Machine, line: int, op: str, ops: list[str], counts: Counter) -> None:

@@ -143,6 +143,19 @@ def test_a_chain_of_permutes_packing_a_stored_word_counts_whole():
     assert one(body)[2] == {"prmt.b32": 3, "st.shared.b32": 2}
 
 
+def test_a_select_widened_to_be_shuffled_counts():
+    """Seed 29's harness pair 475: Triton selects 8-bit values in 16-bit registers, then
+    widens each (cvt.u32.u16, and.b32 255) to shuffle it: the select counts; an ``and``
+    with a register (arithmetic on data) passes nothing on."""
+    body = ("ld.global.b32 %r10, [k_param_0];\nld.global.b32 %r11, [k_param_0+4];\n"
+            "and.b32 %r3, %r1, 1;\nsetp.ne.b32 %p1, %r3, 0;\n"
+            "selp.b32 %r12, %r10, %r11, %p1;\nand.b32 %r13, %r12, 255;\n"
+            "shfl.sync.idx.b32 %r14, %r13, %r3, 31, -1;\n"
+            "selp.b32 %r15, %r11, %r10, %p1;\nand.b32 %r16, %r15, %r10;\n"
+            "shfl.sync.idx.b32 %r17, %r16, %r3, 31, -1;")
+    assert one(body)[2] == {"selp.b32": 1, "shfl.sync.idx": 2}
+
+
 def test_inline_asm_scopes_shadow_registers():
     body = ("shl.b32 %r3, %r1, 2;\n{\n.reg .b32 %r3;\nmov.u32 %r3, 4096;\n"
             "st.shared.b32 [%r3], %r9;\n}\nst.shared.b32 [%r3], %r9;")

@@ -138,22 +138,23 @@ def side_access(side: ThreadBits, buf: BitBuffer, elem_bytes: int, store: bool, 
     regs: list[int] = []  # address part of each address register
     slots: list[int | None] = []  # per register slot bit: its address part (None: a pass)
     pass_regs = 0
+    solve, top = buf._solver, 1 << len(buf.address)  # (buf.split, inlined: hot)
     for v in side.reg:
-        parts = buf.split(v)
-        if parts is None or (parts[0] and parts[1]):
+        x = solve(v)
+        if x is None or (x >= top and x & (top - 1)):  # outside, or partly both
             return None
-        if parts[1]:
+        if x >= top:
             pass_regs += 1
             slots.append(None)
         else:
-            regs.append(parts[0])
-            slots.append(parts[0])
+            regs.append(x)
+            slots.append(x)
     threads = []
     for v in side.threads:
-        parts = buf.split(v)
-        if parts is None or parts[1]:
+        x = solve(v)
+        if x is None or x >= top:
             return None
-        threads.append(parts[0])
+        threads.append(x)
     lanes = threads[: len(side.lane)]
     passes = 1 << pass_regs
     warps = 1 << len(side.warp)
@@ -223,6 +224,8 @@ def _vector(regs: Sequence[int], lanes: Sequence[int], threads: Sequence[int],
         per_thread = (1 << (len(regs) - j)) * passes
         if found is None or w * per_thread < found[0] * found[1]:
             found = (w, per_thread, ideal, nbytes, j)
+        if w == ideal:  # conflict-free: a narrower vector moves the bytes in no fewer
+            break
     w, per_thread, ideal, nbytes, j = found
     packed = list(regs[:j]) != [1 << i for i in range(j)]
     return BitAccess(_name(store, nbytes), "vector", nbytes, per_thread, w, ideal, warps, packed)
