@@ -114,3 +114,17 @@ def test_the_payload_floor_never_exceeds_the_payload_shuffles(p, bits):
     assume((route.level == 2).any())
     epw = 32 // bits
     assert payload_floor(route, epw) <= payload_shuffles(route, epw, 1)[0]
+
+
+def test_no_staging_is_costed_beside_a_plan_without_shared_memory():
+    # the 32 x 32 transpose stages (67 units against 31 shuffle rounds); a caller that
+    # holds a plan in registers (max_bytes=0) gets the shuffles: no staging could win
+    transpose = place(tl.parse("S[(32,32):(1@laneid,1)]"), tl.parse("S[(32,32):(1,1@laneid)]"),
+                      None)
+    route = route_between(*transpose, 32)
+    assert lane_exchange(route, "float32", 0, resolve_target(None)).mechanism == "shared-memory"
+    out = lane_exchange(route, "float32", 0, resolve_target(None), max_bytes=0)
+    assert out.mechanism == "warp-shuffle" and out.costs["smem_cost_units"] is None
+    assert "not costed" in out.reason
+    assert execute(out.route, source_values(out.route.src, None)) == \
+        expected(tl.parse("S[(32,32):(1,1@laneid)]"), (32, 32))

@@ -46,19 +46,25 @@ from .mechanisms.staging.bounds import vector_bound
 from .mechanisms.staging.staging import Staging
 from .model.placement import WARP, Placement
 from .model.routing import Route
-from .outcome import Outcome, store_rows, through_smem, try_staging
+from .outcome import Outcome, store_rows, through_smem
+from .outcome import try_staging as _try_staging
 from .plan_stages import Stage, byte_permute_stages, lanes_text
 from .problem.targeting import TargetChoice
 
+#: why staging was not costed (the caller holds a plan with no shared memory)
+NOT_COSTED = "not costed"
+
 
 def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
-                  limit: float = math.inf) -> Outcome:
+                  limit: float = math.inf, max_bytes: int | None = None) -> Outcome:
     """Lanes of each warp exchange data: shuffle rounds (of packed payloads, or for
     sub-word values of whole registers plus byte permutes, :mod:`.byte_permute`) or
     staging, the fewest cost units (:mod:`.cost_model`; each warp exchanges only with
     itself, so a ``__syncwarp``). ``moved``: the values that stay in their thread but
     change register slot; ``limit``: byte permutes are searched only for plans under
-    this many cost units (a caller's plan already costs that much).
+    this many cost units (a caller's plan already costs that much); ``max_bytes``: the
+    caller's plan uses that much shared memory (a staging over it cannot replace it; at
+    0 none is costed).
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place
@@ -70,6 +76,15 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     ('shared-memory', 31, 67)
     """
     ps, pd, rows, bits = route.src, route.dst, route.dst_rows, route.bits
+    if max_bytes == 0:  # the caller's plan needs no shared memory: no staging can win
+
+        def try_staging(*_: Any) -> tuple[Staging | None, str]:
+            return None, NOT_COSTED
+    else:
+        def try_staging(route: Route, dtype: str, on: TargetChoice
+                        ) -> tuple[Staging | None, str]:
+            return _try_staging(route, dtype, on, max_bytes)
+
     epw, wpe = max(1, 32 // bits), max(1, bits // 32)
     edges, _, _ = _shuffle_edges(ps, pd, rows, route.level == 2, route.source, route.gwarp, epw)
     rounds = degree(edges[:, 0], edges[:, 1], edges[:, 3]) * wpe
@@ -132,7 +147,9 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
         staging, why_not = try_staging(route, dtype, on)
     smem_units = math.inf if why_not else smem()
     costs["smem_cost_units"] = None if why_not else _number(smem_units)
-    versus = (f"(shared memory cannot be planned: {why_not})" if why_not else
+    versus = ("(staging through shared memory not costed: a plan without it is in hand)"
+              if why_not == NOT_COSTED else
+              f"(shared memory cannot be planned: {why_not})" if why_not else
               f"cost no more than staging through shared memory "
               f"({'at least ' if staging is None else ''}{smem_units:g} units: "
               f"stores, a __syncwarp, loads)")

@@ -481,7 +481,7 @@ def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dt
         assert coll is not None
         out = over_devices(coll, bits, route)
     elif kind == "warp-shuffle":
-        out = lane_exchange(route, dtype, moved, on, limit)
+        out = lane_exchange(route, dtype, moved, on, limit, max_bytes)
     else:
         out = between_warps(route, dtype, on, max_bytes)
     costs = {"elements": int(len(np.unique(pd.element))),
