@@ -117,7 +117,7 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
         return candidates(s, d, nbytes, stmatrix=on.allows("stmatrix"),
                           ldmatrix=on.allows("ldmatrix"), order=triton_order(shape),
                           b8=(on.allows("stmatrix.b8"), on.allows("ldmatrix.b8")),
-                          stop_at_floor=smem_budget is None)
+                          no_budget=smem_budget is None)
 
     if level in ("none", "registers"):
         # the register a thread takes depends on its lane: where Triton stages and the

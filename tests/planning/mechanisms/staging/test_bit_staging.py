@@ -123,22 +123,24 @@ def test_every_candidate_buffer_is_a_bijection(dtype, nbytes):
 
 @settings(max_examples=60, deadline=None)
 @given(linear_pair(), st.sampled_from(["float16", "float32", "int8"]))
-def test_stopping_at_the_floors_never_changes_the_choice(p, dtype):
-    """With no budget, a compiler's choice at both floors is the only candidate costed:
-    the choice is the one the whole candidate list gives."""
+def test_costing_only_what_an_unbudgeted_choice_can_take_never_changes_it(p, dtype):
+    """With no budget, buffers larger than the compiler's choice are not costed, nor any
+    other when that choice reaches both floors: the choice is the whole list's."""
     src, dst, n = p
     shape = (1 << n,)
     s, d = thread_bits(tl.parse(src), shape), thread_bits(tl.parse(dst), shape)
     nbytes = {"float16": 2, "float32": 4, "int8": 1}[dtype]
     args = dict(stmatrix=True, ldmatrix=True, order=triton_order(shape))
     every = candidates(s, d, nbytes, **args)
-    some = candidates(s, d, nbytes, **args, stop_at_floor=True)
+    some = candidates(s, d, nbytes, **args, no_budget=True)
     if not every:
         assert not some
         return
     key = lambda c: (c.wavefronts, c.instructions, c.bytes, c.barriers)  # noqa: E731
     assert key(best(some, reference=some[0])) == key(best(every, reference=every[0]))
-    if len(some) == 1 < len(every):  # it stopped: the reference reaches both floors
+    assert all(c.bytes <= some[0].bytes for c in some)
+    fitting = [c for c in every[1:] if c.bytes <= every[0].bytes]
+    if len(some) == 1 and fitting:  # it stopped: the reference reaches both floors
         assert reaches_floors(some[0], floors(s, d, nbytes))
 
 
@@ -148,5 +150,5 @@ def test_an_exchange_at_the_floors_is_costed_alone():
     rows = ThreadBits((1, 2), (4, 8, 16, 32, 64), (), 7)
     cols = ThreadBits((1, 2), (8, 4, 16, 32, 64), (), 7)
     assert len(candidates(rows, cols, 4, stmatrix=False, ldmatrix=False,
-                          stop_at_floor=True)) == 1
+                          no_budget=True)) == 1
     assert len(candidates(rows, cols, 4, stmatrix=False, ldmatrix=False)) > 1

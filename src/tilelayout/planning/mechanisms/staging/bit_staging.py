@@ -216,15 +216,17 @@ def reaches_floors(st: BitStaging, at: tuple[int, int]) -> bool:
 
 def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: bool,
                ldmatrix: bool, order: Sequence[int] | None = None, b8: tuple[bool, bool] = (False, False),
-               stop_at_floor: bool = False) -> list[BitStaging]:
+               no_budget: bool = False) -> list[BitStaging]:
     """The stagings worth costing for ``src -> dst`` (register layouts, any broadcast
     registers), each costed exactly; the first is Triton's own choice
     (:func:`.generic.swizzle`, which the compiler would use), then Triton's other
     instruction pairs and its plain synthesis, then ours (:func:`_synthesized`).
     ``order``: our flat bits in Triton's bit order (:func:`.generic.triton_order`;
-    default: the same). ``stop_at_floor``: when the compiler's choice reaches both
-    :func:`floors` in one pass with no byte permute, it is the only candidate (every
-    other buffer ties it at best, and one pass holds the whole tile in as many bytes)."""
+    default: the same). ``no_budget``: the caller chooses with no byte budget
+    (:func:`.bit_choice.best` held to the first candidate), so what that choice cannot
+    take is not costed: a buffer larger than the compiler's choice, and every other
+    buffer when that choice reaches both :func:`floors` in one pass with no byte permute
+    (the others tie it at best, and one pass holds the whole tile in as many bytes)."""
     s, d = src.without_broadcast_registers(), dst.without_broadcast_registers()
     n = s.bits
     fwd = tuple(order) if order is not None else tuple(range(n))
@@ -249,15 +251,17 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
     reference = cost(s, d, buffers[0], elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8,
                      only=(chosen.store, chosen.load))
     out, seen = [reference] if reference is not None else [], set()
-    if not (stop_at_floor and reference is not None and reference.passes == 1 and
+    if not (no_budget and reference is not None and reference.passes == 1 and
             (elem_bytes != 1 or not _permutes_of(reference, src, dst)) and
             reaches_floors(reference, floors(src, dst, elem_bytes))):
         buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in pairs]
         buffers.append(_from_triton(ldst, back, "triton ld/st"))
         buffers += _synthesized(s, d, elem_bytes, any(b8))
         buffers += [v for buf in list(buffers) for v in in_passes(buf, s, d)]
+    cap = reference.bytes if no_budget and reference is not None else None
     for buf in buffers:
-        if (buf.address, buf.reps) in seen:
+        if (buf.address, buf.reps) in seen or \
+                cap is not None and (1 << len(buf.address)) * elem_bytes > cap:
             continue
         seen.add((buf.address, buf.reps))
         staged = cost(s, d, buf, elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8)
