@@ -110,3 +110,17 @@ def test_a_renaming_of_sub_word_values_is_free_and_never_staged():
     assert p.costs["register_repacks"] == 64       # every packed word is rebuilt
     assert "a renaming" in p.stages[0].text
     assert p.execute() == expected(p.dst, p.shape)
+
+
+def test_replicas_past_the_element_limit_are_planned_on_bits_and_execute_only_when_raised():
+    """Seed 29's harness pair 776 (int8 256 x 128, 16 warps): the destination, a dot
+    operand of a blocked parent, holds 8,192 values per thread, 4,194,304 rows with its
+    replicas. Planning on bits never looks at them; executing the plan does, so it takes
+    a raised limit."""
+    src = "S[(2,2,8,8,8,4,4):(32,8@warpid,4@laneid,4,1@warpid,1@laneid,1)]"
+    dst = "S[(256,4,2,2,8):(8,2048,1@warpid,1@laneid,1)] + R[(16,8):(2@laneid,2@warpid)]"
+    p = tl.plan_conversion(src, dst, (256, 128), "int8", target="sm_80")
+    assert p._bits is not None and p._route_value is None
+    assert (p.costs["smem_bytes"], p.costs["wavefronts"]) == (8192, 33024)   # as Triton
+    with pytest.raises(tl.LayoutError, match="raise it"):
+        p.execute()

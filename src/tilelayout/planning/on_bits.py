@@ -104,10 +104,10 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
     s, d = thread_bits(src, shape), thread_bits(dst, shape)
     if s is None or d is None:
         return None
-    rows = (src.replica_count + dst.replica_count) * (1 << s.bits)
-    budget.check("plan_conversion evaluates (element x replica rows of both layouts)",
-                 rows, "elements")
     level = exchange_level(s, d)
+    if level == "registers":  # the one level that looks at every thread's slots
+        budget.check("plan_conversion evaluates (threads x register slots)",
+                     (1 << (len(s.lane) + len(s.warp))) * (1 << len(d.reg)), "elements")
     nbytes = dtype_bytes(dtype)
     if level is None or nbytes > 16 or nbytes & (nbytes - 1):
         return None

@@ -313,7 +313,11 @@ def our_cost(p: tl.ConversionPlan) -> Cost:
                     detail=", ".join(f"{v} {k}" for k, v in parts.items() if v) or "registers")
     if p.mechanism != "shared-memory":
         return Cost(detail=p.mechanism)
-    staging = p._route.staging
+    # a plan on bits knows its instructions per warp without building its route (which a
+    # tile of millions of replica rows would need a raised element limit for)
+    bits = getattr(p, "_bits", None)
+    staging = bits.staging if bits is not None and bits.staging is not None else \
+        p._route.staging
     n = staging.store.per_warp + staging.load.per_warp + int(c.get("barriers", 0)) + \
         int(c.get("byte_permutes", 0))
     parts = [f"{c['byte_permutes']} prmt" if c.get("byte_permutes") else "",
