@@ -169,10 +169,18 @@ def test_bad_input_is_one_line(src, dst, shape, message):
 
 
 def test_limits_and_dtype():
-    with pytest.raises(tl.LayoutError, match="2,048 elements, over the limit of 100"):
-        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32", limits=tl.Limits(elements=100))
+    # the element planner evaluates every element x replica row: refused over the limit
+    six = ("S[(6,32):(1,1@laneid)]", "S[(6,32):(-1,1@laneid)] + 5")   # not bit maps
+    with pytest.raises(tl.LayoutError, match="384 elements, over the limit of 100"):
+        tl.plan_conversion(*six, (6, 32), "float32", limits=tl.Limits(elements=100))
     with tl.limits(elements=100), pytest.raises(tl.LayoutError, match="--max-elements"):
-        tl.plan_conversion(*TRANSPOSE, (32, 32), "float32")
+        tl.plan_conversion(*six, (6, 32), "float32")
+    # planning on bits looks at no element: the transpose is planned, and executing it
+    # (which routes all 2,048 rows) is what the limit refuses
+    p = tl.plan_conversion(*TRANSPOSE, (32, 32), "float32", limits=tl.Limits(elements=100))
+    assert p._bits is not None
+    with tl.limits(elements=100), pytest.raises(tl.LayoutError, match="2,048 elements"):
+        p.execute()
     with pytest.raises(tl.LayoutError):
         tl.plan_conversion(*TRANSPOSE, (32, 32), "float17")
     with pytest.raises(tl.LayoutError, match="layout"):

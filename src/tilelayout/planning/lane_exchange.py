@@ -46,8 +46,7 @@ from .mechanisms.staging.bounds import vector_bound
 from .mechanisms.staging.staging import Staging
 from .model.placement import WARP, Placement
 from .model.routing import Route
-from .outcome import Outcome, store_rows, through_smem
-from .outcome import try_staging as _try_staging
+from .outcome import Outcome, store_rows, through_smem, try_staging
 from .plan_stages import Stage, byte_permute_stages, lanes_text
 from .problem.targeting import TargetChoice
 
@@ -76,14 +75,11 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     ('shared-memory', 31, 67)
     """
     ps, pd, rows, bits = route.src, route.dst, route.dst_rows, route.bits
-    if max_bytes == 0:  # the caller's plan needs no shared memory: no staging can win
 
-        def try_staging(*_: Any) -> tuple[Staging | None, str]:
+    def stage() -> tuple[Staging | None, str]:
+        if max_bytes == 0:  # the caller's plan needs no shared memory: no staging can win
             return None, NOT_COSTED
-    else:
-        def try_staging(route: Route, dtype: str, on: TargetChoice
-                        ) -> tuple[Staging | None, str]:
-            return _try_staging(route, dtype, on, max_bytes)
+        return try_staging(route, dtype, on, max_bytes)
 
     epw, wpe = max(1, 32 // bits), max(1, bits // 32)
     edges, _, _ = _shuffle_edges(ps, pd, rows, route.level == 2, route.source, route.gwarp, epw)
@@ -113,7 +109,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     # replace it, so the staging is the answer wherever one can be planned
     hopeless = rounds > limit
     if rounds > bound or hopeless:
-        staging, why_not = try_staging(route, dtype, on)
+        staging, why_not = stage()
     sched = None
     # a lower bound on the payload shuffles' units (and so on their instructions): the
     # rounds, and for sub-word values the permutes that assemble registers -- worked
@@ -124,7 +120,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
         floor = payload_floor(route, epw)
         hopeless = floor > limit
         if (floor > bound or hopeless) and staging is None:
-            staging, why_not = try_staging(route, dtype, on)
+            staging, why_not = stage()
     units = floor
     if why_not or not hopeless and floor <= smem():
         units, sched, counts, fill = payload_shuffles(route, epw, wpe)
@@ -144,7 +140,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
                      byte_permutes=bp.permutes)
     if (sched is not None or bp is not None) and units > bound and staging is None \
             and not why_not:
-        staging, why_not = try_staging(route, dtype, on)
+        staging, why_not = stage()
     smem_units = math.inf if why_not else smem()
     costs["smem_cost_units"] = None if why_not else _number(smem_units)
     versus = ("(staging through shared memory not costed: a plan without it is in hand)"
