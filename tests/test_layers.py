@@ -453,6 +453,8 @@ DOCUMENTED_CACHES: dict[str, str] = {
     "tilelayout.planning.model.threads:_groups": "vector groups per (register file object, width), LRU",
     "tilelayout.planning.model.threads:_requests": "warp requests per (register file object, width), LRU",
     "tilelayout.eval.forward:_cached_shape": "admitted shapes per (layout value, shape), LRU",
+    "tilelayout.planning.mechanisms.staging.bit_access:_wavefronts": "a warp request's "
+        "wavefronts per (lane byte offsets, access width), LRU",
     "tilelayout.eval.forward:_xor_tables": "XorSwizzle lookup tables per swizzle value, LRU",
     "tilelayout.explorer.request:explorer_device_axes": "the mesh axis names of the fixed presets",
     "tilelayout.explorer.request:_device_table": "a request's axis table per (table, names), LRU",
