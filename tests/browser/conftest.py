@@ -46,6 +46,15 @@ class Page:
     def wait_render(self, after: int) -> None:
         self.page.wait_for_function(f"window.__tl.renders > {after}")
 
+    def settle(self, quiet_ms: int = 300) -> None:
+        """Wait until no render happens for ``quiet_ms`` (every answer in flight drawn:
+        under load a request sent before the last one may still arrive)."""
+        while True:
+            seen = self.renders()
+            self.page.wait_for_timeout(quiet_ms)
+            if self.renders() == seen:
+                return
+
     def click_at(self, expr: str) -> None:
         """Scroll the point ``expr`` (a JS expression giving {x, y}) into view and click it."""
         pt = self.page.evaluate(expr)

@@ -105,6 +105,7 @@ def test_typing_updates_both_views_and_canvas_is_drawn(page):
     page.page.fill("[data-testid=shape-input]", "4,8")
     page.wait_render(before)
     page.page.wait_for_function("window.__tl.state.data.layout === 'S[(4,8):(8@laneid,1@laneid)]'")
+    page.settle()
     d = page.page.evaluate(
         "() => [window.__tl.state.data.size, window.__tl.state.data.physical.tiles.length]")
     assert d == [32, 1]

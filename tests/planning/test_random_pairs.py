@@ -19,14 +19,14 @@ AXES = ("laneid", "warpid", "m")
 
 
 @st.composite
-def register_layout(draw, extents):
-    """A bijective layout: each iter on laneid / warpid / m, compact per axis in a random
-    order; laneid stays under 32 (maybe with a replica over the spare lanes)."""
+def register_layout(draw, extents, axes=AXES):
+    """A bijective layout: each iter on laneid / warpid / m (``axes``), compact per axis
+    in a random order; laneid stays under 32 (maybe with a replica over the spare lanes)."""
     order = draw(st.permutations(range(len(extents))))
     used = {a: 1 for a in AXES}
     axis_of = {}
     for i in order:
-        choices = [a for a in AXES if a != "laneid" or used[a] * extents[i] <= 32]
+        choices = [a for a in axes if a != "laneid" or used[a] * extents[i] <= 32]
         a = draw(st.sampled_from(choices))
         axis_of[i] = (a, used[a])
         used[a] *= extents[i]
@@ -41,10 +41,10 @@ def register_layout(draw, extents):
 
 
 @st.composite
-def pair(draw):
+def pair(draw, axes=AXES):
     k = draw(st.integers(2, 5))
     extents = tuple(draw(st.permutations(EXTENTS))[:k])
-    return draw(register_layout(extents)), draw(register_layout(extents)), extents
+    return draw(register_layout(extents, axes)), draw(register_layout(extents, axes)), extents
 
 
 @settings(max_examples=60, deadline=None)
