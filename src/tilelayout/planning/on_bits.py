@@ -124,12 +124,13 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
         # staging takes fewer instructions than those selects and permutes, stage (the
         # staging is costed first, so the permutes are searched only under it)
         # (a permutation the same in every thread is a renaming: free, nothing to stage)
-        may_stage = level == "registers" and smem_budget != 0 and \
-            not _renaming(s, d) and not triton_shuffles(s, d)
+        slots = thread_slots(s, d) if level == "registers" else None  # built once
+        may_stage = slots is not None and smem_budget != 0 and \
+            not _renaming(slots[1]) and not triton_shuffles(s, d)
         options = staging_options() if may_stage else []
         chosen = best(options, reference=options[0], budget=smem_budget) if options else None
         limit = math.inf if chosen is None else chosen.instructions
-        out = _in_threads(level, s, d, src, dst, shape, dtype, limit)
+        out = _in_threads(level, s, d, src, dst, shape, dtype, limit, slots)
         work = 0 if out is None else _register_work(out.costs)
         if out is not None and (not work or chosen is None or chosen.instructions >= work):
             return out
@@ -160,11 +161,12 @@ def _held_to(out: BitOutcome, options: Sequence[BitStaging]) -> BitOutcome:
 
 
 def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout,
-                shape: tuple[int, ...], dtype: str, limit: float = math.inf
-                ) -> BitOutcome | None:
+                shape: tuple[int, ...], dtype: str, limit: float = math.inf,
+                slots: tuple[np.ndarray, np.ndarray] | None = None) -> BitOutcome | None:
     """Every thread holds what it needs: nothing moves, or only register slots change
     (renaming: no instruction). None when the selects and byte permutes are sure to
-    take more than ``limit`` instructions (a staging that costs that much wins)."""
+    take more than ``limit`` instructions (a staging that costs that much wins).
+    ``slots``: :func:`thread_slots` of ``s, d`` when the caller built them."""
     coords = 1 << (len(d.reg) + len(d.lane) + len(d.warp))
     base = {"elements": 1 << s.bits, "destination_coordinates": coords}
     bits = 8 * dtype_bytes(dtype)
@@ -177,7 +179,7 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
                           "element", (Stage("none", "nothing to move: same coordinates up to "
                                                     "replicas"),), base, None, make_route,
                           1 << len(s.reg), True, BitProgram(s, d))
-    dst_slot, src_slot = thread_slots(s, d)
+    dst_slot, src_slot = thread_slots(s, d) if slots is None else slots
     moved = int((src_slot != dst_slot).sum())
     # a renaming costs nothing; registers taken from lane-dependent slots (copies on the
     # source side) or sub-word values that change word cost selects / permutes, counted
@@ -199,10 +201,9 @@ def _in_threads(level: str, s: ThreadBits, d: ThreadBits, src: Layout, dst: Layo
                       1 << len(s.reg), not _register_work(work), BitProgram(s, d))
 
 
-def _renaming(s: ThreadBits, d: ThreadBits) -> bool:
+def _renaming(src_slot: np.ndarray) -> bool:
     """Whether every thread takes each destination slot from the same source slot (a
-    renaming, :func:`..outcome.slot_permutes`)."""
-    _, src_slot = thread_slots(s, d)
+    renaming, :func:`..outcome.slot_permutes`); ``src_slot``: :func:`thread_slots`'s."""
     return bool((src_slot == src_slot[:1]).all())
 
 

@@ -248,11 +248,14 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
     # the compiler's choice first, with the instructions its lowering uses for it (the
     # tile pair it was synthesized for; ld / st.shared when no pair fits), then every
     # buffer with the cheapest instructions each side has
-    reference = cost(s, d, buffers[0], elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8,
-                     only=(chosen.store, chosen.load))
+    raw = cost(s, d, buffers[0], elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8,
+               only=(chosen.store, chosen.load))
+    # 8-bit values: each staging with its byte permutes (the broadcast registers' slots
+    # included), computed once per staging
+    reference = _permuted(raw, src, dst) if raw is not None and elem_bytes == 1 else raw
     out, seen = [reference] if reference is not None else [], set()
     if not (no_budget and reference is not None and reference.passes == 1 and
-            (elem_bytes != 1 or not _permutes_of(reference, src, dst)) and
+            not (reference.store.permutes + reference.load.permutes) and
             reaches_floors(reference, floors(src, dst, elem_bytes))):
         buffers += [_from_triton(sw, back, f"triton {sw.store}/{sw.load}") for _, sw in pairs]
         buffers.append(_from_triton(ldst, back, "triton ld/st"))
@@ -265,18 +268,15 @@ def candidates(src: ThreadBits, dst: ThreadBits, elem_bytes: int, *, stmatrix: b
             continue
         seen.add((buf.address, buf.reps))
         staged = cost(s, d, buf, elem_bytes, stmatrix=stmatrix, ldmatrix=ldmatrix, b8=b8)
-        if staged is not None and staged != reference:
-            out.append(staged)
-    if elem_bytes == 1:  # the byte permutes, with the broadcast registers' slots
-        out = [replace(o, store=with_permutes(o.store, src, o.buffer, 1, True),
-                       load=with_permutes(o.load, dst, o.buffer, 1, False)) for o in out]
+        if staged is not None and staged != raw:
+            out.append(_permuted(staged, src, dst) if elem_bytes == 1 else staged)
     return out
 
 
-def _permutes_of(st: BitStaging, src: ThreadBits, dst: ThreadBits) -> int:
-    """The byte permutes of an 8-bit staging (:func:`.bit_access.with_permutes`)."""
-    return with_permutes(st.store, src, st.buffer, 1, True).permutes + \
-        with_permutes(st.load, dst, st.buffer, 1, False).permutes
+def _permuted(st: BitStaging, src: ThreadBits, dst: ThreadBits) -> BitStaging:
+    """An 8-bit staging with the byte permutes it costs (:func:`.bit_access.with_permutes`)."""
+    return replace(st, store=with_permutes(st.store, src, st.buffer, 1, True),
+                   load=with_permutes(st.load, dst, st.buffer, 1, False))
 
 
 def cost(src: ThreadBits, dst: ThreadBits, buf: BitBuffer, elem_bytes: int, *,
