@@ -45,3 +45,47 @@ def test_a_unit_without_its_harness_line_is_refused(tmp_path):
     bad.write_text('extern "C" __global__ void x_kernel(const float* in, float* out) {}\n')
     done = _run(str(bad))
     assert done.returncode != 0 and "harness: threads=" in done.stderr
+
+
+def _script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_emitted", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["run_emitted"] = mod  # (its dataclasses resolve their module)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("dst,shape,dtype", [
+    ("S[(2,8,2,4,2):(2,4@laneid,4,1@laneid,1)]", (16, 16), "int8"),
+    ("preset:wgmma.m64nNk16.D:n=128", None, "bfloat16")])
+def test_a_tma_source_unit_encodes_its_map_and_the_interpreter_answers_for_it(
+        tmp_path, dst, shape, dtype):
+    import numpy as np
+
+    import tilelayout as tl
+
+    if toolchain.tools().nvcc is None:
+        pytest.skip("nvcc is not installed: run scripts/ensure-cuda.sh")
+    p = tl.plan_conversion("tma", dst, shape, dtype, target="sm_90a")
+    path = tmp_path / "unit.cu"
+    path.write_text(p.code(harness=True))
+    run_emitted = _script()
+    u = run_emitted.read_unit(path)
+    t = p._program.tma
+    assert u.tensor_map is not None and u.tensor_map.box == tuple(t.box[d] for d in t.dims)
+    assert u.tensor_map.swizzle == t.swizzle and u.tensor_map.elements == int(np.prod(p.shape))
+    # the host program (cuTensorMapEncodeTiled from the driver, the map passed to both
+    # kernels) builds
+    done = _run(str(path), "--compile-only")
+    assert done.returncode == 0, done.stderr
+    # what the GPU's output is compared with: in is the global tile, dims innermost first
+    x, out0 = run_emitted.inputs(u)
+    got = run_emitted.interpreted(u, x, out0, "sm_90a").buffers[1]
+    units = p._program.dst_units[:, :u.dst_slots]
+    coords = np.unravel_index(np.arange(int(np.prod(p.shape))), p.shape)
+    pitch = {d: int(np.prod([p.shape[e] for e in t.dims[:k]])) for k, d in enumerate(t.dims)}
+    where = sum(c * pitch[d] for d, c in enumerate(coords))
+    want = np.where(units >= 0, x[where[np.maximum(units, 0)]], out0.reshape(units.shape))
+    assert np.array_equal(got.reshape(units.shape).view(np.uint8), want.view(np.uint8))

@@ -45,6 +45,7 @@ from ..core.budget import Limits
 from ..core.compose import Layout, tile_of
 from ..core.dtypes import dtype_bits
 from ..core.errors import LayoutError
+from .code.cuda_staging import with_claimed_permutes
 from .code.cuda_unit import cuda_unit
 from .code.program import program_of
 from .cost_model import cvt_instruction
@@ -494,4 +495,5 @@ def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dt
     if k_order is not None:
         plan = replace(plan, reason=f"with K (dimension {permute_k}) taken in the order "
                                     f"{list(k_order)}: {plan.reason}")
-    return plan
+    return with_claimed_permutes(plan)
+

@@ -23,12 +23,15 @@ further source register -- the permutes the plan counts (``byte_permutes``).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from types import MappingProxyType
 
 import numpy as np
 
+from ...core.dtypes import dtype_bits
 from .cuda_text import Writer
 from .exchange import per_word
-from .staging import Access, StagingProgram
+from .staging import Access, StagingProgram, from_route
 from .thread_values import Form, fit, fit_condition
 
 WARP = 32
@@ -61,12 +64,41 @@ def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
         if loads:
             w.comment(f"{tag}load {_summary(loads)}")
             _emit_accesses(w, loads, own, s.bits, False, loaded, f"load{step}")
-    pw = per_word(s.bits)
     out: list[str | None] = []
-    units = s.take.shape[1]
     built: dict[tuple, str | None] = {}  # a word the destination holds twice is built once
+    for parts in _destination_words(s):
+        key = tuple(parts)
+        if key not in built:
+            built[key] = pack(w, [None if x is None else (loaded[x[0]], x[1]) for x in parts],
+                              s.bits)
+        out.append(built[key])
+    return out
+
+
+def with_claimed_permutes(plan):
+    """``plan`` (an element-by-element ``ConversionPlan``) with the byte permutes of its
+    8-bit staging's code claimed: :func:`staging_permutes` of the program its code is
+    written from (:func:`.staging.from_route`); a word whose bytes come from several
+    registers, or one register's reordered, takes a ``prmt`` (docs/data-movement.md,
+    *Plans as code*)."""
+    route = plan._route
+    if dtype_bits(plan.dtype) != 8 or plan.mechanism != "shared-memory" or \
+            route.staging is None or plan.tma is not None:
+        return plan
+    warps = int(max(route.src.warp.max(initial=0), route.dst.warp.max(initial=0))) + 1
+    warp_local = plan.costs.get("barrier_instruction") == "bar.warp.sync"
+    n = staging_permutes(from_route(route, WARP * warps, warp_local))
+    return replace(plan, costs=MappingProxyType({**plan.costs, "byte_permutes": n})) if n \
+        else plan
+
+
+def _destination_words(s: StagingProgram) -> list[list[tuple[int, int] | None]]:
+    """Each destination word as :func:`pack` parts ``(loaded register, position)``."""
+    pw = per_word(s.bits)
+    units = s.take.shape[1]
+    words = []
     for j in range(-(-units // pw)):
-        parts = []
+        parts: list[tuple[int, int] | None] = []
         for p in range(pw):
             u = j * pw + p
             if u >= units:
@@ -81,12 +113,9 @@ def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
             if len(regs) != 1 or len(np.unique(s.take[names >= 0, u, 1])) != 1:
                 raise AssertionError("a destination unit loaded by different instructions "
                                      "in different threads")
-            parts.append((loaded[int(regs[0])], int(s.take[names >= 0, u, 1][0])))
-        key = tuple(parts)
-        if key not in built:
-            built[key] = pack(w, parts, s.bits)
-        out.append(built[key])
-    return out
+            parts.append((int(regs[0]), int(s.take[names >= 0, u, 1][0])))
+        words.append(parts)
+    return words
 
 
 def _summary(accs: list[Access]) -> str:
@@ -109,19 +138,43 @@ def _emit_barrier(w: Writer, kind: str | None, text: str) -> None:
     w.count(kind or "")
 
 
+def pack_permutes(parts: list[tuple[object, int] | None], bits: int) -> int:
+    """The byte permutes :func:`pack` writes for ``parts`` (one rule for the code and for
+    the plan's claim, :func:`staging_permutes`): none for a register in order or two
+    16-bit halves, else one per further source register (one for a register's values
+    moved inside it).
+
+    >>> pack_permutes([("a", 1), ("a", 0), ("b", 2), ("b", 3)], 8)   # bytes out of order
+    1
+    >>> pack_permutes([("a", 0), ("a", 1), ("b", 2), ("b", 3)], 8)   # two halves in order
+    0
+    """
+    real = [x for x in parts if x is not None]
+    if not real or len(parts) == 1:
+        return 0
+    if _in_order(parts) or _as_halves(parts, bits) is not None:
+        return 0
+    return max(1, len({x[0] for x in real}) - 1)
+
+
+def _in_order(parts: list[tuple[object, int] | None]) -> bool:
+    """Whether ``parts`` are one register's values, each at its own position."""
+    return len({x[0] for x in parts if x is not None}) == 1 and \
+        all(x is None or x[1] == p for p, x in enumerate(parts))
+
+
 def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | None:
     """A 32-bit register of ``per_word(bits)`` units, unit ``p`` being position
     ``parts[p][1]`` of register ``parts[p][0]`` (None: any): the register itself when it
     is one in order, two 16-bit halves by ``mov.b32`` (the ``halves`` helper), else byte
     permutes (``__byte_perm``): one per further source register, as a person writes it
-    (a register's values moved inside it: one)."""
+    (a register's values moved inside it: one) -- :func:`pack_permutes` of them."""
     real = [x for x in parts if x is not None]
     if not real:
         return None
     if len(parts) == 1:
         return real[0][0]
-    srcs = list(dict.fromkeys(x[0] for x in real))
-    if len(srcs) == 1 and all(x is None or x[1] == p for p, x in enumerate(parts)):
+    if _in_order(parts):
         return real[0][0]
     halves = _as_halves(parts, bits)
     if halves is not None:  # two 16-bit halves: register moves (mov.b32), not permutes
@@ -132,7 +185,8 @@ def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | Non
                f"{hi[0]});")
         return out
     nb = bits // 8
-    acc, have = srcs[0], {srcs[0]: 0}  # register -> its word in {b, a} (0: a, 1: b)
+    srcs = list(dict.fromkeys(x[0] for x in real))
+    acc = srcs[0]
     rounds = srcs[1:] or [srcs[0]]
     out = acc
     for step, other in enumerate(rounds):
@@ -150,7 +204,6 @@ def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | Non
         w.emit(f"const uint32_t {out} = __byte_perm({acc}, {other}, {hex(sel)});")
         w.count("prmt")
         acc = out
-        have[other] = 1
     return out
 
 
@@ -174,18 +227,48 @@ def _as_halves(parts: list[tuple[str, int] | None], bits: int
     return out if any(out) else None
 
 
+def _operand(units: tuple[int, ...], bits: int) -> tuple[int, int] | list | None:
+    """How a store's 32-bit operand holding ``units`` is made: ``(word, shift)`` when
+    they are one word's consecutive units from position ``shift`` (a narrow access takes
+    them in the low bits, as ``st.shared.b8`` / ``.b16`` do), else the :func:`pack` parts
+    ``[(word, position) | None, ...]``; None for values of 32 bits or more."""
+    pw = per_word(bits)
+    if pw == 1:
+        return None
+    if len(units) < pw:
+        word, p = divmod(units[0], pw)
+        if all(u == units[0] + i for i, u in enumerate(units)) and p + len(units) <= pw:
+            return word, p
+    parts = [(u // pw, u % pw) if u >= 0 else None for u in units]
+    return parts + [None] * (pw - len(parts))
+
+
 def _register(w: Writer, units: tuple[int, ...], own: list[str], bits: int) -> str:
     """The 32-bit operand of a store holding ``units`` (fewer than a word's: in the low
     bits, as ``st.shared.b8`` / ``.b16`` take them)."""
-    pw = per_word(bits)
-    if 1 < pw and len(units) < pw:  # a narrow access: the units in the low bits
-        word, p = divmod(units[0], pw)
-        if all(u == units[0] + i for i, u in enumerate(units)) and p + len(units) <= pw:
-            return own[word] if not p else f"({own[word]} >> {p * bits})"
-    parts = [(own[u // pw], u % pw) if u >= 0 else None for u in units]
-    out = pack(w, parts + [None] * (pw - len(parts)), bits) if pw > 1 else \
-        (parts[0][0] if parts[0] else None)
+    how = _operand(units, bits)
+    if how is None:
+        return own[units[0]] if units[0] >= 0 else "0u"
+    if isinstance(how, tuple):
+        word, p = how
+        return own[word] if not p else f"({own[word]} >> {p * bits})"
+    out = pack(w, [None if x is None else (own[x[0]], x[1]) for x in how], bits)
     return out or "0u"
+
+
+def staging_permutes(s: StagingProgram) -> int:
+    """The byte permutes per thread the staging's code writes (:func:`emit_staging`):
+    the stores' operands built from several words (or one word reordered), and each
+    distinct destination word built from the loaded registers -- the ``byte_permutes``
+    an element-by-element plan claims."""
+    if per_word(s.bits) == 1:
+        return 0
+    n = 0
+    for a in s.store:
+        for u in a.regs:
+            how = _operand(u, s.bits)
+            n += pack_permutes(how, s.bits) if isinstance(how, list) else 0
+    return n + sum(pack_permutes(parts, s.bits) for parts in _destination_words(s))
 
 
 def _offsets(accs: list[Access]) -> tuple[Form, list[tuple[str, int | Form]]]:
@@ -347,4 +430,5 @@ def _takes_part(a: Access) -> np.ndarray:
     return np.repeat(warps, WARP)
 
 
-__all__ = ["BARRIER_ID", "emit_staging", "pack"]
+__all__ = ["BARRIER_ID", "emit_staging", "pack", "pack_permutes", "staging_permutes",
+           "with_claimed_permutes"]

@@ -105,6 +105,14 @@ def _head(plan, prog: ConversionProgram, w: Writer, harness: bool) -> list[str]:
     if harness:
         lines.append(f"// harness: threads={prog.threads} smem_bytes={prog.smem_bytes} "
                      f"src_slots={prog.src_slots} dst_slots={prog.dst_slots}")
+        tma = prog.tma
+        if tma is not None and tma.direction == "load":  # what the host encodes (in: the tile)
+            dims = [tma.shape[d] for d in tma.dims]
+            strides = [tma.elem_bytes * int(np.prod(dims[:k + 1])) for k in range(len(dims) - 1)]
+            lines.append(f"// harness tensor map: type={tma.data_type} dims="
+                         f"{','.join(map(str, dims))} strides={','.join(map(str, strides)) or '-'}"
+                         f" box={','.join(str(tma.box[d]) for d in tma.dims)} "
+                         f"swizzle={tma.swizzle}")
     return lines
 
 

@@ -183,11 +183,14 @@ def with_permutes(acc: BitAccess, side: ThreadBits, buf: BitBuffer, elem_bytes: 
     """
     if elem_bytes != 1:
         return acc
-    if acc.kind != "vector":  # the fragment's byte pairs are the slots' own order, but a
-        # destination's broadcast slot bit 0 repeats a word's bytes: a permute a word
+    if acc.kind != "vector" and acc.instruction.endswith(".b8"):
+        # the 8-bit forms' fragments are the slots' own order, but a destination's
+        # broadcast slot bit 0 repeats a word's bytes: a permute a word
         low, high = side.reg[:2], side.reg[2:]
         dup = not store and low[:1] == (0,)
         return replace(acc, permutes=(1 << sum(1 for v in high if v)) if dup else 0)
+    # a vector, or an m8n8 matrix, whose 32-bit registers are address bits 0-1 of a row
+    # as a vector's words are (its registers need the same permutes)
     slots = []
     for v in side.reg:
         parts = buf.split(v) if v else (0, 0)
