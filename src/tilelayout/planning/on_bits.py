@@ -30,6 +30,8 @@ import numpy as np
 from ..core import budget
 from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
+from .code.cuda_transpose import packing_permutes
+from .code.transpose import packing_tables
 from .cost_model import ROUND_TRIP, SMEM_INSTRUCTION, SYNCWARP
 from .mechanisms.shuffle.warp_transpose import (
     Decomposition,
@@ -266,6 +268,11 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
         return _held_to(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
                         options)
     shuffled = counts(dec, bits)
+    # ... and the byte permutes its code writes to pack and unpack sub-word values (none
+    # where whole words, halves or shifts do it)
+    packs = packing_permutes(*packing_tables(dec, s, d, bits), bits) if bits < 32 else 0
+    if packs:
+        shuffled = replace(shuffled, permutes=shuffled.permutes + packs)
     staged = best(options, reference=options[0], budget=smem_budget) if options else None
     triton_stages = options and not triton_shuffles(s, d)
     units = None if staged is None else _units(staged, len(d.warp))

@@ -299,8 +299,9 @@ REASONS = {
     "one-sided": "the plan's lane exchange on bits has a one-sided transposition (a source "
                  "register bit of copies sent to a lane) on a packed register bit: it claims "
                  "one shuffle per packed register and no select, but that register's values "
-                 "sit in two lanes, so no code meets the claim (a planner claim to recheck); "
-                 "the code moves it by the element planner's shuffle schedule",
+                 "sit in two lanes, so no code meets the claim (the planner now keeps such "
+                 "values one to a register); the code moves it by the element planner's "
+                 "shuffle schedule",
     "gather": "the plan's lane exchange on bits gathers each destination register from its "
               "2**m candidate source registers (2**m indexed shuffles and 2**m - 1 selects, "
               "as Triton's PTX does where the destination needs fewer registers than the "

@@ -11,9 +11,11 @@ import pytest
 
 import tilelayout as tl
 from tilelayout.planning.code.program import check, program_of
-from tilelayout.planning.code.transpose import lane_transpose, run
+from tilelayout.planning.code.transpose import run
 
+from .emitted import prove
 from .test_cuda_transpose import SAMPLE
+from .test_cuda_unit import need_nvcc
 
 #: a one-sided transposition on a packed register bit: the source's copies along a lane
 #: bit become the destination's low register bit, so each packed pair comes from two lanes
@@ -44,15 +46,33 @@ def test_a_wrong_select_is_caught_before_any_code_is_written():
         check(replace(prog, transpose=flipped))
 
 
-def test_a_claim_below_any_code_falls_back_to_the_element_schedule():
+def test_a_one_sided_transposition_into_a_packed_bit_keeps_its_values_one_to_a_register():
+    # each destination register's two 16-bit values would sit in two lanes, which one
+    # shuffle per packed register cannot fill: the values stay one to a register (as
+    # Triton holds them), one shuffle each, joined into words by register moves
     p = tl.plan_conversion(*ONE_SIDED_PACKED, target="sm_80")
     d = p._bits.shuffle
-    assert d.one_sided == 1 and d.pack == 1 and not d.mixed
-    # the claim: 2 shuffles for 2 packed registers and nothing else, but each register's
-    # two values sit in two lanes
+    assert d.one_sided == 1 and d.pack == 0 and not d.mixed
     assert (p.costs["shuffle_instructions"], p.costs["shuffle_selects"],
-            p.costs["byte_permutes"]) == (2, 0, 0)
+            p.costs["byte_permutes"]) == (4, 0, 0)
     prog = program_of(p)
-    assert lane_transpose(d, p._bits.src, p._bits.dst, 16, prog.src_units,
-                          prog.dst_units) is None
-    assert prog.transpose is None and prog.exchange is not None and prog.exchange.rounds
+    assert prog.transpose is not None and prog.exchange is None  # the claim's own code
+    got = run(prog.transpose, prog.src_units)
+    want = prog.dst_units
+    assert ((want < 0) | (got[:, :want.shape[1]] == want)).all()
+    need_nvcc()
+    proof = prove(p, "sm_80")
+    assert proof.wrong == 0 and proof.measured == proof.claimed
+
+
+def test_8_bit_values_a_transposition_leaves_one_to_a_register_are_packed_by_claimed_permutes():
+    # seed 29 of the Triton harness, pair 52: a one-sided transposition into a packed
+    # byte bit; each destination word is built from four registers (three prmt each)
+    p = tl.plan_conversion("S[(32,8):(1,4@laneid)] + R[4:1@laneid]",
+                           "S[(32,4,2):(2,1@laneid,1)] + R[8:4@laneid]", (256,), "int8",
+                           target="sm_80")
+    assert p._bits.shuffle.pack == 0
+    assert (p.costs["shuffle_instructions"], p.costs["byte_permutes"]) == (64, 48)
+    need_nvcc()
+    proof = prove(p, "sm_80")
+    assert proof.wrong == 0 and proof.measured == proof.claimed

@@ -60,6 +60,21 @@ def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | N
     return [_scattered(w, tr.scatter[k], wide, sixteen) for k in range(tr.scatter.shape[0])]
 
 
+def packing_permutes(gather: np.ndarray, scatter: np.ndarray, bits: int) -> int:
+    """The byte permutes the code writes to pack the source words into the exchange's
+    registers and the destination words out of them (:func:`emit_transpose`'s; ``gather``
+    and ``scatter``: :func:`.transpose.packing_tables`) -- none where whole words, 16-bit
+    halves or shifts do it. A plan claims them beside its shuffles."""
+    w = Writer("count")
+    wide, sixteen = bits > 32, bits == 16
+    own = [f"s[{i}]" for i in range(int(max(gather.max(initial=0), 0)) // 4 + 1)]
+    for q in range(gather.shape[0]):
+        _gathered(w, gather[q], own, wide, sixteen)
+    for k in range(scatter.shape[0]):
+        _scattered(w, scatter[k], wide, sixteen)
+    return w.counts.get(PACKING, 0)
+
+
 def _gathered(w: Writer, labels: np.ndarray, own: list[str], wide: bool, sixteen: bool) -> str:
     """One packed register from the thread's source words (``labels``: word * 4 + byte
     of every byte, :data:`~.transpose.ZERO` for zero)."""
@@ -105,7 +120,7 @@ def _word(w: Writer, labels: np.ndarray, own: list[str], sixteen: bool) -> str:
     if pair is not None:
         return _mov_pack(w, pair, own)
     if len(used) > 2:
-        raise AssertionError("a packed register from more than two source words")
+        return _chained(w, labels, used, 4, own)
     operands = [own[i] for i in used] + [own[used[0]]] * (2 - len(used))
     sel = 0
     for b, x in enumerate(labels):
@@ -135,8 +150,10 @@ def _scattered(w: Writer, labels: np.ndarray, wide: bool, sixteen: bool) -> str 
     pair = _halves(labels) if sixteen and not wide else None
     if pair is not None:
         return _mov_pack(w, pair, [f"v[{q}]" for q in range(int(labels.max()) // 4 + 1)])
-    if wide or len(used) > 2:
-        raise AssertionError("a destination word from more than two packed registers")
+    if wide:
+        raise AssertionError("a 64-bit destination word from more than one register")
+    if len(used) > 2:
+        return _chained(w, labels, used, nb, [f"v[{q}]" for q in range(max(used) + 1)])
     operands = [f"v[{q}]" for q in used] + [f"v[{used[0]}]"] * (2 - len(used))
     sel = 0
     for b, x in enumerate(labels):
@@ -144,6 +161,25 @@ def _scattered(w: Writer, labels: np.ndarray, wide: bool, sixteen: bool) -> str 
         sel |= pick << (4 * b)
     w.count(PACKING)
     return f"__byte_perm({operands[0]}, {operands[1]}, {hex(sel)})"
+
+
+def _chained(w: Writer, labels: np.ndarray, used: list[int], nb: int, names: list[str]) -> str:
+    """A word of the bytes of three or four registers ``names[q]`` (``labels``: register
+    * ``nb`` + byte; e.g. values a one-sided transposition left one to a register): one
+    byte permute per further register, each keeping the bytes already built."""
+    acc = names[used[0]]
+    for k, q in enumerate(used[1:]):
+        sel = 0
+        for b, x in enumerate(labels):
+            src = -1 if x < 0 else int(x) // nb
+            pick = 4 + int(x) % 4 if src == q else \
+                (int(x) % 4 if k == 0 and src == used[0] else b)  # built bytes stay
+            sel |= pick << (4 * b)
+        w.count(PACKING)
+        out = w.fresh("word")
+        w.emit(f"const uint32_t {out} = __byte_perm({acc}, {names[q]}, {hex(sel)});")
+        acc = out
+    return acc
 
 
 def _select(w: Writer, s: Select, ctype: str, regs: str, n: int, when: str) -> None:
@@ -330,4 +366,4 @@ def _ship(w: Writer, tr: LaneTranspose, ctype: str, regs: str) -> None:
     w.count("select" if t.plain else "prmt", 3 * pairs)
 
 
-__all__ = ["PACKING", "emit_transpose"]
+__all__ = ["PACKING", "emit_transpose", "packing_permutes"]

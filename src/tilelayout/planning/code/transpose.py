@@ -172,6 +172,16 @@ def lane_transpose(dec: Decomposition, src: ThreadBits, dst: ThreadBits, bits: i
                          scatter)
 
 
+def packing_tables(dec: Decomposition, src: ThreadBits, dst: ThreadBits, bits: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The ``gather`` and ``scatter`` tables of :func:`lane_transpose` (the packed
+    registers' bytes from the source words, the destination words' bytes from them),
+    from the bits alone."""
+    unit, nb = min(bits, 32), 8 if bits > 32 else 4
+    return (_gather(dec, src, bits, unit, nb),
+            _scatter(dec, _compact(dst), bits, unit, nb, 1 << len(dst.reg)))
+
+
 def _gather_form(dec: Decomposition, bits: int, gather: np.ndarray, scatter: np.ndarray,
                  src_units: np.ndarray, dst_units: np.ndarray) -> LaneTranspose | None:
     """The ``gather`` form (:func:`~.warp_transpose.counts`): every packed register the
@@ -437,5 +447,5 @@ def run(tr: LaneTranspose, src_units: np.ndarray) -> np.ndarray:
     return np.where(first >= 0, first // 8, -1)
 
 
-__all__ = ["ANY", "LaneTranspose", "Select", "Ship", "ZERO", "byte_perm", "lane_transpose", "run",
-           "ship_selectors"]
+__all__ = ["ANY", "LaneTranspose", "Select", "Ship", "ZERO", "byte_perm", "lane_transpose",
+           "packing_tables", "run", "ship_selectors"]

@@ -163,6 +163,7 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
         perm[a] = b
     free = set(src_free)
     one_sided = 0
+    one_sided_to: list[int] = []  # their destination register bits
     if len(perm) != n_reg + n_lane or len(set(perm.values())) != len(perm):
         return None
     reg_perm = list(range(n_reg))
@@ -193,6 +194,7 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
                         # the source register bit holds copies: the exchange is one-sided,
                         # each destination register reads its own lane (shfl.idx), no select
                         one_sided += 1
+                        one_sided_to.append(reg_end)
                     else:
                         mixed.append((reg_end, lane_start))
                     reg_start = lane_start = lane_end = reg_end = -1
@@ -201,7 +203,10 @@ def decompose(src: ThreadBits, dst: ThreadBits, bits: int) -> Decomposition | No
                     break
     m = len(mixed)
     pack = min((min(max(32 // bits, 1), 4)).bit_length() - 1, n_reg - m)
-    pack = max(pack, 0)
+    # a one-sided transposition into a register bit that would be packed puts values of
+    # two lanes in one register, which one shuffle cannot fill: those values stay one to
+    # a register, as Triton holds them (it shuffles each, no permute)
+    pack = max(min([pack, *one_sided_to]), 0)
     processed = _selectors(mixed, reg_perm, pack)
     return Decomposition(n_reg, n_lane, tuple(reg_perm), tuple(lane_perm), tuple(processed),
                          pack, warp_lanes, one_sided, len(d.reg))
