@@ -103,9 +103,9 @@ def _payload_ops_one_by_one(rnd, warp, sender, receiver, edge, pos, src_slot, ds
             perm += max(m - 1, 1)
     reg = dst_slot // epw
     for j in sorted(set(reg.tolist())):
-        keys = (warp * 64 + receiver)[reg == j].tolist() + [w * 64 + ln for w, ln, r in local
+        keys = (warp * 64 + receiver)[reg == j].tolist() + [w * 64 + ln for w, ln, r, _ in local
                                                              if r == j]
-        names = rnd[reg == j].tolist() + [-1 for *_, r in local if r == j]
+        names = rnd[reg == j].tolist() + [-1 - s for *_, r, s in local if r == j]
         m, s = operand_lists(np.array(keys), np.array(names))
         sel += s
         in_place = (full & (dst_slot % epw == pos))[reg == j]
@@ -127,7 +127,8 @@ def test_payload_ops_counts_as_its_doc_reads_on_random_rounds(seed):
     edge = rng.integers(0, max(1, n // epw), n)
     pos = rng.integers(0, epw, n)
     src_slot, dst_slot = rng.integers(0, 4 * epw, n), rng.integers(0, 4 * epw, n)
-    local = {(int(w), int(ln), int(r)) for w, ln, r in zip(
-        rng.integers(0, 3, 10), rng.integers(0, 32, 10), rng.integers(0, 6, 10), strict=True)}
+    local = {(int(w), int(ln), int(r), int(s)) for w, ln, r, s in zip(
+        rng.integers(0, 3, 10), rng.integers(0, 32, 10), rng.integers(0, 6, 10),
+        rng.integers(0, 3, 10), strict=True)}
     args = (rnd, warp, sender, receiver, edge, pos, src_slot, dst_slot, epw, rounds)
     assert payload_ops(*args, local=local) == _payload_ops_one_by_one(*args, local=local)

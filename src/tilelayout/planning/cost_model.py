@@ -134,16 +134,17 @@ def shuffle_instructions(sched: Rounds, rnd: np.ndarray, src_slot: np.ndarray,
 def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver: np.ndarray,
                 edge: np.ndarray, pos: np.ndarray, src_slot: np.ndarray,
                 dst_slot: np.ndarray, epw: int, rounds: int,
-                local: set[tuple[int, int, int]] = frozenset()) -> tuple[int, int]:
+                local: set[tuple[int, int, int, int]] = frozenset()) -> tuple[int, int]:
     """Per warp, the selects and byte permutes payload shuffles of sub-word values need
-    (``epw`` values per 32-bit register; ``local``: the (warp, lane, register)s that also
-    keep values of their own lane). Sending: per round, each lane packs its payload from
+    (``epw`` values per 32-bit register; ``local``: the (warp, lane, register, source
+    register)s where a destination register also keeps values of its own lane, from that
+    source register of the lane). Sending: per round, each lane packs its payload from
     ``m`` registers with ``m - 1`` ``prmt`` (a per-lane selector picks and packs at once;
     one when a single register is not sent whole and in place). Receiving: each
-    destination register is assembled from the rounds it receives from (and its own
-    values) with one ``prmt`` fewer than those. A register name that differs between
-    lanes at one position of such an operand list takes one ``selp`` fewer than the
-    distinct names (a register received in some lanes and kept in others takes one).
+    destination register is assembled from the rounds it receives from (and the source
+    registers its own values come from) with one ``prmt`` fewer than those. A register
+    name that differs between lanes at one position of such an operand list takes one
+    ``selp`` fewer than the distinct names (a register received in some lanes and kept in others takes one).
     Every round and register is counted at once (:func:`_position_selects`).
 
     Two lanes of one warp each send the other one 16-bit value of their register 0 in
@@ -151,7 +152,7 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
 
     >>> z = np.zeros(2, np.int64)
     >>> payload_ops(z, z, np.array([0, 1]), np.array([1, 0]), np.array([0, 1]), z,
-    ...             z, z, 2, 1, local={(0, 0, 0), (0, 1, 0)})
+    ...             z, z, 2, 1, local={(0, 0, 0, 0), (0, 1, 0, 0)})
     (0, 2)
     """
     if not len(rnd):
@@ -166,10 +167,10 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     # receiving: destination register -> per lane, the rounds (and -1: its own values)
     reg = dst_slot // epw
     lanes = warp.astype(np.int64) * 64 + receiver
-    kept = np.array(sorted(local), dtype=np.int64).reshape(-1, 3)
+    kept = np.array(sorted(local), dtype=np.int64).reshape(-1, 4)
     group = np.concatenate([reg, kept[:, 2]])
     who = np.concatenate([lanes, kept[:, 0] * 64 + kept[:, 1]])
-    value = np.concatenate([rnd, np.full(len(kept), -1, dtype=np.int64)])
+    value = np.concatenate([rnd, -1 - kept[:, 3]])  # an own source register: one operand
     # the registers that receive in some lane: where another lane keeps its own value
     # there instead, a select picks between them
     mine = np.isin(group, reg)

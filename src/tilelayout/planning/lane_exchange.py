@@ -268,8 +268,10 @@ def _payload(route: Route, through: np.ndarray, epw: int, wpe: int):
     shfl, selects = shuffle_instructions(sched, rnd, s_slot, d_slot, kept=pd.slot[r_keep])
     packs = 0
     if epw > 1:  # sub-word payloads: registers picked and packed by prmt
+        s_keep = route.source[(route.level <= 1) & ~through]
         local = set(zip(route.gwarp[1][r_keep].tolist(), pd.lane[r_keep].tolist(),
-                        (pd.slot[r_keep] // epw).tolist(), strict=True))
+                        (pd.slot[r_keep] // epw).tolist(), (ps.slot[s_keep] // epw).tolist(),
+                        strict=True))
         selects, packs = payload_ops(rnd, w, s_lane, lane, edges[which, 2], pos, s_slot,
                                      d_slot, epw, sched.rounds, local)
     units = shuffle_units(shfl * wpe, (selects + packs) * wpe)

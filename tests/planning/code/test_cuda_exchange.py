@@ -44,3 +44,20 @@ def test_registers_only_plans_move_words():
     assert emit_exchange(w, program_of(p).exchange, ["s[0]", "s[1]", "s[2]", "s[3]"]) == \
         ["s[3]", "s[2]", "s[1]", "s[0]"]
     assert w.counts == {}
+
+
+def test_a_register_that_receives_and_keeps_two_own_registers_values_claims_its_permute():
+    # lane 0 keeps its own values of two source registers in destination register 0,
+    # which the other lanes receive: a byte permute joins them (the payload cost model
+    # counts each own source register as an operand, as the code builds it)
+    from .emitted import prove
+    from .test_cuda_unit import need_nvcc
+
+    p = tl.plan_conversion("S[(2,2,2,5,3,2,2):(1,1@warpid,5@laneid,1@laneid,10@laneid,2,2@warpid)]",
+                           "S[(2,2,2,5,3,2,2):(2@laneid,1@warpid,1@laneid,2,4@laneid,1,2@warpid)]",
+                           None, "float16", target="sm_80")
+    assert (p.costs["shuffle_instructions"], p.costs["shuffle_selects"],
+            p.costs["shuffle_packs"]) == (5, 9, 7)
+    need_nvcc()
+    proof = prove(p, "sm_80")
+    assert proof.wrong == 0 and proof.measured == proof.claimed == {"shfl": 5, "selp+prmt": 16}
