@@ -144,7 +144,8 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     destination register is assembled from the rounds it receives from (and the source
     registers its own values come from) with one ``prmt`` fewer than those. A register
     name that differs between lanes at one position of such an operand list takes one
-    ``selp`` fewer than the distinct names (a register received in some lanes and kept in others takes one).
+    ``selp`` fewer than the distinct names (a register received in some lanes and kept
+    in others takes one).
     Every round and register is counted at once (:func:`_position_selects`).
 
     Two lanes of one warp each send the other one 16-bit value of their register 0 in
@@ -164,7 +165,8 @@ def payload_ops(rnd: np.ndarray, warp: np.ndarray, sender: np.ndarray, receiver:
     whole = np.bincount(rnd, weights=~(full & (src_slot % epw == pos)),
                         minlength=rounds)[rounds_at] == 0
     perm = int(np.where(m > 1, m - 1, np.where(whole, 0, 1)).sum())
-    # receiving: destination register -> per lane, the rounds (and -1: its own values)
+    # receiving: destination register -> per lane, the rounds (and -1 - r: its own values
+    # from source register r)
     reg = dst_slot // epw
     lanes = warp.astype(np.int64) * 64 + receiver
     kept = np.array(sorted(local), dtype=np.int64).reshape(-1, 4)
