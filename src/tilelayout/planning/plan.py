@@ -389,7 +389,7 @@ SEARCH_ELEMENTS = 1024
 #: sub-word lane exchanges up to this many elements are searched too: the element
 #: search's byte permutes may send whole registers and pick their bytes on receipt,
 #: which the bit transpositions (packed before they are sent, as Triton does) do not
-SEARCH_SHUFFLE_ELEMENTS = 512
+SEARCH_SHUFFLE_ELEMENTS = 1024
 
 
 #: ... and when both layouts together place at most this many values (register slots of

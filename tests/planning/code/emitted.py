@@ -20,12 +20,16 @@ against the plan's claimed costs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from unittest import mock
 
 import numpy as np
 
 import tilelayout as tl
 from tilelayout.core.dtypes import dtype_bits
+from tilelayout.planning import plan as plan_module
 from tilelayout.planning.code.cuda_transpose import PACKING
 from tilelayout.planning.code.program import ConversionProgram
 from tilelayout.planning.mechanisms.shuffle.warp_transpose import counts as shuffle_counts
@@ -279,6 +283,15 @@ def compile_batch(plans: dict[str, tl.ConversionPlan], arch: str) -> str:
     """One nvcc run for many plans' harness units (names must be unique)."""
     units = {k: p.code(harness=True, name=k) for k, p in plans.items()}
     return next(iter(toolchain.compile_many(units, arch).values()))
+
+
+@contextmanager
+def on_bits_only() -> Iterator[None]:
+    """Plan as the planner on bits does, without the element search beside it (which may
+    find a cheaper plan of another mechanism): for tests of the bit mechanisms' code."""
+    with mock.patch.object(plan_module, "SEARCH_ELEMENTS", 0), \
+            mock.patch.object(plan_module, "SEARCH_SHUFFLE_ELEMENTS", 0):
+        yield
 
 
 #: why a measured count may differ from the plan's claim (the only accepted reasons)

@@ -61,3 +61,26 @@ def test_a_register_that_receives_and_keeps_two_own_registers_values_claims_its_
     need_nvcc()
     proof = prove(p, "sm_80")
     assert proof.wrong == 0 and proof.measured == proof.claimed == {"shfl": 5, "selp+prmt": 16}
+
+
+def test_one_offered_word_serves_every_lane_that_reads_it():
+    # seed 29 of the Triton harness, pair 968 (int8, 16 warps): each source word is read
+    # by the 8 lanes of a destination that holds copies; one shfl.sync.idx serves them
+    # all, so 2 rounds and a byte permute do what Triton's 2 shfl + 4 selp do (the
+    # scheduler's matchings, one reader per lane a round, took 8 rounds)
+    from ..conftest import expected
+    from .emitted import explain, prove
+    from .test_cuda_unit import need_nvcc
+
+    p = tl.plan_conversion("S[(16,2):(1@laneid,1)] + R[(2,16):(16@laneid,1@warpid)]",
+                           "S[(2,2,8):(4@warpid,1,4@laneid)] + R[(4,2,4):(1@laneid,8@warpid,"
+                           "1@warpid)]", (32,), "int8", target="sm_80")
+    c = p.costs
+    assert p.mechanism == "warp-shuffle" and \
+        (c["shuffle_instructions"], c.get("shuffle_selects", 0), c["byte_permutes"]) == (2, 0, 1)
+    assert p.execute() == expected(p.dst, p.shape)  # the machine model delivers dst
+    need_nvcc()
+    proof = prove(p, "sm_80")
+    assert proof.wrong == 0 and proof.measured["shfl"] == 2
+    # the test kernel's two single-byte slots cost nvcc one prmt (not the function's)
+    assert set(explain(p, proof).values()) <= {"extract"}

@@ -17,7 +17,7 @@ from tilelayout.planning.code.cuda_text import Writer
 from tilelayout.planning.code.cuda_transpose import emit_transpose
 
 from ...ptx import toolchain
-from .emitted import compile_batch, prove
+from .emitted import compile_batch, on_bits_only, prove
 
 # (what it covers, src, dst, elements, dtype, target)
 SAMPLE = [
@@ -70,8 +70,11 @@ def need_nvcc() -> None:
 
 @cache
 def plans() -> list[tl.ConversionPlan]:
-    return [tl.plan_conversion(a, b, (n,), dtype, target=arch)
-            for _, a, b, n, dtype, arch in SAMPLE]
+    # the bit transpositions' own plans (the element search may find another mechanism
+    # cheaper for some: the sample is of the transpositions' code)
+    with on_bits_only():
+        return [tl.plan_conversion(a, b, (n,), dtype, target=arch)
+                for _, a, b, n, dtype, arch in SAMPLE]
 
 
 @cache

@@ -88,3 +88,40 @@ def test_repeated_rounds_are_the_round_by_round_schedule(seed):
     else:
         c = rng.integers(0, 3, (32, 32)) * (rng.random((32, 32)) < 0.1)
     assert _rounds_of(c) == _rounds_one_by_one(c)
+
+
+def test_a_word_many_lanes_read_is_offered_once_a_round():
+    # lanes 0..3 each offer one word that 8 lanes read (a destination holding copies): as
+    # matchings (one reader per sender a round) that is 8 rounds; one shfl.sync.idx lets
+    # every reader take it, so 1 round does
+    import numpy as np
+
+    from tilelayout.planning.mechanisms.shuffle.shuffle import schedule
+
+    receiver = np.arange(32)
+    sender = receiver // 8
+    s = schedule(np.zeros(32, int), sender, np.zeros(32, int), receiver)
+    assert s.rounds == s.lower_bound == 1
+    assert (s.src_lane[0, 0] == sender).all() and (s.send_word[0, 0, :4] == 0).all()
+
+
+def test_broadcast_rounds_deliver_every_transfer_and_never_take_more_than_matchings():
+    import numpy as np
+
+    from tilelayout.planning.mechanisms.shuffle.shuffle import schedule
+
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        n = int(rng.integers(1, 120))
+        warp = rng.integers(0, 2, n)
+        sender, word = rng.integers(0, 32, n), rng.integers(0, 3, n)
+        receiver = rng.integers(0, 32, n)
+        keys = np.unique(np.stack([warp, receiver, sender, word], 1), axis=0)  # distinct asks
+        warp, receiver, sender, word = keys.T
+        s = schedule(warp, sender, word, receiver)
+        k = s.edge_round
+        assert (k >= 0).all()
+        # each transfer: its receiver reads its sender in its round, which offers its word
+        assert (s.src_lane[k, warp, receiver] == sender).all()
+        assert (s.send_word[k, warp, sender] == word).all()
+        assert s.rounds >= s.lower_bound

@@ -128,46 +128,101 @@ def degree(warp: np.ndarray, sender: np.ndarray, receiver: np.ndarray) -> int:
     return int(max(out, inc))
 
 
+def _broadcast_rounds(sender: np.ndarray, word: np.ndarray, receiver: np.ndarray
+                      ) -> list[list[int]]:
+    """Rounds (the transfers of each, by index) where a lane's offered word may be read by
+    any number of lanes, as ``shfl.sync.idx`` allows: per round every sender offers the
+    word most receivers still wait for, and every receiver reads one lane offering a
+    word it needs (the receivers with the fewest pending words first)."""
+    pending = list(range(len(sender)))
+    out: list[list[int]] = []
+    while pending:
+        budget.checkpoint()
+        wants: dict[tuple[int, int], int] = {}
+        for e in pending:
+            key = (int(sender[e]), int(word[e]))
+            wants[key] = wants.get(key, 0) + 1
+        offer: dict[int, int] = {}
+        for (s, w), _n in sorted(wants.items(), key=lambda kv: (-kv[1], kv[0])):
+            offer.setdefault(s, w)
+        left: dict[int, int] = {}
+        for e in pending:
+            left[int(receiver[e])] = left.get(int(receiver[e]), 0) + 1
+        served: set[int] = set()
+        taken = []
+        for e in sorted(pending, key=lambda e: (-left[int(receiver[e])], e)):
+            r = int(receiver[e])
+            if r not in served and offer.get(int(sender[e])) == int(word[e]):
+                served.add(r)
+                taken.append(e)
+        out.append(taken)
+        done = set(taken)
+        pending = [e for e in pending if e not in done]
+    return out
+
+
 def schedule(warp: np.ndarray, sender: np.ndarray, word: np.ndarray,
              receiver: np.ndarray) -> ShuffleSchedule:
     """Rounds for the transfers ``(warp, sender lane, word) -> receiver lane``.
 
     Each transfer is one 32-bit word read by one receiver; the same word read by two
-    receivers is two transfers (they may share a round). Warps are numbered
-    ``0..max(warp)``; every warp runs the same number of rounds (the slowest warp's).
+    receivers is two transfers (they may share a round: :func:`_broadcast_rounds`, taken
+    where it needs fewer rounds than the matchings). Warps are numbered ``0..max(warp)``;
+    every warp runs the same number of rounds (the slowest warp's).
     """
     warp, sender, word, receiver = (np.asarray(a, dtype=np.int64)
                                     for a in (warp, sender, word, receiver))
     warps = int(warp.max(initial=-1)) + 1
     edge_round = np.full(len(warp), -1, dtype=np.int64)
-    per_warp: list[list[list[int]]] = []
+    per_warp: list[list[list[int]]] = []  # per warp and round: its transfers
     cache: dict[bytes, list[list[int]]] = {}
     lower = 0
     counts = np.bincount((warp * WARP + sender) * WARP + receiver,
                          minlength=warps * WARP * WARP).reshape(warps, WARP, WARP)
+    span = int(word.max(initial=0)) + 1
     for w in range(warps):
         budget.checkpoint()
-        c = counts[w]
-        key = c.tobytes()
-        if key not in cache:
-            cache[key] = _rounds_of(c)
-        per_warp.append(cache[key])
-        lower = max(lower, int(c.sum(axis=1).max(initial=0)), int(c.sum(axis=0).max(initial=0)))
-    rounds = max((len(r) for r in per_warp), default=0)
-    src_lane = np.full((rounds, warps, WARP), -1, dtype=np.int64)
-    send_word = np.full((rounds, warps, WARP), -1, dtype=np.int64)
-    for w, plan in enumerate(per_warp):
         idx = np.flatnonzero(warp == w)
-        # pending transfers per (sender, receiver), consumed round by round
-        pending: dict[tuple[int, int], list[int]] = {}
-        for e in idx.tolist():
-            pending.setdefault((int(sender[e]), int(receiver[e])), []).append(e)
-        for k, row in enumerate(plan):
-            for s, r in enumerate(row):
-                if r < 0:
-                    continue
-                e = pending[(s, r)].pop()
+        c = counts[w]
+        # a floor: a lane reads one word a round and offers one (read by any lanes)
+        offers = np.unique(sender[idx] * span + word[idx])
+        floor = max(int(c.sum(axis=0).max(initial=0)),
+                    int(np.bincount(offers // span, minlength=WARP).max(initial=0)))
+        lower = max(lower, floor)
+        # the matchings take Kőnig's degree of rounds; where a word some lanes read alike
+        # lets one offer serve them all in fewer, those rounds instead
+        matching = int(max(c.sum(axis=1).max(initial=0), c.sum(axis=0).max(initial=0)))
+        rounds = None
+        if len(offers) < len(idx) and floor < matching:
+            wide = _broadcast_rounds(sender[idx], word[idx], receiver[idx])
+            if len(wide) < matching:
+                rounds = [[int(idx[e]) for e in r] for r in wide]
+        if rounds is None:
+            key = c.tobytes()
+            if key not in cache:
+                cache[key] = _rounds_of(c)
+            rounds = _edges_of(cache[key], idx, sender, receiver)
+        per_warp.append(rounds)
+    n_rounds = max((len(r) for r in per_warp), default=0)
+    src_lane = np.full((n_rounds, warps, WARP), -1, dtype=np.int64)
+    send_word = np.full((n_rounds, warps, WARP), -1, dtype=np.int64)
+    for w, plan in enumerate(per_warp):
+        for k, edges in enumerate(plan):
+            for e in edges:
                 edge_round[e] = k
-                src_lane[k, w, r] = s
-                send_word[k, w, s] = word[e]
-    return ShuffleSchedule(rounds, src_lane, send_word, edge_round, lower)
+                src_lane[k, w, receiver[e]] = sender[e]
+                send_word[k, w, sender[e]] = word[e]
+    return ShuffleSchedule(n_rounds, src_lane, send_word, edge_round, lower)
+
+
+def _edges_of(plan: list[list[int]], idx: np.ndarray, sender: np.ndarray,
+              receiver: np.ndarray) -> list[list[int]]:
+    """The matching rounds ``plan`` (per round the receiver of each sender) as each
+    round's transfers among ``idx``."""
+    pending: dict[tuple[int, int], list[int]] = {}
+    for e in idx.tolist():
+        pending.setdefault((int(sender[e]), int(receiver[e])), []).append(e)
+    out = []
+    for row in plan:
+        out.append([pending[(s, r)].pop() for s, r in enumerate(row) if r >= 0])
+    return out
