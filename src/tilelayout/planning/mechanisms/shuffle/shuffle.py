@@ -1,12 +1,15 @@
 """Warp shuffles: rounds of ``shfl.sync.idx`` that move 32-bit words between lanes.
 
 In one round every lane of a warp offers one 32-bit word (one of its registers) and
-reads the word offered by one lane it names (``srcLane``). A set of transfers
-*sender lane -> receiver lane* fits in the fewest rounds when each round is a matching
-(a lane sends one word and receives one word per round). For a warp whose transfer
-multigraph has maximum degree ``D`` (the most words one lane sends or receives), Kőnig's
-edge-colouring theorem gives exactly ``D`` rounds; :func:`schedule` finds them by
-peeling perfect matchings off the ``D``-regular completion of the 32 x 32 count matrix.
+reads the word offered by one lane it names (``srcLane``); any number of lanes may read
+the same lane. As matchings (each lane sends to one lane and receives from one a
+round), a warp whose transfer multigraph has maximum degree ``D`` (the most words one
+lane sends or receives) takes exactly ``D`` rounds by Kőnig's edge-colouring theorem;
+:func:`schedule` finds them by peeling perfect matchings off the ``D``-regular
+completion of the 32 x 32 count matrix. Where lanes read the same word of one lane (a
+destination that holds copies), one offer serves all of them: :func:`schedule` takes
+those rounds (:func:`_broadcast_rounds`) where they are fewer -- at least the most words
+one lane receives, and the most distinct words one lane offers.
 
 >>> import numpy as np
 >>> lanes = np.arange(32)
