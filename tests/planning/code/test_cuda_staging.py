@@ -113,3 +113,15 @@ def test_an_element_stagings_byte_permutes_are_claimed(src, dst, shape, dtype, t
     proof = prove(p, target)
     assert proof.wrong == 0 and proof.checked > 0
     assert proof.differences() == {}, explain(p, proof)
+
+
+def test_a_destination_word_held_twice_claims_its_permutes_once():
+    # emit_staging builds a word the destination holds twice once: so does the claim
+    import numpy as np
+
+    from tilelayout.planning.code.staging import StagingProgram
+
+    word = [(0, 1), (0, 0), (1, 2), (1, 3)]  # bytes of two loaded registers: one prmt
+    take = np.array([[word[u % 4] for u in range(8)]] * 32, dtype=np.int64)
+    s = StagingProgram(8, (), (), 1, None, 0, take)
+    assert pack_permutes(word, 8) == 1 and staging_permutes(s) == 1

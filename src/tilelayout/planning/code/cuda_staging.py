@@ -163,12 +163,14 @@ def _in_order(parts: list[tuple[object, int] | None]) -> bool:
         all(x is None or x[1] == p for p, x in enumerate(parts))
 
 
-def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | None:
+def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int,
+         count: str = "prmt") -> str | None:
     """A 32-bit register of ``per_word(bits)`` units, unit ``p`` being position
     ``parts[p][1]`` of register ``parts[p][0]`` (None: any): the register itself when it
     is one in order, two 16-bit halves by ``mov.b32`` (the ``halves`` helper), else byte
     permutes (``__byte_perm``): one per further source register, as a person writes it
-    (a register's values moved inside it: one) -- :func:`pack_permutes` of them."""
+    (a register's values moved inside it: one) -- :func:`pack_permutes` of them, each
+    counted in the writer as ``count``."""
     real = [x for x in parts if x is not None]
     if not real:
         return None
@@ -202,7 +204,7 @@ def pack(w: Writer, parts: list[tuple[str, int] | None], bits: int) -> str | Non
                 sel |= (src * nb + b) << (4 * (i * nb + b))
         out = w.fresh("packed")
         w.emit(f"const uint32_t {out} = __byte_perm({acc}, {other}, {hex(sel)});")
-        w.count("prmt")
+        w.count(count)
         acc = out
     return out
 
@@ -268,7 +270,8 @@ def staging_permutes(s: StagingProgram) -> int:
         for u in a.regs:
             how = _operand(u, s.bits)
             n += pack_permutes(how, s.bits) if isinstance(how, list) else 0
-    return n + sum(pack_permutes(parts, s.bits) for parts in _destination_words(s))
+    distinct = {tuple(parts): parts for parts in _destination_words(s)}  # built once each
+    return n + sum(pack_permutes(parts, s.bits) for parts in distinct.values())
 
 
 def _offsets(accs: list[Access]) -> tuple[Form, list[tuple[str, int | Form]]]:

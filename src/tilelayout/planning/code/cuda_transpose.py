@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cuda_staging import pack
 from .cuda_text import FULL_MASK, Writer
 from .thread_values import ANY, fit, fit_condition
 from .transpose import LaneTranspose, Select
@@ -120,7 +121,7 @@ def _word(w: Writer, labels: np.ndarray, own: list[str], sixteen: bool) -> str:
     if pair is not None:
         return _mov_pack(w, pair, own)
     if len(used) > 2:
-        return _chained(w, labels, used, 4, own)
+        return _chained(w, labels, 4, own)
     operands = [own[i] for i in used] + [own[used[0]]] * (2 - len(used))
     sel = 0
     for b, x in enumerate(labels):
@@ -153,7 +154,7 @@ def _scattered(w: Writer, labels: np.ndarray, wide: bool, sixteen: bool) -> str 
     if wide:
         raise AssertionError("a 64-bit destination word from more than one register")
     if len(used) > 2:
-        return _chained(w, labels, used, nb, [f"v[{q}]" for q in range(max(used) + 1)])
+        return _chained(w, labels, nb, [f"v[{q}]" for q in range(max(used) + 1)])
     operands = [f"v[{q}]" for q in used] + [f"v[{used[0]}]"] * (2 - len(used))
     sel = 0
     for b, x in enumerate(labels):
@@ -163,23 +164,15 @@ def _scattered(w: Writer, labels: np.ndarray, wide: bool, sixteen: bool) -> str 
     return f"__byte_perm({operands[0]}, {operands[1]}, {hex(sel)})"
 
 
-def _chained(w: Writer, labels: np.ndarray, used: list[int], nb: int, names: list[str]) -> str:
+def _chained(w: Writer, labels: np.ndarray, nb: int, names: list[str]) -> str:
     """A word of the bytes of three or four registers ``names[q]`` (``labels``: register
-    * ``nb`` + byte; e.g. values a one-sided transposition left one to a register): one
-    byte permute per further register, each keeping the bytes already built."""
-    acc = names[used[0]]
-    for k, q in enumerate(used[1:]):
-        sel = 0
-        for b, x in enumerate(labels):
-            src = -1 if x < 0 else int(x) // nb
-            pick = 4 + int(x) % 4 if src == q else \
-                (int(x) % 4 if k == 0 and src == used[0] else b)  # built bytes stay
-            sel |= pick << (4 * b)
-        w.count(PACKING)
-        out = w.fresh("word")
-        w.emit(f"const uint32_t {out} = __byte_perm({acc}, {names[q]}, {hex(sel)});")
-        acc = out
-    return acc
+    * ``nb`` + byte; e.g. values a one-sided transposition left one to a register): the
+    staging's byte packing (:func:`.cuda_staging.pack`), one permute per further
+    register, counted as packing."""
+    parts = [None if x < 0 else (names[int(x) // nb], int(x) % nb) for x in labels]
+    out = pack(w, parts, 8, count=PACKING)
+    assert out is not None
+    return out
 
 
 def _select(w: Writer, s: Select, ctype: str, regs: str, n: int, when: str) -> None:
