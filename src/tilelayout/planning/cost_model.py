@@ -46,6 +46,11 @@ BAR_SYNC = 1.0
 SYNCWARP = 0.25
 TMA_BOX = 1.0
 
+#: the cost key of the byte permutes (counted in ``byte_permutes``) that only pack
+#: sub-word values into destination registers: a plan whose destination holds its values
+#: one to a register (``dst_packing="unpacked"``) writes none of them
+DESTINATION_PERMUTES = "destination_permutes"
+
 
 def selects(values: np.ndarray) -> int:
     """Selects to pick a lane-dependent register out of the distinct ``values``: a chain

@@ -32,7 +32,7 @@ from ..core.compose import Layout
 from ..core.dtypes import dtype_bytes
 from .code.cuda_transpose import packing_permutes
 from .code.transpose import packing_tables
-from .cost_model import ROUND_TRIP, SMEM_INSTRUCTION, SYNCWARP
+from .cost_model import DESTINATION_PERMUTES, ROUND_TRIP, SMEM_INSTRUCTION, SYNCWARP
 from .mechanisms.shuffle.warp_transpose import (
     Decomposition,
     WarpShuffle,
@@ -100,9 +100,13 @@ class BitOutcome:
 
 
 def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
-                 on: TargetChoice, smem_budget: int | None = None) -> BitOutcome | None:
+                 on: TargetChoice, smem_budget: int | None = None,
+                 unpacked: bool = False) -> BitOutcome | None:
     """The plan of ``src -> dst`` when both are bit maps and the exchange is one this
-    module plans; else None (see the module doc)."""
+    module plans; else None (see the module doc). ``unpacked``: the destination will
+    hold its values one to a register (``dst_packing``), so candidates are compared
+    without the byte permutes that only pack destination registers; the outcome still
+    states them (:data:`~.cost_model.DESTINATION_PERMUTES`), for the delivery to drop."""
     s, d = thread_bits(src, shape), thread_bits(dst, shape)
     if s is None or d is None:
         return None
@@ -121,6 +125,9 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
                           b8=(on.allows("stmatrix.b8"), on.allows("ldmatrix.b8")),
                           no_budget=smem_budget is None)
 
+    def choose(options: list[BitStaging]) -> BitStaging:
+        return _choose(options, smem_budget, unpacked)
+
     if level in ("none", "registers"):
         # the register a thread takes depends on its lane: where Triton stages and the
         # staging takes fewer instructions than those selects and permutes, stage (the
@@ -130,15 +137,15 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
         may_stage = slots is not None and smem_budget != 0 and \
             not _renaming(slots[1]) and not triton_shuffles(s, d)
         options = staging_options() if may_stage else []
-        chosen = best(options, reference=options[0], budget=smem_budget) if options else None
-        limit = math.inf if chosen is None else chosen.instructions
-        out = _in_threads(level, s, d, src, dst, shape, dtype, limit, slots)
+        chosen = choose(options) if options else None
+        issued = math.inf if chosen is None else _instructions(chosen, unpacked)
+        out = _in_threads(level, s, d, src, dst, shape, dtype, issued, slots)
         work = 0 if out is None else _register_work(out.costs)
-        if out is not None and (not work or chosen is None or chosen.instructions >= work):
+        if out is not None and (not work or chosen is None or issued >= work):
             return out
         assert chosen is not None
         staged = _staged(chosen, s, d, src, dst, shape, dtype, on, "registers")
-        counted = str(work) if out is not None else f"more than {chosen.instructions}"
+        counted = str(work) if out is not None else f"more than {issued}"
         why = (f"each thread holds the elements it needs, but which register depends on "
                f"its lane: {counted} selects / permutes per warp cost more instructions than "
                f"staging through shared memory")
@@ -146,11 +153,28 @@ def plan_on_bits(src: Layout, dst: Layout, shape: tuple[int, ...], dtype: str,
                         options)
     options = staging_options()
     if level == "warp-shuffle":
-        return _in_warps(s, d, src, dst, shape, dtype, on, options, smem_budget)
+        return _in_warps(s, d, src, dst, shape, dtype, on, options, smem_budget, unpacked)
     if not options:
         return None
-    chosen = best(options, reference=options[0], budget=smem_budget)
-    return _held_to(_staged(chosen, s, d, src, dst, shape, dtype, on, level), options)
+    return _held_to(_staged(choose(options), s, d, src, dst, shape, dtype, on, level),
+                    options)
+
+
+def _instructions(st: BitStaging, unpacked: bool) -> int:
+    """``st``'s instructions per warp, without its load side's byte permutes (they only
+    pack destination registers) for a destination held one value to a register."""
+    return st.instructions - (st.load.permutes if unpacked else 0)
+
+
+def _choose(options: list[BitStaging], smem_budget: int | None, unpacked: bool
+            ) -> BitStaging:
+    """:func:`.bit_choice.best` of ``options`` held to the first (the compiler's own),
+    each costed as the destination will hold its values (:func:`_instructions`)."""
+    if not unpacked:
+        return best(options, reference=options[0], budget=smem_budget)
+    loose = [replace(o, load=replace(o.load, permutes=0)) for o in options]
+    pick = best(loose, reference=loose[0], budget=smem_budget)
+    return options[next(i for i, o in enumerate(loose) if o is pick)]
 
 
 def _triple(st: BitStaging) -> tuple[int, int, int]:
@@ -255,7 +279,7 @@ def moved_registers(s: ThreadBits, d: ThreadBits) -> int:
 
 def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tuple[int, ...],
               dtype: str, on: TargetChoice, options: list[BitStaging],
-              smem_budget: int | None) -> BitOutcome | None:
+              smem_budget: int | None, unpacked: bool = False) -> BitOutcome | None:
     """Lanes of each warp exchange data: the bit transpositions (:mod:`.warp_transpose`)
     where Triton shuffles, or where they cost no more instructions than Triton's staging;
     else the staging."""
@@ -264,22 +288,25 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
     if dec is None:  # not one permutation in every warp (replicated warps): stage
         if not options:
             return None
-        chosen = best(options, reference=options[0], budget=smem_budget)
+        chosen = _choose(options, smem_budget, unpacked)
         return _held_to(_staged(chosen, s, d, src, dst, shape, dtype, on, "warp-shuffle"),
                         options)
     shuffled = counts(dec, bits)
     # ... and the byte permutes its code writes to pack and unpack sub-word values (none
     # where whole words, halves or shifts do it)
-    packs = packing_permutes(*packing_tables(dec, s, d, bits), bits) if bits < 32 else 0
+    packs, unpacking = packing_permutes(*packing_tables(dec, s, d, bits), bits) \
+        if bits < 32 else (0, 0)
     if packs:
         shuffled = replace(shuffled, permutes=shuffled.permutes + packs)
-    staged = best(options, reference=options[0], budget=smem_budget) if options else None
+    staged = _choose(options, smem_budget, unpacked) if options else None
     triton_stages = options and not triton_shuffles(s, d)
     units = None if staged is None else _units(staged, len(d.warp))
     # where Triton stages, the shuffles win when they take no more instructions than its
-    # staging: they need no shared memory and no wavefronts at all
+    # staging: they need no shared memory and no wavefronts at all (an unpacked
+    # destination's shuffles without the permutes that only pack it)
+    issued = shuffled.instructions - (unpacking if unpacked else 0)
     if staged is not None and triton_stages and \
-            shuffled.instructions > _warp_local_instructions(options[0]):
+            issued > _warp_local_instructions(options[0]):
         out = _staged(staged, s, d, src, dst, shape, dtype, on, "warp-shuffle")
         extra = {"shuffle_rounds": shuffled.shuffles, "smem_cost_units": units}
         why = (f"lanes of one warp exchange data, but {shuffled.shuffles} shfl.sync and "
@@ -292,7 +319,8 @@ def _in_warps(s: ThreadBits, d: ThreadBits, src: Layout, dst: Layout, shape: tup
              "destination_coordinates": 1 << (len(d.reg) + len(d.lane) + len(d.warp)),
              "shuffle_rounds": shuffled.shuffles, "registers_moved": 0,
              "shuffle_instructions": shuffled.shuffles, "shuffle_selects": shuffled.selects,
-             "byte_permutes": shuffled.permutes, "smem_cost_units": units}
+             "byte_permutes": shuffled.permutes, "smem_cost_units": units,
+             DESTINATION_PERMUTES: unpacking}
     how = (f"{len(dec.mixed)} register-lane transposition(s)"
            + (" and a lane permutation" if dec.lanes_permuted else "")
            + (f", {1 << dec.pack} values packed per 32-bit register" if dec.pack else ""))
@@ -435,6 +463,7 @@ def _staged(chosen: BitStaging, s: ThreadBits, d: ThreadBits, src: Layout, dst: 
              **staging_costs(staging, False, warp_local)}
     if chosen.permutes:  # 8-bit values repacked between registers and words
         costs["byte_permutes"] = chosen.permutes
+        costs[DESTINATION_PERMUTES] = chosen.load.permutes
     why = ("lanes of one warp exchange data, and staging costs fewer instructions than "
            "shuffles (a store, a barrier, a load)" if level == "warp-shuffle" else
            "warps (or CTAs) exchange data: only shared memory connects them (a store, a "

@@ -49,6 +49,7 @@ from .code.cuda_staging import with_claimed_permutes
 from .code.cuda_unit import cuda_unit
 from .code.program import program_of
 from .cost_model import cvt_instruction
+from .delivery import delivered, dst_packing_of
 from .lane_exchange import lane_exchange
 from .machine import execute, source_values
 from .mechanisms.collective import classify
@@ -62,6 +63,7 @@ from .outcome import Outcome, between_warps, in_registers, over_devices
 from .plan_stages import Stage
 from .problem.operands import resolve
 from .problem.targeting import TargetChoice
+from .ranking import plan_key as _key
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,9 @@ class ConversionPlan:
     #: the source's element type when the plan converts it first (a float32 accumulator
     #: stored as bfloat16); None: the planned ``dtype``
     held: str | None = None
+    #: how the destination holds sub-word values (:mod:`.delivery`): ``"packed"`` four
+    #: (two) to a register, ``"unpacked"`` one to a register
+    dst_packing: str = "packed"
 
     @cached_property
     def _route(self) -> Route:
@@ -115,6 +120,7 @@ class ConversionPlan:
         """Plain JSON-ready data."""
         return {"src": str(self.src), "dst": str(self.dst), "shape": list(self.shape),
                 "dtype": self.dtype, "target": self.target, "target_from": self.target_from,
+                "dst_packing": self.dst_packing,
                 "k_order": None if self.k_order is None else list(self.k_order),
                 "tma": None if self.tma is None else str(self.tma),
                 "kind": self.kind, "mechanism": self.mechanism,
@@ -216,7 +222,8 @@ class ConversionPlan:
 def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] | None = None,
                     dtype: str | None = None, *, target: Any = None,
                     permute_k: int | None = None, smem_budget: int | None = None,
-                    limits: Limits | None = None) -> ConversionPlan:
+                    limits: Limits | None = None, dst_packing: str = "packed"
+                    ) -> ConversionPlan:
     """Plan moving a tile from layout ``src`` to layout ``dst`` (see the module doc).
 
     Each side is a layout, layout text or ``"preset:NAME[:KEY=VALUE...]"``
@@ -239,6 +246,11 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     passes through a smaller buffer where that fits; over the budget for every mechanism
     is a :class:`~tilelayout.LayoutError` naming both.
 
+    ``dst_packing``: ``"packed"`` (the default) delivers sub-word values four (8-bit)
+    or two (16-bit) to a 32-bit register, as an MMA operand takes them; ``"unpacked"``
+    one to a register, as a compiler's values are (Triton's): the plan then writes no
+    byte permutes that only pack destination registers (:mod:`.delivery`).
+
     ``permute_k=dim``: the destination is an MMA operand whose reduction index is tile
     dimension ``dim``, and the caller will permute the other operand's K the same way
     (:mod:`.k_order`); the plan may then deliver ``dst[.., k] = src[.., order[k]]`` with
@@ -255,15 +267,15 @@ def plan_conversion(src: Layout | str, dst: Layout | str, shape: Sequence[int] |
     >>> q.kind, q.k_order
     ('none', (0, 2, 4, 6, 1, 3, 5, 7))
     """
-    smem_budget = _budget(smem_budget)
+    smem_budget, packing = _budget(smem_budget), dst_packing_of(dst_packing)
     if is_endpoint(src) or is_endpoint(dst):
         with budget.using(limits):
-            return _within(_with_tma(src, dst, shape, dtype, target), smem_budget)
+            return _within(_with_tma(src, dst, shape, dtype, target, packing), smem_budget)
     ops = resolve([(src, "src"), (dst, "dst")], shape, dtype, "float32", target)
     with budget.using(limits):
         return _within(_converted(_plan(*ops.layouts, ops.shape, ops.dtype, ops.target,
-                                        permute_k, smem_budget), ops.operands[0].dtype),
-                       smem_budget)
+                                        permute_k, smem_budget, packing),
+                                  ops.operands[0].dtype), smem_budget)
 
 
 def _budget(value: Any) -> int | None:
@@ -310,7 +322,7 @@ def _converted(p: ConversionPlan, held: str | None) -> ConversionPlan:
 
 
 def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None,
-              target: Any) -> ConversionPlan:
+              target: Any, packing: str = "packed") -> ConversionPlan:
     """A plan with ``"tma"`` as one side: the threads store (load) the shared-memory tile
     TMA then moves (:func:`~tilelayout.planning.mechanisms.staging.smem_choice.tma_endpoint_choice`)."""
     store = is_endpoint(dst)
@@ -321,7 +333,7 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
                   "float32", target)
     layout, on = ops.layouts[0], ops.target
     pair = (layout, choice.layout) if store else (choice.layout, layout)
-    p = _plan(*pair, choice.shape, choice.dtype, on)
+    p = _plan(*pair, choice.shape, choice.dtype, on, packing=packing)
     if store:
         p = _converted(p, ops.operands[0].dtype)
     step = Stage("tma", f"{choice.tma} (cp.async.bulk.tensor, "
@@ -339,17 +351,23 @@ def _with_tma(src: Any, dst: Any, shape: Sequence[int] | None, dtype: str | None
 
 def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
           on: TargetChoice, permute_k: int | None = None,
-          smem_budget: int | None = None) -> ConversionPlan:
+          smem_budget: int | None = None, packing: str = "packed") -> ConversionPlan:
     """The plan: on bits when both layouts are bit maps (:mod:`.on_bits`); element by
     element otherwise, and also when the bit plan does not provably reach the lower
-    bounds, keeping the cheaper of the two (:func:`_key`)."""
+    bounds, keeping the cheaper of the two (:func:`_key`), each delivering its
+    destination as ``packing`` says (:mod:`.delivery`)."""
+
+    def deliver(p: ConversionPlan) -> ConversionPlan:
+        return delivered(p, packing)
+
     bit = None
     if permute_k is None:
         try:
             dims = src_l.check_shape(shape)
         except LayoutError as exc:
             raise PlanError(f"source layout: {exc}") from None
-        found = plan_on_bits(src_l, dst_l, dims, dtype, on, smem_budget) \
+        found = plan_on_bits(src_l, dst_l, dims, dtype, on, smem_budget,
+                             packing == "unpacked") \
             if dst_l.size() == src_l.size() else None
         if found is not None:
             bit = ConversionPlan(src_l, dst_l, dims, dtype, found.kind, found.mechanism,
@@ -359,17 +377,18 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _values_per_thread=found.values_per_thread,
                                  _bits=found.program)
             if found.at_floor or not _searchable(found, dims, dtype, src_l, dst_l):
-                return bit
+                return deliver(bit)
     # beside a bit plan, byte permutes are searched only under its instruction count
     # (each costs at least its cost units): nothing dearer could replace it
     limit = math.inf if bit is None else _key(bit)[2]
     # ... and no buffer larger than the bit plan's (or the budget) could replace it
     caps = [c for c in (None if bit is None else int(_key(bit)[1]), smem_budget)
             if c is not None]
-    plan = _plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit,
-                          min(caps) if caps else None)
+    plan = deliver(_plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit,
+                                  min(caps) if caps else None))
     if bit is None:
         return plan
+    bit = deliver(bit)
     # the element search's plan replaces the bit plan only where it is cheaper in one
     # count and no worse in any (docs/data-movement.md, *The choice*): the bit plan is
     # already no worse than the compiler's own choice, and so stays whatever replaces it
@@ -417,34 +436,6 @@ def _positions(layout: Layout) -> int:
     replica)."""
     t = tile_of(layout)
     return math.prod(it.extent for it in (*t.shard, *t.replica))
-
-
-def _key(p: ConversionPlan) -> tuple[float, float, float]:
-    """How two plans of one conversion compare: wavefronts, shared-memory bytes, then
-    data-movement instructions per warp (shared-memory instructions, shuffles, selects
-    and byte permutes, barriers)."""
-    c = p.costs
-    if p.mechanism == "warp-shuffle":
-        instructions = (c.get("shuffle_instructions", c.get("shuffle_rounds", 0))
-                        + c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
-                        + c.get("shuffle_packs", 0))
-    elif p.mechanism == "registers":  # selects and permutes inside threads
-        instructions = c.get("shuffle_selects", 0) + c.get("byte_permutes", 0)
-    else:
-        instructions = (c.get("store_requests", 0) / _warps(p, "write")
-                        + c.get("load_requests", 0) / _warps(p, "read")
-                        + c.get("barriers", 0) + c.get("byte_permutes", 0))
-    return (c.get("wavefronts", 0), c.get("smem_bytes", 0), instructions)
-
-
-def _warps(p: ConversionPlan, side: str) -> int:
-    """The warps whose instructions a side's request count adds up (the storing warps
-    may be fewer than the loading ones: copies store once)."""
-    smem = p.smem
-    for report in (() if smem is None else (getattr(smem, side), smem.write, smem.read)):
-        if report.warps:
-            return len(report.warps)
-    return 1
 
 
 def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,

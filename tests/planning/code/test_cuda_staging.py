@@ -27,7 +27,8 @@ def _emit(p: tl.ConversionPlan) -> tuple[Writer, str]:
     prog = program_of(p)
     w = Writer("f")
     own = [f"s[{i}]" for i in range(-(-prog.src_slots * prog.bits // 32))]
-    emit_staging(w, prog.staging, [] if prog.src_shared else own, prog.threads)
+    emit_staging(w, prog.staging, [] if prog.src_shared else own, prog.threads,
+                 unpacked=prog.unpacked)
     return w, "\n".join(w.body)
 
 
@@ -106,13 +107,18 @@ def test_an_element_stagings_byte_permutes_are_claimed(src, dst, shape, dtype, t
     p = tl.plan_conversion(src, dst, shape, dtype, target=target)
     assert p._bits is None and p.mechanism == "shared-memory"  # planned element by element
     w, _ = _emit(p)
-    assert p.costs["byte_permutes"] == w.counts["prmt"] == \
-        staging_permutes(program_of(p).staging) > 0
+    total, packing = staging_permutes(program_of(p).staging)
+    assert p.costs["byte_permutes"] == w.counts["prmt"] == total > 0
+    # one value to a register: the destination's permutes are not written, nor claimed
+    q = tl.plan_conversion(src, dst, shape, dtype, target=target, dst_packing="unpacked")
+    wq, _ = _emit(q)
+    assert q.costs.get("byte_permutes", 0) == wq.counts.get("prmt", 0) == total - packing
     # and the compiled code executes exactly the claimed counts, every element right
     need_nvcc()
-    proof = prove(p, target)
-    assert proof.wrong == 0 and proof.checked > 0
-    assert proof.differences() == {}, explain(p, proof)
+    for plan in (p, q):
+        proof = prove(plan, target)
+        assert proof.wrong == 0 and proof.checked > 0
+        assert proof.differences() == {}, explain(plan, proof)
 
 
 def test_a_destination_word_held_twice_claims_its_permutes_once():
@@ -124,4 +130,4 @@ def test_a_destination_word_held_twice_claims_its_permutes_once():
     word = [(0, 1), (0, 0), (1, 2), (1, 3)]  # bytes of two loaded registers: one prmt
     take = np.array([[word[u % 4] for u in range(8)]] * 32, dtype=np.int64)
     s = StagingProgram(8, (), (), 1, None, 0, take)
-    assert pack_permutes(word, 8) == 1 and staging_permutes(s) == 1
+    assert pack_permutes(word, 8) == 1 and staging_permutes(s) == (1, 1)

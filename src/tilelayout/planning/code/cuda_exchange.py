@@ -36,10 +36,12 @@ from .thread_values import ANY, fit, fit_condition
 WARP = 32
 
 
-def emit_exchange(w: Writer, ex: Exchange, own: list[str]) -> list[str | None]:
+def emit_exchange(w: Writer, ex: Exchange, own: list[str], unpacked: bool = False
+                  ) -> list[str | None]:
     """Emit the rounds and the destination words of ``ex``; ``own``: the expressions of
     the thread's source words. Returns each destination word's expression (None: the
-    word takes nothing in any thread)."""
+    word takes nothing in any thread); ``unpacked``: each destination *unit's* instead
+    (:func:`word_units`), for a destination held one value to a register."""
     pw = per_word(ex.bits)
     names = list(own) + ["0u"] * (ex.words - len(own))  # words no source slot fills
     for k in range(ex.rounds):
@@ -65,6 +67,14 @@ def emit_exchange(w: Writer, ex: Exchange, own: list[str]) -> list[str | None]:
         names.append(temp)
     if ex.rounds:
         w.comment("each destination register from the received words and the thread's own")
+    return destination(w, ex, names, unpacked)
+
+
+def destination(w: Writer, ex: Exchange, names: list[str], unpacked: bool
+                ) -> list[str | None]:
+    """The destination words of ``ex`` from the registers ``names`` (the thread's words,
+    then one per round), or with ``unpacked`` its units (:func:`word_units`)."""
+    pw = per_word(ex.bits)
     units = ex.take.shape[1]
     out: list[str | None] = []
     for j in range(-(-units // pw)):
@@ -74,8 +84,59 @@ def emit_exchange(w: Writer, ex: Exchange, own: list[str]) -> list[str | None]:
         n = sl.stop - sl.start
         op[:, :n] = ex.take[:, sl, 0]
         pos[:, :n] = ex.take[:, sl, 1]
-        out.append(assemble(w, op, pos, names, f"d{j}", ex.bits))
+        if unpacked and pw > 1:
+            out += word_units(w, op, pos, names, f"d{j}", ex.bits)[:n]
+        else:
+            out.append(assemble(w, op, pos, names, f"d{j}", ex.bits))
     return out
+
+
+def word_units(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag: str,
+          bits: int) -> list[str | None]:
+    """The units of a word as :func:`assemble` would build it (``op`` / ``pos`` as
+    there), each in the low bits of an expression of its own, for a destination that
+    holds its values one to a register: the same operands (and selects), and each unit
+    shifted out of its operand -- no byte permute -- wherever every thread takes unit
+    ``p`` from the same operand of its list (or the word has one operand); else the
+    packed word, shifted."""
+    threads, pw = op.shape
+    lists = [sorted(set(op[t][op[t] >= 0].tolist())) for t in range(threads)]
+    m = max((len(x) for x in lists), default=0)
+    if m == 0:
+        return [None] * pw
+    rank = np.full(op.shape, -1, dtype=np.int64)
+    for t in range(threads):
+        for p in range(pw):
+            if op[t, p] >= 0:
+                rank[t, p] = lists[t].index(int(op[t, p]))
+    uniform = all(len(np.unique(rank[rank[:, p] >= 0, p])) <= 1 for p in range(pw))
+    if m > 1 and not uniform:
+        word = assemble(w, op, pos, names, tag, bits)
+        return [None if (op[:, p] < 0).all() else _shifted(w, word, np.full(threads, p), bits)
+                for p in range(pw)]
+    operands = []
+    for q in range(m):
+        cand = np.array([x[q] if q < len(x) else ANY for x in lists], dtype=np.int64)
+        operands.append(_mux(w, cand, names, f"{tag}_{q}" if m > 1 else tag))
+    out: list[str | None] = []
+    for p in range(pw):
+        live = rank[:, p] >= 0
+        if not live.any():
+            out.append(None)
+            continue
+        out.append(_shifted(w, operands[int(rank[live, p][0])], pos[:, p], bits))
+    return out
+
+
+def _shifted(w: Writer, word: str | None, pos: np.ndarray, bits: int) -> str:
+    """``word`` shifted down by ``pos[t]`` units of ``bits`` (-1: any) in each thread."""
+    assert word is not None
+    f = fit(np.where(pos >= 0, pos * bits, ANY))
+    if f.kind == "const":
+        return word if not f.base else f"({word} >> {f.base})"
+    amount = w.named(w.value(f, "shift"), "shift", "how far up in its register this "
+                     "thread's value sits")
+    return f"({word} >> {amount})"
 
 
 def _lanes(w: Writer, src_lane: np.ndarray, k: int) -> tuple[str, str]:
@@ -188,4 +249,4 @@ def _mux(w: Writer, cand: np.ndarray, names: list[str], tag: str) -> str:
     return out
 
 
-__all__ = ["assemble", "emit_exchange"]
+__all__ = ["assemble", "destination", "emit_exchange", "word_units"]

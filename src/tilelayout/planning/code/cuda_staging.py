@@ -29,6 +29,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ...core.dtypes import dtype_bits
+from ..cost_model import DESTINATION_PERMUTES
 from .cuda_text import Writer
 from .exchange import per_word
 from .staging import Access, StagingProgram, from_route
@@ -41,9 +42,11 @@ BARRIER_ID = 1
 
 
 def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
-                 with_barrier: bool = True) -> list[str | None]:
+                 with_barrier: bool = True, unpacked: bool = False) -> list[str | None]:
     """Emit the staging; ``own``: expressions of the thread's source words (empty for a
-    shared-memory source). Returns the destination words' expressions (None: none)."""
+    shared-memory source). Returns the destination words' expressions (None: none);
+    ``unpacked``: each destination unit's instead, shifted out of the register it was
+    loaded into (no byte permute), for a destination held one value to a register."""
     w.emit("const uint32_t buffer = static_cast<uint32_t>(__cvta_generic_to_shared(smem));")
     loaded: list[str] = []
     bar = _barrier(s.barrier, threads, w.barrier)
@@ -65,6 +68,11 @@ def emit_staging(w: Writer, s: StagingProgram, own: list[str], threads: int,
             w.comment(f"{tag}load {_summary(loads)}")
             _emit_accesses(w, loads, own, s.bits, False, loaded, f"load{step}")
     out: list[str | None] = []
+    if unpacked and per_word(s.bits) > 1:
+        for parts in _destination_words(s):
+            out += [None if x is None else loaded[x[0]] if not x[1] else
+                    f"({loaded[x[0]]} >> {x[1] * s.bits})" for x in parts]
+        return out[:s.take.shape[1]]
     built: dict[tuple, str | None] = {}  # a word the destination holds twice is built once
     for parts in _destination_words(s):
         key = tuple(parts)
@@ -87,9 +95,11 @@ def with_claimed_permutes(plan):
         return plan
     warps = int(max(route.src.warp.max(initial=0), route.dst.warp.max(initial=0))) + 1
     warp_local = plan.costs.get("barrier_instruction") == "bar.warp.sync"
-    n = staging_permutes(from_route(route, WARP * warps, warp_local))
-    return replace(plan, costs=MappingProxyType({**plan.costs, "byte_permutes": n})) if n \
-        else plan
+    n, dst = staging_permutes(from_route(route, WARP * warps, warp_local))
+    if not n:
+        return plan
+    return replace(plan, costs=MappingProxyType({**plan.costs, "byte_permutes": n,
+                                                 DESTINATION_PERMUTES: dst}))
 
 
 def _destination_words(s: StagingProgram) -> list[list[tuple[int, int] | None]]:
@@ -258,20 +268,22 @@ def _register(w: Writer, units: tuple[int, ...], own: list[str], bits: int) -> s
     return out or "0u"
 
 
-def staging_permutes(s: StagingProgram) -> int:
-    """The byte permutes per thread the staging's code writes (:func:`emit_staging`):
-    the stores' operands built from several words (or one word reordered), and each
-    distinct destination word built from the loaded registers -- the ``byte_permutes``
-    an element-by-element plan claims."""
+def staging_permutes(s: StagingProgram) -> tuple[int, int]:
+    """The byte permutes per thread the staging's code writes (:func:`emit_staging`),
+    as ``(all, destination)``: the stores' operands built from several words (or one
+    word reordered), and each distinct destination word built from the loaded registers
+    (``destination``, which a destination held one value to a register does without)
+    -- the ``byte_permutes`` an element-by-element plan claims."""
     if per_word(s.bits) == 1:
-        return 0
+        return 0, 0
     n = 0
     for a in s.store:
         for u in a.regs:
             how = _operand(u, s.bits)
             n += pack_permutes(how, s.bits) if isinstance(how, list) else 0
     distinct = {tuple(parts): parts for parts in _destination_words(s)}  # built once each
-    return n + sum(pack_permutes(parts, s.bits) for parts in distinct.values())
+    dst = sum(pack_permutes(parts, s.bits) for parts in distinct.values())
+    return n + dst, dst
 
 
 def _offsets(accs: list[Access]) -> tuple[Form, list[tuple[str, int | Form]]]:

@@ -34,9 +34,11 @@ WARP = 32
 PACKING = "prmt (packing)"
 
 
-def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | None]:
+def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str], unpacked: bool = False
+                   ) -> list[str | None]:
     """Emit ``tr``'s stages; ``own``: the expressions of the thread's source words.
-    Returns each destination word's expression (None: no thread takes it)."""
+    Returns each destination word's expression (None: no thread takes it); ``unpacked``:
+    each destination unit's instead, shifted out of its register (no byte permute)."""
     wide = tr.reg_bytes == 8
     ctype = "uint64_t" if wide else "uint32_t"
     regs = w.integer("kRegs", tr.regs, "64-bit registers per thread" if wide else
@@ -58,22 +60,44 @@ def emit_transpose(w: Writer, tr: LaneTranspose, own: list[str]) -> list[str | N
         for k, s in enumerate(tr.post):
             _select(w, s, ctype, regs, tr.regs, f"transposition {k + 1} after the shuffles")
     sixteen = tr.bits == 16  # 16-bit halves move by mov.b32, not prmt
+    if unpacked and not wide and tr.bits < 32:
+        return [u for k in range(tr.scatter.shape[0]) for u in _units(tr.scatter[k], tr.bits)]
     return [_scattered(w, tr.scatter[k], wide, sixteen) for k in range(tr.scatter.shape[0])]
 
 
-def packing_permutes(gather: np.ndarray, scatter: np.ndarray, bits: int) -> int:
+def packing_permutes(gather: np.ndarray, scatter: np.ndarray, bits: int) -> tuple[int, int]:
     """The byte permutes the code writes to pack the source words into the exchange's
     registers and the destination words out of them (:func:`emit_transpose`'s; ``gather``
     and ``scatter``: :func:`.transpose.packing_tables`) -- none where whole words, 16-bit
-    halves or shifts do it. A plan claims them beside its shuffles."""
+    halves or shifts do it -- as ``(all, destination)``: a destination held one value to
+    a register needs none of the second (:func:`_units`). A plan claims them beside its
+    shuffles."""
     w = Writer("count")
     wide, sixteen = bits > 32, bits == 16
     own = [f"s[{i}]" for i in range(int(max(gather.max(initial=0), 0)) // 4 + 1)]
     for q in range(gather.shape[0]):
         _gathered(w, gather[q], own, wide, sixteen)
+    gathered = w.counts.get(PACKING, 0)
     for k in range(scatter.shape[0]):
         _scattered(w, scatter[k], wide, sixteen)
-    return w.counts.get(PACKING, 0)
+    n = w.counts.get(PACKING, 0)
+    return n, n - gathered
+
+
+def _units(labels: np.ndarray, bits: int) -> list[str | None]:
+    """The units of a destination word (``labels``: register bytes, -1 for bytes no
+    thread takes), each shifted down out of the register that holds it."""
+    nb = bits // 8
+    out: list[str | None] = []
+    for p in range(len(labels) // nb):
+        got = [int(x) for x in labels[p * nb:(p + 1) * nb]]
+        if all(x < 0 for x in got):
+            out.append(None)
+            continue
+        q, b = divmod(got[0], 4)
+        assert all(x == got[0] + i for i, x in enumerate(got)), "a value split across bytes"
+        out.append(f"v[{q}]" if not b else f"(v[{q}] >> {8 * b})")
+    return out
 
 
 def _gathered(w: Writer, labels: np.ndarray, own: list[str], wide: bool, sixteen: bool) -> str:

@@ -161,16 +161,20 @@ def body(w: Writer, prog: ConversionProgram) -> None:
     own: list[str] = []
     if not prog.src_shared:
         own = _source(w, prog)
+    loose = prog.unpacked
     if prog.exchange is not None:
-        words = emit_exchange(w, prog.exchange, own)
+        words = emit_exchange(w, prog.exchange, own, loose)
     elif prog.transpose is not None:
-        words = emit_transpose(w, prog.transpose, own)
+        words = emit_transpose(w, prog.transpose, own, loose)
     else:
         assert prog.staging is not None
-        words = emit_staging(w, prog.staging, own, prog.threads)
+        words = emit_staging(w, prog.staging, own, prog.threads, unpacked=loose)
     if prog.dst_shared:
         return
-    _write_back(w, prog, words, pw)
+    if loose:
+        _write_units(w, prog, words)
+    else:
+        _write_back(w, prog, words, pw)
 
 
 def _source(w: Writer, prog: ConversionProgram) -> list[str]:
@@ -264,6 +268,29 @@ def _write_back(w: Writer, prog: ConversionProgram, words: list[str | None], pw:
             for at in range(start * ub, stop * ub, 4):
                 w.emit(_memcpy(array, at, min(4 - at % 4, stop * ub - at)))
         w.close()
+
+
+def _write_units(w: Writer, prog: ConversionProgram, units: list[str | None]) -> None:
+    """Store each destination unit (a value in the low bits of its own register) into
+    ``dst``: a byte (two) each, under a thread condition where only some threads take
+    it."""
+    need = prog.dst_units >= 0  # [t, u]
+    ctype = "unsigned char" if prog.bits == 8 else "unsigned short"
+    w.comment("the destination slots, one value to a register")
+    groups: dict[bytes, list[int]] = {}
+    for u in range(min(need.shape[1], len(units))):
+        if units[u] is not None and need[:, u].any():
+            groups.setdefault(need[:, u].tobytes(), []).append(u)
+    for key, us in groups.items():
+        cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
+        if cond.kind != "true":
+            w.open(f"if ({w.condition(cond)}) {{")
+        for u in us:
+            w.emit(f"{{ const {ctype} one = static_cast<{ctype}>({units[u]}); "
+                   f"memcpy(reinterpret_cast<char*>(dst) + {u * prog.bits // 8}, &one, "
+                   f"{prog.bits // 8}); }}")
+        if cond.kind != "true":
+            w.close()
 
 
 def _memcpy(array: str, at: int, n: int) -> str:

@@ -70,6 +70,8 @@ class ConversionProgram:
     smem_align: int
     src_units: np.ndarray
     dst_units: np.ndarray
+    #: the destination holds its sub-word values one to a register (``dst_packing``)
+    unpacked: bool = False
 
     def __post_init__(self) -> None:
         freeze_fields(self)
@@ -144,7 +146,9 @@ def program_of(plan) -> ConversionProgram:
     align = 1024 if tma is not None else (128 if smem else 0)
     prog = ConversionProgram(plan.dtype, held, bits, threads, src_slots, dst_slots,
                              ps.role == "shared", pd.role == "shared", mechanism, conv, ex,
-                             tr, st, tma, smem, align, src_units, dst_units)
+                             tr, st, tma, smem, align, src_units, dst_units,
+                             getattr(plan, "dst_packing", "packed") == "unpacked" and bits < 32
+                             and pd.role != "shared")
     check(prog)
     return prog
 

@@ -167,3 +167,23 @@ def test_packed_payloads_carry_a_lanes_own_values_as_triton_does():
     # packed pairs: two registers of two halves each, read through shfl.sync.idx
     assert sum(s.what == "shuffle" for s in p.stages) == 2
     assert p.execute() == expected(p.dst, p.shape)
+
+
+def test_round_k_carries_the_kth_destination_value_in_every_lane():
+    # 8-bit pairs across lanes: round k fills destination byte k in every lane, so a
+    # destination holding its values one to a register shifts each out of the register
+    # it arrived in (docs/data-movement.md, *Destination packing*)
+    a = tl.parse("S[(32,2):(1@laneid,1)]").map_all((64,))
+    b = tl.parse("S[(2,32):(1,1@laneid)]").map_all((64,))
+    flat = [np.asarray(m[k]).reshape(-1) for m, k in ((a, "laneid"), (a, "m"),
+                                                        (b, "laneid"), (b, "m"))]
+    bp = plan_byte_permute(np.zeros(64, int), *flat, 1, 8)
+    assert (bp.shuffles, bp.selects, bp.permutes) == (2, 0, 1)
+    for lane in range(32):
+        where, names = bp.where[0][0, lane], bp.names[0][0, lane]
+        assert [int(names[where[i, 0]]) for i in range(2)] == [bp.words, bp.words + 1]
+    regs = np.full((1, 32, 4), -1)
+    regs[0, flat[0], flat[1]] = np.arange(64)
+    out, got = np.full_like(regs, -1), np.zeros(regs.shape, bool)
+    run(bp, regs, regs >= 0, out, got)
+    assert (out[0, flat[2], flat[3]] == np.arange(64)).all()

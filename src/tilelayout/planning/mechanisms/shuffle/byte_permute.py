@@ -49,7 +49,7 @@ from ....core.frozen import freeze_fields
 from ...cost_model import SELECT
 from ...cost_model import selects as lane_selects
 from ...model.placement import WARP
-from .shuffle import schedule
+from .shuffle import ShuffleSchedule, schedule
 
 
 @dataclass(frozen=True, eq=False)
@@ -230,6 +230,13 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
         ew, er, src = np.nonzero(need[js[0]])
         es, eword = np.divmod(src, words)
         sched = schedule(ew, es, eword, er)
+        # a register fetched for the same destination position in every lane, in the
+        # same round, lets a destination that holds its values one to a register take
+        # each value as it arrives (docs/data-movement.md, *Destination packing*)
+        served = np.isin(d_word, js) & fetched
+        label = np.full((warps, WARP, WARP * words), epw, np.int64)
+        np.minimum.at(label, (warp[served], lane[served], src_reg[served]), d_pos[served])
+        sched = _aligned(sched, ew, es, eword, er, label[ew, er, src], warps)
         base = len(offered)
         for k in range(sched.rounds):
             o = np.full((warps, WARP), -1, np.int64)
@@ -265,6 +272,32 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
     return BytePermute(bits, epw, words, np.stack(offered) if offered else empty,
                        np.stack(src_lane) if src_lane else empty, tuple(names),
                        tuple(where), rounds, selects, permutes)
+
+
+def _aligned(sched: ShuffleSchedule, ew: np.ndarray, es: np.ndarray, eword: np.ndarray,
+             er: np.ndarray, label: np.ndarray, warps: int) -> ShuffleSchedule:
+    """``sched``, or the schedule whose round ``k`` carries the fetches labelled with the
+    ``k``-th smallest ``label`` (the destination position they serve) where that is a
+    schedule -- each lane reads one register a round and offers one -- of no more
+    rounds, and no lane offers different registers in one round where ``sched`` does
+    not."""
+    labels, edge_round = np.unique(label, return_inverse=True)
+    n = len(labels)
+    if n > sched.rounds or not len(ew):
+        return sched
+    key = (edge_round * warps + ew) * WARP
+    if len(np.unique(key + er)) != len(er):
+        return sched  # a lane would read two registers in one round
+    offer = np.full((n, warps, WARP), -1, np.int64)
+    offer[edge_round, ew, es] = eword
+    if (offer[edge_round, ew, es] != eword).any():
+        return sched  # a lane would offer two registers in one round
+    if any(lane_selects(offer[k]) > lane_selects(sched.send_word[k]) if k < sched.rounds
+           else True for k in range(n)):
+        return sched
+    src_lane = np.full((n, warps, WARP), -1, np.int64)
+    src_lane[edge_round, ew, er] = es
+    return ShuffleSchedule(n, src_lane, offer, edge_round, sched.lower_bound)
 
 
 def run(bp: BytePermute, regs: np.ndarray, have: np.ndarray, out_regs: np.ndarray,
