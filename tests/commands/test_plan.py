@@ -85,3 +85,19 @@ def test_emit_gluon_and_refusals():
         bad = run("plan", *TRANSPOSE, "--dtype", "float16", *extra)
         assert bad.returncode == 2 and message in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_dst_packing_unpacked_writes_no_packing_permute():
+    pair = ("S[(32,2):(1@laneid,1)]", "S[(2,32):(1,1@laneid)]", "--shape", "64",
+            "--dtype", "int8")
+    packed = json.loads(run("plan", *pair, "--json").stdout)
+    p = run("plan", *pair, "--dst-packing", "unpacked", "--json")
+    assert p.returncode == 0, p.stderr
+    loose = json.loads(p.stdout)
+    assert (packed["dst_packing"], loose["dst_packing"]) == ("packed", "unpacked")
+    assert packed["costs"]["byte_permutes"] == 1 and loose["costs"]["byte_permutes"] == 0
+    code = run("plan", *pair, "--dst-packing", "unpacked", "--emit", "cuda")
+    assert code.returncode == 0 and "__byte_perm" not in code.stdout
+    assert "// per warp: 2 shfl\n" in code.stdout
+    bad = run("plan", *pair, "--dst-packing", "loose")
+    assert bad.returncode == 2 and "invalid choice: 'loose'" in bad.stderr

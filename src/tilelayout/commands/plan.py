@@ -9,7 +9,9 @@ Each operand is layout text or a preset, ``preset:NAME`` or
 to the presets' (or the source's) shape, ``--dtype`` to a preset's element type.
 ``--permute-k DIM`` allows permuting the reduction index together with the other operand
 (``plan_conversion(..., permute_k=DIM)``); ``--smem-budget BYTES`` caps the shared memory
-the plan may use at once (``plan_conversion(..., smem_budget=BYTES)``). ``--emit
+the plan may use at once (``plan_conversion(..., smem_budget=BYTES)``); ``--dst-packing
+unpacked`` delivers 8- and 16-bit values one to a register, as a compiler holds them
+(``plan_conversion(..., dst_packing="unpacked")``). ``--emit
 cuda|gluon`` prints the plan as code instead (``ConversionPlan.code``: a CUDA translation
 unit, ``--harness`` with its test kernel, or a Gluon helper; ``--name`` the function's
 name).
@@ -40,6 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the most shared memory the plan may use at once (default: never "
                         "more than the compiler's own choice); a plan within it may trade "
                         "bytes for fewer wavefronts or barriers")
+    p.add_argument("--dst-packing", choices=("packed", "unpacked"), default="packed",
+                   help="how DST holds 8- and 16-bit values: packed four (two) to a 32-bit "
+                        "register, as an MMA operand takes them (default), or unpacked one "
+                        "to a register, as a compiler's values are: no byte permutes that "
+                        "only pack them")
     code = p.add_argument_group("code")
     code.add_argument("--emit", choices=("cuda", "gluon"),
                       help="print the plan as code: a CUDA C++ translation unit "
@@ -55,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
     plan = plan_conversion(src, dst, shape, dtype, target=args.target,
-                           permute_k=args.permute_k, smem_budget=args.smem_budget)
+                           permute_k=args.permute_k, smem_budget=args.smem_budget,
+                           dst_packing=args.dst_packing)
     if args.harness and args.emit != "cuda":
         raise LayoutError("--harness adds the CUDA test kernel: use it with --emit cuda")
     if args.emit:

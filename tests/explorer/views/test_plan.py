@@ -113,3 +113,14 @@ def test_a_budget_caps_the_shared_memory_or_is_refused_in_words():
         plan_view({"src": src, "dst": dst, "dtype": "float16", "smem_budget": "8k"})
     with pytest.raises(ApiError, match="smem_budget=16"):
         plan_view({"src": src, "dst": dst, "dtype": "float16", "smem_budget": 16})
+
+
+def test_dst_packing_is_the_librarys_and_checked():
+    req = {"src": "S[(32,2):(1@laneid,1)]", "dst": "S[(2,32):(1,1@laneid)]", "shape": [64],
+           "dtype": "int8"}
+    loose = plan_view({**req, "dst_packing": "unpacked"})
+    assert loose["dst_packing"] == "unpacked" and loose["costs"]["byte_permutes"] == 0
+    assert plan_view(req)["costs"]["byte_permutes"] == 1
+    for bad in ("loose", 1, ["unpacked"], None):
+        with pytest.raises(ApiError, match="dst_packing"):
+            plan_view({**req, "dst_packing": bad})

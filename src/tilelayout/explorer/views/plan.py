@@ -1,6 +1,6 @@
-"""``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
-conversion plan and its stages, with the shared-memory grid when it stages through shared
-memory, and the plan as CUDA (``code.cuda``; ``code.note`` says why a plan has none)."""
+"""``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?,
+dst_packing?}``: the conversion plan and its stages, with the shared-memory grid when it
+stages through shared memory, and the plan as CUDA (``code.cuda``; ``code.note`` says why a plan has none)."""
 
 from __future__ import annotations
 
@@ -42,10 +42,20 @@ def _budget(req: Mapping[str, Any]) -> int | None:
     return value
 
 
+def _packing(req: Mapping[str, Any]) -> str:
+    """The request's ``dst_packing`` (``"packed"``, the default, or ``"unpacked"``)."""
+    value = req.get("dst_packing", "packed")
+    if value not in ("packed", "unpacked"):
+        raise ApiError(f"dst_packing is 'packed' or 'unpacked', got {value!r}"[:MAX_TEXT],
+                       field="dst_packing")
+    return value
+
+
 def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
-    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?}``: the
-    conversion plan (:func:`~tilelayout.planning.plan.plan_conversion`, ``smem_budget``
-    its bytes of shared memory at most) with its stages to step
+    """``POST /api/plan {src, dst, shape?, dtype?, target?, permute_k?, smem_budget?,
+    dst_packing?}``: the conversion plan (:func:`~tilelayout.planning.plan.plan_conversion`,
+    ``smem_budget`` its bytes of shared memory at most, ``dst_packing`` how the destination
+    holds sub-word values) with its stages to step
     through; when it stages through shared memory, also the chosen layout's line x bank
     grid and each side's worst request cells (as ``/api/smem``).
 
@@ -61,7 +71,8 @@ def plan_view(req: Mapping[str, Any]) -> dict[str, Any]:
     try:
         dtype_bytes(dtype)
         p = plan_conversion(src, dst, shape, dtype, target=movement.target(req),
-                            permute_k=_permute_k(req), smem_budget=_budget(req))
+                            permute_k=_permute_k(req), smem_budget=_budget(req),
+                            dst_packing=_packing(req))
     except LayoutError as exc:
         raise movement.refusal(exc) from None
     out = p.to_dict()
