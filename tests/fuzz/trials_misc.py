@@ -119,7 +119,9 @@ def planning_trial(rng: random.Random) -> None:
         maybe(rng, rng.choice((None, "float16", "float32", "int8")), 0.15)
     target = rng.choice((None, "sm_80", "sm_90")) if clean else maybe(rng, None, 0.15)
     if op == "plan_conversion":
-        tl.plan_conversion(a, b, shape, dtype, target=target)
+        packing = rng.choice(("packed", "unpacked"))
+        tl.plan_conversion(a, b, shape, dtype, target=target,
+                           dst_packing=packing if clean else maybe(rng, packing, 0.15))
     elif op == "choose_smem_layout":
         tl.choose_smem_layout(a, b, shape, dtype, target=target)
     elif op == "smem_access":

@@ -28,7 +28,8 @@ def _permutes(p: tl.ConversionPlan) -> int:
     return int(p.costs.get("byte_permutes", 0) or 0)
 
 
-@pytest.mark.parametrize("bad", ["loose", 1, "PACKED", ("unpacked",)])
+@pytest.mark.parametrize("bad", ["loose", 1, "PACKED", ("unpacked",),
+                                 pytest.param(10 ** 5000, id="a-huge-int")])
 def test_an_unknown_packing_is_refused_in_one_line(bad):
     with pytest.raises(tl.LayoutError, match="dst_packing is 'packed'"):
         tl.plan_conversion(*EXCHANGE, "int8", dst_packing=bad)

@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..core.dtypes import dtype_bits
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, shown
 from .code.cuda_exchange import destination
 from .code.cuda_staging import staging_permutes
 from .code.cuda_text import Writer
@@ -56,7 +56,7 @@ def dst_packing_of(value: Any) -> str:
         return "packed"
     if not isinstance(value, str) or value not in DST_PACKINGS:
         raise LayoutError(f"dst_packing is 'packed' (sub-word values four or two to a "
-                          f"register) or 'unpacked' (one to a register), got {value!r}")
+                          f"register) or 'unpacked' (one to a register), got {shown(value)}")
     return value
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.dtypes import dtype_bytes
-from ...core.errors import LayoutError
+from ...core.errors import LayoutError, shown
 from ...planning.mechanisms.staging.access import AccessReport, smem_addresses
 from ...planning.mechanisms.staging.instructions import best_access
 from ...planning.mechanisms.staging.smem_choice import SmemChoice
@@ -46,7 +46,7 @@ def _packing(req: Mapping[str, Any]) -> str:
     """The request's ``dst_packing`` (``"packed"``, the default, or ``"unpacked"``)."""
     value = req.get("dst_packing", "packed")
     if value not in ("packed", "unpacked"):
-        raise ApiError(f"dst_packing is 'packed' or 'unpacked', got {value!r}"[:MAX_TEXT],
+        raise ApiError(f"dst_packing is 'packed' or 'unpacked', got {shown(value)}",
                        field="dst_packing")
     return value
 
