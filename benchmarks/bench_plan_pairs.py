@@ -15,7 +15,7 @@ after, before, ...) so the machine's noise falls on both. A pair a revision refu
 ``LayoutError``) is counted and left out of its times.
 
 Run: .venv/bin/python benchmarks/bench_plan_pairs.py --records .cache/vs_triton/results.json
-     [--before REV] [--after REV] [--rounds N] [--repeat K] [--warm]
+     [--before REV] [--after REV] [--rounds N] [--repeat K] [--warm] [--dst-packing P]
 """
 
 from __future__ import annotations
@@ -71,12 +71,17 @@ def _caches() -> list:
             and not getattr(o, "__module__", "").startswith(skip)]
 
 
-def worker(path: str, repeat: int, cold: bool = True) -> None:
+def worker(path: str, repeat: int, cold: bool = True, packing: str = "unpacked") -> None:
     """In the checkout's process: plan every pair, print its CPU times as JSON (``cold``:
-    every call with the planning path's caches emptied first)."""
+    every call with the planning path's caches emptied first; ``packing``: the harness
+    pairs' ``dst_packing``, as ``bench_vs_triton.py`` plans them, where the checkout's
+    ``plan_conversion`` takes it -- the scenarios are planned packed)."""
+    import inspect
     import time
 
     import tilelayout as tl
+
+    takes = "dst_packing" in inspect.signature(tl.plan_conversion).parameters
 
     items = json.loads(Path(path).read_text())
     times: list[float | None] = []
@@ -85,8 +90,9 @@ def worker(path: str, repeat: int, cold: bool = True) -> None:
     def tupled(x):
         return tuple(tupled(v) for v in x) if isinstance(x, list) else x
 
-    for src, dst, shape, dtype, target, _, *xla in items:
+    for src, dst, shape, dtype, target, name, *xla in items:
         best = None
+        kw = {"dst_packing": packing} if takes and name.startswith("pair") else {}
         if xla and xla[0]:
             from tilelayout.interop.jax import from_partition_spec
 
@@ -98,7 +104,7 @@ def worker(path: str, repeat: int, cold: bool = True) -> None:
                     c.cache_clear()
                 t0 = time.process_time()
                 tl.plan_conversion(src, dst, tuple(shape) if shape else None, dtype,
-                                   target=target)
+                                   target=target, **kw)
                 t = time.process_time() - t0
                 best = t if best is None else min(best, t)
         except tl.LayoutError:
@@ -107,11 +113,13 @@ def worker(path: str, repeat: int, cold: bool = True) -> None:
     print(json.dumps({"file": tl.__file__, "times": times}))
 
 
-def run(src: Path, path: str, repeat: int, warm: bool = False) -> list[float | None]:
+def run(src: Path, path: str, repeat: int, warm: bool = False,
+        packing: str = "unpacked") -> list[float | None]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(src)
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", path,
-                           "--repeat", str(repeat)] + (["--warm"] if warm else []), env=env,
+                           "--repeat", str(repeat), "--dst-packing", packing]
+                          + (["--warm"] if warm else []), env=env,
                           capture_output=True, text=True, cwd=src.parent)
     if proc.returncode:
         raise SystemExit(f"the worker failed on {src}:\n{proc.stderr[-3000:]}")
@@ -137,10 +145,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--warm", action="store_true",
                     help="keep the planning path's caches between calls (default: cold)")
+    ap.add_argument("--dst-packing", choices=("packed", "unpacked"), default="unpacked",
+                    help="the harness pairs' dst_packing where a revision takes it (default "
+                         "unpacked, as bench_vs_triton.py plans them)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker(a.worker, a.repeat, cold=not a.warm)
+        worker(a.worker, a.repeat, cold=not a.warm, packing=a.dst_packing)
         return
     if a.records is None or not a.records.exists():
         raise SystemExit("give --records: the JSON that benchmarks/bench_vs_triton.py --json "
@@ -157,7 +168,7 @@ def main() -> None:
                 rev = a.before if side == "before" else a.after
                 print(f"[bench] round {r + 1}/{a.rounds}: {side} ({rev})", file=sys.stderr,
                       flush=True)
-                got = run(sides[side], path, a.repeat, a.warm)
+                got = run(sides[side], path, a.repeat, a.warm, a.dst_packing)
                 prev = best.get(side)
                 best[side] = got if prev is None else [
                     None if x is None or y is None else min(x, y) for x, y in zip(prev, got, strict=True)]
@@ -165,7 +176,8 @@ def main() -> None:
     suite = [i for i, it in enumerate(items) if it[5].startswith("scenario")]
     print(f"{len(harness)} harness pairs and {len(suite)} scenarios; CPU ms per plan, the "
           f"fastest of {a.repeat} {'warm' if a.warm else 'cold'} calls in each of {a.rounds} "
-          f"rounds\n")
+          f"rounds; harness pairs with dst_packing={a.dst_packing!r} where a revision takes "
+          f"it\n")
     print("| revision | plans | refused | median | p90 | p99 | max |\n|---|---|---|---|---|---|---|")
     for side in ("before", "after"):
         rev = a.before if side == "before" else a.after
