@@ -19,7 +19,7 @@ PRMT, SEL, LDSM, STSM, STS, LDS, BAR, ...) beside the plans' claims (the shared-
 requests claimed are over all warps, the SASS counts per warp).
 
 Run: .venv/bin/python benchmarks/bench_emit.py [--random N] [--arch sm_90a ...] [--quick]
-     [--sass]
+     [--dst-packing unpacked] [--sass]
 """
 
 from __future__ import annotations
@@ -50,10 +50,11 @@ def toolchain_arch(target: str) -> str:
     return target + "a" if target in ("sm_90", "sm_100") else target
 
 
-def plans_for(arch: str, random_n: int, quick: bool):
+def plans_for(arch: str, random_n: int, quick: bool, packing: str = "packed"):
     """``(label, plan)`` of the population on ``arch`` (plans the planner refuses, or
-    with no code, are counted apart)."""
+    with no code, are counted apart); all but the scenarios with ``dst_packing=packing``."""
     refused = collections.Counter()
+    kw = {"dst_packing": packing}
     out = []
     for s in SCENARIOS:
         if s.xla is None and toolchain_arch(s.target) == arch:
@@ -63,29 +64,29 @@ def plans_for(arch: str, random_n: int, quick: bool):
         for name, a, b, shape in (pairs[::7] if quick else pairs):
             try:
                 out.append((f"{name} ({dtype})", tl.plan_conversion(a, b, shape, dtype,
-                                                                    target=arch)))
+                                                                    target=arch, **kw)))
             except tl.LayoutError:
                 refused["preset pair refused by the planner"] += 1
     for name, a, b, dtype in population.converted_pairs():
         try:
-            out.append((name, tl.plan_conversion(a, b, dtype=dtype, target=arch)))
+            out.append((name, tl.plan_conversion(a, b, dtype=dtype, target=arch, **kw)))
         except tl.LayoutError:
             refused["converted pair refused by the planner"] += 1
     tma = population.tma_source_pairs()
     for name, a, b, shape, dtype in (tma[::7] if quick else tma):
         try:
-            out.append((name, tl.plan_conversion(a, b, shape, dtype, target=arch)))
+            out.append((name, tl.plan_conversion(a, b, shape, dtype, target=arch, **kw)))
         except tl.LayoutError:
             refused["TMA load refused by the planner"] += 1
     for name, a, b, shape, dtype in population.random_pairs(random_n):
         out.append((f"{name}: {a} -> {b} ({dtype})", tl.plan_conversion(a, b, shape, dtype,
-                                                                        target=arch)))
+                                                                        target=arch, **kw)))
     return out, refused
 
 
-def run(arch: str, random_n: int, quick: bool) -> dict:
+def run(arch: str, random_n: int, quick: bool, packing: str = "packed") -> dict:
     t0 = time.perf_counter()
-    items, refused = plans_for(arch, random_n, quick)
+    items, refused = plans_for(arch, random_n, quick, packing)
     coded = []
     for label, p in items:
         try:
@@ -156,6 +157,9 @@ def main() -> None:
     ap.add_argument("--arch", nargs="*", default=list(toolchain.TARGETS))
     ap.add_argument("--random", type=int, default=600, help="random pairs per target")
     ap.add_argument("--quick", action="store_true", help="every 7th preset pair only")
+    ap.add_argument("--dst-packing", choices=("packed", "unpacked"), default="packed",
+                    help="plan all but the scenarios with this dst_packing (unpacked: each "
+                         "destination value in a register of its own)")
     ap.add_argument("--sass", action="store_true",
                     help="only the scenario suite's SASS counts beside the plans' claims")
     args = ap.parse_args()
@@ -167,7 +171,7 @@ def main() -> None:
         return
     total = collections.Counter()
     for arch in args.arch:
-        r = run(arch, args.random, args.quick)
+        r = run(arch, args.random, args.quick, args.dst_packing)
         total.update(units=r["units"], checked=r["checked"], wrong=r["wrong"],
                      tma_units=r["tma_units"])
         print(f"{arch}: {r['units']} units compiled and executed ({r['tma_units']} through "

@@ -12,8 +12,9 @@ For each pair:
   hash of the measuring code (:data:`.measure.MEASUREMENT_FILES`).
 * **Our side** runs here, without Triton: the two texts parsed; checked to map every
   hardware point (register, lane, warp) to the element Triton's bases give it
-  (``agree``); ``tl.plan_conversion(src, dst, shape, dtype, target=...)`` timed (CPU
-  time of this thread); ``execute()`` checked to deliver Triton's own layout of ``dst``,
+  (``agree``); ``tl.plan_conversion(src, dst, shape, dtype, target=...,
+  dst_packing="unpacked")`` timed (CPU time of this thread; values one to a register, as
+  Triton's LLVM values are); ``execute()`` checked to deliver Triton's own layout of ``dst``,
   replicas included (``execute_ok``); the plan's costs as the scenario suite counts them
   (:func:`..scenarios.suite.our_cost`).
 * **The verdict** per metric (:data:`METRICS`: shared-memory bytes, wavefronts,
@@ -52,6 +53,9 @@ ROOT = Path(__file__).resolve().parents[3]
 TESTS = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "vs_triton"
 METRICS = ("smem_bytes", "wavefronts", "instructions")
+#: how our plans deliver sub-word values here: one to a register, as Triton's LLVM values
+#: are (an i8 or f16 is a value of its own; whoever consumes them packs them)
+DST_PACKING = "unpacked"
 #: hardware input dimension of Triton's bases -> our axis (interop.triton.DEFAULT_IN_DIMS)
 AXES = {"register": "m", "lane": "laneid", "warp": "warpid"}
 #: the element limit of the checks (Triton's layouts read back, ``execute()``): a pair's
@@ -267,7 +271,8 @@ def our_side(pair: Pair, answer: dict[str, Any],
                            for s, layout in (("src", src), ("dst", dst)))
     t0, w0 = clock(), time.perf_counter()
     try:
-        plan = tl.plan_conversion(src, dst, pair.shape, pair.dtype, target=pair.target)
+        plan = tl.plan_conversion(src, dst, pair.shape, pair.dtype, target=pair.target,
+                                  dst_packing=DST_PACKING)
     except Exception as exc:  # noqa: BLE001  (a refusal or a defect: recorded as found)
         rec["status"] = "plan-error"
         rec["error"] = f"{type(exc).__name__}: {exc}"[:1500]
@@ -292,7 +297,8 @@ def paste(rec: dict[str, Any]) -> str:
     """The pair as a ``plan_conversion`` call the reader can paste."""
     p = rec["pair"]
     return (f'tl.plan_conversion("{rec["layouts"]["src"]}", "{rec["layouts"]["dst"]}", '
-            f'{tuple(p["shape"])}, "{p["dtype"]}", target="{p["target"]}")')
+            f'{tuple(p["shape"])}, "{p["dtype"]}", target="{p["target"]}", '
+            f'dst_packing="{DST_PACKING}")')
 
 
 def run(pairs: Iterable[Pair], side: TritonSide,

@@ -403,8 +403,9 @@ def _store_held(prog: ConversionProgram, h: Writer, bits: int) -> list[str]:
     per = 2 if prog.bits > 32 else 1
     need = prog.dst_units[:, ::per][:, :prog.dst_slots] >= 0
     some = need.any(axis=0)
-    if need.all():
-        return _copy("dst", "out", prog.dst_slots, bits, "t", load=False)
+    if need.all():  # (one value to a register: stored one by one, as the code has them)
+        return _copy("dst", "out", prog.dst_slots, 32 if prog.unpacked else bits, "t",
+                     load=False)
     d = prog.dst_slots
     lines = []
     for start, stop in _runs([j for j in range(d) if need[:, j].all()]):
