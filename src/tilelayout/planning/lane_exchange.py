@@ -55,7 +55,8 @@ NOT_COSTED = "not costed"
 
 
 def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
-                  limit: float = math.inf, max_bytes: int | None = None) -> Outcome:
+                  limit: float = math.inf, max_bytes: int | None = None,
+                  unpacked: bool = False) -> Outcome:
     """Lanes of each warp exchange data: shuffle rounds (of packed payloads, or for
     sub-word values of whole registers plus byte permutes, :mod:`.byte_permute`) or
     staging, the fewest cost units (:mod:`.cost_model`; each warp exchanges only with
@@ -63,7 +64,9 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     change register slot; ``limit``: byte permutes are searched only for plans under
     this many cost units (a caller's plan already costs that much); ``max_bytes``: the
     caller's plan uses that much shared memory (a staging over it cannot replace it; at
-    0 none is costed).
+    0 none is costed); ``unpacked``: the destination will hold its values one to a
+    register, so byte permutes are compared without those that only pack it (the costs
+    still state them all, for :mod:`.delivery` to take off).
 
     >>> import tilelayout as tl
     >>> from tilelayout.planning.model.placement import place
@@ -133,15 +136,18 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     bp = None if bits >= 32 else plan_byte_permute(
         route.gwarp[1][rows], ps.lane[route.source], ps.slot[route.source], pd.lane[rows],
         pd.slot[rows], route.warps, bits, limit=known)
-    if bp is not None and bp.units <= known:  # whole registers win ties (fewer packs)
-        sched, units = None, bp.units
+    bp_units = None if bp is None else bp.loose_units if unpacked else bp.units
+    if bp is not None and bp_units <= known:  # whole registers win ties (fewer packs)
+        sched, units = None, bp_units
         costs.pop("shuffle_packs", None)
         costs.update(shuffle_instructions=bp.shuffles, shuffle_selects=bp.selects,
                      byte_permutes=bp.permutes)
     # shuffles that take more instructions than the caller's plan cannot replace it,
     # while a staging might: the staging then, where one can be planned
+    unpacking = bp.permutes - bp.loose_permutes if unpacked and bp is not None and \
+        sched is None else 0
     dear = limit < math.inf and (sched is not None or bp is not None) and \
-        _instructions(costs) > limit
+        _instructions(costs) - unpacking > limit
     if ((sched is not None or bp is not None) and units > bound or dear) and \
             staging is None and not why_not:
         staging, why_not = stage()

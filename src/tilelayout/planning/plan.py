@@ -378,17 +378,17 @@ def _plan(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                                  _bits=found.program)
             if found.at_floor or not _searchable(found, dims, dtype, src_l, dst_l):
                 return deliver(bit)
-    # beside a bit plan, byte permutes are searched only under its instruction count
-    # (each costs at least its cost units): nothing dearer could replace it
+    # beside a bit plan (as delivered), byte permutes are searched only under its
+    # instruction count (each costs at least its cost units): nothing dearer replaces it
+    bit = None if bit is None else deliver(bit)
     limit = math.inf if bit is None else _key(bit)[2]
     # ... and no buffer larger than the bit plan's (or the budget) could replace it
     caps = [c for c in (None if bit is None else int(_key(bit)[1]), smem_budget)
             if c is not None]
     plan = deliver(_plan_elements(src_l, dst_l, shape, dtype, on, permute_k, limit,
-                                  min(caps) if caps else None))
+                                  min(caps) if caps else None, packing == "unpacked"))
     if bit is None:
         return plan
-    bit = deliver(bit)
     # the element search's plan replaces the bit plan only where it is cheaper in one
     # count and no worse in any (docs/data-movement.md, *The choice*): the bit plan is
     # already no worse than the compiler's own choice, and so stays whatever replaces it
@@ -440,8 +440,8 @@ def _positions(layout: Layout) -> int:
 
 def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dtype: str,
                    on: TargetChoice, permute_k: int | None = None,
-                   limit: float = math.inf, max_bytes: int | None = None
-                   ) -> ConversionPlan:
+                   limit: float = math.inf, max_bytes: int | None = None,
+                   unpacked: bool = False) -> ConversionPlan:
     bits = dtype_bits(dtype)
     ps, pd = place(src_l, dst_l, shape)
     k_order = None
@@ -473,7 +473,7 @@ def _plan_elements(src_l: Layout, dst_l: Layout, shape: Sequence[int] | None, dt
         assert coll is not None
         out = over_devices(coll, bits, route)
     elif kind == "warp-shuffle":
-        out = lane_exchange(route, dtype, moved, on, limit, max_bytes)
+        out = lane_exchange(route, dtype, moved, on, limit, max_bytes, unpacked)
     else:
         out = between_warps(route, dtype, on, max_bytes)
     costs = {"elements": int(len(np.unique(pd.element))),

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 import tilelayout as tl
 from tests.planning.conftest import expected
 from tests.planning.scenarios.suite import DOT_A_FP8, MMA2, WGMMA_D
+from tilelayout.planning.code.cuda_unit import code_counts
+from tilelayout.planning.delivery import destination_permutes
 from tilelayout.planning.mechanisms.shuffle.byte_permute import plan_byte_permute, prmt, run
 
 LANES = np.arange(32)
@@ -100,13 +102,13 @@ def test_a_limit_below_the_lower_bound_skips_the_search():
 
 
 @st.composite
-def lane_exchange(draw):
-    """Two layouts of one warp's 16 x 16 tile of 8- or 16-bit values: lanes and register
-    slots drawn from the tile's bits in random orders."""
-    bits = [1 << i for i in range(8)]
+def lane_exchange(draw, n: int = 8):
+    """Two layouts of one warp's tile of ``2 ** n`` 8- or 16-bit values (16 x 16 by
+    default): lanes and register slots drawn from the tile's bits in random orders."""
+    bits = [1 << i for i in range(n)]
     out = []
     for _ in range(2):
-        order = draw(st.permutations(range(8)))
+        order = draw(st.permutations(range(n)))
         lane_bits = sorted(draw(st.permutations(order))[:5])
         strides, lane_stride, slot_stride = [], {}, 1
         for i, b in enumerate(lane_bits):
@@ -120,7 +122,7 @@ def lane_exchange(draw):
         # dims from the most significant bit of the flat index down
         by_bit = dict(zip(order, strides, strict=True))
         text = "S[(" + ",".join("2" for _ in bits) + "):(" + ",".join(
-            by_bit[b] for b in reversed(range(8))) + ")]"
+            by_bit[b] for b in reversed(range(n))) + ")]"
         out.append(text)
     return out[0], out[1], draw(st.sampled_from(["e4m3", "float16", "int8"]))
 
@@ -144,6 +146,24 @@ def test_random_sub_word_lane_exchanges_deliver(case):
     run(bp, regs, regs >= 0, out, got)
     lanes, slots = np.asarray(b["laneid"]).reshape(-1), np.asarray(b["m"]).reshape(-1)
     assert got[0, lanes, slots].all() and (out[0, lanes, slots] == e).all()
+
+
+@given(st.integers(6, 8).flatmap(lambda n: lane_exchange(n).map(lambda c: (*c, n))))
+@settings(max_examples=40, deadline=None)
+def test_the_unpacked_count_is_what_the_unpacked_code_leaves(case):
+    # loose_permutes (how lane_exchange compares an unpacked destination) is the count
+    # the code's own program leaves (what delivery claims): never a guess of it
+    src, dst, dtype, n = case
+    p = tl.plan_conversion(src, dst, (1 << n,), dtype)
+    bp = getattr(p._route, "byte_permute", None) if p._bits is None else None
+    if bp is not None:
+        assert destination_permutes(p) == bp.permutes - bp.loose_permutes
+        assert bp.loose_units <= bp.units
+    q = tl.plan_conversion(src, dst, (1 << n,), dtype, dst_packing="unpacked")
+    assert q.execute() == expected(q.dst, q.shape)
+    if getattr(q._route, "byte_permute", None) is not None and q._bits is None:
+        # ... and the unpacked plan claims what its code writes
+        assert code_counts(q).get("prmt", 0) == q.costs["byte_permutes"]
 
 
 @pytest.mark.parametrize("warps", [1, 2, 8])

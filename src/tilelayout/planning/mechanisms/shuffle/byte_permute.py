@@ -73,6 +73,11 @@ class BytePermute:
     shuffles: int
     selects: int
     permutes: int
+    #: the permutes left where the destination holds its values one to a register
+    #: (``dst_packing="unpacked"``): none for a register whose every position comes from
+    #: the same operand (by its rank among the lane's operands) in every lane, or from one
+    #: operand -- each value is shifted out of it -- else those that build the word
+    loose_permutes: int = 0
 
     def __post_init__(self) -> None:
         freeze_fields(self)  # its arrays are read-only views
@@ -81,6 +86,11 @@ class BytePermute:
     def units(self) -> float:
         """Cost units: a shuffle 1, a select or byte permute ``SELECT``."""
         return self.shuffles + SELECT * (self.selects + self.permutes)
+
+    @property
+    def loose_units(self) -> float:
+        """:attr:`units` for a destination held one value to a register."""
+        return self.shuffles + SELECT * (self.selects + self.loose_permutes)
 
     def selector(self, j: int, step: int, warp: int, lane: int) -> int:
         """The ``prmt.b32`` selector of permute ``step`` building destination register
@@ -250,7 +260,7 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
         if len(offered) + SELECT * (selects + floor) > limit:  # already past what is known
             return None
     rounds = len(offered)
-    names, where, permutes = [], [], 0
+    names, where, permutes, loose = [], [], 0, 0
     for j in range(d_words):
         at = d_word == j
         reg = np.full((warps, WARP, epw), -1, np.int64)  # register name per position
@@ -264,6 +274,8 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
         wh = np.stack([idx, np.where(idx >= 0, pos, -1)], axis=-1)
         identity = ((pos == np.arange(epw)) | (reg < 0)).all()
         permutes += m - 1 if m > 1 else (0 if identity or m == 0 else 1)
+        uniform = all(len(np.unique(idx[..., q][idx[..., q] >= 0])) <= 1 for q in range(epw))
+        loose += m - 1 if m > 1 and not uniform else 0
         if rounds + SELECT * (selects + permutes) > limit:  # counts only grow from here
             return None
         names.append(nm)
@@ -271,7 +283,7 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
     empty = np.zeros((0, warps, WARP), np.int64)
     return BytePermute(bits, epw, words, np.stack(offered) if offered else empty,
                        np.stack(src_lane) if src_lane else empty, tuple(names),
-                       tuple(where), rounds, selects, permutes)
+                       tuple(where), rounds, selects, permutes, loose)
 
 
 def _aligned(sched: ShuffleSchedule, ew: np.ndarray, es: np.ndarray, eword: np.ndarray,
