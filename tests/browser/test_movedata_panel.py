@@ -60,3 +60,38 @@ def test_smem_choice_for_a_preset_reader_and_a_refusal_in_words(page):
     page.page.click("[data-testid=move-go]")
     page.page.wait_for_selector("[data-testid=move-result] .bad")
     assert page.errors == [] and page.http_errors == []
+
+
+def test_dst_values_one_per_register_and_the_budget_reach_the_plan(page):
+    src, dst = "S[(32,2):(1@laneid,1)]", "S[(2,32):(1,1@laneid)]"
+    page.open(f"?layout={quote(src)}&shape=64")
+    _open(page)
+    page.page.fill("[data-testid=move-dst]", dst)
+    page.page.select_option("[data-testid=move-dtype]", "float8")
+    runs = page.page.evaluate("window.__tl.moveRuns || 0")
+    page.page.click("[data-testid=move-go]")
+    page.page.wait_for_function("(n) => window.__tl.moveRuns > n", arg=runs)
+    packed = plan_view({"src": src, "dst": dst, "shape": [64], "dtype": "float8"})
+    assert packed["reason"] in page.page.inner_text("[data-testid=move-result]")
+    # one value to a register: the library's plan, its last stage without a prmt
+    page.page.select_option("[data-testid=move-packing]", "unpacked")
+    page.page.click("[data-testid=move-go]")
+    page.page.wait_for_function("(n) => window.__tl.moveRuns > n + 1", arg=runs)
+    loose = plan_view({"src": src, "dst": dst, "shape": [64], "dtype": "float8",
+                       "dst_packing": "unpacked"})
+    text = page.page.inner_text("[data-testid=move-result]")
+    assert loose["reason"] in text and "dst_packing='unpacked'" in text
+    page.page.click("[data-step='1']")
+    page.page.click("[data-step='1']")
+    assert page.page.inner_text("[data-testid=move-stage]") == loose["stages"][2]["text"]
+    assert "0 prmt.b32" in loose["stages"][2]["text"]
+    # a budget below what any plan of a transpose needs: refused in the library's words
+    page.open(f"?layout={quote(SRC)}&shape=32,32")
+    _open(page)
+    page.page.fill("[data-testid=move-dst]", DST)
+    page.page.select_option("[data-testid=move-dtype]", "float32")
+    page.page.fill("[data-testid=move-budget]", "16")
+    page.page.click("[data-testid=move-go]")
+    page.page.wait_for_selector("[data-testid=move-result] .bad")
+    assert "smem_budget=16" in page.page.inner_text("[data-testid=move-result] .bad")
+    assert page.errors == [] and page.http_errors == []

@@ -163,9 +163,11 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
               f"({'at least ' if staging is None else ''}{smem_units:g} units: "
               f"stores, a __syncwarp, loads)")
     if bp is not None and sched is None and "byte_permutes" in costs and units <= smem_units:
+        kept = f"; {bp.loose_permutes} prmt with each value in a register of its own" \
+            if unpacked else ""
         reason = (f"lanes of one warp exchange data: {bp.shuffles} shfl.sync of whole "
                   f"registers, {bp.selects} selects and {bp.permutes} prmt.b32 per warp "
-                  f"({units:g} cost units) " + versus)
+                  f"({units:g} cost units{kept}) " + versus)
         return Outcome("warp-shuffle", reason, tuple(byte_permute_stages(bp)), costs,
                         replace(route, byte_permute=bp, epw=epw))
     if sched is not None and units <= smem_units:

@@ -27,6 +27,8 @@ export function renderMoveShell(dtypes, targets) {
     `<label>target <select data-testid="move-target" title="GPU target: decides ldmatrix / stmatrix and the TMA / wgmma / tcgen05 paths (default: sm_90a, or what the presets need)">${gpus}</select></label>` +
     `<label>smem budget <input data-testid="move-budget" type="number" min="1" step="1" inputmode="numeric" ` +
     `placeholder="bytes" title="the most shared memory the plan may use, in bytes (empty: no budget; a plan over it moves the tile in passes, or is refused)"></label>` +
+    `<label>dst values <select data-testid="move-packing" title="how the destination holds 8- and 16-bit values: packed four (two) to a 32-bit register, as an MMA operand takes them, or one to a register, as a compiler's values are (no byte permutes that only pack them)">` +
+    `<option value="packed">packed</option><option value="unpacked">one per register</option></select></label>` +
     `<button data-testid="move-go">plan</button></div><datalist id="move-presets"></datalist>` +
     `<div data-testid="move-result" class="result"></div></details>`;
   $("movedata").hidden = false;
@@ -90,6 +92,8 @@ async function run() {
   if (target) body.target = target;
   const budget = $("movedata").querySelector("[data-testid=move-budget]").value.trim();
   if (mode === "plan" && budget) body.smem_budget = Number(budget);
+  const packing = $("movedata").querySelector("[data-testid=move-packing]").value;
+  if (mode === "plan" && packing !== "packed") body.dst_packing = packing;
   out.textContent = "…";
   noteMoveRequest(mode, $("movedata").querySelector("[data-testid=move-dst]").value.trim(), dtype);
   try {
