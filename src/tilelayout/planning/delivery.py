@@ -62,7 +62,13 @@ def dst_packing_of(value: Any) -> str:
 
 def delivered(plan: Any, packing: str) -> Any:
     """``plan`` delivering its destination as ``packing`` says: :func:`unpacked`, or the
-    packed plan without the mechanisms' note of the permutes it could do without."""
+    packed plan without the mechanisms' note of the permutes it could do without.
+
+    >>> import tilelayout as tl
+    >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(2,32):(1,1@laneid)]", (64,), "int8")
+    >>> delivered(p, "packed") is p, delivered(p, "unpacked").costs["byte_permutes"]
+    (True, 0)
+    """
     if packing == "unpacked":
         return unpacked(plan)
     if DESTINATION_PERMUTES not in plan.costs:
@@ -75,7 +81,14 @@ def unpacked(plan: Any) -> Any:
     """``plan`` delivering its destination values one to a register: its claimed byte
     permutes without those that only pack destination registers (module doc), and the
     reason saying so. Plans whose destination is not sub-word registers are unchanged
-    but for ``dst_packing``."""
+    but for ``dst_packing``.
+
+    >>> import tilelayout as tl
+    >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(2,32):(1,1@laneid)]", (64,), "int8")
+    >>> q = unpacked(p)
+    >>> q.dst_packing, p.costs["byte_permutes"], q.costs["byte_permutes"]
+    ('unpacked', 1, 0)
+    """
     out = replace(delivered(plan, "packed"), dst_packing="unpacked")
     n = int(plan.costs.get("byte_permutes", 0) or 0)
     if not n or dtype_bits(plan.dtype) >= 32 or plan.mechanism == "collective" or \
@@ -104,9 +117,15 @@ def _restated(stage: Stage, permutes: int) -> Stage:
 
 
 def destination_permutes(plan: Any) -> int:
-    """The byte permutes per thread ``plan``'s code writes only to pack destination
-    registers, which an unpacked destination does without (read from the code's own
-    program, :func:`.code.program.program_of`)."""
+    """The byte permutes per warp (one per ``prmt`` of a thread's code) ``plan``'s code
+    writes only to pack destination registers, which an unpacked destination does
+    without (read from the code's own program, :func:`.code.program.program_of`).
+
+    >>> import tilelayout as tl
+    >>> p = tl.plan_conversion("S[(32,2):(1@laneid,1)]", "S[(2,32):(1,1@laneid)]", (64,), "int8")
+    >>> destination_permutes(p)
+    1
+    """
     prog = program_of(plan)
     if prog.dst_shared or prog.bits >= 32:
         return 0
