@@ -80,8 +80,13 @@ def test_emit_gluon_and_refusals():
     pytest.importorskip("triton")
     p = run("plan", *TRANSPOSE, "--dtype", "float16", "--emit", "gluon")
     assert p.returncode == 0 and "@gluon.jit" in p.stdout and "def convert(x):" in p.stdout
+    # spelled by Triton's bindings in a child process: the library's text, and nothing on
+    # stderr (in this process they would print a leak report as it exits)
+    want = tl.plan_conversion(*TRANSPOSE, (32, 32), "float16").code(lang="gluon")
+    assert p.stdout == want and p.stderr == ""
     for extra, message in ((["--emit", "gluon", "--harness"], "--harness adds the CUDA"),
-                           (["--emit", "cuda", "--name", "a b"], "C++ identifier")):
+                           (["--emit", "cuda", "--name", "a b"], "C++ identifier"),
+                           (["--emit", "gluon", "--name", "1x"], "Python identifier")):
         bad = run("plan", *TRANSPOSE, "--dtype", "float16", *extra)
         assert bad.returncode == 2 and message in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1

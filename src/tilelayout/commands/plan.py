@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from ..core.errors import LayoutError
+from ..interop.isolation import isolated
 from ..planning.plan import plan_conversion
 from .common import add_command, add_pair_args, layout_pair
 
@@ -61,14 +63,19 @@ def run(args: argparse.Namespace) -> int:
     """Print the plan (or its JSON)."""
     src, dst, shape, dtype = layout_pair(args.src, args.dst, ("SRC", "DST"), args.shape,
                                          args.dtype)
-    plan = plan_conversion(src, dst, shape, dtype, target=args.target,
-                           permute_k=args.permute_k, smem_budget=args.smem_budget,
-                           dst_packing=args.dst_packing)
+    options = {"target": args.target, "permute_k": args.permute_k,
+               "smem_budget": args.smem_budget, "dst_packing": args.dst_packing}
+    plan = plan_conversion(src, dst, shape, dtype, **options)
     if args.harness and args.emit != "cuda":
         raise LayoutError("--harness adds the CUDA test kernel: use it with --emit cuda")
     if args.emit:
         try:
-            text = plan.code(lang=args.emit, name=args.name, harness=args.harness)
+            # Gluon's helper is spelled by Triton's bindings: in a child process, so that
+            # they neither take this one down nor print their exit-time leak report here
+            text = plan.code(lang="cuda", name=args.name, harness=args.harness) \
+                if args.emit == "cuda" else isolated(
+                    "tilelayout.commands.plan:gluon_text", src, dst, shape, dtype, options,
+                    args.name, what="the plan's Gluon helper")
         except ValueError as exc:  # a function name that is not an identifier
             raise LayoutError(str(exc)) from None
         print(json.dumps({"lang": args.emit, "name": args.name, "code": text})
@@ -76,3 +83,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(json.dumps(plan.to_dict()) if args.json else str(plan))
     return 0
+
+
+def gluon_text(src: Any, dst: Any, shape: Any, dtype: str | None, options: dict[str, Any],
+               name: str) -> str:
+    """The plan's ``@gluon.jit`` helper (``ConversionPlan.code(lang="gluon")``), planned
+    and spelled where it is called: the CLI calls it in a child process."""
+    return plan_conversion(src, dst, shape, dtype, **options).code(lang="gluon", name=name)
