@@ -145,7 +145,7 @@ def lane_exchange(route: Route, dtype: str, moved: int, on: TargetChoice,
     # shuffles that take more instructions than the caller's plan cannot replace it,
     # while a staging might: the staging then, where one can be planned
     unpacking = bp.permutes - bp.loose_permutes if unpacked and bp is not None and \
-        sched is None else 0
+        "byte_permutes" in costs else 0  # (the byte permutes taken: their costs above)
     dear = limit < math.inf and (sched is not None or bp is not None) and \
         _instructions(costs) - unpacking > limit
     if ((sched is not None or bp is not None) and units > bound or dear) and \
