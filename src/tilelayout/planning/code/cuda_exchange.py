@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..mechanisms.shuffle.byte_permute import operands as operand_lists
+from ..mechanisms.shuffle.byte_permute import same_operand_per_position
 from .cuda_text import FULL_MASK, Writer
 from .exchange import Exchange, per_word
 from .thread_values import ANY, fit, fit_condition
@@ -100,24 +102,14 @@ def word_units(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag
     ``p`` from the same operand of its list (or the word has one operand); else the
     packed word, shifted."""
     threads, pw = op.shape
-    lists = [sorted(set(op[t][op[t] >= 0].tolist())) for t in range(threads)]
-    m = max((len(x) for x in lists), default=0)
+    lists, rank, m = operand_lists(op)
     if m == 0:
         return [None] * pw
-    rank = np.full(op.shape, -1, dtype=np.int64)
-    for t in range(threads):
-        for p in range(pw):
-            if op[t, p] >= 0:
-                rank[t, p] = lists[t].index(int(op[t, p]))
-    uniform = all(len(np.unique(rank[rank[:, p] >= 0, p])) <= 1 for p in range(pw))
-    if m > 1 and not uniform:
+    if m > 1 and not same_operand_per_position(rank):
         word = assemble(w, op, pos, names, tag, bits)
         return [None if (op[:, p] < 0).all() else _shifted(w, word, np.full(threads, p), bits)
                 for p in range(pw)]
-    operands = []
-    for q in range(m):
-        cand = np.array([x[q] if q < len(x) else ANY for x in lists], dtype=np.int64)
-        operands.append(_mux(w, cand, names, f"{tag}_{q}" if m > 1 else tag))
+    operands = _muxed(w, lists, m, names, tag)
     out: list[str | None] = []
     for p in range(pw):
         live = rank[:, p] >= 0
@@ -158,20 +150,11 @@ def assemble(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag: 
     ``pos[t, p]`` of register ``names[op[t, p]]`` (-1: any), emitting the selects and
     byte permutes it needs (see the module doc); None when no thread needs it."""
     threads, pw = op.shape
-    lists = [sorted(set(op[t][op[t] >= 0].tolist())) for t in range(threads)]
-    m = max((len(x) for x in lists), default=0)
+    lists, rank, m = operand_lists(op)  # rank: each position's operand index
     if m == 0:
         return None
-    operands = []
-    for q in range(m):
-        cand = np.array([x[q] if q < len(x) else ANY for x in lists], dtype=np.int64)
-        operands.append(_mux(w, cand, names, f"{tag}_{q}" if m > 1 else tag))
+    operands = _muxed(w, lists, m, names, tag)
     nb = max(1, bits // 8) if bits < 32 else 4
-    rank = np.full(op.shape, -1, dtype=np.int64)  # each position's operand index
-    for t in range(threads):
-        for p in range(pw):
-            if op[t, p] >= 0:
-                rank[t, p] = lists[t].index(int(op[t, p]))
     if m == 1:
         assigned = op >= 0
         if (pos[assigned] == np.nonzero(assigned)[1]).all():
@@ -191,6 +174,13 @@ def assemble(w: Writer, op: np.ndarray, pos: np.ndarray, names: list[str], tag: 
         w.count("prmt")
         acc = out
     return acc
+
+
+def _muxed(w: Writer, lists: np.ndarray, m: int, names: list[str], tag: str) -> list[str]:
+    """The expressions of a word's ``m`` operands: operand ``q`` is register
+    ``names[lists[t, q]]`` in thread ``t`` (:func:`operand_lists`; -1: any), selected
+    where it differs between threads."""
+    return [_mux(w, lists[:, q], names, f"{tag}_{q}" if m > 1 else tag) for q in range(m)]
 
 
 def _selector(rank: np.ndarray, pos: np.ndarray, step: int, pw: int, nb: int

@@ -145,9 +145,15 @@ def plan_byte_permute(warp: np.ndarray, s_lane: np.ndarray, s_slot: np.ndarray,
     return min(options, key=lambda b: (b.units, b.shuffles)) if options else None
 
 
-def _operands(reg: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Per lane, its distinct register names in order (``-1`` padding), each position's
-    operand index, and the most operands any lane needs."""
+def operands(reg: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per lane (all axes but the last), its distinct register names in order (``-1``
+    padding), each position's operand index (-1 where ``reg`` is), and the most operands
+    any lane needs: the operand lists a word is assembled from.
+
+    >>> names, idx, m = operands(np.array([[5, 3, -1], [4, 4, 4]]))
+    >>> names.tolist(), idx.tolist(), m
+    ([[3, 5], [4, -1]], [[1, 0, -1], [0, 0, 0]], 2)
+    """
     big = np.iinfo(np.int64).max
     r = np.sort(np.where(reg < 0, big, reg), axis=-1)
     r[..., 1:][r[..., 1:] == r[..., :-1]] = big
@@ -155,6 +161,21 @@ def _operands(reg: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     m = int((r < big).sum(axis=-1).max(initial=0))
     idx = (r[..., None, :] < reg[..., :, None]).sum(axis=-1)
     return np.where(r < big, r, -1)[..., :max(m, 1)], np.where(reg >= 0, idx, -1), m
+
+
+def same_operand_per_position(idx: np.ndarray) -> bool:
+    """Whether at each position of a word (the last axis) every lane that takes a value
+    takes it from the same operand of its list (``idx``: :func:`operands`'s): then a
+    destination held one value to a register shifts each value out of its operand, and
+    no byte permute builds the word.
+
+    >>> same_operand_per_position(np.array([[1, 0, -1], [1, 0, 0]]))
+    True
+    >>> same_operand_per_position(np.array([[1, 0], [0, 1]]))
+    False
+    """
+    flat = idx.reshape(-1, idx.shape[-1])
+    return all(len(np.unique(flat[flat[:, q] >= 0, q])) <= 1 for q in range(flat.shape[1]))
 
 
 def _distinct(cell: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -269,13 +290,12 @@ def _plan(warp, s_lane, s_slot, lane, slot, warps, bits, fetch_own: bool,
         reg[w, ln, p] = np.where(fetched[at], temp[w, ln, src_reg[at]],
                                  s_word[at])
         pos[w, ln, p] = s_pos[at]
-        nm, idx, m = _operands(reg)
+        nm, idx, m = operands(reg)
         selects += sum(lane_selects(nm[:, :, q]) for q in range(m))
         wh = np.stack([idx, np.where(idx >= 0, pos, -1)], axis=-1)
         identity = ((pos == np.arange(epw)) | (reg < 0)).all()
         permutes += m - 1 if m > 1 else (0 if identity or m == 0 else 1)
-        uniform = all(len(np.unique(idx[..., q][idx[..., q] >= 0])) <= 1 for q in range(epw))
-        loose += m - 1 if m > 1 and not uniform else 0
+        loose += m - 1 if m > 1 and not same_operand_per_position(idx) else 0
         if rounds + SELECT * (selects + permutes) > limit:  # counts only grow from here
             return None
         names.append(nm)
