@@ -31,7 +31,7 @@ from .cuda_transpose import emit_transpose
 from .cuda_types import cuda_type, header
 from .exchange import per_word
 from .program import ConversionProgram, program_of
-from .thread_values import fit_condition
+from .thread_values import Condition, fit_condition
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -257,12 +257,7 @@ def _write_back(w: Writer, prog: ConversionProgram, words: list[str | None], pw:
     runs = _runs([u for u in range(units) if need[:, u].all()])
     for start, stop in runs:
         w.emit(_memcpy(array, start * ub, (stop - start) * ub))
-    partial = [u for u in range(units) if not everyone[u]]
-    groups: dict[bytes, list[int]] = {}
-    for u in partial:
-        groups.setdefault(need[:, u].tobytes(), []).append(u)
-    for key, us in groups.items():
-        cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
+    for cond, us in _by_threads(need, [u for u in range(units) if not everyone[u]]):
         w.open(f"if ({w.condition(cond)}) {{")
         for start, stop in _runs(us):  # word by word (no 64-bit value of a partial word)
             for at in range(start * ub, stop * ub, 4):
@@ -277,12 +272,9 @@ def _write_units(w: Writer, prog: ConversionProgram, units: list[str | None]) ->
     need = prog.dst_units >= 0  # [t, u]
     ctype = "unsigned char" if prog.bits == 8 else "unsigned short"
     w.comment("the destination slots, one value to a register")
-    groups: dict[bytes, list[int]] = {}
-    for u in range(min(need.shape[1], len(units))):
-        if units[u] is not None and need[:, u].any():
-            groups.setdefault(need[:, u].tobytes(), []).append(u)
-    for key, us in groups.items():
-        cond = fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64))
+    taken = [u for u in range(min(need.shape[1], len(units)))
+             if units[u] is not None and need[:, u].any()]
+    for cond, us in _by_threads(need, taken):
         if cond.kind != "true":
             w.open(f"if ({w.condition(cond)}) {{")
         for u in us:
@@ -291,6 +283,17 @@ def _write_units(w: Writer, prog: ConversionProgram, units: list[str | None]) ->
                    f"{prog.bits // 8}); }}")
         if cond.kind != "true":
             w.close()
+
+
+def _by_threads(need: np.ndarray, columns: list[int]) -> list[tuple[Condition, list[int]]]:
+    """``columns`` of ``need`` (``[thread, column]``: whether the thread takes it) grouped
+    by the threads that take them, each group with that thread condition, in first-seen
+    order."""
+    groups: dict[bytes, list[int]] = {}
+    for u in columns:
+        groups.setdefault(need[:, u].tobytes(), []).append(u)
+    return [(fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64)), us)
+            for key, us in groups.items()]
 
 
 def _memcpy(array: str, at: int, n: int) -> str:
@@ -411,13 +414,9 @@ def _store_held(prog: ConversionProgram, h: Writer, bits: int) -> list[str]:
     for start, stop in _runs([j for j in range(d) if need[:, j].all()]):
         lines += ["#pragma unroll",
                   f"  for (int j = {start}; j < {stop}; ++j) out[t * {d} + j] = dst[j];"]
-    groups: dict[bytes, list[int]] = {}
-    for j in range(d):
-        if some[j] and not need[:, j].all():
-            groups.setdefault(need[:, j].tobytes(), []).append(j)
-    for key, slots in groups.items():
-        cond = h.condition(fit_condition(np.frombuffer(key, dtype=bool).astype(np.int64)))
-        lines.append(f"  if ({cond}) {{")
+    for cond, slots in _by_threads(need, [j for j in range(d)
+                                          if some[j] and not need[:, j].all()]):
+        lines.append(f"  if ({h.condition(cond)}) {{")
         for start, stop in _runs(slots):
             lines.append(f"    for (int j = {start}; j < {stop}; ++j) out[t * {d} + j] = dst[j];")
         lines.append("  }")
