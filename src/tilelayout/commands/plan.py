@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core.errors import LayoutError
 from ..interop.isolation import isolated
+from ..planning.delivery import DST_PACKINGS
 from ..planning.plan import plan_conversion
 from .common import add_command, add_pair_args, layout_pair
 
@@ -44,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the most shared memory the plan may use at once (default: never "
                         "more than the compiler's own choice); a plan within it may trade "
                         "bytes for fewer wavefronts or barriers")
-    p.add_argument("--dst-packing", choices=("packed", "unpacked"), default="packed",
+    p.add_argument("--dst-packing", choices=DST_PACKINGS, default="packed",
                    help="how DST holds 8- and 16-bit values: packed four (two) to a 32-bit "
                         "register, as an MMA operand takes them (default), or unpacked one "
                         "to a register, as a compiler's values are: no byte permutes that "

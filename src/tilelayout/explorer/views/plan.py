@@ -10,6 +10,7 @@ from typing import Any
 
 from ...core.dtypes import dtype_bytes
 from ...core.errors import LayoutError, shown
+from ...planning.delivery import DST_PACKINGS
 from ...planning.mechanisms.staging.access import AccessReport, smem_addresses
 from ...planning.mechanisms.staging.instructions import best_access
 from ...planning.mechanisms.staging.smem_choice import SmemChoice
@@ -45,7 +46,7 @@ def _budget(req: Mapping[str, Any]) -> int | None:
 def _packing(req: Mapping[str, Any]) -> str:
     """The request's ``dst_packing`` (``"packed"``, the default, or ``"unpacked"``)."""
     value = req.get("dst_packing", "packed")
-    if value not in ("packed", "unpacked"):
+    if value not in DST_PACKINGS:
         raise ApiError(f"dst_packing is 'packed' or 'unpacked', got {shown(value)}",
                        field="dst_packing")
     return value
